@@ -1,0 +1,193 @@
+// KernelBuilder: a thin, typed builder over an LLVM module in the SPIR-V/OpenCL dialect, in the
+// spirit of llvm::IRBuilder. Every verb returns the value it built; control flow takes lambdas
+// so that scopes in C++ are scopes in the kernel.
+//
+//   KernelBuilder kb("saxpy");
+//   auto z = kb.param<Global<float>>("Z");
+//   auto x = kb.param<Const<float>>("X");
+//   auto y = kb.param<Const<float>>("Y");
+//   auto a = kb.param<float>("a");
+//   auto i = kb.global_index();
+//   kb.if_(kb.in_bounds(), [&] { z[i] = a * x[i] + y[i]; });
+//   KernelDef saxpy = kb.finish();
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "spvjit/kernel_def.hpp"
+#include "spvjit/pointer.hpp"
+
+namespace spvjit {
+
+namespace detail {
+/// Opaque bookkeeping for an open `if`: which blocks to join.
+struct ScopeHandle {
+  void* blocks[3] = {nullptr, nullptr, nullptr};
+};
+}  // namespace detail
+
+/// A mutable kernel variable (private memory): reads as a Val, assigns with `=`.
+template <KernelScalar T>
+class Var {
+ public:
+  Var() = default;
+  explicit Var(const Pointer& slot) : slot_(slot) {}
+  operator Val<T>() const { return Val<T>(load(slot_, detail::literal(slot_.state(), 0))); }
+  Val<T> get() const { return *this; }
+  const Var& operator=(Val<T> v) const {
+    store(slot_, detail::literal(slot_.state(), std::int64_t{0}), v);
+    return *this;
+  }
+  const Var& operator=(const Var& v) const { return *this = v.get(); }
+
+ private:
+  Pointer slot_;
+};
+
+class KernelBuilder {
+ public:
+  /// Starts an empty kernel. `name` becomes the SPIR-V entry point: [A-Za-z_][A-Za-z0-9_]*.
+  explicit KernelBuilder(std::string_view name);
+  ~KernelBuilder();
+  KernelBuilder(const KernelBuilder&) = delete;
+  KernelBuilder& operator=(const KernelBuilder&) = delete;
+
+  /// Declares the next parameter: a scalar type (`param<float>`) or a pointer
+  /// (`param<Global<float>>`, `param<Const<half>>`). Names must be unique.
+  template <class P>
+  auto param(std::string_view name);
+
+  /// The work-item's index in the whole ndrange, in its work-group, and its group's index.
+  Val<std::int64_t> global_index(unsigned dim = 0);
+  Val<std::int64_t> local_index(unsigned dim = 0);
+  Val<std::int64_t> group_index(unsigned dim = 0);
+  /// The work-group size: a constant when specialized with a static workgroup.
+  Val<std::int64_t> group_size(unsigned dim = 0);
+  /// The ndrange the user launched (not the padded global size): a constant when static.
+  Val<std::int64_t> ndrange(unsigned dim = 0);
+  /// True when this work-item lies inside the ndrange in every dimension. Folds to `true` when
+  /// a static workgroup divides a static ndrange.
+  Val<bool> in_bounds();
+
+  /// A literal of type T.
+  template <KernelScalar T>
+  Val<T> lit(T value) {
+    return Val<T>(detail::literal(state_.get(), value));
+  }
+  /// A private variable initialised to `init`.
+  template <KernelScalar T>
+  Var<T> var(Val<T> init) {
+    Var<T> v(make_variable(scalar_of<T>));
+    v = init;
+    return v;
+  }
+  template <KernelScalar T>
+  Var<T> var(T init) {
+    return var(lit(init));
+  }
+
+  /// Runs `then` (which builds code) for work-items where `cond` holds.
+  template <class F>
+  KernelBuilder& if_(Val<bool> cond, F&& then) {
+    auto h = begin_if(cond);
+    then();
+    end_if(h);
+    return *this;
+  }
+  template <class F, class G>
+  KernelBuilder& if_else(Val<bool> cond, F&& then, G&& otherwise) {
+    auto h = begin_if(cond);
+    then();
+    begin_else(h);
+    otherwise();
+    end_if(h);
+    return *this;
+  }
+  /// for (i = begin; i < end; i += step) body(i)
+  template <class F>
+  KernelBuilder& for_(Val<std::int64_t> begin, Val<std::int64_t> end, Val<std::int64_t> step,
+                      F&& body) {
+    auto counter = var(begin);
+    auto h = begin_loop();
+    loop_condition(h, counter.get() < end);
+    body(counter.get());
+    loop_latch(h);
+    counter = counter.get() + step;
+    end_loop(h);
+    return *this;
+  }
+  /// while (cond()) body()
+  template <class C, class F>
+  KernelBuilder& while_(C&& cond, F&& body) {
+    auto h = begin_loop();
+    loop_condition(h, cond());
+    body();
+    loop_latch(h);
+    end_loop(h);
+    return *this;
+  }
+  /// Leaves the innermost loop / skips to its next iteration / leaves the kernel.
+  void break_();
+  void continue_();
+  void return_();
+
+  /// Closes the kernel: verifies the module and returns the immutable definition.
+  /// The builder is empty afterwards.
+  KernelDef finish();
+
+  /// The module so far, as LLVM IR text (for debugging a builder that misbehaves).
+  std::string to_string() const;
+
+  /// Dynamically typed parameter declarations (what `param<P>` calls).
+  Pointer pointer_param(std::string_view name, Scalar element, AddressSpace space,
+                        bool read_only);
+  Value scalar_param(std::string_view name, Scalar type);
+
+  detail::BuilderState* state() noexcept { return state_.get(); }
+
+ private:
+  Pointer make_variable(Scalar type);
+  detail::ScopeHandle begin_if(Val<bool> cond);
+  void begin_else(detail::ScopeHandle& h);
+  void end_if(detail::ScopeHandle& h);
+  detail::ScopeHandle begin_loop();
+  void loop_condition(detail::ScopeHandle& h, Val<bool> cond);
+  void loop_latch(detail::ScopeHandle& h);
+  void end_loop(detail::ScopeHandle& h);
+
+  std::unique_ptr<detail::BuilderState> state_;
+};
+
+namespace detail {
+template <class P>
+struct ParamTraits {
+  static auto declare(KernelBuilder&, std::string_view) {
+    static_assert(sizeof(P) == 0,
+                  "param<P>: P must be a kernel scalar (float, int32_t, ...) or a pointer "
+                  "(Global<T>, Const<T>)");
+  }
+};
+}  // namespace detail
+
+template <class P>
+auto KernelBuilder::param(std::string_view name) {
+  if constexpr (KernelScalar<P>) {
+    return Val<arithmetic_t<P>>(scalar_param(name, scalar_of<P>));
+  } else {
+    return detail::ParamTraits<P>::declare(*this, name);
+  }
+}
+
+namespace detail {
+template <class T, AddressSpace Space>
+struct ParamTraits<Ptr<T, Space>> {
+  static Ptr<T, Space> declare(KernelBuilder& kb, std::string_view name) {
+    return Ptr<T, Space>(kb.pointer_param(name, scalar_of<std::remove_const_t<T>>, Space,
+                                          std::is_const_v<T>));
+  }
+};
+}  // namespace detail
+
+}  // namespace spvjit

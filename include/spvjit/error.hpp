@@ -1,0 +1,79 @@
+// The one exception hierarchy of spvjit, split by whose fault an error is (after Halide's
+// Error.h): the user's (UserError), the translator's (TranslationError), the OpenCL
+// implementation's (OpenCLError, BuildError), or ours (InternalError).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace spvjit {
+
+/// Base of every exception spvjit throws.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Misuse of the API: a type mismatch in the builder, a wrong launch argument, a bad size.
+class UserError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// A bug in spvjit itself: an invariant that should have held did not.
+class InternalError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// The LLVM module could not be turned into SPIR-V; carries the offending IR.
+class TranslationError : public Error {
+ public:
+  TranslationError(const std::string& kernel, const std::string& reason, std::string ir);
+  const std::string& kernel_name() const noexcept { return kernel_; }
+  const std::string& reason() const noexcept { return reason_; }
+  /// The module's textual LLVM IR as it was handed to the translator (may be long).
+  const std::string& ir() const noexcept { return ir_; }
+
+ private:
+  std::string kernel_;
+  std::string reason_;
+  std::string ir_;
+};
+
+/// An OpenCL call failed: names the C function and the error code.
+class OpenCLError : public Error {
+ public:
+  OpenCLError(const char* function, int code, const std::string& context = {});
+  int code() const noexcept { return code_; }
+  /// The symbolic name of the code, e.g. "CL_INVALID_VALUE".
+  const char* code_name() const noexcept;
+  const char* function() const noexcept { return function_; }
+
+ private:
+  const char* function_;
+  int code_;
+};
+
+/// clBuildProgram failed: carries the device's build log and the kernel's name.
+class BuildError : public OpenCLError {
+ public:
+  BuildError(int code, const std::string& kernel, std::string log);
+  const std::string& kernel_name() const noexcept { return kernel_; }
+  const std::string& build_log() const noexcept { return log_; }
+
+ private:
+  std::string kernel_;
+  std::string log_;
+};
+
+/// No device that accepts SPIR-V was found; the message lists every device that was seen.
+class DeviceNotFoundError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// The symbolic name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "CL_UNKNOWN_ERROR(n)".
+const char* cl_error_name(int code) noexcept;
+
+}  // namespace spvjit

@@ -1,0 +1,89 @@
+// Kernel: a compiled, specialized kernel ready to launch. `launch` checks each argument against
+// the signature and hands it to OpenCL straight from the caller's stack: a warm launch allocates
+// nothing.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "spvjit/ndrange.hpp"
+#include "spvjit/runtime.hpp"
+#include "spvjit/signature.hpp"
+
+namespace spvjit {
+
+namespace detail {
+class LaunchState;
+
+/// One launch argument as the packer sees it, built on the caller's stack.
+struct ArgView {
+  ParamKind kind = ParamKind::Scalar;
+  Scalar type = Scalar::I32;
+  bool any_type = false;       ///< LocalMemory: fits any local element type
+  std::size_t size = 0;        ///< bytes passed to clSetKernelArg (local: bytes reserved)
+  const void* data = nullptr;  ///< scalars: the value
+  _cl_mem* mem = nullptr;      ///< buffers: the handle
+};
+
+template <KernelScalar T>
+ArgView arg_view(const Buffer<T>& b) {
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle()};
+}
+template <KernelScalar T>
+ArgView arg_view(const T& v) {
+  return ArgView{ParamKind::Scalar, scalar_of<T>, false, sizeof(T), &v, nullptr};
+}
+inline ArgView arg_view(const LocalMemory& l) {
+  return ArgView{ParamKind::LocalArray, Scalar::U8, true, l.bytes, nullptr, nullptr};
+}
+template <class A>
+ArgView arg_view(const A&) {
+  static_assert(sizeof(A) == 0,
+                "launch argument: expected a Buffer<T>, a kernel scalar (float, int32_t, half, "
+                "...) or LocalMemory");
+  return {};
+}
+}  // namespace detail
+
+/// Static sizes a kernel is specialized for (KernelAbstractions' static workgroup/ndrange).
+struct Specialization {
+  std::optional<WorkGroup> workgroup;
+  std::optional<NDRange> ndrange;
+};
+
+class Kernel {
+ public:
+  Kernel() = default;
+  explicit Kernel(std::shared_ptr<detail::LaunchState> state);
+
+  /// Enqueues the kernel over `ndrange` with work-groups of `workgroup`. Does not wait: call
+  /// Runtime::synchronize(). An ndrange of 0 in any dimension is a no-op.
+  template <class... A>
+  void launch(const NDRange& ndrange, const WorkGroup& workgroup, const A&... args) {
+    const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
+    launch_packed(ndrange, &workgroup, views, sizeof...(A));
+  }
+  /// As above, with the static workgroup, or one chosen from the device's limits.
+  template <class... A>
+  void launch(const NDRange& ndrange, const A&... args) {
+    const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
+    launch_packed(ndrange, nullptr, views, sizeof...(A));
+  }
+
+  const std::string& name() const;
+  std::span<const Param> params() const;
+  const Specialization& specialization() const;
+  /// The work-group size a launch over `ndrange` would use (static, given, or chosen).
+  WorkGroup workgroup_for(const NDRange& ndrange) const;
+  bool valid() const noexcept { return state_ != nullptr; }
+
+ private:
+  void launch_packed(const NDRange& ndrange, const WorkGroup* workgroup,
+                     const detail::ArgView* args, std::size_t count);
+  std::shared_ptr<detail::LaunchState> state_;
+};
+
+}  // namespace spvjit

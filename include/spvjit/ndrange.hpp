@@ -1,0 +1,43 @@
+// Launch geometry: the ndrange (how many work-items), the work-group size, and local memory
+// sized at launch. Missing dimensions are 1, as in KernelAbstractions.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+
+namespace spvjit {
+
+namespace detail {
+struct Extent3 {
+  std::array<std::size_t, 3> size{1, 1, 1};
+  unsigned dims = 1;
+
+  Extent3() = default;
+  Extent3(std::size_t x) : size{x, 1, 1}, dims(1) {}
+  Extent3(std::size_t x, std::size_t y) : size{x, y, 1}, dims(2) {}
+  Extent3(std::size_t x, std::size_t y, std::size_t z) : size{x, y, z}, dims(3) {}
+  std::size_t operator[](unsigned d) const { return size[d]; }
+  std::size_t total() const { return size[0] * size[1] * size[2]; }
+  friend bool operator==(const Extent3& a, const Extent3& b) { return a.size == b.size; }
+  std::string to_string() const;
+};
+}  // namespace detail
+
+/// The number of work-items the kernel should cover, in 1 to 3 dimensions.
+struct NDRange : detail::Extent3 {
+  using Extent3::Extent3;
+};
+
+/// The work-group size, in 1 to 3 dimensions.
+struct WorkGroup : detail::Extent3 {
+  using Extent3::Extent3;
+};
+
+/// A launch argument for a `Local<T>` parameter: the bytes of local memory to reserve.
+struct LocalMemory {
+  std::size_t bytes = 0;
+};
+
+}  // namespace spvjit

@@ -1,0 +1,129 @@
+// Pointers inside a kernel: `Ptr<T, Space>` indexes into memory; `Ptr<const T, Space>` is
+// read-only (KernelAbstractions' @Const), so a store through it does not compile.
+#pragma once
+
+#include "spvjit/value.hpp"
+
+namespace spvjit {
+
+/// A dynamically typed pointer. Loads and stores check the element and value types.
+class Pointer {
+ public:
+  Pointer() = default;
+  Pointer(detail::BuilderState* state, llvm::Value* value, Scalar element, AddressSpace space,
+          bool read_only) noexcept
+      : state_(state), value_(value), element_(element), space_(space), read_only_(read_only) {}
+
+  Scalar element() const noexcept { return element_; }
+  AddressSpace space() const noexcept { return space_; }
+  bool read_only() const noexcept { return read_only_; }
+  llvm::Value* raw() const noexcept { return value_; }
+  detail::BuilderState* state() const noexcept { return state_; }
+
+ private:
+  detail::BuilderState* state_ = nullptr;
+  llvm::Value* value_ = nullptr;
+  Scalar element_ = Scalar::F32;
+  AddressSpace space_ = AddressSpace::Global;
+  bool read_only_ = false;
+};
+
+/// Loads element `index` (an i64 or i32). An f16 element is widened to f32.
+Value load(const Pointer& p, Value index);
+/// Stores `value` at element `index`; throws UserError through a read-only pointer or when the
+/// value's type is not the element's (f32 for an f16 element, rounded to nearest even).
+void store(const Pointer& p, Value index, Value value);
+
+/// The type arithmetic sees when an element of type T is loaded: float for half, else T.
+template <class T>
+using arithmetic_t = std::conditional_t<std::is_same_v<std::remove_cv_t<T>, half>, float,
+                                        std::remove_cv_t<T>>;
+
+/// An element of memory: reads as a Val, and assigns when the pointer is writable.
+template <class T>
+class Ref {
+ public:
+  using value_type = arithmetic_t<T>;
+  Ref(const Pointer& p, Value index) : ptr_(p), index_(index) {}
+
+  operator Val<value_type>() const { return Val<value_type>(load(ptr_, index_)); }
+  Val<value_type> get() const { return *this; }
+
+  const Ref& operator=(Val<value_type> v) const
+    requires(!std::is_const_v<T>)
+  {
+    store(ptr_, index_, v);
+    return *this;
+  }
+  const Ref& operator=(const Ref& other) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = other.get();
+  }
+  const Ref& operator=(value_type v) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = Val<value_type>(detail::literal(ptr_.state(), v));
+  }
+
+ private:
+  Pointer ptr_;
+  Value index_;
+};
+
+template <class T, AddressSpace Space>
+class Ptr : public Pointer {
+ public:
+  using element_type = T;
+  static constexpr AddressSpace space_v = Space;
+  Ptr() = default;
+  explicit Ptr(const Pointer& p) : Pointer(p) {}
+
+  template <class I>
+    requires(std::is_integral_v<I>)
+  Ref<T> operator[](Val<I> index) const {
+    return Ref<T>(*this, index);
+  }
+  Ref<T> operator[](std::int64_t index) const {
+    return Ref<T>(*this, detail::literal(state(), index));
+  }
+};
+
+template <class T>
+using Global = Ptr<T, AddressSpace::Global>;
+/// A read-only global pointer (KernelAbstractions' @Const).
+template <class T>
+using Const = Ptr<const T, AddressSpace::Global>;
+template <class T>
+using Local = Ptr<T, AddressSpace::Local>;
+
+// Arithmetic directly on elements: X[i] * a reads X[i] first.
+#define SPVJIT_REF_OPERATOR(sym)                                                  \
+  template <class T, class U>                                                     \
+    requires requires(Val<arithmetic_t<T>> a, Val<arithmetic_t<U>> b) { a sym b; } \
+  auto operator sym(const Ref<T>& a, const Ref<U>& b) {                           \
+    return a.get() sym b.get();                                                   \
+  }                                                                               \
+  template <class T, class U>                                                     \
+    requires requires(Val<arithmetic_t<T>> a, U b) { a sym b; }                   \
+  auto operator sym(const Ref<T>& a, const U& b) {                                \
+    return a.get() sym b;                                                         \
+  }                                                                               \
+  template <class U, class T>                                                     \
+    requires requires(U a, Val<arithmetic_t<T>> b) { a sym b; }                   \
+  auto operator sym(const U& a, const Ref<T>& b) {                                \
+    return a sym b.get();                                                         \
+  }
+SPVJIT_REF_OPERATOR(+)
+SPVJIT_REF_OPERATOR(-)
+SPVJIT_REF_OPERATOR(*)
+SPVJIT_REF_OPERATOR(/)
+SPVJIT_REF_OPERATOR(<)
+SPVJIT_REF_OPERATOR(>)
+SPVJIT_REF_OPERATOR(<=)
+SPVJIT_REF_OPERATOR(>=)
+SPVJIT_REF_OPERATOR(==)
+SPVJIT_REF_OPERATOR(!=)
+#undef SPVJIT_REF_OPERATOR
+
+}  // namespace spvjit

@@ -1,0 +1,33 @@
+// A kernel's parameter list as both layers see it: the builder records it, the argument packer
+// checks launch arguments against it. No LLVM, no OpenCL.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "spvjit/types.hpp"
+
+namespace spvjit {
+
+enum class ParamKind : std::uint8_t {
+  Scalar,      ///< passed by value
+  Pointer,     ///< a buffer in global or constant memory
+  LocalArray,  ///< local memory whose size is given at launch (LocalMemory{bytes})
+};
+
+/// One kernel parameter as the user declared it.
+struct Param {
+  std::string name;
+  ParamKind kind = ParamKind::Scalar;
+  Scalar type = Scalar::I32;  ///< the scalar, or the pointee of a pointer
+  AddressSpace space = AddressSpace::Private;
+  bool read_only = false;     ///< a Const pointer: noalias readonly, stores rejected
+
+  /// e.g. "global const f32*", "f64", "local f32[]".
+  std::string describe() const;
+};
+
+/// Number of hidden i64 parameters spvjit appends after the user's (the dynamic ndrange).
+inline constexpr unsigned hidden_ndrange_params = 3;
+
+}  // namespace spvjit

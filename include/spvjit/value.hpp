@@ -1,0 +1,168 @@
+// Values inside a kernel under construction. `Value` is dynamically typed and checks types when
+// an operation is built (throwing UserError that names the operation and both types); `Val<T>`
+// is its statically typed face, so `Val<float> + Val<int32_t>` does not compile at all.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "spvjit/error.hpp"
+#include "spvjit/types.hpp"
+
+namespace llvm {
+class Value;
+}
+
+namespace spvjit {
+
+namespace detail {
+class BuilderState;
+}
+
+/// A dynamically typed SSA value of a kernel being built. Cheap to copy; valid while its
+/// KernelBuilder lives.
+class Value {
+ public:
+  Value() = default;
+  Value(detail::BuilderState* state, llvm::Value* value, Scalar type) noexcept
+      : state_(state), value_(value), type_(type) {}
+
+  Scalar type() const noexcept { return type_; }
+  bool valid() const noexcept { return value_ != nullptr; }
+  llvm::Value* raw() const noexcept { return value_; }
+  detail::BuilderState* state() const noexcept { return state_; }
+
+ private:
+  detail::BuilderState* state_ = nullptr;
+  llvm::Value* value_ = nullptr;
+  Scalar type_ = Scalar::I32;
+};
+
+/// The operators of the kernel language. Each checks its operand types and throws UserError
+/// ("add: operand types differ: f32 and i32; insert an explicit cast") on a mismatch.
+enum class BinaryOp : std::uint8_t {
+  Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max,
+};
+enum class CompareOp : std::uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
+
+Value binary(BinaryOp op, Value lhs, Value rhs);
+Value compare(CompareOp op, Value lhs, Value rhs);
+Value negate(Value v);
+Value logical_not(Value v);          ///< bool -> bool; bitwise not on integers
+Value select(Value cond, Value if_true, Value if_false);
+Value cast(Value v, Scalar to);      ///< explicit conversion (float<->int rounds toward zero)
+Value constant(detail::BuilderState* state, Scalar type, double value);
+Value constant_int(detail::BuilderState* state, Scalar type, std::uint64_t bits);
+std::string_view name(BinaryOp op) noexcept;
+
+/// A statically typed value. T is a kernel scalar type other than half: f16 is a storage type,
+/// read and written through pointers as float.
+template <KernelScalar T>
+class Val : public Value {
+  static_assert(!std::is_same_v<T, half>, "f16 is storage only: loads give Val<float>");
+
+ public:
+  Val() = default;
+  /// Adopts a dynamically typed value; throws UserError if its type is not T.
+  explicit Val(Value v);
+
+  using type = T;
+};
+
+namespace detail {
+[[noreturn]] void throw_type_mismatch(const char* what, Scalar expected, Scalar given);
+
+template <class T>
+Value literal(detail::BuilderState* s, T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return constant(s, scalar_of<T>, static_cast<double>(v));
+  } else {
+    return constant_int(s, scalar_of<T>, static_cast<std::uint64_t>(v));
+  }
+}
+}  // namespace detail
+
+template <KernelScalar T>
+Val<T>::Val(Value v) : Value(v) {
+  if (v.type() != scalar_of<T>) detail::throw_type_mismatch("Val<T>", scalar_of<T>, v.type());
+}
+
+/// Wraps a value of known type without re-checking (used by the typed operators).
+template <KernelScalar T>
+Val<T> assume_typed(Value v) {
+  return Val<T>(v);
+}
+
+template <KernelScalar To, KernelScalar From>
+Val<To> cast(Val<From> v) {
+  return Val<To>(cast(static_cast<Value>(v), scalar_of<To>));
+}
+
+#define SPVJIT_BINARY_OPERATOR(sym, op)                                    \
+  template <KernelScalar T>                                                \
+  Val<T> operator sym(Val<T> a, Val<T> b) {                                \
+    return Val<T>(binary(BinaryOp::op, a, b));                             \
+  }                                                                        \
+  template <KernelScalar T>                                                \
+  Val<T> operator sym(Val<T> a, std::type_identity_t<T> b) {               \
+    return Val<T>(binary(BinaryOp::op, a, detail::literal(a.state(), b))); \
+  }                                                                        \
+  template <KernelScalar T>                                                \
+  Val<T> operator sym(std::type_identity_t<T> a, Val<T> b) {               \
+    return Val<T>(binary(BinaryOp::op, detail::literal(b.state(), a), b)); \
+  }
+SPVJIT_BINARY_OPERATOR(+, Add)
+SPVJIT_BINARY_OPERATOR(-, Sub)
+SPVJIT_BINARY_OPERATOR(*, Mul)
+SPVJIT_BINARY_OPERATOR(/, Div)
+SPVJIT_BINARY_OPERATOR(%, Rem)
+SPVJIT_BINARY_OPERATOR(&, And)
+SPVJIT_BINARY_OPERATOR(|, Or)
+SPVJIT_BINARY_OPERATOR(^, Xor)
+SPVJIT_BINARY_OPERATOR(<<, Shl)
+SPVJIT_BINARY_OPERATOR(>>, Shr)
+#undef SPVJIT_BINARY_OPERATOR
+
+#define SPVJIT_COMPARE_OPERATOR(sym, op)                                       \
+  template <KernelScalar T>                                                    \
+  Val<bool> operator sym(Val<T> a, Val<T> b) {                                 \
+    return Val<bool>(compare(CompareOp::op, a, b));                            \
+  }                                                                            \
+  template <KernelScalar T>                                                    \
+  Val<bool> operator sym(Val<T> a, std::type_identity_t<T> b) {                \
+    return Val<bool>(compare(CompareOp::op, a, detail::literal(a.state(), b))); \
+  }                                                                            \
+  template <KernelScalar T>                                                    \
+  Val<bool> operator sym(std::type_identity_t<T> a, Val<T> b) {                \
+    return Val<bool>(compare(CompareOp::op, detail::literal(b.state(), a), b)); \
+  }
+SPVJIT_COMPARE_OPERATOR(<, Lt)
+SPVJIT_COMPARE_OPERATOR(<=, Le)
+SPVJIT_COMPARE_OPERATOR(>, Gt)
+SPVJIT_COMPARE_OPERATOR(>=, Ge)
+SPVJIT_COMPARE_OPERATOR(==, Eq)
+SPVJIT_COMPARE_OPERATOR(!=, Ne)
+#undef SPVJIT_COMPARE_OPERATOR
+
+template <KernelScalar T>
+Val<T> operator-(Val<T> a) {
+  return Val<T>(negate(a));
+}
+inline Val<bool> operator!(Val<bool> a) { return Val<bool>(logical_not(a)); }
+inline Val<bool> operator&&(Val<bool> a, Val<bool> b) { return Val<bool>(binary(BinaryOp::And, a, b)); }
+inline Val<bool> operator||(Val<bool> a, Val<bool> b) { return Val<bool>(binary(BinaryOp::Or, a, b)); }
+
+template <KernelScalar T>
+Val<T> select(Val<bool> c, Val<T> a, Val<T> b) {
+  return Val<T>(select(static_cast<Value>(c), static_cast<Value>(a), static_cast<Value>(b)));
+}
+template <KernelScalar T>
+Val<T> min(Val<T> a, Val<T> b) {
+  return Val<T>(binary(BinaryOp::Min, a, b));
+}
+template <KernelScalar T>
+Val<T> max(Val<T> a, Val<T> b) {
+  return Val<T>(binary(BinaryOp::Max, a, b));
+}
+
+}  // namespace spvjit

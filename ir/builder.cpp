@@ -1,0 +1,340 @@
+// KernelBuilder: parameters, the index space, and finishing a kernel into a KernelDef.
+#include "spvjit/builder.hpp"
+
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
+
+#include <cctype>
+
+#include "ir/kernel_module.hpp"
+#include "ir/state.hpp"
+
+namespace spvjit {
+
+namespace detail {
+
+namespace {
+constexpr const char* spir64_triple = "spir64-unknown-unknown";
+constexpr const char* spir64_layout =
+    "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024";
+
+void check_identifier(std::string_view name, const char* what) {
+  bool ok = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  if (!ok || name.starts_with("__spvjit")) {
+    throw UserError(std::string(what) + " '" + std::string(name) +
+                    "' is not a valid identifier: expected [A-Za-z_][A-Za-z0-9_]* not starting "
+                    "with __spvjit");
+  }
+}
+}  // namespace
+
+BuilderState::BuilderState(std::string kernel_name)
+    : context(std::make_unique<llvm::LLVMContext>()), ir(*context), name(std::move(kernel_name)) {
+  // SPIRV-LLVM-Translator 15 expects typed pointers; LLVM 15 defaults to opaque ones.
+  context->setOpaquePointers(false);
+  module = std::make_unique<llvm::Module>(name, *context);
+  module->setTargetTriple(spir64_triple);
+  module->setDataLayout(spir64_layout);
+  auto* fn_type = llvm::FunctionType::get(llvm::Type::getVoidTy(*context), {}, false);
+  kernel = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, *module);
+  kernel->setCallingConv(llvm::CallingConv::SPIR_KERNEL);
+  alloca_block = llvm::BasicBlock::Create(*context, "entry", kernel);
+  auto* body = llvm::BasicBlock::Create(*context, "body", kernel);
+  ir.SetInsertPoint(body);
+}
+
+llvm::Type* BuilderState::register_type(Scalar s) {
+  switch (s) {
+    case Scalar::Bool: return ir.getInt1Ty();
+    case Scalar::I8:
+    case Scalar::U8: return ir.getInt8Ty();
+    case Scalar::I16:
+    case Scalar::U16: return ir.getInt16Ty();
+    case Scalar::I32:
+    case Scalar::U32: return ir.getInt32Ty();
+    case Scalar::I64:
+    case Scalar::U64: return ir.getInt64Ty();
+    case Scalar::F16: return ir.getFloatTy();  // arithmetic in float
+    case Scalar::F32: return ir.getFloatTy();
+    case Scalar::F64: return ir.getDoubleTy();
+  }
+  throw InternalError("register_type: unknown scalar");
+}
+
+llvm::Type* BuilderState::memory_type(Scalar s) {
+  if (s == Scalar::Bool) return ir.getInt8Ty();
+  if (s == Scalar::F16) return ir.getHalfTy();
+  return register_type(s);
+}
+
+llvm::Function* BuilderState::builtin(const std::string& mangled, llvm::Type* ret,
+                                      llvm::ArrayRef<llvm::Type*> args, bool pure) {
+  auto* type = llvm::FunctionType::get(ret, args, false);
+  auto callee = module->getOrInsertFunction(mangled, type);
+  auto* fn = llvm::cast<llvm::Function>(callee.getCallee());
+  fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  if (pure) fn->addFnAttr(llvm::Attribute::ReadNone);
+  return fn;
+}
+
+llvm::CallInst* BuilderState::call_builtin(const std::string& mangled, llvm::Type* ret,
+                                           llvm::ArrayRef<llvm::Value*> args, bool pure) {
+  std::vector<llvm::Type*> types;
+  for (auto* a : args) types.push_back(a->getType());
+  auto* fn = builtin(mangled, ret, types, pure);
+  auto* call = ir.CreateCall(fn, args);
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return call;
+}
+
+llvm::Argument* BuilderState::add_argument(llvm::Type* type, const std::string& arg_name) {
+  std::vector<llvm::Type*> types;
+  for (auto& a : kernel->args()) types.push_back(a.getType());
+  types.push_back(type);
+  auto* fn_type = llvm::FunctionType::get(llvm::Type::getVoidTy(*context), types, false);
+  auto* fresh = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, "", *module);
+  fresh->setCallingConv(llvm::CallingConv::SPIR_KERNEL);
+  fresh->copyAttributesFrom(kernel);
+  fresh->getBasicBlockList().splice(fresh->end(), kernel->getBasicBlockList());
+  for (unsigned i = 0; i < kernel->arg_size(); ++i) {
+    fresh->getArg(i)->takeName(kernel->getArg(i));
+    kernel->getArg(i)->replaceAllUsesWith(fresh->getArg(i));
+  }
+  fresh->takeName(kernel);
+  kernel->eraseFromParent();
+  kernel = fresh;
+  auto* arg = kernel->getArg(kernel->arg_size() - 1);
+  arg->setName(arg_name);
+  return arg;
+}
+
+llvm::AllocaInst* BuilderState::entry_alloca(llvm::Type* type, const std::string& slot_name) {
+  // SPIR-V wants every OpVariable first in the first block.
+  llvm::IRBuilder<> b(alloca_block, alloca_block->begin());
+  return b.CreateAlloca(type, nullptr, slot_name);
+}
+
+void BuilderState::check_open(const char* what) const {
+  if (finished) {
+    throw UserError(std::string(what) + ": kernel '" + name +
+                    "' was already finished; start a new KernelBuilder");
+  }
+}
+
+void BuilderState::continue_in_new_block(const char* block_name) {
+  auto* block = llvm::BasicBlock::Create(*context, block_name, kernel);
+  ir.SetInsertPoint(block);
+}
+
+void BuilderState::check_same_builder(const Value& v, const char* what) const {
+  if (!v.valid()) throw UserError(std::string(what) + ": operand is an empty Value");
+  if (v.state() != this) {
+    throw UserError(std::string(what) + ": operand belongs to another kernel than '" + name +
+                    "'");
+  }
+}
+
+}  // namespace detail
+
+std::string Param::describe() const {
+  std::string out;
+  switch (kind) {
+    case ParamKind::Scalar: return std::string(spvjit::name(type));
+    case ParamKind::Pointer:
+      out = std::string(spvjit::name(space)) + (read_only ? " const " : " ") +
+            std::string(spvjit::name(type)) + "*";
+      return out;
+    case ParamKind::LocalArray: return "local " + std::string(spvjit::name(type)) + "[]";
+  }
+  return "?";
+}
+
+KernelBuilder::KernelBuilder(std::string_view name) {
+  detail::check_identifier(name, "kernel name");
+  state_ = std::make_unique<detail::BuilderState>(std::string(name));
+}
+
+KernelBuilder::~KernelBuilder() = default;
+
+namespace {
+void check_unique(const std::vector<Param>& params, std::string_view name) {
+  for (const auto& p : params) {
+    if (p.name == name) throw UserError("parameter '" + std::string(name) + "' declared twice");
+  }
+}
+}  // namespace
+
+Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, AddressSpace space,
+                                     bool read_only) {
+  auto& s = *state_;
+  s.check_open("param");
+  detail::check_identifier(name, "parameter name");
+  check_unique(s.params, name);
+  if (space == AddressSpace::Private) {
+    throw UserError("parameter '" + std::string(name) +
+                    "': a kernel cannot take a private pointer; expected global, constant or "
+                    "local");
+  }
+  auto* type = llvm::PointerType::get(s.memory_type(element), static_cast<unsigned>(space));
+  auto* arg = s.add_argument(type, std::string(name));
+  if (read_only) {
+    arg->addAttr(llvm::Attribute::NoAlias);
+    arg->addAttr(llvm::Attribute::ReadOnly);
+  }
+  // Hand out an instruction, not the Argument: a later parameter rebuilds the function and
+  // replaces every Argument, while instructions move along with their blocks.
+  llvm::IRBuilder<> entry(s.alloca_block);
+  auto* handle = entry.CreateInBoundsGEP(s.memory_type(element), arg, entry.getInt64(0),
+                                         std::string(name) + ".ptr");
+  Param p;
+  p.name = std::string(name);
+  p.kind = space == AddressSpace::Local ? ParamKind::LocalArray : ParamKind::Pointer;
+  p.type = element;
+  p.space = space;
+  p.read_only = read_only || space == AddressSpace::Constant;
+  s.params.push_back(p);
+  return Pointer(state_.get(), handle, element, space, p.read_only);
+}
+
+Value KernelBuilder::scalar_param(std::string_view name, Scalar type) {
+  auto& s = *state_;
+  s.check_open("param");
+  detail::check_identifier(name, "parameter name");
+  check_unique(s.params, name);
+  // Without cl_khr_fp16 a half travels as its 16 bits and is widened inside the kernel.
+  llvm::Type* arg_type = type == Scalar::F16    ? s.ir.getInt16Ty()
+                         : type == Scalar::Bool ? s.ir.getInt8Ty()
+                                                : s.register_type(type);
+  auto* arg = s.add_argument(arg_type, std::string(name));
+  Param p;
+  p.name = std::string(name);
+  p.kind = ParamKind::Scalar;
+  p.type = type;
+  s.params.push_back(p);
+
+  // Conversions are emitted in the entry block so the value dominates every use. The value
+  // goes through a private slot so that users hold an instruction, never the Argument (see
+  // pointer_param); mem2reg removes the slot.
+  auto* slot = s.entry_alloca(arg_type, std::string(name) + ".slot");
+  llvm::IRBuilder<> entry(s.alloca_block);
+  entry.CreateStore(arg, slot);
+  llvm::Value* v = entry.CreateLoad(arg_type, slot, std::string(name) + ".arg");
+  if (type == Scalar::Bool) {
+    v = entry.CreateICmpNE(v, entry.getInt8(0), std::string(name) + ".bool");
+  } else if (type == Scalar::F16) {
+    auto* half_ptr = entry.CreateBitCast(slot, llvm::PointerType::get(entry.getHalfTy(), 0));
+    auto* fn = s.builtin("_Z10vload_halfmPKDh", entry.getFloatTy(),
+                         {entry.getInt64Ty(), half_ptr->getType()}, false);
+    auto* call = entry.CreateCall(fn, {entry.getInt64(0), half_ptr}, std::string(name));
+    call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    v = call;
+  }
+  return Value(state_.get(), v, type == Scalar::F16 ? Scalar::F32 : type);
+}
+
+namespace {
+Val<std::int64_t> index_builtin(detail::BuilderState& s, const char* what, const char* mangled,
+                                unsigned dim) {
+  s.check_open(what);
+  if (dim > 2) {
+    throw UserError(std::string(what) + "(" + std::to_string(dim) +
+                    "): dimension out of range; expected 0, 1 or 2");
+  }
+  auto* call = s.call_builtin(mangled, s.ir.getInt64Ty(), {s.ir.getInt32(dim)});
+  return Val<std::int64_t>(Value(&s, call, Scalar::I64));
+}
+}  // namespace
+
+Val<std::int64_t> KernelBuilder::global_index(unsigned dim) {
+  return index_builtin(*state_, "global_index", "_Z13get_global_idj", dim);
+}
+Val<std::int64_t> KernelBuilder::local_index(unsigned dim) {
+  return index_builtin(*state_, "local_index", "_Z12get_local_idj", dim);
+}
+Val<std::int64_t> KernelBuilder::group_index(unsigned dim) {
+  return index_builtin(*state_, "group_index", "_Z12get_group_idj", dim);
+}
+Val<std::int64_t> KernelBuilder::group_size(unsigned dim) {
+  return index_builtin(*state_, "group_size", detail::marker_group_size, dim);
+}
+Val<std::int64_t> KernelBuilder::ndrange(unsigned dim) {
+  state_->uses_ndrange = true;
+  return index_builtin(*state_, "ndrange", detail::marker_ndrange, dim);
+}
+Val<bool> KernelBuilder::in_bounds() {
+  auto& s = *state_;
+  s.check_open("in_bounds");
+  s.uses_ndrange = true;
+  auto* call = s.call_builtin(detail::marker_in_bounds, s.ir.getInt1Ty(), {});
+  return Val<bool>(Value(&s, call, Scalar::Bool));
+}
+
+Pointer KernelBuilder::make_variable(Scalar type) {
+  auto& s = *state_;
+  s.check_open("var");
+  auto* slot = s.entry_alloca(s.memory_type(type), "var");
+  return Pointer(state_.get(), slot, type, AddressSpace::Private, false);
+}
+
+void KernelBuilder::return_() {
+  auto& s = *state_;
+  s.check_open("return_");
+  s.ir.CreateRetVoid();
+  s.continue_in_new_block("after.return");
+}
+
+KernelDef KernelBuilder::finish() {
+  auto& s = *state_;
+  s.check_open("finish");
+  if (!s.loops.empty()) throw UserError("finish: a loop of kernel '" + s.name + "' is still open");
+  if (s.uses_ndrange) {
+    for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
+      s.add_argument(s.ir.getInt64Ty(), detail::hidden_ndrange_name + std::to_string(d));
+    }
+  }
+  if (!s.ir.GetInsertBlock()->getTerminator()) s.ir.CreateRetVoid();
+  // The entry block holds allocas and parameter conversions, then falls into the body.
+  llvm::IRBuilder<> entry(s.alloca_block);
+  entry.CreateBr(s.alloca_block->getNextNode());
+  // Blocks left after break/return may be empty: terminate them.
+  for (auto& block : *s.kernel) {
+    if (!block.getTerminator()) {
+      llvm::IRBuilder<> b(&block);
+      b.CreateUnreachable();
+    }
+  }
+  std::string errors;
+  llvm::raw_string_ostream err(errors);
+  if (llvm::verifyModule(*s.module, &err)) {
+    throw InternalError("builder produced an invalid module for kernel '" + s.name +
+                        "': " + err.str());
+  }
+  auto km = std::make_shared<detail::KernelModule>();
+  km->name = s.name;
+  km->params = s.params;
+  km->hidden_ndrange = s.uses_ndrange;
+  {
+    llvm::raw_string_ostream os(km->ir_text);
+    s.module->print(os, nullptr);
+  }
+  {
+    llvm::raw_string_ostream os(km->bitcode);
+    llvm::WriteBitcodeToFile(*s.module, os);
+  }
+  km->hash = llvm::xxHash64(km->ir_text);
+  s.finished = true;
+  return KernelDef(std::move(km));
+}
+
+std::string KernelBuilder::to_string() const {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  state_->module->print(os, nullptr);
+  return out;
+}
+
+}  // namespace spvjit

@@ -1,0 +1,29 @@
+// The immutable payload of a KernelDef: the module as bitcode (so every compile parses it into a
+// fresh LLVMContext and compiles run in parallel without sharing one), plus facts read once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spvjit/signature.hpp"
+
+namespace spvjit::detail {
+
+/// Names of the calls the builder leaves for the JIT to specialize.
+inline constexpr const char* marker_ndrange = "__spvjit.ndrange";        // i64 (i32 dim)
+inline constexpr const char* marker_group_size = "__spvjit.group_size";  // i64 (i32 dim)
+inline constexpr const char* marker_in_bounds = "__spvjit.in_bounds";    // i1 ()
+inline constexpr const char* hidden_ndrange_name = "__spvjit_ndrange";   // + dim
+
+class KernelModule {
+ public:
+  std::string name;
+  std::vector<Param> params;
+  bool hidden_ndrange = false;
+  std::string bitcode;
+  std::string ir_text;
+  std::uint64_t hash = 0;
+};
+
+}  // namespace spvjit::detail

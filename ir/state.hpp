@@ -1,0 +1,58 @@
+// BuilderState: what a KernelBuilder holds while a kernel is open. Private to ir/.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spvjit/error.hpp"
+#include "spvjit/signature.hpp"
+#include "spvjit/value.hpp"
+
+namespace spvjit::detail {
+
+struct LoopFrame {
+  llvm::BasicBlock* latch;
+  llvm::BasicBlock* exit;
+};
+
+class BuilderState {
+ public:
+  explicit BuilderState(std::string kernel_name);
+
+  llvm::LLVMContext& ctx() { return *context; }
+  /// The LLVM type kernels use for a scalar: bool is i1 in registers, i8 in memory.
+  llvm::Type* register_type(Scalar s);
+  llvm::Type* memory_type(Scalar s);
+  /// Declares (once) an OpenCL builtin by its mangled name, with spir_func convention.
+  llvm::Function* builtin(const std::string& mangled, llvm::Type* ret,
+                          llvm::ArrayRef<llvm::Type*> args, bool pure = true);
+  llvm::CallInst* call_builtin(const std::string& mangled, llvm::Type* ret,
+                               llvm::ArrayRef<llvm::Value*> args, bool pure = true);
+  /// Adds a parameter by rebuilding the kernel function with one more argument: parameters may
+  /// be declared after body code was built.
+  llvm::Argument* add_argument(llvm::Type* type, const std::string& name);
+  /// A private slot at the top of the entry block.
+  llvm::AllocaInst* entry_alloca(llvm::Type* type, const std::string& name);
+  void check_open(const char* what) const;
+  /// Moves the insertion point into a fresh block after a terminator (break, return).
+  void continue_in_new_block(const char* name);
+  void check_same_builder(const Value& v, const char* what) const;
+
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  llvm::Function* kernel = nullptr;
+  llvm::BasicBlock* alloca_block = nullptr;
+  llvm::IRBuilder<> ir;
+  std::string name;
+  std::vector<Param> params;
+  std::vector<LoopFrame> loops;
+  bool uses_ndrange = false;
+  bool finished = false;
+};
+
+}  // namespace spvjit::detail

@@ -1,0 +1,289 @@
+// Operations on values: arithmetic, comparisons, casts, constants, loads and stores. Each
+// checks its operand types; the rules are:
+//  - binary operators and comparisons need both operands of one type (no implicit promotion);
+//  - bitwise operators and shifts take integers or bool (shifts: integers only);
+//  - shift amounts are taken modulo the bit width, as in OpenCL C, so no shift is undefined;
+//  - integer division and remainder by zero are the caller's concern, as in OpenCL C;
+//  - Min/Max on floats follow fmin/fmax (a NaN operand yields the other operand).
+#include <llvm/IR/Intrinsics.h>
+
+#include "ir/state.hpp"
+#include "spvjit/pointer.hpp"
+
+namespace spvjit {
+
+namespace detail {
+void throw_type_mismatch(const char* what, Scalar expected, Scalar given) {
+  throw UserError(std::string(what) + ": expected " + std::string(name(expected)) + ", got " +
+                  std::string(name(given)));
+}
+}  // namespace detail
+
+std::string_view name(BinaryOp op) noexcept {
+  switch (op) {
+    case BinaryOp::Add: return "add";
+    case BinaryOp::Sub: return "sub";
+    case BinaryOp::Mul: return "mul";
+    case BinaryOp::Div: return "div";
+    case BinaryOp::Rem: return "rem";
+    case BinaryOp::And: return "and";
+    case BinaryOp::Or: return "or";
+    case BinaryOp::Xor: return "xor";
+    case BinaryOp::Shl: return "shl";
+    case BinaryOp::Shr: return "shr";
+    case BinaryOp::Min: return "min";
+    case BinaryOp::Max: return "max";
+  }
+  return "?";
+}
+
+namespace {
+
+const char* compare_name(CompareOp op) {
+  switch (op) {
+    case CompareOp::Lt: return "lt";
+    case CompareOp::Le: return "le";
+    case CompareOp::Gt: return "gt";
+    case CompareOp::Ge: return "ge";
+    case CompareOp::Eq: return "eq";
+    case CompareOp::Ne: return "ne";
+  }
+  return "?";
+}
+
+detail::BuilderState& operands(const char* what, const Value& a, const Value& b) {
+  if (!a.valid() || !b.valid()) throw UserError(std::string(what) + ": operand is an empty Value");
+  auto& s = *a.state();
+  s.check_open(what);
+  s.check_same_builder(b, what);
+  if (a.type() != b.type()) {
+    throw UserError(std::string(what) + ": operand types differ: " + std::string(name(a.type())) +
+                    " and " + std::string(name(b.type())) + "; insert an explicit cast");
+  }
+  return s;
+}
+
+[[noreturn]] void unsupported(const std::string& what, Scalar t, const char* expected) {
+  throw UserError(what + ": not defined for " + std::string(name(t)) + "; expected " + expected);
+}
+
+}  // namespace
+
+Value binary(BinaryOp op, Value lhs, Value rhs) {
+  const std::string what(name(op));
+  auto& s = operands(what.c_str(), lhs, rhs);
+  auto& ir = s.ir;
+  const Scalar t = lhs.type();
+  llvm::Value* a = lhs.raw();
+  llvm::Value* b = rhs.raw();
+  const bool fp = is_float(t);
+  const bool sign = is_signed(t);
+  llvm::Value* r = nullptr;
+  switch (op) {
+    case BinaryOp::Add:
+    case BinaryOp::Sub:
+    case BinaryOp::Mul:
+    case BinaryOp::Div:
+    case BinaryOp::Rem:
+      if (t == Scalar::Bool) unsupported(what, t, "an integer or float type");
+      if (op == BinaryOp::Add) r = fp ? ir.CreateFAdd(a, b) : ir.CreateAdd(a, b);
+      if (op == BinaryOp::Sub) r = fp ? ir.CreateFSub(a, b) : ir.CreateSub(a, b);
+      if (op == BinaryOp::Mul) r = fp ? ir.CreateFMul(a, b) : ir.CreateMul(a, b);
+      if (op == BinaryOp::Div) r = fp ? ir.CreateFDiv(a, b) : sign ? ir.CreateSDiv(a, b) : ir.CreateUDiv(a, b);
+      if (op == BinaryOp::Rem) r = fp ? ir.CreateFRem(a, b) : sign ? ir.CreateSRem(a, b) : ir.CreateURem(a, b);
+      break;
+    case BinaryOp::And:
+    case BinaryOp::Or:
+    case BinaryOp::Xor:
+      if (fp) unsupported(what, t, "an integer type or bool");
+      if (op == BinaryOp::And) r = ir.CreateAnd(a, b);
+      if (op == BinaryOp::Or) r = ir.CreateOr(a, b);
+      if (op == BinaryOp::Xor) r = ir.CreateXor(a, b);
+      break;
+    case BinaryOp::Shl:
+    case BinaryOp::Shr: {
+      if (!is_integer(t)) unsupported(what, t, "an integer type");
+      const unsigned bits = a->getType()->getIntegerBitWidth();
+      auto* amount = ir.CreateAnd(b, llvm::ConstantInt::get(b->getType(), bits - 1));
+      if (op == BinaryOp::Shl) r = ir.CreateShl(a, amount);
+      else r = sign ? ir.CreateAShr(a, amount) : ir.CreateLShr(a, amount);
+      break;
+    }
+    case BinaryOp::Min:
+    case BinaryOp::Max:
+      if (t == Scalar::Bool) unsupported(what, t, "an integer or float type");
+      if (fp) {
+        r = ir.CreateBinaryIntrinsic(op == BinaryOp::Min ? llvm::Intrinsic::minnum : llvm::Intrinsic::maxnum, a, b);
+      } else {
+        llvm::Value* less = sign ? ir.CreateICmpSLT(a, b) : ir.CreateICmpULT(a, b);
+        r = op == BinaryOp::Min ? ir.CreateSelect(less, a, b) : ir.CreateSelect(less, b, a);
+      }
+      break;
+  }
+  return Value(&s, r, t);
+}
+
+Value compare(CompareOp op, Value lhs, Value rhs) {
+  auto& s = operands(compare_name(op), lhs, rhs);
+  auto& ir = s.ir;
+  const Scalar t = lhs.type();
+  llvm::CmpInst::Predicate p;
+  if (is_float(t)) {
+    constexpr llvm::CmpInst::Predicate fp[] = {llvm::CmpInst::FCMP_OLT, llvm::CmpInst::FCMP_OLE,
+                                              llvm::CmpInst::FCMP_OGT, llvm::CmpInst::FCMP_OGE,
+                                              llvm::CmpInst::FCMP_OEQ, llvm::CmpInst::FCMP_UNE};
+    p = fp[static_cast<int>(op)];
+  } else if (is_signed(t)) {
+    constexpr llvm::CmpInst::Predicate si[] = {llvm::CmpInst::ICMP_SLT, llvm::CmpInst::ICMP_SLE,
+                                              llvm::CmpInst::ICMP_SGT, llvm::CmpInst::ICMP_SGE,
+                                              llvm::CmpInst::ICMP_EQ, llvm::CmpInst::ICMP_NE};
+    p = si[static_cast<int>(op)];
+  } else {
+    constexpr llvm::CmpInst::Predicate ui[] = {llvm::CmpInst::ICMP_ULT, llvm::CmpInst::ICMP_ULE,
+                                              llvm::CmpInst::ICMP_UGT, llvm::CmpInst::ICMP_UGE,
+                                              llvm::CmpInst::ICMP_EQ, llvm::CmpInst::ICMP_NE};
+    p = ui[static_cast<int>(op)];
+  }
+  return Value(&s, ir.CreateCmp(p, lhs.raw(), rhs.raw()), Scalar::Bool);
+}
+
+Value negate(Value v) {
+  if (!v.valid()) throw UserError("neg: operand is an empty Value");
+  auto& s = *v.state();
+  s.check_open("neg");
+  if (v.type() == Scalar::Bool) unsupported("neg", v.type(), "an integer or float type");
+  auto* r = is_float(v.type()) ? s.ir.CreateFNeg(v.raw()) : s.ir.CreateNeg(v.raw());
+  return Value(&s, r, v.type());
+}
+
+Value logical_not(Value v) {
+  if (!v.valid()) throw UserError("not: operand is an empty Value");
+  auto& s = *v.state();
+  s.check_open("not");
+  if (is_float(v.type())) unsupported("not", v.type(), "bool or an integer type");
+  return Value(&s, s.ir.CreateNot(v.raw()), v.type());
+}
+
+Value select(Value cond, Value if_true, Value if_false) {
+  auto& s = operands("select", if_true, if_false);
+  s.check_same_builder(cond, "select");
+  if (cond.type() != Scalar::Bool) detail::throw_type_mismatch("select condition", Scalar::Bool, cond.type());
+  return Value(&s, s.ir.CreateSelect(cond.raw(), if_true.raw(), if_false.raw()), if_true.type());
+}
+
+Value cast(Value v, Scalar to) {
+  if (!v.valid()) throw UserError("cast: operand is an empty Value");
+  auto& s = *v.state();
+  s.check_open("cast");
+  if (to == Scalar::F16) {
+    throw UserError("cast to f16: f16 is a storage type; keep f32 and store it through a "
+                    "half pointer");
+  }
+  const Scalar from = v.type();
+  if (from == to) return v;
+  auto& ir = s.ir;
+  llvm::Type* target = s.register_type(to);
+  llvm::Value* x = v.raw();
+  llvm::Value* r = nullptr;
+  if (to == Scalar::Bool) {
+    r = is_float(from) ? ir.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
+                       : ir.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
+  } else if (from == Scalar::Bool) {
+    r = is_float(to) ? ir.CreateUIToFP(x, target) : ir.CreateZExt(x, target);
+  } else if (is_float(from) && is_float(to)) {
+    r = ir.CreateFPCast(x, target);
+  } else if (is_float(from)) {
+    r = is_signed(to) ? ir.CreateFPToSI(x, target) : ir.CreateFPToUI(x, target);
+  } else if (is_float(to)) {
+    r = is_signed(from) ? ir.CreateSIToFP(x, target) : ir.CreateUIToFP(x, target);
+  } else {
+    r = ir.CreateIntCast(x, target, is_signed(from));
+  }
+  return Value(&s, r, to);
+}
+
+Value constant(detail::BuilderState* state, Scalar type, double value) {
+  if (!state) throw UserError("constant: no builder");
+  if (!is_float(type)) return constant_int(state, type, static_cast<std::uint64_t>(static_cast<std::int64_t>(value)));
+  if (type == Scalar::F16) type = Scalar::F32;
+  return Value(state, llvm::ConstantFP::get(state->register_type(type), value), type);
+}
+
+Value constant_int(detail::BuilderState* state, Scalar type, std::uint64_t bits) {
+  if (!state) throw UserError("constant: no builder");
+  if (is_float(type)) return constant(state, type, static_cast<double>(bits));
+  auto* t = state->register_type(type);
+  return Value(state, llvm::ConstantInt::get(t, bits & (t->getIntegerBitWidth() == 64 ? ~0ull : ((1ull << t->getIntegerBitWidth()) - 1))), type);
+}
+
+namespace {
+
+llvm::Value* index64(detail::BuilderState& s, const Value& index, const char* what) {
+  s.check_same_builder(index, what);
+  if (!is_integer(index.type())) {
+    throw UserError(std::string(what) + ": index must be an integer, got " +
+                    std::string(name(index.type())));
+  }
+  llvm::Value* i = index.raw();
+  if (i->getType() != s.ir.getInt64Ty()) i = s.ir.CreateIntCast(i, s.ir.getInt64Ty(), is_signed(index.type()));
+  return i;
+}
+
+std::string half_builtin(const char* base, AddressSpace space, bool is_const) {
+  // Itanium mangling of vload_half(size_t, const <space> half*) / vstore_half(float, size_t, ...)
+  std::string out = base;
+  out += "P";
+  if (space != AddressSpace::Private) out += "U3AS" + std::to_string(static_cast<int>(space));
+  if (is_const) out += "K";
+  out += "Dh";
+  return out;
+}
+
+}  // namespace
+
+Value load(const Pointer& p, Value index) {
+  if (!p.raw()) throw UserError("load: empty pointer");
+  auto& s = *p.state();
+  s.check_open("load");
+  llvm::Value* i = index64(s, index, "load");
+  if (p.element() == Scalar::F16) {
+    auto* call = s.call_builtin(half_builtin("_Z10vload_halfm", p.space(), true), s.ir.getFloatTy(),
+                                {i, p.raw()}, false);
+    call->getCalledFunction()->addFnAttr(llvm::Attribute::ReadOnly);
+    return Value(&s, call, Scalar::F32);
+  }
+  auto* type = s.memory_type(p.element());
+  auto* addr = s.ir.CreateInBoundsGEP(type, p.raw(), i);
+  auto* loaded = s.ir.CreateAlignedLoad(type, addr, llvm::Align(size_of(p.element())));
+  if (p.element() == Scalar::Bool) return Value(&s, s.ir.CreateICmpNE(loaded, s.ir.getInt8(0)), Scalar::Bool);
+  return Value(&s, loaded, p.element());
+}
+
+void store(const Pointer& p, Value index, Value value) {
+  if (!p.raw()) throw UserError("store: empty pointer");
+  auto& s = *p.state();
+  s.check_open("store");
+  s.check_same_builder(value, "store");
+  if (p.read_only()) {
+    throw UserError("store: pointer to " + std::string(name(p.space())) + " const " +
+                    std::string(name(p.element())) + " is read-only");
+  }
+  const Scalar expected = p.element() == Scalar::F16 ? Scalar::F32 : p.element();
+  if (value.type() != expected) {
+    throw UserError("store: value of type " + std::string(name(value.type())) +
+                    " into memory of " + std::string(name(p.element())) + "; expected " +
+                    std::string(name(expected)));
+  }
+  llvm::Value* i = index64(s, index, "store");
+  if (p.element() == Scalar::F16) {
+    s.call_builtin(half_builtin("_Z11vstore_halffm", p.space(), false), s.ir.getVoidTy(),
+                   {value.raw(), i, p.raw()}, false);
+    return;
+  }
+  auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), i);
+  llvm::Value* v = value.raw();
+  if (p.element() == Scalar::Bool) v = s.ir.CreateZExt(v, s.ir.getInt8Ty());
+  s.ir.CreateAlignedStore(v, addr, llvm::Align(size_of(p.element())));
+}
+
+}  // namespace spvjit

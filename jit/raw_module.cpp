@@ -1,0 +1,84 @@
+// kernel_from_module: adopt a user-built llvm::Module as a KernelDef.
+#include "spvjit/raw_module.hpp"
+
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
+
+#include "ir/kernel_module.hpp"
+#include "spvjit/error.hpp"
+
+namespace spvjit {
+
+namespace {
+bool scalar_of_type(llvm::Type* t, Scalar& out) {
+  if (t->isHalfTy()) return out = Scalar::F16, true;
+  if (t->isFloatTy()) return out = Scalar::F32, true;
+  if (t->isDoubleTy()) return out = Scalar::F64, true;
+  if (!t->isIntegerTy()) return false;
+  switch (t->getIntegerBitWidth()) {
+    case 8: return out = Scalar::I8, true;
+    case 16: return out = Scalar::I16, true;
+    case 32: return out = Scalar::I32, true;
+    case 64: return out = Scalar::I64, true;
+    default: return false;
+  }
+}
+}  // namespace
+
+KernelDef kernel_from_module(const llvm::Module& module, std::string_view kernel_name) {
+  const std::string name(kernel_name);
+  const llvm::Function* fn = module.getFunction(name);
+  if (!fn || fn->isDeclaration()) {
+    throw UserError("kernel_from_module: the module defines no function '" + name + "'");
+  }
+  if (!module.getContext().supportsTypedPointers()) {
+    throw UserError("kernel_from_module: the module's LLVMContext uses opaque pointers; "
+                    "SPIRV-LLVM-Translator 15 needs typed ones (call setOpaquePointers(false) "
+                    "before building the module)");
+  }
+  auto km = std::make_shared<detail::KernelModule>();
+  km->name = name;
+  for (const auto& arg : fn->args()) {
+    Param p;
+    p.name = arg.hasName() ? arg.getName().str() : "arg" + std::to_string(arg.getArgNo());
+    llvm::Type* t = arg.getType();
+    bool ok = false;
+    if (auto* ptr = llvm::dyn_cast<llvm::PointerType>(t)) {
+      const unsigned space = ptr->getAddressSpace();
+      if (!ptr->isOpaque() && space >= 1 && space <= 3 &&
+          scalar_of_type(ptr->getNonOpaquePointerElementType(), p.type)) {
+        p.space = static_cast<AddressSpace>(space);
+        p.kind = space == 3 ? ParamKind::LocalArray : ParamKind::Pointer;
+        p.read_only = space == 2 || arg.onlyReadsMemory();
+        ok = true;
+      }
+    } else {
+      ok = scalar_of_type(t, p.type);
+      p.kind = ParamKind::Scalar;
+    }
+    if (!ok) {
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      t->print(os);
+      throw UserError("kernel_from_module: parameter " + std::to_string(arg.getArgNo()) + " '" +
+                      p.name + "' of kernel '" + name + "' has type " + os.str() +
+                      "; expected a scalar (i8..i64, half, float, double) or a typed pointer to "
+                      "one in address space 1, 2 or 3");
+    }
+    km->params.push_back(p);
+  }
+  {
+    llvm::raw_string_ostream os(km->ir_text);
+    module.print(os, nullptr);
+  }
+  {
+    llvm::raw_string_ostream os(km->bitcode);
+    llvm::WriteBitcodeToFile(module, os);
+  }
+  km->hash = llvm::xxHash64(km->ir_text);
+  return KernelDef(std::move(km));
+}
+
+}  // namespace spvjit

@@ -1,0 +1,145 @@
+#include "jit/specialize.hpp"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <vector>
+
+#include "spvjit/error.hpp"
+
+namespace spvjit::detail {
+
+bool divides(const WorkGroup& wg, const NDRange& nd) {
+  for (unsigned d = 0; d < 3; ++d) {
+    if (wg.size[d] == 0 || nd.size[d] % wg.size[d] != 0) return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::vector<llvm::CallInst*> calls_to(llvm::Module& m, const char* name) {
+  std::vector<llvm::CallInst*> out;
+  if (auto* f = m.getFunction(name)) {
+    for (auto* user : f->users()) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user)) out.push_back(call);
+    }
+  }
+  return out;
+}
+
+unsigned dim_of(llvm::CallInst* call) {
+  auto* c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+  if (!c || c->getZExtValue() > 2) throw InternalError("specialize: marker with a non-constant dimension");
+  return static_cast<unsigned>(c->getZExtValue());
+}
+
+llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* mangled, unsigned dim) {
+  auto* type = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false);
+  auto callee = m.getOrInsertFunction(mangled, type);
+  auto* fn = llvm::cast<llvm::Function>(callee.getCallee());
+  fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addFnAttr(llvm::Attribute::ReadNone);
+  auto* call = b.CreateCall(fn, {b.getInt32(dim)});
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return call;
+}
+
+// The ndrange extent in dimension d: a constant when static, else the hidden argument.
+llvm::Value* ndrange_value(llvm::IRBuilder<>& b, llvm::Function& kernel, const KernelModule& def,
+                           const Specialization& spec, unsigned d) {
+  if (spec.ndrange) return b.getInt64(spec.ndrange->size[d]);
+  const unsigned index = static_cast<unsigned>(def.params.size()) + d;
+  if (!def.hidden_ndrange || index >= kernel.arg_size()) {
+    throw InternalError("specialize: kernel '" + def.name + "' lacks its hidden ndrange arguments");
+  }
+  return kernel.getArg(index);
+}
+
+void erase_marker(llvm::Module& m, const char* name) {
+  if (auto* f = m.getFunction(name)) {
+    if (f->use_empty()) f->eraseFromParent();
+  }
+}
+
+void add_opencl_version(llvm::Module& m) {
+  auto& ctx = m.getContext();
+  auto version = [&](const char* key) {
+    if (m.getNamedMetadata(key)) return;
+    auto* i32 = llvm::Type::getInt32Ty(ctx);
+    llvm::Metadata* ops[] = {llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, 1)),
+                             llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, 2))};
+    m.getOrInsertNamedMetadata(key)->addOperand(llvm::MDNode::get(ctx, ops));
+  };
+  version("opencl.ocl.version");
+  version("opencl.spir.version");
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const KernelModule& def,
+                                         const Specialization& spec) {
+  context.setOpaquePointers(false);
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(def.bitcode, def.name, false);
+  auto parsed = llvm::parseBitcodeFile(buffer->getMemBufferRef(), context);
+  if (!parsed) {
+    std::string msg;
+    llvm::handleAllErrors(parsed.takeError(), [&](const llvm::ErrorInfoBase& e) { msg = e.message(); });
+    throw InternalError("specialize: cannot read back kernel '" + def.name + "': " + msg);
+  }
+  std::unique_ptr<llvm::Module> m = std::move(*parsed);
+  llvm::Function* kernel = m->getFunction(def.name);
+  if (!kernel) throw InternalError("specialize: module lost kernel '" + def.name + "'");
+
+  for (auto* call : calls_to(*m, marker_ndrange)) {
+    llvm::IRBuilder<> b(call);
+    call->replaceAllUsesWith(ndrange_value(b, *kernel, def, spec, dim_of(call)));
+    call->eraseFromParent();
+  }
+  for (auto* call : calls_to(*m, marker_group_size)) {
+    llvm::IRBuilder<> b(call);
+    const unsigned d = dim_of(call);
+    llvm::Value* v = spec.workgroup ? static_cast<llvm::Value*>(b.getInt64(spec.workgroup->size[d]))
+                                    : builtin_call(b, *m, "_Z14get_local_sizej", d);
+    call->replaceAllUsesWith(v);
+    call->eraseFromParent();
+  }
+  for (auto* call : calls_to(*m, marker_in_bounds)) {
+    llvm::IRBuilder<> b(call);
+    llvm::Value* inside = b.getTrue();
+    for (unsigned d = 0; d < 3; ++d) {
+      // A static workgroup that divides a static extent leaves no work-item outside it.
+      if (spec.ndrange && spec.workgroup && spec.ndrange->size[d] % spec.workgroup->size[d] == 0) {
+        continue;
+      }
+      llvm::Value* gid = builtin_call(b, *m, "_Z13get_global_idj", d);
+      inside = b.CreateAnd(inside, b.CreateICmpULT(gid, ndrange_value(b, *kernel, def, spec, d)));
+    }
+    call->replaceAllUsesWith(inside);
+    call->eraseFromParent();
+  }
+  erase_marker(*m, marker_ndrange);
+  erase_marker(*m, marker_group_size);
+  erase_marker(*m, marker_in_bounds);
+
+  if (spec.workgroup) {
+    auto& ctx = m->getContext();
+    auto* i32 = llvm::Type::getInt32Ty(ctx);
+    llvm::Metadata* sizes[3];
+    for (unsigned d = 0; d < 3; ++d) {
+      sizes[d] = llvm::ConstantAsMetadata::get(
+          llvm::ConstantInt::get(i32, static_cast<std::uint64_t>(spec.workgroup->size[d])));
+    }
+    kernel->setMetadata("reqd_work_group_size", llvm::MDNode::get(ctx, sizes));
+  }
+  add_opencl_version(*m);
+  return m;
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,156 @@
+#include "jit/validate.hpp"
+
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <set>
+
+#include "spvjit/error.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+std::string module_text(const llvm::Module& m) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  m.print(os, nullptr);
+  return out;
+}
+
+// Intrinsics that SPIRV-LLVM-Translator 15 maps to SPIR-V or OpenCL.std instructions.
+const std::set<std::string>& supported_intrinsics() {
+  static const std::set<std::string> names = {
+      "llvm.abs",       "llvm.assume",    "llvm.bitreverse", "llvm.bswap",     "llvm.ceil",
+      "llvm.copysign",  "llvm.cos",       "llvm.ctlz",       "llvm.ctpop",     "llvm.cttz",
+      "llvm.exp",       "llvm.exp2",      "llvm.expect",     "llvm.fabs",      "llvm.floor",
+      "llvm.fma",       "llvm.fmuladd",   "llvm.fshl",       "llvm.fshr",      "llvm.lifetime.end",
+      "llvm.lifetime.start", "llvm.log",  "llvm.log10",      "llvm.log2",      "llvm.maxnum",
+      "llvm.memcpy",    "llvm.memmove",   "llvm.memset",     "llvm.minnum",    "llvm.nearbyint",
+      "llvm.pow",       "llvm.rint",      "llvm.round",      "llvm.sin",       "llvm.smax",
+      "llvm.smin",      "llvm.sqrt",      "llvm.trunc",      "llvm.umax",      "llvm.umin",
+      "llvm.dbg.declare", "llvm.dbg.value", "llvm.dbg.label", "llvm.invariant.start",
+      "llvm.invariant.end", "llvm.var.annotation", "llvm.ptr.annotation",
+  };
+  return names;
+}
+
+// The intrinsic's base name: "llvm.fabs.f32" -> "llvm.fabs", "llvm.memcpy.p0i8.p0i8.i64" ->
+// "llvm.memcpy".
+std::string intrinsic_base(const llvm::Function& f) {
+  const std::string full = f.getName().str();
+  const auto& names = supported_intrinsics();
+  for (std::string base = full;;) {
+    if (names.count(base)) return base;
+    const auto dot = base.rfind('.');
+    if (dot == std::string::npos || dot <= 5) return full;
+    base.resize(dot);
+  }
+}
+
+bool legal_scalar(llvm::Type* t) {
+  if (t->isIntegerTy()) {
+    const unsigned w = t->getIntegerBitWidth();
+    return w == 1 || w == 8 || w == 16 || w == 32 || w == 64;
+  }
+  return t->isHalfTy() || t->isFloatTy() || t->isDoubleTy();
+}
+
+bool legal_type(llvm::Type* t) {
+  if (t->isVoidTy() || t->isLabelTy() || t->isMetadataTy()) return true;
+  if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(t)) {
+    const unsigned n = v->getNumElements();
+    return (n == 2 || n == 3 || n == 4 || n == 8 || n == 16) && legal_scalar(v->getElementType());
+  }
+  if (t->isPointerTy()) return true;
+  if (auto* a = llvm::dyn_cast<llvm::ArrayType>(t)) return legal_type(a->getElementType());
+  if (auto* s = llvm::dyn_cast<llvm::StructType>(t)) {
+    for (auto* e : s->elements()) {
+      if (!legal_type(e)) return false;
+    }
+    return true;
+  }
+  return legal_scalar(t);
+}
+
+std::string type_name(llvm::Type* t) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  t->print(os);
+  return out;
+}
+
+}  // namespace
+
+void validate_for_spirv(llvm::Module& m, const std::string& kernel_name) {
+  auto fail = [&](const std::string& reason) {
+    throw TranslationError(kernel_name, reason, module_text(m));
+  };
+  const std::string triple = m.getTargetTriple();
+  if (triple.rfind("spir64", 0) != 0) {
+    fail("module triple is '" + triple + "'; expected spir64-unknown-unknown (64-bit SPIR)");
+  }
+  if (m.getContext().supportsTypedPointers() == false) {
+    fail("module uses opaque pointers, which SPIRV-LLVM-Translator 15 cannot translate; create "
+         "its LLVMContext with setOpaquePointers(false)");
+  }
+  std::string verify_errors;
+  llvm::raw_string_ostream verify_os(verify_errors);
+  if (llvm::verifyModule(m, &verify_os)) fail("module fails the LLVM verifier: " + verify_os.str());
+
+  llvm::Function* kernel = m.getFunction(kernel_name);
+  if (!kernel || kernel->isDeclaration()) fail("module defines no function '" + kernel_name + "'");
+  if (kernel->getCallingConv() != llvm::CallingConv::SPIR_KERNEL) {
+    fail("function '" + kernel_name + "' is not a kernel: expected calling convention spir_kernel");
+  }
+  if (!kernel->getReturnType()->isVoidTy()) fail("kernel '" + kernel_name + "' must return void");
+
+  for (auto& g : m.globals()) {
+    if (!legal_type(g.getValueType())) {
+      fail("global '" + g.getName().str() + "' has type " + type_name(g.getValueType()) +
+           ", which SPIR-V kernels cannot hold");
+    }
+  }
+  for (auto& f : m) {
+    if (f.isIntrinsic()) {
+      if (!supported_intrinsics().count(intrinsic_base(f))) {
+        fail("uses intrinsic " + f.getName().str() +
+             ", which SPIRV-LLVM-Translator 15 cannot translate");
+      }
+      continue;
+    }
+    const auto name = f.getName();
+    if (f.isDeclaration()) {
+      if (!name.startswith("_Z") && !name.startswith("__spirv_")) {
+        fail("calls undefined function '" + name.str() +
+             "'; expected a definition in the module or an OpenCL builtin");
+      }
+      continue;
+    }
+    const auto cc = f.getCallingConv();
+    if (cc != llvm::CallingConv::SPIR_FUNC && cc != llvm::CallingConv::SPIR_KERNEL) {
+      fail("function '" + name.str() +
+           "' uses a calling convention other than spir_func/spir_kernel");
+    }
+    for (auto& bb : f) {
+      for (auto& inst : bb) {
+        if (!legal_type(inst.getType())) {
+          fail("function '" + name.str() + "' computes a value of type " +
+               type_name(inst.getType()) + ", which SPIR-V kernels cannot hold");
+        }
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+          if (call->isInlineAsm()) fail("function '" + name.str() + "' uses inline assembly");
+          if (!call->getCalledFunction()) {
+            fail("function '" + name.str() + "' makes an indirect call, which OpenCL kernels "
+                 "cannot do");
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,17 @@
+// Checks a module against what SPIRV-LLVM-Translator 15 accepts before translating it: the
+// translator answers some unsupported input with std::exit (a wrong triple, an unknown
+// intrinsic), so everything it would reject must be caught here first, with a clear reason.
+#pragma once
+
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace spvjit::detail {
+
+/// Throws TranslationError naming the first problem found in `module`.
+void validate_for_spirv(llvm::Module& module, const std::string& kernel_name);
+
+}  // namespace spvjit::detail

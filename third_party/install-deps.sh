@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages spvjit builds against (and those PoCL's build needs).
+# Skips apt entirely when everything is already installed.
+set -euo pipefail
+PACKAGES=(
+  llvm-15-dev libllvmspirvlib-15-dev llvm-spirv-15 clang-15
+  ocl-icd-opencl-dev opencl-c-headers ocl-icd-dev
+  doctest-dev libbenchmark-dev spirv-tools cmake ninja-build
+  libclang-15-dev libclang-cpp15-dev libhwloc-dev pkg-config
+  dpkg-dev python3 python3-matplotlib
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "deps: installing ${missing[*]}"
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+$SUDO apt-get update
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Builds PoCL 6.0 (Debian source package pocl 6.0-6, suite trixie) against Debian 12's LLVM 15 into
+# a prefix outside the clone, and registers it with the ICD loader.
+#
+# Why: Debian 12 ships PoCL 3.1, whose clCreateProgramWithIL returns CL_INVALID_VALUE (no SPIR-V).
+# Only the *source* comes from trixie; its binary packages would pull in a newer libc.
+# The build is reused while the stamp (version + flags) matches; anything else rebuilds it.
+set -euo pipefail
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+POCL_VERSION=6.0-6
+PREFIX=${SPVJIT_POCL_PREFIX:-/opt/spvjit-pocl-6.0}
+WORK=${SPVJIT_POCL_WORK:-/var/tmp/spvjit-pocl-build}
+ICD_FILE=/etc/OpenCL/vendors/spvjit-pocl6.icd
+
+# LLVM 15 cannot name this CPU, so PoCL's autodetection fails: name a portable AVX2 target.
+CMAKE_FLAGS=(
+  -G Ninja
+  -DCMAKE_BUILD_TYPE=Release
+  "-DCMAKE_INSTALL_PREFIX=$PREFIX"
+  -DWITH_LLVM_CONFIG=/usr/bin/llvm-config-15
+  -DLLVM_SPIRV=/usr/bin/llvm-spirv-15
+  -DLLC_HOST_CPU=x86-64-v3
+  -DENABLE_ICD=ON
+  -DENABLE_TESTS=OFF
+  -DENABLE_EXAMPLES=OFF
+  -DENABLE_POCL_BUILDING=OFF
+  -DPOCL_ICD_ABSOLUTE_PATH=ON
+  # Debian's gcc builds PIE objects by default; without this, linking libpocl.so fails on
+  # spirv_parser.cc.o ("relocation R_X86_64_PC32 against __libc_single_threaded").
+  -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+)
+STAMP_TEXT="pocl=$POCL_VERSION flags=${CMAKE_FLAGS[*]}"
+STAMP_FILE="$PREFIX/.spvjit-stamp"
+
+if [ -f "$STAMP_FILE" ] && [ "$(cat "$STAMP_FILE")" = "$STAMP_TEXT" ] && [ -f "$PREFIX/lib/libpocl.so" ]; then
+  echo "pocl: reusing $PREFIX ($POCL_VERSION)"
+else
+  echo "pocl: building $POCL_VERSION into $PREFIX (about 5 minutes on 2 cores)"
+  # A deb-src entry for trixie, made from this machine's own Debian entry: only the type and
+  # the suite change, so no registry host is written down anywhere but in apt's own copy.
+  SRC_LIST=/etc/apt/sources.list.d/spvjit-trixie-src.sources
+  if [ ! -f "$SRC_LIST" ]; then
+    $SUDO python3 - "$SRC_LIST" <<'PY'
+import re, sys, pathlib
+entries = []
+for path in [pathlib.Path("/etc/apt/sources.list.d/debian.sources")]:
+    if path.exists():
+        entries += path.read_text().split("\n\n")
+stanza = next((e for e in entries
+               if re.search(r"^Suites:.*\bbookworm\b(?![-/])", e, re.M) and "Types:" in e), None)
+if stanza is None:
+    # One-line format fallback: /etc/apt/sources.list
+    legacy = pathlib.Path("/etc/apt/sources.list")
+    for line in legacy.read_text().splitlines() if legacy.exists() else []:
+        m = re.match(r"^deb\s+(\[[^]]*\]\s+)?(\S+)\s+bookworm\s", line)
+        if m:
+            stanza = f"Types: deb\nURIs: {m.group(2)}\nSuites: bookworm\nComponents: main\n"
+            break
+if stanza is None:
+    sys.exit("pocl: no Debian bookworm entry found in apt's sources to derive a trixie deb-src entry from")
+out = []
+for line in stanza.strip().splitlines():
+    if line.startswith("#"):
+        continue
+    if line.startswith("Types:"):
+        line = "Types: deb-src"
+    elif line.startswith("Suites:"):
+        line = "Suites: trixie"
+    elif line.startswith("Components:"):
+        line = "Components: main"
+    out.append(line)
+pathlib.Path(sys.argv[1]).write_text("\n".join(out) + "\n")
+PY
+    $SUDO apt-get update -o Dir::Etc::sourcelist="$SRC_LIST" -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0
+  fi
+  rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK"
+  apt-get source --download-only "pocl=$POCL_VERSION"
+  dpkg-source --no-check -x pocl_*.dsc src >/dev/null
+  mkdir -p build; cd build
+  cmake ../src "${CMAKE_FLAGS[@]}" >cmake.log 2>&1 || { tail -50 cmake.log; exit 1; }
+  ninja -j"$(nproc)" >ninja.log 2>&1 || { tail -80 ninja.log; exit 1; }
+  $SUDO rm -rf "$PREFIX"
+  $SUDO ninja install >/dev/null
+  echo "$STAMP_TEXT" | $SUDO tee "$STAMP_FILE" >/dev/null
+  rm -rf "$WORK"
+fi
+
+$SUDO mkdir -p /etc/OpenCL/vendors "$PREFIX/etc/OpenCL/vendors"
+echo "$PREFIX/lib/libpocl.so.2" | $SUDO tee "$ICD_FILE" >/dev/null
+# A vendor folder holding only this PoCL, for OCL_ICD_VENDORS: tests see exactly one platform
+# even when Debian's PoCL 3.1 is installed too.
+echo "$PREFIX/lib/libpocl.so.2" | $SUDO tee "$PREFIX/etc/OpenCL/vendors/pocl.icd" >/dev/null
