@@ -73,8 +73,8 @@ for line in stanza.strip().splitlines():
     out.append(line)
 pathlib.Path(sys.argv[1]).write_text("\n".join(out) + "\n")
 PY
-    $SUDO apt-get update -o Dir::Etc::sourcelist="$SRC_LIST" -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0
   fi
+  $SUDO apt-get update -o Dir::Etc::sourcelist="$SRC_LIST" -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0
   rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK"
   apt-get source --download-only "pocl=$POCL_VERSION"
   dpkg-source --no-check -x pocl_*.dsc src >/dev/null
