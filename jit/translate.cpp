@@ -27,13 +27,6 @@ namespace spvjit::detail {
 
 namespace {
 
-std::string module_text(const llvm::Module& m) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  m.print(os, nullptr);
-  return out;
-}
-
 SPIRV::TranslatorOpts translator_options() {
   // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2".
   return SPIRV::TranslatorOpts(SPIRV::VersionNumber::SPIRV_1_2);

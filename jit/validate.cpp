@@ -12,14 +12,14 @@
 
 namespace spvjit::detail {
 
-namespace {
-
 std::string module_text(const llvm::Module& m) {
   std::string out;
   llvm::raw_string_ostream os(out);
   m.print(os, nullptr);
   return out;
 }
+
+namespace {
 
 // Intrinsics that SPIRV-LLVM-Translator 15 maps to SPIR-V or OpenCL.std instructions.
 const std::set<std::string>& supported_intrinsics() {

@@ -11,6 +11,9 @@ class Module;
 
 namespace spvjit::detail {
 
+/// The module as LLVM IR text, for TranslationError.
+std::string module_text(const llvm::Module& module);
+
 /// Throws TranslationError naming the first problem found in `module`.
 void validate_for_spirv(llvm::Module& module, const std::string& kernel_name);
 
