@@ -4,7 +4,7 @@ POCL_PREFIX ?= /opt/spvjit-pocl-6.0
 FILTER ?=
 export OCL_ICD_VENDORS ?= $(POCL_PREFIX)/etc/OpenCL/vendors
 
-.PHONY: all deps build test bench clean
+.PHONY: all deps build test examples bench clean
 
 all: build
 
@@ -20,6 +20,18 @@ build: deps $(BUILD)/build.ninja
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure
+	$(MAKE) --no-print-directory examples
+
+# The examples consume the *installed* package, as an embedding application would: install into
+# $(BUILD)/install, build examples/ against it with CMake, and one of them with pkg-config.
+examples: build
+	cmake --install $(BUILD) --prefix $(CURDIR)/$(BUILD)/install >/dev/null
+	cmake -S examples -B $(BUILD)/examples -G Ninja -DCMAKE_PREFIX_PATH=$(CURDIR)/$(BUILD)/install >/dev/null
+	cmake --build $(BUILD)/examples
+	cd $(BUILD)/examples && ctest --output-on-failure
+	PKG_CONFIG_PATH=$$(dirname $$(find $(CURDIR)/$(BUILD)/install -name spvjit.pc)) sh -c \
+	  'c++ examples/embed_saxpy.cpp $$(pkg-config --cflags --libs spvjit) -o $(BUILD)/examples/embed_saxpy_pkgconfig'
+	$(BUILD)/examples/embed_saxpy_pkgconfig
 
 bench: build
 	$(BUILD)/bench/spvjit_saxpy_demo

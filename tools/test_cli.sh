@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# CTest driver for the spvjit CLI: each command's output and exit code.
+set -u
+cli=$1
+fail=0
+expect() {  # expect <exit code> <text the output must contain> <args...>
+  local code=$1 text=$2
+  shift 2
+  local out rc
+  out=$("$cli" "$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$code" ] || ! grep -qF -- "$text" <<<"$out"; then
+    echo "FAIL: spvjit $* -> exit $rc (expected $code), output lacks '$text':"
+    echo "$out" | head -20
+    fail=1
+  else
+    echo "ok: spvjit $* -> $rc"
+  fi
+}
+expect 0 "spvjit " version
+expect 0 "usage: spvjit" help
+expect 2 "usage: spvjit" 
+expect 2 "unknown command 'frobnicate'" frobnicate
+expect 0 "SPIR-V:          yes" devices
+expect 2 "takes no arguments" devices extra
+expect 0 "define spir_kernel void @saxpy_f32" dump saxpy-f32
+expect 0 "OpEntryPoint Kernel" dump saxpy-f16
+expect 2 "unknown kernel 'nope'" dump nope
+expect 2 "usage: spvjit dump" dump
+exit $fail
