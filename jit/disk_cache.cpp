@@ -24,6 +24,9 @@ constexpr const char* entry_suffix = ".spvk";
 constexpr const char* temp_marker = ".tmp.";
 // A temporary file this old belongs to a writer that died (a compile takes about a second).
 constexpr auto stale_temp_age = std::chrono::minutes(10);
+// Temporary names are <entry>.tmp.<pid>.<n>: unique across processes by pid, and across the
+// Jits and threads of one process by this counter (O_EXCL would fail on a repeat).
+std::atomic<std::uint64_t> temp_counter{0};
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -143,7 +146,7 @@ void DiskCache::store(const std::string& key, std::span<const std::uint32_t> spi
   if (ec) return disable(ec.message());
   const std::string path = path_for(key);
   const std::string temp = path + temp_marker + std::to_string(::getpid()) + "." +
-                           std::to_string(temp_counter_.fetch_add(1));
+                           std::to_string(temp_counter.fetch_add(1));
   const auto bytes = encode_entry(key, spirv, binary);
   if (const int err = write_file(temp, bytes); err != 0) {
     ::unlink(temp.c_str());
@@ -161,6 +164,7 @@ void DiskCache::store(const std::string& key, std::span<const std::uint32_t> spi
 
 void DiskCache::remove(const std::string& key) { ::unlink(path_for(key).c_str()); }
 
+// One directory scan per store: stores follow compiles (~1 s cold), never launches.
 void DiskCache::evict() {
   struct File {
     fs::path path;

@@ -55,7 +55,6 @@ class DiskCache {
 
   DiskCacheSettings settings_;
   std::atomic<bool> enabled_;
-  std::atomic<std::uint64_t> temp_counter_{0};
 };
 
 }  // namespace spvjit::detail

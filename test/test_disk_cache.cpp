@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <vector>
 
 #include "jit/cache_entry.hpp"
@@ -124,6 +125,20 @@ TEST_CASE("two processes compiling the same kernel at once both succeed and leav
   std::string out;
   CHECK(finish(start(probe(dir)), out) == 0);
   CHECK_MESSAGE(out.find("disk_hits=1") != std::string::npos, out);
+}
+
+TEST_CASE("two Jits of one process storing the same kernel at once share the directory") {
+  test::TempDir dir;
+  const auto warnings = detail::warning_count();
+  Jit a(test::runtime(), in_dir(dir)), b(test::runtime(), in_dir(dir));
+  const auto def = examples::saxpy(Scalar::F64);
+  std::thread other([&] { a.compile(def, wg(8)); });
+  b.compile(def, wg(8));
+  other.join();
+  CHECK(detail::warning_count() == warnings);
+  CHECK(!a.cache_dir().empty());
+  CHECK(!b.cache_dir().empty());
+  CHECK(entries(dir.path()).size() == 1);
 }
 
 TEST_CASE("a corrupt or truncated entry is removed and rebuilt with one warning") {
