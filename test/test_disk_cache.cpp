@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -177,6 +178,38 @@ TEST_CASE("a corrupt or truncated entry is removed and rebuilt with one warning"
     // Rebuilt and stored again, valid this time.
     CHECK(detail::decode_entry(read_all(files[0])).ok());
   }
+}
+
+TEST_CASE("a binary the device rejects is rebuilt from the entry's SPIR-V") {
+  test::TempDir dir;
+  const auto def = examples::saxpy(Scalar::F32);
+  {
+    Jit writer(test::runtime(), in_dir(dir));
+    writer.compile(def, wg(16));
+  }
+  const auto files = entries(dir.path());
+  REQUIRE(files.size() == 1);
+  // A well-formed entry under the right key whose binary is not one PoCL made.
+  const auto good = read_all(files[0]);
+  const auto d = detail::decode_entry(good);
+  REQUIRE(d.ok());
+  std::vector<std::uint32_t> words(d.entry.spirv.size() / 4);
+  std::memcpy(words.data(), d.entry.spirv.data(), d.entry.spirv.size());
+  const std::string junk = "this is not a device binary";
+  write_all(files[0], detail::encode_entry(d.entry.key, words,
+                                           std::vector<std::uint8_t>(junk.begin(), junk.end())));
+  const auto warnings = detail::warning_count();
+  Jit reader(test::runtime(), in_dir(dir));
+  Kernel k = reader.compile(def, wg(16));
+  CHECK(detail::warning_count() == warnings + 1);
+  CHECK(detail::last_warning().find("rejected the cached binary") != std::string::npos);
+  CHECK(reader.stats().compiles == 0);  // no translation: the stored SPIR-V was built
+  CHECK(reader.stats().disk_writes == 1);
+  CHECK(saxpy_right(k));
+  const auto fixed = read_all(files[0]);
+  CHECK(detail::decode_entry(fixed).ok());
+  CHECK(fixed != detail::encode_entry(d.entry.key, words,
+                                      std::vector<std::uint8_t>(junk.begin(), junk.end())));
 }
 
 TEST_CASE("an unwritable cache directory falls back to memory with one warning") {
