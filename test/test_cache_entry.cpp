@@ -2,6 +2,7 @@
 // reader, and every part of the key changes it.
 #include <doctest/doctest.h>
 
+#include <random>
 #include <set>
 #include <vector>
 
@@ -133,4 +134,25 @@ TEST_CASE("the cache key changes with each of its parts and nothing else") {
   b.kernel_name = "a";
   b.build_options = "bc";
   CHECK(cache_key(a) != cache_key(b));
+}
+
+TEST_CASE("the entry reader survives random damage and only accepts in-bounds views") {
+  const auto good = sample();
+  std::mt19937 rng(12345);  // fixed seed: a failure reproduces
+  for (int round = 0; round < 20000; ++round) {
+    auto bytes = good;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      switch (rng() % 3) {
+        case 0: bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng()); break;
+        case 1: bytes.resize(rng() % (bytes.size() + 1)); break;
+        case 2: bytes.push_back(static_cast<std::uint8_t>(rng())); break;
+      }
+      if (bytes.empty()) bytes.push_back(0);
+    }
+    const DecodedEntry d = decode_entry(bytes);
+    if (!d.ok()) continue;
+    // Accepted: only if it is the original (a checksum collision would need ~2^64 tries).
+    CHECK(bytes == good);
+  }
 }

@@ -1,6 +1,8 @@
 // The disk cache: reuse by a new Jit and a new process, corrupt entries, an unwritable
 // directory, SPVJIT_CACHE=off, the size cap, key changes, and two processes at once.
 #include <doctest/doctest.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -140,6 +142,29 @@ TEST_CASE("two Jits of one process storing the same kernel at once share the dir
   CHECK(!a.cache_dir().empty());
   CHECK(!b.cache_dir().empty());
   CHECK(entries(dir.path()).size() == 1);
+}
+
+TEST_CASE("a process killed while compiling leaves no entry a later process trips over") {
+  test::TempDir dir;
+  // The kill lands somewhere in start-up, compile or the write; wherever it does, every entry
+  // left must be whole and the next process must get a right answer.
+  for (int delay_ms : {20, 60, 100, 140, 180}) {
+    CAPTURE(delay_ms);
+    for (const auto& p : entries(dir.path())) fs::remove(p);
+    std::string path = dir.path();
+    char* argv[] = {const_cast<char*>(SPVJIT_CACHE_PROBE), path.data(), nullptr};
+    pid_t pid = 0;
+    REQUIRE(::posix_spawn(&pid, SPVJIT_CACHE_PROBE, nullptr, nullptr, argv, environ) == 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    for (const auto& p : entries(dir.path())) {
+      if (p.extension() == ".spvk") CHECK(detail::decode_entry(read_all(p)).ok());
+    }
+    std::string out;
+    CHECK_MESSAGE(finish(start(probe(dir)), out) == 0, out);
+  }
 }
 
 TEST_CASE("a corrupt or truncated entry is removed and rebuilt with one warning") {
