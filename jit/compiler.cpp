@@ -61,6 +61,11 @@ class JitCore {
                         " work-items; the device allows " + std::to_string(info.max_workgroup_size));
       }
     }
+    if (spec.ndrange && spec.workgroup && spec.workgroup->dims > spec.ndrange->dims) {
+      throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
+                      spec.workgroup->to_string() + " has more dimensions than the static ndrange " +
+                      spec.ndrange->to_string());
+    }
     if (spec.ndrange && !spec.workgroup) {
       // A static ndrange fixes the workgroup too: choose it now so it can be a constant.
       const WorkGroupLimits limits{info.max_workgroup_size, info.max_work_item_sizes, 1};

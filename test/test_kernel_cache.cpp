@@ -119,3 +119,13 @@ TEST_CASE("a static ndrange divided by the static workgroup leaves no bounds com
   CHECK(count_op(jit.spirv(def, ragged), op_u_less_than) == 1);
   CHECK(count_op(jit.spirv(def, dynamic), op_u_less_than) == 3);  // one per dimension
 }
+
+TEST_CASE("static sizes that cannot go together are refused at compile time") {
+  Specialization spec;
+  spec.ndrange = NDRange{1024};
+  spec.workgroup = WorkGroup{16, 16};
+  CHECK_THROWS_WITH_AS(test::jit().compile(examples::saxpy(Scalar::F32), spec),
+                       doctest::Contains("static workgroup (16,16) has more dimensions than the "
+                                         "static ndrange (1024,)"),
+                       UserError);
+}
