@@ -57,6 +57,7 @@ class Jit {
 
   /// How many kernels this Jit has translated and built (memory and disk hits excluded).
   std::uint64_t compile_count() const;
+  /// Compiles, disk hits and disk writes so far.
   JitStats stats() const;
   /// The disk cache's directory; empty when the disk cache is off (by option, by SPVJIT_CACHE
   /// or after a failed write).
