@@ -1,39 +1,29 @@
-// Jit: specialize -> translate -> build, with an in-memory cache keyed by the kernel's content
-// hash, its static sizes and the build options.
+// Jit: normalize the static sizes -> in-memory table (lock-free hit) -> disk cache (device
+// binary through clCreateProgramWithBinary, which skips the llvm-spirv fork PoCL's IL path makes
+// on every call) -> else specialize, translate, build from IL and store both on disk.
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
 #include <atomic>
-#include <map>
-#include <mutex>
-#include <tuple>
+#include <cstring>
 
 #include "ir/kernel_module.hpp"
+#include "jit/cache_key.hpp"
+#include "jit/disk_cache.hpp"
+#include "jit/kernel_table.hpp"
 #include "jit/specialize.hpp"
 #include "jit/translate.hpp"
+#include "jit/warn.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/program.hpp"
 #include "spvjit/jit.hpp"
+#include "spvjit/partition.hpp"
 
 namespace spvjit {
 
 namespace detail {
 
 namespace {
-
-struct CacheKey {
-  std::uint64_t hash;
-  std::string name;
-  std::array<std::size_t, 4> workgroup;  // [0] = dims, 0 when dynamic
-  std::array<std::size_t, 4> ndrange;
-  auto tie() const { return std::tie(hash, name, workgroup, ndrange); }
-  bool operator<(const CacheKey& o) const { return tie() < o.tie(); }
-};
-
-std::array<std::size_t, 4> extent_key(const std::optional<detail::Extent3>& e) {
-  if (!e) return {0, 0, 0, 0};
-  return {e->dims, e->size[0], e->size[1], e->size[2]};
-}
 
 void check_extent(const std::string& kernel, const char* what, const detail::Extent3& e) {
   if (e.dims < 1 || e.dims > 3) {
@@ -46,13 +36,15 @@ void check_extent(const std::string& kernel, const char* what, const detail::Ext
 
 class JitCore {
  public:
-  JitCore(Runtime& rt, JitOptions opts) : runtime(rt.shared_core()), options(std::move(opts)) {}
+  JitCore(Runtime& rt, JitOptions opts)
+      : runtime(rt.shared_core()), options(std::move(opts)), disk(disk_cache_settings(options)) {}
 
+  // Allocation-free unless it throws: it runs on every warm compile() call.
   Specialization normalize(const KernelDef& def, Specialization spec) const {
     if (spec.workgroup) check_extent(def.name(), "workgroup", *spec.workgroup);
     if (spec.ndrange) check_extent(def.name(), "ndrange", *spec.ndrange);
+    const auto& info = runtime->info;
     if (spec.workgroup) {
-      const auto& info = runtime->info;
       std::size_t items = 1;
       for (unsigned d = 0; d < 3; ++d) {
         if (spec.workgroup->size[d] == 0 || spec.workgroup->size[d] > info.max_work_item_sizes[d]) {
@@ -69,16 +61,15 @@ class JitCore {
                         " work-items; the device allows " + std::to_string(info.max_workgroup_size));
       }
     }
+    if (spec.ndrange && spec.workgroup && spec.workgroup->dims > spec.ndrange->dims) {
+      throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
+                      spec.workgroup->to_string() + " has more dimensions than the static ndrange " +
+                      spec.ndrange->to_string());
+    }
     if (spec.ndrange && !spec.workgroup) {
       // A static ndrange fixes the workgroup too: choose it now so it can be a constant.
-      WorkGroup wg;
-      wg.dims = spec.ndrange->dims;
-      std::size_t budget = runtime->info.max_workgroup_size;
-      for (unsigned d = 0; d < 3; ++d) {
-        wg.size[d] = std::max<std::size_t>(1, std::min({spec.ndrange->size[d], budget, runtime->info.max_work_item_sizes[d]}));
-        budget /= wg.size[d];
-      }
-      spec.workgroup = wg;
+      const WorkGroupLimits limits{info.max_workgroup_size, info.max_work_item_sizes, 1};
+      spec.workgroup = choose_workgroup(*spec.ndrange, limits);
     }
     return spec;
   }
@@ -91,37 +82,75 @@ class JitCore {
 
   Kernel compile(const KernelDef& def, const Specialization& requested) {
     const Specialization spec = normalize(def, requested);
-    CacheKey key{def.hash(), def.name(), extent_key(spec.workgroup), extent_key(spec.ndrange)};
-    std::shared_ptr<Slot> slot;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      auto& s = cache[key];
-      if (!s) s = std::make_shared<Slot>();
-      slot = s;
-    }
-    // One compile per key: others asking for the same key wait on the slot, not the cache.
-    std::lock_guard<std::mutex> slot_lock(slot->mutex);
-    if (slot->kernel.valid()) return slot->kernel;
-    auto words = translate(def, spec);
-    auto program = std::make_shared<ClHandle<cl_program>>(
-        build_program_from_il(*runtime, words, options.build_options, def.name()));
-    const auto& km = def.module();
-    slot->kernel = Kernel(std::make_shared<LaunchState>(runtime, std::move(program), km.name,
-                                                        km.params, km.hidden_ndrange, spec));
-    compiles.fetch_add(1, std::memory_order_relaxed);
-    return slot->kernel;
+    const MemoryKey key = memory_key(def, spec);
+    KernelTable::Node* node = table.find(key);
+    if (node && node->ready.load(std::memory_order_acquire)) return node->kernel;
+    if (!node) node = &table.find_or_insert(key);
+    // One compile per key: the others wait here, on this node, not on the table.
+    std::lock_guard<std::mutex> lock(node->compile_mutex);
+    if (node->ready.load(std::memory_order_relaxed)) return node->kernel;
+    node->kernel = build(def, spec);
+    node->ready.store(true, std::memory_order_release);
+    return node->kernel;
   }
 
-  struct Slot {
-    std::mutex mutex;
-    Kernel kernel;
-  };
+  Kernel build(const KernelDef& def, const Specialization& spec) {
+    const auto& km = def.module();
+    std::string key;
+    ClHandle<cl_program> program;
+    std::vector<std::uint32_t> words;
+    if (disk.enabled()) {
+      key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
+                       options.build_options, &runtime->info, ToolVersions::current()});
+      if (auto hit = disk.load(key)) {
+        try {
+          program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
+                                              km.name);
+          disk_hits.fetch_add(1, std::memory_order_relaxed);
+        } catch (const OpenCLError& e) {
+          // The device no longer takes its own binary: rebuild from the stored SPIR-V.
+          warn_once("rejected:" + disk.path_for(key),
+                    "the device rejected the cached binary " + disk.path_for(key) + " (" +
+                        e.what() + "); rebuilding it from its SPIR-V");
+          words.resize(hit->entry.spirv.size() / 4);
+          std::memcpy(words.data(), hit->entry.spirv.data(), hit->entry.spirv.size());
+        }
+      }
+    }
+    if (!program.get()) {
+      if (words.empty()) {
+        words = translate(def, spec);
+        compiles.fetch_add(1, std::memory_order_relaxed);
+      }
+      program = build_program_from_il(*runtime, words, options.build_options, km.name);
+      if (disk.enabled()) store(key, words, program.get());
+    }
+    auto shared = std::make_shared<ClHandle<cl_program>>(std::move(program));
+    return Kernel(std::make_shared<LaunchState>(runtime, std::move(shared), km.name, km.params,
+                                                km.hidden_ndrange, spec));
+  }
+
+  void store(const std::string& key, std::span<const std::uint32_t> words, cl_program program) {
+    std::vector<std::uint8_t> binary;
+    try {
+      binary = program_binary(program);
+    } catch (const OpenCLError& e) {
+      warn_once("no-binary", std::string("cannot read a program binary (") + e.what() +
+                                 "); kernels are not cached on disk");
+      return;
+    }
+    if (binary.empty()) return;
+    disk.store(key, words, binary);
+    if (disk.enabled()) disk_writes.fetch_add(1, std::memory_order_relaxed);
+  }
 
   std::shared_ptr<RuntimeCore> runtime;
   JitOptions options;
-  std::mutex mutex;
-  std::map<CacheKey, std::shared_ptr<Slot>> cache;
+  DiskCache disk;
+  KernelTable table;
   std::atomic<std::uint64_t> compiles{0};
+  std::atomic<std::uint64_t> disk_hits{0};
+  std::atomic<std::uint64_t> disk_writes{0};
 };
 
 }  // namespace detail
@@ -141,5 +170,11 @@ std::vector<std::uint32_t> Jit::spirv(const KernelDef& def, const Specialization
 }
 
 std::uint64_t Jit::compile_count() const { return core_->compiles.load(); }
+
+JitStats Jit::stats() const {
+  return {core_->compiles.load(), core_->disk_hits.load(), core_->disk_writes.load()};
+}
+
+std::string Jit::cache_dir() const { return core_->disk.enabled() ? core_->disk.dir() : std::string(); }
 
 }  // namespace spvjit

@@ -1,6 +1,8 @@
 // Jit: turns a KernelDef into a launchable Kernel for one Runtime — specialize the IR, translate
 // it to SPIR-V in-process, build it with OpenCL — and caches the result by signature, so the
-// same kernel and specialization are compiled once.
+// same kernel and specialization are compiled once: in memory (a lock-free, allocation-free
+// lookup) and on disk (SPIR-V plus the device binary, loaded by a later process through
+// clCreateProgramWithBinary).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,22 @@ namespace spvjit {
 struct JitOptions {
   /// Extra options for clBuildProgram (part of the cache key).
   std::string build_options;
+  /// Keep compiled kernels on disk across processes. The environment variable SPVJIT_CACHE=off
+  /// turns it off whatever this says.
+  bool disk_cache = true;
+  /// The disk cache's directory; empty: $SPVJIT_CACHE_DIR, else $XDG_CACHE_HOME/spvjit, else
+  /// ~/.cache/spvjit. One that cannot be written leaves the Jit caching in memory, with one
+  /// warning on stderr.
+  std::string cache_dir;
+  /// Past this size the least recently used entries of the directory are deleted.
+  std::uint64_t cache_max_bytes = std::uint64_t{1} << 30;
+};
+
+/// What a Jit's caches did so far.
+struct JitStats {
+  std::uint64_t compiles = 0;     ///< kernels translated and built from IR
+  std::uint64_t disk_hits = 0;    ///< kernels loaded from the disk cache
+  std::uint64_t disk_writes = 0;  ///< entries written to the disk cache
 };
 
 namespace detail {
@@ -37,8 +55,13 @@ class Jit {
   /// The SPIR-V binary (32-bit words) that `compile` would hand to OpenCL.
   std::vector<std::uint32_t> spirv(const KernelDef& def, const Specialization& spec = {});
 
-  /// How many kernels this Jit has translated and built (cache hits excluded).
+  /// How many kernels this Jit has translated and built (memory and disk hits excluded).
   std::uint64_t compile_count() const;
+  /// Compiles, disk hits and disk writes so far.
+  JitStats stats() const;
+  /// The disk cache's directory; empty when the disk cache is off (by option, by SPVJIT_CACHE
+  /// or after a failed write).
+  std::string cache_dir() const;
 
  private:
   std::unique_ptr<detail::JitCore> core_;

@@ -7,6 +7,7 @@
 #include "spvjit/kernel.hpp"
 #include "spvjit/kernel_def.hpp"
 #include "spvjit/ndrange.hpp"
+#include "spvjit/partition.hpp"
 #include "spvjit/pointer.hpp"
 #include "spvjit/runtime.hpp"
 #include "spvjit/signature.hpp"

@@ -1,0 +1,64 @@
+// partition: KernelAbstractions' rules for turning an ndrange and a workgroup into OpenCL's
+// global and local sizes. Missing dimensions are padded with 1, blocks = ceil(ndrange /
+// workgroup) per dimension, and the kernel needs its bounds check as soon as one dimension does
+// not divide. A static size and the one given at launch must agree; a size that is neither
+// static nor given is an error, except the workgroup, which is chosen from the kernel's limits.
+//
+// Pure and allocation-free unless it throws, so the launch path can call it on every launch:
+//
+//   const Partition p = partition(state.spec, &ndrange, given_workgroup, state.limits, name);
+//   if (p.empty()) return;
+//   clEnqueueNDRangeKernel(queue, kernel, p.dims, nullptr, p.global.data(),
+//                          p.workgroup.size.data(), ...);
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include "spvjit/kernel.hpp"
+#include "spvjit/ndrange.hpp"
+
+namespace spvjit {
+
+/// What a dynamic workgroup is chosen within; read once per kernel (clGetKernelWorkGroupInfo
+/// and the device limits), never per launch.
+struct WorkGroupLimits {
+  /// Work-items per group (min of CL_KERNEL_WORK_GROUP_SIZE and the device's maximum); 0 when
+  /// unknown, which makes a missing workgroup an error instead of a choice.
+  std::size_t max_items = 0;
+  /// CL_DEVICE_MAX_WORK_ITEM_SIZES.
+  std::array<std::size_t, 3> max_per_dimension{0, 0, 0};
+  /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (1 when unknown).
+  std::size_t preferred_multiple = 1;
+};
+
+/// A launch's geometry, every array padded to 3 dimensions with 1.
+struct Partition {
+  NDRange ndrange;                          ///< the static or given ndrange
+  WorkGroup workgroup;                      ///< the static, given or chosen workgroup
+  std::array<std::size_t, 3> blocks{};      ///< ceil(ndrange / workgroup) per dimension
+  std::array<std::size_t, 3> global{};      ///< blocks * workgroup: OpenCL's global size
+  unsigned dims = 1;                        ///< work dimensions to enqueue (1 to 3)
+  bool bounds_check = false;                ///< some dimension is not divided by the workgroup
+
+  /// An ndrange of 0 in some dimension: nothing to launch.
+  bool empty() const { return blocks[0] == 0 || blocks[1] == 0 || blocks[2] == 0; }
+};
+
+/// The geometry of a launch. `statics` holds the sizes the kernel was specialized for;
+/// `ndrange` / `workgroup` are those passed at launch (nullptr: not passed). Throws UserError,
+/// naming `kernel` and the static and launch values, when a size is missing, a static size and
+/// a launch size differ, a workgroup has a zero dimension, more dimensions than the ndrange or
+/// exceeds `limits`, or the global size overflows.
+Partition partition(const Specialization& statics, const NDRange* ndrange,
+                    const WorkGroup* workgroup, const WorkGroupLimits& limits,
+                    std::string_view kernel = {});
+
+/// The workgroup spvjit picks when none is static or given: dimension 0 first, as many
+/// work-items as `limits` allow (PoCL runs one work-group function per group, so fewer, larger
+/// groups cost less dispatch), a multiple of the preferred multiple when the ndrange exceeds
+/// it. Requires limits.max_items > 0.
+WorkGroup choose_workgroup(const NDRange& ndrange, const WorkGroupLimits& limits);
+
+}  // namespace spvjit

@@ -1,0 +1,202 @@
+#include "jit/disk_cache.hpp"
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "jit/cache_key.hpp"
+#include "jit/warn.hpp"
+
+namespace spvjit::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* entry_suffix = ".spvk";
+constexpr const char* temp_marker = ".tmp.";
+// A temporary file this old belongs to a writer that died (a compile takes about a second).
+constexpr auto stale_temp_age = std::chrono::minutes(10);
+// Temporary names are <entry>.tmp.<pid>.<n>: unique across processes by pid, and across the
+// Jits and threads of one process by this counter (O_EXCL would fail on a repeat).
+std::atomic<std::uint64_t> temp_counter{0};
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+std::string default_dir() {
+  if (auto d = env("SPVJIT_CACHE_DIR"); !d.empty()) return d;
+  if (auto x = env("XDG_CACHE_HOME"); !x.empty() && x[0] == '/') return x + "/spvjit";
+  std::string home = env("HOME");
+  if (home.empty()) {
+    if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir) home = pw->pw_dir;
+  }
+  return home.empty() ? std::string() : home + "/.cache/spvjit";
+}
+
+bool read_file(const std::string& path, std::vector<std::uint8_t>& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool ok = ::fstat(fd, &st) == 0;
+  if (ok) out.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (ok && done < out.size()) {
+    const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      out.resize(done);  // shrunk underneath us: let the decoder call it truncated
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return ok;
+}
+
+// Returns errno of the first failure, 0 on success.
+int write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return errno;
+  std::size_t done = 0;
+  int err = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      err = errno;
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  // No fsync: after a power loss a torn entry fails its checksum and is rebuilt, while fsync
+  // would add milliseconds to every compile.
+  if (::close(fd) != 0 && err == 0) err = errno;
+  return err;
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+DiskCacheSettings disk_cache_settings(const JitOptions& options) {
+  DiskCacheSettings s;
+  s.max_bytes = options.cache_max_bytes;
+  s.dir = options.cache_dir.empty() ? default_dir() : options.cache_dir;
+  const std::string mode = env("SPVJIT_CACHE");
+  s.enabled = options.disk_cache && mode != "off" && mode != "0";
+  if (s.enabled && s.dir.empty()) {
+    warn_once("cache-dir-unknown",
+              "no kernel cache directory (SPVJIT_CACHE_DIR, XDG_CACHE_HOME and HOME are unset); "
+              "caching in memory only");
+    s.enabled = false;
+  }
+  return s;
+}
+
+DiskCache::DiskCache(DiskCacheSettings settings)
+    : settings_(std::move(settings)), enabled_(settings_.enabled) {}
+
+std::string DiskCache::path_for(const std::string& key) const {
+  return settings_.dir + "/" + cache_file_name(key);
+}
+
+void DiskCache::disable(const std::string& why) {
+  enabled_.store(false, std::memory_order_relaxed);
+  warn_once("cache-dir:" + settings_.dir,
+            "cannot write the kernel cache in " + settings_.dir + " (" + why +
+                "); caching in memory only");
+}
+
+std::optional<DiskCache::Loaded> DiskCache::load(const std::string& key) {
+  if (!enabled()) return std::nullopt;
+  const std::string path = path_for(key);
+  Loaded l;
+  if (!read_file(path, l.bytes)) return std::nullopt;  // missing: an ordinary miss
+  const DecodedEntry d = decode_entry(l.bytes);
+  if (!d.ok()) {
+    ::unlink(path.c_str());
+    warn_once("corrupt:" + path, "kernel cache entry " + path + " is corrupt (" + d.error +
+                                     "); removed, rebuilding the kernel");
+    return std::nullopt;
+  }
+  if (d.entry.key != key) return std::nullopt;  // a file-name collision: rewritten on store
+  l.entry = d.entry;
+  // Least recently used is judged by mtime: atime is unreliable under relatime/noatime.
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
+  return l;
+}
+
+void DiskCache::store(const std::string& key, std::span<const std::uint32_t> spirv,
+                      std::span<const std::uint8_t> binary) {
+  if (!enabled()) return;
+  std::error_code ec;
+  fs::create_directories(settings_.dir, ec);
+  if (ec) return disable(ec.message());
+  const std::string path = path_for(key);
+  const std::string temp = path + temp_marker + std::to_string(::getpid()) + "." +
+                           std::to_string(temp_counter.fetch_add(1));
+  const auto bytes = encode_entry(key, spirv, binary);
+  if (const int err = write_file(temp, bytes); err != 0) {
+    ::unlink(temp.c_str());
+    return disable(std::strerror(err));
+  }
+  // rename() replaces atomically: two processes storing the same key both succeed and the
+  // last one's (equally valid) entry stays.
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    return disable(std::strerror(err));
+  }
+  evict();
+}
+
+void DiskCache::remove(const std::string& key) { ::unlink(path_for(key).c_str()); }
+
+// One directory scan per store: stores follow compiles (~1 s cold), never launches.
+void DiskCache::evict() {
+  struct File {
+    fs::path path;
+    std::uint64_t size;
+    fs::file_time_type mtime;
+  };
+  std::vector<File> entries;
+  std::uint64_t total = 0;
+  std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(settings_.dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code e1, e2;
+    const auto size = it->file_size(e1);
+    const auto mtime = it->last_write_time(e2);
+    if (e1 || e2) continue;  // removed by another process meanwhile
+    if (name.find(temp_marker) != std::string::npos) {
+      if (now - mtime > stale_temp_age) fs::remove(it->path(), e1);
+      continue;
+    }
+    if (!ends_with(name, entry_suffix)) continue;
+    entries.push_back({it->path(), size, mtime});
+    total += size;
+  }
+  if (total <= settings_.max_bytes) return;
+  std::sort(entries.begin(), entries.end(),
+            [](const File& a, const File& b) { return a.mtime < b.mtime; });
+  for (const auto& f : entries) {
+    if (total <= settings_.max_bytes) break;
+    fs::remove(f.path, ec);
+    total -= f.size;
+  }
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,42 @@
+// A fresh process for the disk-cache tests: compiles saxpy (f32, static workgroup 64) with the
+// disk cache in argv[1], runs it over 1000 items and checks the result. Prints the Jit's stats;
+// exit 0: right answer, 1: wrong answer, 2: an exception.
+#include <cstdio>
+#include <vector>
+
+#include "spvjit/examples.hpp"
+#include "spvjit/spvjit.hpp"
+
+int main(int argc, char** argv) {
+  using namespace spvjit;
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: spvjit_cache_probe <cache dir>\n");
+    return 2;
+  }
+  try {
+    Runtime rt;
+    JitOptions options;
+    options.cache_dir = argv[1];
+    Jit jit(rt, options);
+    Specialization spec;
+    spec.workgroup = WorkGroup{64};
+    Kernel k = jit.compile(examples::saxpy(Scalar::F32), spec);
+    const std::size_t n = 1000;
+    auto X = rt.upload(std::vector<float>(n, 1.5f));
+    auto Y = rt.upload(std::vector<float>(n, 0.25f));
+    auto Z = rt.zeros<float>(n);
+    k.launch(NDRange{n}, Z, X, Y, 2.0f);
+    rt.synchronize();
+    std::size_t wrong = 0;
+    for (float z : Z.to_vector()) wrong += z != 3.25f;
+    const JitStats s = jit.stats();
+    std::printf("compiles=%llu disk_hits=%llu disk_writes=%llu wrong=%zu\n",
+                static_cast<unsigned long long>(s.compiles),
+                static_cast<unsigned long long>(s.disk_hits),
+                static_cast<unsigned long long>(s.disk_writes), wrong);
+    return wrong == 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::printf("error: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,66 @@
+// The disk cache across processes (test/cache_probe.cpp): a new process reuses another's
+// entry, two processes compile at once, a process killed mid-compile leaves no broken entry.
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <thread>
+
+#include "jit/cache_entry.hpp"
+#include "test/disk_cache_helpers.hpp"
+
+using namespace spvjit;
+using namespace spvjit::test;
+
+TEST_CASE("a new process loads the kernel another process compiled") {
+  TempDir dir;
+  std::string out;
+  CHECK_MESSAGE(finish(start(probe(dir)), out) == 0, out);
+  CHECK_MESSAGE(out.find("compiles=1 disk_hits=0 disk_writes=1 wrong=0") != std::string::npos, out);
+  out.clear();
+  CHECK_MESSAGE(finish(start(probe(dir)), out) == 0, out);
+  CHECK_MESSAGE(out.find("compiles=0 disk_hits=1 disk_writes=0 wrong=0") != std::string::npos, out);
+}
+
+TEST_CASE("two processes compiling the same kernel at once both succeed and leave one entry") {
+  TempDir dir;
+  FILE* a = start(probe(dir));
+  FILE* b = start(probe(dir));
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  std::string out_a, out_b;
+  CHECK_MESSAGE(finish(a, out_a) == 0, out_a);
+  CHECK_MESSAGE(finish(b, out_b) == 0, out_b);
+  const auto files = entries(dir.path());
+  REQUIRE(files.size() == 1);  // no temporary files left behind
+  CHECK(files[0].extension() == ".spvk");
+  CHECK(detail::decode_entry(read_all(files[0])).ok());
+  std::string out;
+  CHECK(finish(start(probe(dir)), out) == 0);
+  CHECK_MESSAGE(out.find("disk_hits=1") != std::string::npos, out);
+}
+
+TEST_CASE("a process killed while compiling leaves no entry a later process trips over") {
+  TempDir dir;
+  // The kill lands somewhere in start-up, compile or the write; wherever it does, every entry
+  // left must be whole and the next process must get a right answer.
+  for (int delay_ms : {20, 60, 100, 140, 180}) {
+    CAPTURE(delay_ms);
+    for (const auto& p : entries(dir.path())) fs::remove(p);
+    std::string path = dir.path();
+    char* argv[] = {const_cast<char*>(SPVJIT_CACHE_PROBE), path.data(), nullptr};
+    pid_t pid = 0;
+    REQUIRE(::posix_spawn(&pid, SPVJIT_CACHE_PROBE, nullptr, nullptr, argv, environ) == 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    for (const auto& p : entries(dir.path())) {
+      if (p.extension() == ".spvk") CHECK(detail::decode_entry(read_all(p)).ok());
+    }
+    std::string out;
+    CHECK_MESSAGE(finish(start(probe(dir)), out) == 0, out);
+  }
+}

@@ -1,0 +1,221 @@
+// The disk cache within one process: reuse by a new Jit, corrupt entries, a rejected binary, an
+// unwritable directory, SPVJIT_CACHE=off, key changes, the size cap, stale temporary files.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <thread>
+
+#include "jit/cache_entry.hpp"
+#include "jit/warn.hpp"
+#include "spvjit/examples.hpp"
+#include "test/disk_cache_helpers.hpp"
+
+using namespace spvjit;
+using namespace spvjit::test;
+
+TEST_CASE("a new Jit loads a compiled kernel from disk instead of compiling it") {
+  TempDir dir;
+  const auto def = examples::saxpy(Scalar::F32);
+  {
+    Jit first(runtime(), in_dir(dir));
+    Kernel k = first.compile(def, wg(32));
+    CHECK(saxpy_right(k));
+    CHECK(first.stats().compiles == 1);
+    CHECK(first.stats().disk_writes == 1);
+    CHECK(first.cache_dir() == dir.path());
+  }
+  REQUIRE(entries(dir.path()).size() == 1);
+  Jit second(runtime(), in_dir(dir));
+  Kernel k = second.compile(def, wg(32));
+  CHECK(second.stats().compiles == 0);
+  CHECK(second.stats().disk_hits == 1);
+  CHECK(saxpy_right(k));
+  // Dynamic sizes are not in the key: another launch size is the same kernel.
+  CHECK(second.compile(def, wg(32)).valid());
+  CHECK(second.stats().disk_hits == 1);
+}
+
+TEST_CASE("two Jits of one process storing the same kernel at once share the directory") {
+  TempDir dir;
+  const auto warnings = detail::warning_count();
+  Jit a(runtime(), in_dir(dir)), b(runtime(), in_dir(dir));
+  const auto def = examples::saxpy(Scalar::F64);
+  std::thread other([&] { a.compile(def, wg(8)); });
+  b.compile(def, wg(8));
+  other.join();
+  CHECK(detail::warning_count() == warnings);
+  CHECK(!a.cache_dir().empty());
+  CHECK(!b.cache_dir().empty());
+  CHECK(entries(dir.path()).size() == 1);
+}
+
+TEST_CASE("a corrupt or truncated entry is removed and rebuilt with one warning") {
+  const auto def = examples::saxpy(Scalar::F32);
+  struct Damage {
+    const char* what;
+    void (*apply)(std::vector<std::uint8_t>&);
+  };
+  const Damage damages[] = {
+      {"truncated", [](std::vector<std::uint8_t>& b) { b.resize(b.size() / 2); }},
+      {"flipped byte", [](std::vector<std::uint8_t>& b) { b[b.size() - 100] ^= 0x20; }},
+      {"empty", [](std::vector<std::uint8_t>& b) { b.clear(); }},
+      {"garbage", [](std::vector<std::uint8_t>& b) { b.assign(4096, 0xAB); }},
+  };
+  for (const auto& damage : damages) {
+    CAPTURE(damage.what);
+    TempDir dir;
+    {
+      Jit writer(runtime(), in_dir(dir));
+      writer.compile(def, wg(16));
+    }
+    const auto files = entries(dir.path());
+    REQUIRE(files.size() == 1);
+    auto bytes = read_all(files[0]);
+    damage.apply(bytes);
+    write_all(files[0], bytes);
+
+    const auto warnings = detail::warning_count();
+    Jit reader(runtime(), in_dir(dir));
+    Kernel k = reader.compile(def, wg(16));
+    CHECK(detail::warning_count() == warnings + 1);
+    CHECK(detail::last_warning().find("is corrupt") != std::string::npos);
+    CHECK(reader.stats().compiles == 1);
+    CHECK(reader.stats().disk_hits == 0);
+    CHECK(saxpy_right(k));
+    // Rebuilt and stored again, valid this time.
+    CHECK(detail::decode_entry(read_all(files[0])).ok());
+  }
+}
+
+TEST_CASE("a binary the device rejects is rebuilt from the entry's SPIR-V") {
+  TempDir dir;
+  const auto def = examples::saxpy(Scalar::F32);
+  {
+    Jit writer(runtime(), in_dir(dir));
+    writer.compile(def, wg(16));
+  }
+  const auto files = entries(dir.path());
+  REQUIRE(files.size() == 1);
+  // A well-formed entry under the right key whose binary is not one PoCL made.
+  const auto good = read_all(files[0]);
+  const auto d = detail::decode_entry(good);
+  REQUIRE(d.ok());
+  std::vector<std::uint32_t> words(d.entry.spirv.size() / 4);
+  std::memcpy(words.data(), d.entry.spirv.data(), d.entry.spirv.size());
+  const std::string junk = "this is not a device binary";
+  write_all(files[0], detail::encode_entry(d.entry.key, words,
+                                           std::vector<std::uint8_t>(junk.begin(), junk.end())));
+  const auto warnings = detail::warning_count();
+  Jit reader(runtime(), in_dir(dir));
+  Kernel k = reader.compile(def, wg(16));
+  CHECK(detail::warning_count() == warnings + 1);
+  CHECK(detail::last_warning().find("rejected the cached binary") != std::string::npos);
+  CHECK(reader.stats().compiles == 0);  // no translation: the stored SPIR-V was built
+  CHECK(reader.stats().disk_writes == 1);
+  CHECK(saxpy_right(k));
+  const auto fixed = read_all(files[0]);
+  CHECK(detail::decode_entry(fixed).ok());
+  CHECK(fixed != detail::encode_entry(d.entry.key, words,
+                                      std::vector<std::uint8_t>(junk.begin(), junk.end())));
+}
+
+TEST_CASE("an unwritable cache directory falls back to memory with one warning") {
+  TempDir dir;
+  { std::ofstream(dir / "file") << "not a directory"; }
+  JitOptions options;
+  options.cache_dir = dir / "file/cache";  // ENOTDIR even for root, unlike permission bits
+  Jit jit(runtime(), options);
+  const auto warnings = detail::warning_count();
+  Kernel a = jit.compile(examples::saxpy(Scalar::F32), wg(8));
+  Kernel b = jit.compile(examples::saxpy(Scalar::F32), wg(4));
+  CHECK(detail::warning_count() == warnings + 1);
+  CHECK(detail::last_warning().find("caching in memory only") != std::string::npos);
+  CHECK(jit.cache_dir().empty());
+  CHECK(jit.stats().compiles == 2);
+  CHECK(saxpy_right(a));
+  CHECK(saxpy_right(b));
+  jit.compile(examples::saxpy(Scalar::F32), wg(8));
+  CHECK(jit.stats().compiles == 2);  // the memory cache still works
+}
+
+TEST_CASE("SPVJIT_CACHE=off and disk_cache = false write nothing") {
+  TempDir dir;
+  ::setenv("SPVJIT_CACHE", "off", 1);
+  Jit off_by_env(runtime(), in_dir(dir));
+  ::unsetenv("SPVJIT_CACHE");
+  CHECK(off_by_env.cache_dir().empty());
+  off_by_env.compile(examples::saxpy(Scalar::F32), wg(2));
+  JitOptions options = in_dir(dir);
+  options.disk_cache = false;
+  Jit off_by_option(runtime(), options);
+  off_by_option.compile(examples::saxpy(Scalar::F32), wg(2));
+  CHECK(entries(dir.path()).empty());
+  CHECK(off_by_option.stats().compiles == 1);
+}
+
+TEST_CASE("a change of build options misses the entry of other options") {
+  TempDir dir;
+  const auto def = examples::saxpy(Scalar::F32);
+  Jit plain(runtime(), in_dir(dir));
+  plain.compile(def, wg(64));
+  JitOptions options = in_dir(dir);
+  options.build_options = "-cl-mad-enable";
+  Jit mad(runtime(), options);
+  Kernel k = mad.compile(def, wg(64));
+  CHECK(mad.stats().disk_hits == 0);
+  CHECK(mad.stats().compiles == 1);
+  CHECK(entries(dir.path()).size() == 2);
+  CHECK(saxpy_right(k));
+  // And a different static size or kernel type is a different entry too.
+  mad.compile(def, wg(32));
+  mad.compile(examples::saxpy(Scalar::F64), wg(64));
+  CHECK(mad.stats().compiles == 3);
+  CHECK(entries(dir.path()).size() == 4);
+}
+
+TEST_CASE("past the size cap the least recently used entries are evicted") {
+  TempDir dir;
+  const auto def = examples::saxpy(Scalar::F32);
+  std::string file1, file2;
+  {
+    Jit jit(runtime(), in_dir(dir));
+    jit.compile(def, wg(16));
+    file1 = entries(dir.path()).at(0);
+    jit.compile(def, wg(32));
+    for (const auto& p : entries(dir.path())) {
+      if (p != file1) file2 = p;
+    }
+  }
+  REQUIRE(!file2.empty());
+  // file1 older than file2 ...
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(file1, now - std::chrono::seconds(200));
+  fs::last_write_time(file2, now - std::chrono::seconds(100));
+  // ... until a hit makes it the most recently used.
+  {
+    Jit jit(runtime(), in_dir(dir));
+    jit.compile(def, wg(16));
+    CHECK(jit.stats().disk_hits == 1);
+  }
+  const auto size1 = fs::file_size(file1), size2 = fs::file_size(file2);
+  JitOptions capped = in_dir(dir);
+  capped.cache_max_bytes = size1 + size2 + std::min(size1, size2) / 2;  // room for two
+  Jit jit(runtime(), capped);
+  jit.compile(def, wg(64));
+  CHECK(fs::exists(file1));
+  CHECK_FALSE(fs::exists(file2));
+  CHECK(entries(dir.path()).size() == 2);
+}
+
+TEST_CASE("a temporary file left by a killed writer is cleaned up, a fresh one is kept") {
+  TempDir dir;
+  const std::string stale = dir / "0123.spvk.tmp.99999.0";
+  const std::string fresh = dir / "4567.spvk.tmp.99999.1";
+  std::ofstream(stale) << "half an entry";
+  std::ofstream(fresh) << "an entry being written";
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  Jit jit(runtime(), in_dir(dir));
+  jit.compile(examples::saxpy(Scalar::F32), wg(8));
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(fresh));
+}
