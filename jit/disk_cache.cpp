@@ -200,3 +200,51 @@ void DiskCache::evict() {
 }
 
 }  // namespace spvjit::detail
+
+namespace spvjit {
+
+namespace {
+template <class F>
+void for_each_cache_file(const std::string& dir, F&& fn) {
+  std::error_code ec;
+  for (auto it = detail::fs::directory_iterator(dir, ec); !ec && it != detail::fs::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const bool temporary = name.find(detail::temp_marker) != std::string::npos;
+    const bool entry = !temporary && name.ends_with(detail::entry_suffix);
+    if (entry || temporary) fn(*it, entry);
+  }
+}
+}  // namespace
+
+DiskCacheInfo disk_cache_info(const JitOptions& options) {
+  const auto settings = detail::disk_cache_settings(options);
+  DiskCacheInfo info;
+  info.dir = settings.dir;
+  info.enabled = settings.enabled;
+  if (info.dir.empty()) return info;
+  for_each_cache_file(info.dir, [&](const detail::fs::directory_entry& file, bool entry) {
+    std::error_code ec;
+    const auto size = file.file_size(ec);
+    if (entry) {
+      ++info.entries;
+      if (!ec) info.bytes += size;
+    } else {
+      ++info.temporaries;
+    }
+  });
+  return info;
+}
+
+std::uint64_t clear_disk_cache(const JitOptions& options) {
+  const auto settings = detail::disk_cache_settings(options);
+  std::uint64_t removed = 0;
+  if (settings.dir.empty()) return 0;
+  for_each_cache_file(settings.dir, [&](const detail::fs::directory_entry& file, bool) {
+    std::error_code ec;
+    if (detail::fs::remove(file.path(), ec)) ++removed;
+  });
+  return removed;
+}
+
+}  // namespace spvjit

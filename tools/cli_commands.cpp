@@ -120,9 +120,28 @@ int dump(std::span<const std::string> args) {
 }
 
 int cache(std::span<const std::string> args) {
-  (void)args;
-  std::cerr << "spvjit cache: the disk cache is not part of this build yet\n";
-  return exit_failure;
+  if (args.size() != 1 || (args[0] != "stats" && args[0] != "clear" && args[0] != "dir")) {
+    std::cerr << "usage: spvjit cache stats|clear|dir\n";
+    return exit_usage;
+  }
+  const DiskCacheInfo info = disk_cache_info();
+  if (info.dir.empty()) {
+    std::cerr << "spvjit cache: no cache directory (set SPVJIT_CACHE_DIR, XDG_CACHE_HOME or HOME)\n";
+    return exit_failure;
+  }
+  if (args[0] == "dir") {
+    std::cout << info.dir << "\n";
+  } else if (args[0] == "stats") {
+    std::cout << "directory:   " << info.dir << "\n"
+              << "enabled:     " << (info.enabled ? "yes" : "no (SPVJIT_CACHE=off)") << "\n"
+              << "entries:     " << info.entries << "\n"
+              << "bytes:       " << info.bytes << "\n"
+              << "unfinished:  " << info.temporaries << "\n";
+  } else {
+    const auto removed = clear_disk_cache();
+    std::cout << "removed " << removed << " files from " << info.dir << "\n";
+  }
+  return exit_ok;
 }
 
 int bench(std::span<const std::string> args, const char* argv0) {

@@ -27,4 +27,12 @@ expect 0 "define spir_kernel void @saxpy_f32" dump saxpy-f32
 expect 0 "OpEntryPoint Kernel" dump saxpy-f16
 expect 2 "unknown kernel 'nope'" dump nope
 expect 2 "usage: spvjit dump" dump
+# The cache commands on a private directory holding one compiled kernel.
+export SPVJIT_CACHE_DIR=$(mktemp -d)
+expect 0 "$SPVJIT_CACHE_DIR" cache dir
+expect 0 "entries:     0" cache stats
+"$cli" dump saxpy-f32 >/dev/null 2>&1  # dump only translates: still no entry
+expect 2 "usage: spvjit cache" cache bogus
+expect 0 "removed 0 files" cache clear
+rm -rf "$SPVJIT_CACHE_DIR"
 exit $fail
