@@ -5,6 +5,8 @@
 #include <llvm/IR/Module.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "ir/kernel_module.hpp"
@@ -18,6 +20,7 @@
 #include "runtime/program.hpp"
 #include "spvjit/jit.hpp"
 #include "spvjit/partition.hpp"
+#include "src/log.hpp"
 
 namespace spvjit {
 
@@ -33,6 +36,12 @@ void check_extent(const std::string& kernel, const char* what, const detail::Ext
 }
 
 }  // namespace
+
+// "(workgroup (64,), ndrange dynamic)" for log lines.
+std::string describe(const Specialization& spec) {
+  return "(workgroup " + (spec.workgroup ? spec.workgroup->to_string() : std::string("dynamic")) +
+         ", ndrange " + (spec.ndrange ? spec.ndrange->to_string() : std::string("dynamic")) + ")";
+}
 
 class JitCore {
  public:
@@ -96,6 +105,13 @@ class JitCore {
 
   Kernel build(const KernelDef& def, const Specialization& spec) {
     const auto& km = def.module();
+    const auto started = std::chrono::steady_clock::now();
+    auto elapsed_ms = [&] {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f",
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+      return std::string(text);
+    };
     std::string key;
     ClHandle<cl_program> program;
     std::vector<std::uint32_t> words;
@@ -107,6 +123,8 @@ class JitCore {
           program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
                                               km.name);
           disk_hits.fetch_add(1, std::memory_order_relaxed);
+          SPVJIT_LOG_INFO("kernel '" + km.name + "' " + describe(spec) + ": disk cache hit " +
+                          disk.path_for(key) + ", loaded in " + elapsed_ms() + " ms");
         } catch (const OpenCLError& e) {
           // The device no longer takes its own binary: rebuild from the stored SPIR-V.
           warn_once("rejected:" + disk.path_for(key),
@@ -123,6 +141,9 @@ class JitCore {
         compiles.fetch_add(1, std::memory_order_relaxed);
       }
       program = build_program_from_il(*runtime, words, options.build_options, km.name);
+      SPVJIT_LOG_INFO("kernel '" + km.name + "' " + describe(spec) + ": compiled (" +
+                      std::to_string(words.size() * 4) + " bytes of SPIR-V) in " + elapsed_ms() +
+                      " ms" + (disk.enabled() ? ", disk cache miss" : ", disk cache off"));
       if (disk.enabled()) store(key, words, program.get());
     }
     auto shared = std::make_shared<ClHandle<cl_program>>(std::move(program));
@@ -141,7 +162,11 @@ class JitCore {
     }
     if (binary.empty()) return;
     disk.store(key, words, binary);
-    if (disk.enabled()) disk_writes.fetch_add(1, std::memory_order_relaxed);
+    if (disk.enabled()) {
+      disk_writes.fetch_add(1, std::memory_order_relaxed);
+      SPVJIT_LOG_DEBUG("stored " + disk.path_for(key) + " (" + std::to_string(binary.size()) +
+                       " bytes of device binary)");
+    }
   }
 
   std::shared_ptr<RuntimeCore> runtime;
