@@ -21,8 +21,9 @@ build: deps $(BUILD)/build.ninja
 test: build
 	cd $(BUILD) && ctest --output-on-failure
 
+# The benchmark suite; FILTER=<regex> runs the matching cases only. Results: $(BUILD)/bench/.
 bench: build
-	$(BUILD)/bench/spvjit_saxpy_demo
+	$(BUILD)/bench/run_suite.sh '$(FILTER)'
 
 clean:
 	rm -rf $(BUILD)
