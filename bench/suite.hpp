@@ -81,6 +81,9 @@ void register_raw_opencl();
 void register_partition();
 void register_saxpy();
 void register_openmp();
+void register_compile_hit();
+/// The cases that start a child process per iteration (time_to_load, compile/cold and
+/// compile/warm_process): run with a tiny --benchmark_min_time, each repetition is one process.
 void register_process();
 
 }  // namespace spvjit::bench
