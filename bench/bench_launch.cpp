@@ -113,18 +113,14 @@ void launch_only(benchmark::State& state, const LaunchCase& c) {
 
 void register_launch() {
   for (const LaunchCase& c : launch_cases) {
-    benchmark::RegisterBenchmark(("launch/" + std::string(c.name)).c_str(),
-                                 [c](benchmark::State& s) {
-                                   guarded(s, [&](benchmark::State& st) { launch_and_wait(st, c); });
-                                 })
-        ->Unit(benchmark::kMicrosecond);
+    add_case("launch/" + std::string(c.name), [c](benchmark::State& s) {
+      launch_and_wait(s, c);
+    })->Unit(benchmark::kMicrosecond);
   }
   for (const LaunchCase& c : launch_cases) {
-    benchmark::RegisterBenchmark(("launch_async/" + std::string(c.name)).c_str(),
-                                 [c](benchmark::State& s) {
-                                   guarded(s, [&](benchmark::State& st) { launch_only(st, c); });
-                                 })
-        ->Unit(benchmark::kMicrosecond);
+    add_case("launch_async/" + std::string(c.name), [c](benchmark::State& s) {
+      launch_only(s, c);
+    })->Unit(benchmark::kMicrosecond);
   }
 }
 

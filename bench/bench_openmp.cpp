@@ -33,7 +33,8 @@ void saxpy(benchmark::State& state, std::size_t n) {
 
   for (std::size_t i = 0; i < n; ++i) {
     if (to_double(z[i]) != saxpy_a * saxpy_x(i) + saxpy_y(i)) {
-      state.SkipWithError(("OpenMP saxpy computed a wrong result at index " + std::to_string(i)).c_str());
+      state.SkipWithError(
+          ("OpenMP saxpy computed a wrong result at index " + std::to_string(i)).c_str());
       return;
     }
   }
@@ -44,11 +45,7 @@ void register_type() {
   for (std::size_t n : saxpy_sizes) {
     const std::string name =
         std::string("baseline/openmp/saxpy/") + julia_name<T>() + "/" + std::to_string(n);
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [n](benchmark::State& s) {
-                                   guarded(s, [&](benchmark::State& st) { saxpy<T>(st, n); });
-                                 })
-        ->Unit(benchmark::kMicrosecond);
+    add_case(name, [n](benchmark::State& s) { saxpy<T>(s, n); })->Unit(benchmark::kMicrosecond);
   }
 }
 

@@ -52,9 +52,9 @@ void dynamic_dynamic(benchmark::State& state) {
 }  // namespace
 
 void register_partition() {
-  benchmark::RegisterBenchmark("partition/dynamic workgroup, dynamic ndrange", dynamic_dynamic);
-  benchmark::RegisterBenchmark("partition/static workgroup, dynamic ndrange", static_dynamic);
-  benchmark::RegisterBenchmark("partition/static workgroup, static ndrange", static_static);
+  add_case("partition/dynamic workgroup, dynamic ndrange", dynamic_dynamic);
+  add_case("partition/static workgroup, dynamic ndrange", static_dynamic);
+  add_case("partition/static workgroup, static ndrange", static_static);
 }
 
 }  // namespace spvjit::bench

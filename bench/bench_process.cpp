@@ -39,8 +39,8 @@ ChildReport run_and_parse(const std::string& mode,
                           const std::map<std::string, std::string>& environment = {}) {
   const ChildResult child = run_child(mode, environment);
   if (child.status != 0) {
-    throw Error("child process '" + mode + "' exited with status " +
-                std::to_string(child.status) + " (its messages are on stderr)");
+    throw Error("child process '" + mode + "' exited with status " + std::to_string(child.status) +
+                " (its messages are on stderr)");
   }
   ChildReport r;
   std::istringstream in(child.output);
@@ -159,21 +159,17 @@ int child_main(const std::string& mode) {
 }
 
 void register_process() {
-  benchmark::RegisterBenchmark("compile/cold", [](benchmark::State& s) {
-    guarded(s, [](benchmark::State& st) { compile_in_child(st, true); });
-  })->UseManualTime()->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("compile/warm_process", [](benchmark::State& s) {
-    guarded(s, [](benchmark::State& st) { compile_in_child(st, false); });
-  })->UseManualTime()->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("time_to_load", [](benchmark::State& s) {
-    guarded(s, time_to_load);
-  })->Unit(benchmark::kMillisecond);
+  add_case("compile/cold", [](benchmark::State& s) { compile_in_child(s, true); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  add_case("compile/warm_process", [](benchmark::State& s) { compile_in_child(s, false); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  add_case("time_to_load", time_to_load)->Unit(benchmark::kMillisecond);
 }
 
 void register_compile_hit() {
-  benchmark::RegisterBenchmark("compile/in_memory_hit", [](benchmark::State& s) {
-    guarded(s, compile_in_memory_hit);
-  })->Unit(benchmark::kNanosecond);
+  add_case("compile/in_memory_hit", compile_in_memory_hit)->Unit(benchmark::kNanosecond);
 }
 
 }  // namespace spvjit::bench

@@ -50,16 +50,16 @@ class RawLaunch {
     for (cl_uint a = 2; a < kernel_.arguments(); ++a) {
       raw::check(clSetKernelArg(k, a, sizeof(cl_long), &extent_[a - 2]), "clSetKernelArg");
     }
-    raw::check(clEnqueueNDRangeKernel(raw_device().queue(), k, dims_, nullptr, global_, local_,
-                                      0, nullptr, nullptr),
+    raw::check(clEnqueueNDRangeKernel(raw_device().queue(), k, dims_, nullptr, global_, local_, 0,
+                                      nullptr, nullptr),
                "clEnqueueNDRangeKernel");
     raw::check(clFinish(raw_device().queue()), "clFinish");
   }
 
   void check() {
     raw::check(clEnqueueReadBuffer(raw_device().queue(), out_.get(), CL_TRUE, 0,
-                                   host_out_.size() * sizeof(double), host_out_.data(), 0,
-                                   nullptr, nullptr),
+                                   host_out_.size() * sizeof(double), host_out_.data(), 0, nullptr,
+                                   nullptr),
                "clEnqueueReadBuffer");
     for (double v : host_out_) {
       if (v != 3.0) throw Error("raw OpenCL: scale kernel computed a wrong result");
@@ -106,11 +106,9 @@ double raw_allocs_per_launch(const LaunchCase& c) {
 
 void register_raw_opencl() {
   for (const LaunchCase& c : launch_cases) {
-    benchmark::RegisterBenchmark(("baseline/raw_opencl/launch/" + std::string(c.name)).c_str(),
-                                 [c](benchmark::State& s) {
-                                   guarded(s, [&](benchmark::State& st) { raw_launch(st, c); });
-                                 })
-        ->Unit(benchmark::kMicrosecond);
+    add_case("baseline/raw_opencl/launch/" + std::string(c.name), [c](benchmark::State& s) {
+      raw_launch(s, c);
+    })->Unit(benchmark::kMicrosecond);
   }
 }
 

@@ -56,13 +56,9 @@ void register_type() {
       const std::string name = std::string("saxpy/") +
                                (static_workgroup ? "static workgroup=(1024,)" : "default") + "/" +
                                julia_name<T>() + "/" + std::to_string(n);
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [static_workgroup, n](benchmark::State& s) {
-                                     guarded(s, [&](benchmark::State& st) {
-                                       saxpy<T>(st, static_workgroup, n);
-                                     });
-                                   })
-          ->Unit(benchmark::kMicrosecond);
+      add_case(name, [static_workgroup, n](benchmark::State& s) {
+        saxpy<T>(s, static_workgroup, n);
+      })->Unit(benchmark::kMicrosecond);
     }
   }
 }

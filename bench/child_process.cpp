@@ -35,7 +35,8 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 
 }  // namespace
 
-ChildResult run_child(const std::string& mode, const std::map<std::string, std::string>& environment) {
+ChildResult run_child(const std::string& mode,
+                      const std::map<std::string, std::string>& environment) {
   std::vector<std::string> args = {"/proc/self/exe", "--spvjit-child=" + mode};
   std::vector<std::string> env = merged_environment(environment);
   auto argv = c_strings(args);

@@ -21,9 +21,9 @@ struct StaticSizes {
 };
 
 struct Partition {
-  Extent blocks{1, 1, 1};     ///< work-groups per dimension, rounded up
-  Extent workgroup{1, 1, 1};  ///< padded with 1
-  bool dynamic_check = false; ///< the last group overhangs the ndrange: bounds-check it
+  Extent blocks{1, 1, 1};      ///< work-groups per dimension, rounded up
+  Extent workgroup{1, 1, 1};   ///< padded with 1
+  bool dynamic_check = false;  ///< the last group overhangs the ndrange: bounds-check it
 };
 
 /// KA's partition(ndrange, workgroupsize): ceil-divide each dimension; a bounds check is needed

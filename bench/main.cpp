@@ -37,11 +37,13 @@ std::string take_group(int& argc, char** argv) {
 int main(int argc, char** argv) {
   constexpr std::string_view child_flag = "--spvjit-child=";
   if (argc == 2 && std::string_view(argv[1]).starts_with(child_flag)) {
-    return spvjit::bench::child_main(std::string(std::string_view(argv[1]).substr(child_flag.size())));
+    return spvjit::bench::child_main(
+        std::string(std::string_view(argv[1]).substr(child_flag.size())));
   }
   const std::string group = take_group(argc, argv);
   if (group != "all" && group != "in_process" && group != "fresh_process") {
-    std::fprintf(stderr, "spvjit_bench: --spvjit_group=%s; expected all, in_process or fresh_process\n",
+    std::fprintf(stderr,
+                 "spvjit_bench: --spvjit_group=%s; expected all, in_process or fresh_process\n",
                  group.c_str());
     return 1;
   }

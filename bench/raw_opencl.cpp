@@ -5,7 +5,8 @@
 namespace spvjit::bench::raw {
 
 void check(cl_int err, const char* call) {
-  if (err != CL_SUCCESS) throw std::runtime_error(std::string(call) + " failed: " + std::to_string(err));
+  if (err != CL_SUCCESS)
+    throw std::runtime_error(std::string(call) + " failed: " + std::to_string(err));
 }
 
 namespace {
@@ -62,9 +63,9 @@ Kernel::Kernel(Device& device, const std::vector<std::uint32_t>& spirv, const st
   check(clBuildProgram(program_.get(), 1, &id, "", nullptr, nullptr), "clBuildProgram");
   kernel_.reset(clCreateKernel(program_.get(), name.c_str(), &err));
   check(err, "clCreateKernel");
-  check(clGetKernelInfo(kernel_.get(), CL_KERNEL_NUM_ARGS, sizeof(arguments_), &arguments_,
-                        nullptr),
-        "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
+  check(
+      clGetKernelInfo(kernel_.get(), CL_KERNEL_NUM_ARGS, sizeof(arguments_), &arguments_, nullptr),
+      "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
 }
 
 }  // namespace spvjit::bench::raw

@@ -9,15 +9,19 @@
 
 namespace spvjit::bench {
 
-inline constexpr std::size_t saxpy_sizes[] = {64,    256,   512,   1024,   2048,  4096,
+inline constexpr std::size_t saxpy_sizes[] = {64,    256,   512,   1024,   2048,   4096,
                                               16384, 32768, 65536, 262144, 1048576};
 
 /// KA's (Julia's) name of an element type: "Float16", "Float32", "Float64".
 template <class T>
 constexpr const char* julia_name() {
-  if constexpr (sizeof(T) == 2) return "Float16";
-  else if constexpr (sizeof(T) == 4) return "Float32";
-  else return "Float64";
+  if constexpr (sizeof(T) == 2) {
+    return "Float16";
+  } else if constexpr (sizeof(T) == 4) {
+    return "Float32";
+  } else {
+    return "Float64";
+  }
 }
 
 /// Bytes one saxpy over n elements moves: read X and Y, write Z.
@@ -29,13 +33,19 @@ constexpr double saxpy_bytes(std::size_t n) {
 /// An element from a double (Float16: rounded to nearest even) and back.
 template <class T>
 T from_double(double v) {
-  if constexpr (std::is_same_v<T, half>) return to_half(static_cast<float>(v));
-  else return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, half>) {
+    return to_half(static_cast<float>(v));
+  } else {
+    return static_cast<T>(v);
+  }
 }
 template <class T>
 double to_double(T v) {
-  if constexpr (std::is_same_v<T, half>) return to_float(v);
-  else return static_cast<double>(v);
+  if constexpr (std::is_same_v<T, half>) {
+    return to_float(v);
+  } else {
+    return static_cast<double>(v);
+  }
 }
 
 /// Inputs every saxpy case uses; small integers and halves, exact in Float16 too.

@@ -50,13 +50,11 @@ double AllocMeter::report(benchmark::State& state) const {
   const auto now = support::alloc_counts();
   const double allocs =
       static_cast<double>(now.allocations - start_.allocations - excluded_.allocations);
-  report_allocs(state, allocs,
-                static_cast<double>(now.bytes - start_.bytes - excluded_.bytes));
+  report_allocs(state, allocs, static_cast<double>(now.bytes - start_.bytes - excluded_.bytes));
   return state.iterations() ? allocs / static_cast<double>(state.iterations()) : 0.0;
 }
 
-void WallClock::report_bytes_per_second(benchmark::State& state,
-                                        double bytes_per_iteration) const {
+void WallClock::report_bytes_per_second(benchmark::State& state, double bytes_per_iteration) const {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (seconds <= 0) return;

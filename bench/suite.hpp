@@ -6,7 +6,7 @@
 
 #include <chrono>
 #include <exception>
-#include <utility>
+#include <string>
 
 #include "spvjit/spvjit.hpp"
 #include "support/alloc_counter.hpp"
@@ -64,15 +64,17 @@ class WallClock {
 /// Sets the per-iteration counters from totals measured elsewhere (a child process).
 void report_allocs(benchmark::State& state, double allocs, double bytes);
 
-/// Runs `body(state)`, turning any exception into SkipWithError: a benchmark that cannot run
-/// says why in the table instead of ending the whole suite.
+/// Registers `body` (called as body(state)) as the case `name`, turning any exception into
+/// SkipWithError: a case that cannot run says why in the table instead of ending the suite.
 template <class F>
-void guarded(benchmark::State& state, F&& body) {
-  try {
-    std::forward<F>(body)(state);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-  }
+benchmark::internal::Benchmark* add_case(const std::string& name, F body) {
+  return benchmark::RegisterBenchmark(name.c_str(), [body](benchmark::State& state) {
+    try {
+      body(state);
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
+    }
+  });
 }
 
 /// The registration functions of each file, called by main in the order the table shows.
