@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Joins the Google Benchmark JSON files of one suite run (run_suite.sh runs the in-process and
-the fresh-process cases apart) into one: the first file's context, every file's benchmarks.
+the fresh-process cases apart) into one: the first file's context, every file's benchmarks in
+the order the suite registers them (random interleaving shuffles the order cases finish in).
 Missing inputs (a FILTER that matched nothing in a group) are skipped.
 
   merge_results.py OUT.json IN.json...
@@ -16,6 +17,8 @@ def main():
     for path in inputs:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
+        data["benchmarks"] = sorted(data.get("benchmarks", []),
+                                    key=lambda e: e.get("family_index", 0))
         if merged is None:
             merged = data
         else:
