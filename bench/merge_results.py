@@ -2,7 +2,8 @@
 """Joins the Google Benchmark JSON files of one suite run (run_suite.sh runs the in-process and
 the fresh-process cases apart) into one: the first file's context, every file's benchmarks in
 the order the suite registers them (random interleaving shuffles the order cases finish in).
-Missing inputs (a FILTER that matched nothing in a group) are skipped.
+Missing or empty inputs (Google Benchmark leaves an empty file when FILTER matched nothing in a
+group) are skipped.
 
   merge_results.py OUT.json IN.json...
 """
@@ -12,7 +13,8 @@ import sys
 
 
 def main():
-    out, inputs = sys.argv[1], [p for p in sys.argv[2:] if os.path.exists(p)]
+    out = sys.argv[1]
+    inputs = [p for p in sys.argv[2:] if os.path.exists(p) and os.path.getsize(p) > 0]
     merged = None
     for path in inputs:
         with open(path, encoding="utf-8") as f:
