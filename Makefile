@@ -33,8 +33,9 @@ examples: build
 	  'c++ examples/embed_saxpy.cpp $$(pkg-config --cflags --libs spvjit) -o $(BUILD)/examples/embed_saxpy_pkgconfig'
 	$(BUILD)/examples/embed_saxpy_pkgconfig
 
+# The benchmark suite; FILTER=<regex> runs the matching cases only. Results: $(BUILD)/bench/.
 bench: build
-	$(BUILD)/bench/spvjit_saxpy_demo
+	$(BUILD)/bench/run_suite.sh '$(FILTER)'
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,175 @@
+// The cases that need a fresh process, each run by re-executing this binary (child_process.hpp):
+//   time_to_load           process start -> device ready -> one kernel built, warm caches; the
+//                          whole child's lifetime (it leaves with _exit, skipping teardown)
+//   compile/cold           Jit::compile in a child whose spvjit and PoCL caches are empty
+//   compile/warm_process   Jit::compile in a new process, caches on disk warm
+// and one that does not:
+//   compile/in_memory_hit  Jit::compile of a kernel this Jit already compiled
+// The two child compiles time themselves (manual time), so process start-up is not counted.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include "bench/child_process.hpp"
+#include "bench/suite.hpp"
+
+namespace spvjit::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What a child reports: seconds it timed (0 when it timed nothing), allocations and bytes.
+struct ChildReport {
+  double seconds = 0;
+  double allocs = 0;
+  double bytes = 0;
+};
+
+void print_report(const ChildReport& r) {
+  std::printf("%.9f %.0f %.0f\n", r.seconds, r.allocs, r.bytes);
+  std::fflush(stdout);
+}
+
+ChildReport run_and_parse(const std::string& mode,
+                          const std::map<std::string, std::string>& environment = {}) {
+  const ChildResult child = run_child(mode, environment);
+  if (child.status != 0) {
+    throw Error("child process '" + mode + "' exited with status " + std::to_string(child.status) +
+                " (its messages are on stderr)");
+  }
+  ChildReport r;
+  std::istringstream in(child.output);
+  if (!(in >> r.seconds >> r.allocs >> r.bytes)) {
+    throw Error("child process '" + mode + "' printed no report: '" + child.output + "'");
+  }
+  return r;
+}
+
+// An empty directory under /tmp for a child's caches, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "spvjit-bench-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw Error("mkdtemp failed for " + pattern);
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Runs `mode` once, unmeasured, so that the disk caches the measured children read are warm.
+void warm_caches_once(const std::string& mode) {
+  static std::map<std::string, bool> warmed;
+  if (warmed[mode]) return;
+  run_and_parse(mode);
+  warmed[mode] = true;
+}
+
+void time_to_load(benchmark::State& state) {
+  warm_caches_once("time_to_load");
+  ChildReport total;
+  for (auto _ : state) {
+    const ChildReport r = run_and_parse("time_to_load");
+    total.allocs += r.allocs;
+    total.bytes += r.bytes;
+  }
+  report_allocs(state, total.allocs, total.bytes);
+}
+
+void compile_in_child(benchmark::State& state, bool cold) {
+  if (!cold) warm_caches_once("compile");
+  ChildReport total;
+  for (auto _ : state) {
+    ChildReport r;
+    if (cold) {
+      TempDir pocl_cache, spvjit_cache;
+      r = run_and_parse("compile", {{"POCL_CACHE_DIR", pocl_cache.path()},
+                                    {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
+    } else {
+      r = run_and_parse("compile");
+    }
+    state.SetIterationTime(r.seconds);
+    total.allocs += r.allocs;
+    total.bytes += r.bytes;
+  }
+  report_allocs(state, total.allocs, total.bytes);
+}
+
+void compile_in_memory_hit(benchmark::State& state) {
+  Context* ctx = context(state);
+  if (!ctx) return;
+  const KernelDef& def = saxpy_kernel(Scalar::F32);
+  ctx->jit.compile(def);
+  AllocMeter meter;
+  for (auto _ : state) {
+    Kernel k = ctx->jit.compile(def);
+    benchmark::DoNotOptimize(k);
+  }
+  meter.report(state);
+}
+
+// The children. Both leave with _exit: PoCL's teardown is not what is being measured.
+[[noreturn]] void child_time_to_load() {
+  Runtime runtime;
+  Jit jit(runtime);
+  jit.compile(saxpy_kernel(Scalar::F32));
+  const auto counts = support::alloc_counts();
+  print_report({0, static_cast<double>(counts.allocations), static_cast<double>(counts.bytes)});
+  _exit(0);
+}
+
+[[noreturn]] void child_compile() {
+  Runtime runtime;
+  Jit jit(runtime);
+  const KernelDef& def = saxpy_kernel(Scalar::F32);
+  const auto before = support::alloc_counts();
+  const auto start = Clock::now();
+  jit.compile(def);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto after = support::alloc_counts();
+  print_report({seconds, static_cast<double>(after.allocations - before.allocations),
+                static_cast<double>(after.bytes - before.bytes)});
+  _exit(0);
+}
+
+}  // namespace
+
+int child_main(const std::string& mode) {
+  try {
+    if (mode == "time_to_load") child_time_to_load();
+    if (mode == "compile") child_compile();
+    std::fprintf(stderr, "spvjit_bench: unknown child mode '%s'\n", mode.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spvjit_bench child '%s': %s\n", mode.c_str(), e.what());
+  }
+  return 2;
+}
+
+void register_process() {
+  add_case("compile/cold", [](benchmark::State& s) { compile_in_child(s, true); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  add_case("compile/warm_process", [](benchmark::State& s) { compile_in_child(s, false); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  add_case("time_to_load", time_to_load)->Unit(benchmark::kMillisecond);
+}
+
+void register_compile_hit() {
+  add_case("compile/in_memory_hit", compile_in_memory_hit)->Unit(benchmark::kNanosecond);
+}
+
+}  // namespace spvjit::bench

@@ -1,0 +1,91 @@
+// What every benchmark of the suite shares: one Runtime and Jit for the process, the kernels
+// (built once), and the per-iteration allocation counters every case reports.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <exception>
+#include <string>
+
+#include "spvjit/spvjit.hpp"
+#include "support/alloc_counter.hpp"
+
+namespace spvjit::bench {
+
+/// The device and JIT all in-process cases use. Device start-up costs ~85 ms, so once.
+struct Context {
+  Runtime runtime;
+  Jit jit{runtime};
+};
+
+/// The shared context; throws when there is no device.
+Context& shared_context();
+/// The shared context, or nullptr after marking `state` skipped with the reason (no device).
+Context* context(benchmark::State& state);
+
+/// KA's launch-benchmark kernel, A[i] = 2*B[i] over Float64, 1D or 3D; built once per process.
+const KernelDef& scale_kernel(unsigned dims);
+/// saxpy for Float16/Float32/Float64; built once per process.
+const KernelDef& saxpy_kernel(Scalar element);
+
+/// Counts whole-process heap allocations from construction to `report`, which publishes them
+/// per iteration as the `allocs` and `bytes` counters (all threads: PoCL's workers included).
+class AllocMeter {
+ public:
+  AllocMeter() : start_(support::alloc_counts()) {}
+  /// Leaves out allocations made by untimed work inside the measured loop.
+  void exclude(const support::AllocCounts& c) {
+    excluded_.allocations += c.allocations;
+    excluded_.bytes += c.bytes;
+  }
+  /// Sets `allocs` and `bytes`; returns allocations per iteration.
+  double report(benchmark::State& state) const;
+
+ private:
+  support::AllocCounts start_;
+  support::AllocCounts excluded_;
+};
+
+/// Wall-clock time of a measured loop, for throughput. Google Benchmark's kIsRate counters
+/// divide by the main thread's CPU time, which for a launch that waits on PoCL's workers (or an
+/// OpenMP loop) is a fraction of the wall time; UseRealTime() would fix that but appends
+/// "/real_time" to the case's name, which must stay KA's.
+class WallClock {
+ public:
+  WallClock() : start_(std::chrono::steady_clock::now()) {}
+  /// Sets `bytes_per_second`: bytes moved per iteration over wall-clock seconds per iteration.
+  void report_bytes_per_second(benchmark::State& state, double bytes_per_iteration) const;
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// Sets the per-iteration counters from totals measured elsewhere (a child process).
+void report_allocs(benchmark::State& state, double allocs, double bytes);
+
+/// Registers `body` (called as body(state)) as the case `name`, turning any exception into
+/// SkipWithError: a case that cannot run says why in the table instead of ending the suite.
+template <class F>
+benchmark::internal::Benchmark* add_case(const std::string& name, F body) {
+  return benchmark::RegisterBenchmark(name.c_str(), [body](benchmark::State& state) {
+    try {
+      body(state);
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
+    }
+  });
+}
+
+/// The registration functions of each file, called by main in the order the table shows.
+void register_launch();
+void register_raw_opencl();
+void register_partition();
+void register_saxpy();
+void register_openmp();
+void register_compile_hit();
+/// The cases that start a child process per iteration (time_to_load, compile/cold and
+/// compile/warm_process): run with a tiny --benchmark_min_time, each repetition is one process.
+void register_process();
+
+}  // namespace spvjit::bench
