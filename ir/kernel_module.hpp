@@ -21,6 +21,7 @@ class KernelModule {
   std::string name;
   std::vector<Param> params;
   bool hidden_ndrange = false;
+  std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
   std::string bitcode;
   std::string ir_text;
   std::uint64_t hash = 0;

@@ -49,6 +49,12 @@ class JitCore {
   JitCore(Runtime& rt, JitOptions opts) : runtime(rt.shared_core()), options(std::move(opts)) {}
 
   Specialization normalize(const KernelDef& def, Specialization spec) const {
+    const std::uint64_t local_bytes = def.module().static_local_bytes;
+    if (local_bytes > runtime->info.local_mem_size) {
+      throw UserError("compile of kernel '" + def.name() + "': its local arrays take " +
+                      std::to_string(local_bytes) + " bytes; the device has " +
+                      std::to_string(runtime->info.local_mem_size) + " bytes of local memory");
+    }
     if (spec.workgroup) check_extent(def.name(), "workgroup", *spec.workgroup);
     if (spec.ndrange) check_extent(def.name(), "ndrange", *spec.ndrange);
     if (spec.workgroup) {

@@ -48,6 +48,9 @@ class Ref {
 
   operator Val<value_type>() const { return Val<value_type>(load(ptr_, index_)); }
   Val<value_type> get() const { return *this; }
+  /// Where the element lives (for atomics): the pointer and the element index.
+  const Pointer& pointer() const { return ptr_; }
+  const Value& index() const { return index_; }
 
   const Ref& operator=(Val<value_type> v) const
     requires(!std::is_const_v<T>)

@@ -1,0 +1,121 @@
+// Device functions: helpers a kernel calls, built once into the module (KA's plain Julia
+// functions called from a kernel). The body is a lambda that builds code with the same
+// KernelBuilder; it gets its arguments as values and returns the result value (or nothing).
+//
+//   auto hypot = device_function<float(float, float)>(kb, "hypot",
+//       [&](Val<float> a, Val<float> b) { return sqrt(a * a + b * b); });
+//   out[i] = hypot(x[i], y[i]);
+//
+// Arguments and results are scalars. Inside the body, values of the kernel are out of reach
+// (pass them as arguments), and so are kernel parameters, ndrange/in_bounds, barriers and local
+// arrays: each is a UserError when built. kb.return_() leaves a function that returns nothing.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "spvjit/builder.hpp"
+
+namespace spvjit {
+
+namespace detail {
+struct FunctionFrame;
+
+/// Opens a device function: the builder writes into it until `close` (or destruction, which
+/// discards a function whose body threw).
+class DeviceFunctionScope {
+ public:
+  DeviceFunctionScope(KernelBuilder& kb, std::string_view name, std::optional<Scalar> result,
+                      std::vector<Scalar> params);
+  ~DeviceFunctionScope();
+  DeviceFunctionScope(const DeviceFunctionScope&) = delete;
+  DeviceFunctionScope& operator=(const DeviceFunctionScope&) = delete;
+
+  Value arg(unsigned i) const;
+  /// Returns `result` (absent for void) and hands back the finished function.
+  void* close(std::optional<Value> result);
+
+ private:
+  std::unique_ptr<FunctionFrame> frame_;
+};
+
+Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
+                           std::optional<Scalar> result, const std::vector<Scalar>& params,
+                           const std::vector<Value>& args);
+
+template <class R>
+using ResultVal = std::conditional_t<std::is_void_v<R>, void, Val<R>>;
+}  // namespace detail
+
+template <class Signature>
+class Function;
+
+/// A device function that returns R (or nothing) and takes A...; call it like a C++ function.
+template <class R, class... A>
+class Function<R(A...)> {
+ public:
+  Function(KernelBuilder& kb, void* fn, std::string_view name)
+      : kb_(&kb), fn_(fn), name_(name) {}
+
+  detail::ResultVal<R> operator()(Val<A>... args) const {
+    Value r = detail::call_device_function(*kb_, fn_, name_, result(), {scalar_of<A>...},
+                                           {Value(args)...});
+    if constexpr (!std::is_void_v<R>) return Val<R>(r);
+  }
+  const std::string& name() const { return name_; }
+
+  static std::optional<Scalar> result() {
+    if constexpr (std::is_void_v<R>) {
+      return std::nullopt;
+    } else {
+      return scalar_of<R>;
+    }
+  }
+
+ private:
+  KernelBuilder* kb_;
+  void* fn_;
+  std::string name_;
+};
+
+/// Builds a device function named `name` (an identifier) whose body is `body(Val<A>...)`.
+template <class Signature, class Body>
+Function<Signature> device_function(KernelBuilder& kb, std::string_view name, Body&& body);
+
+namespace detail {
+template <class R, class... A>
+struct DeviceFunctionBuilder {
+  template <class Body>
+  static Function<R(A...)> build(KernelBuilder& kb, std::string_view name, Body&& body) {
+    DeviceFunctionScope scope(kb, name, Function<R(A...)>::result(), {scalar_of<A>...});
+    unsigned i = 0;
+    // Braced initialisation evaluates the arguments left to right.
+    std::tuple<Val<A>...> args{Val<A>(scope.arg(i++))...};
+    void* fn = nullptr;
+    if constexpr (std::is_void_v<R>) {
+      std::apply(body, args);
+      fn = scope.close(std::nullopt);
+    } else {
+      Val<R> r = std::apply(body, args);
+      fn = scope.close(r);
+    }
+    return Function<R(A...)>(kb, fn, name);
+  }
+};
+template <class S>
+struct SignatureOf;
+template <class R, class... A>
+struct SignatureOf<R(A...)> {
+  using builder = DeviceFunctionBuilder<R, A...>;
+};
+}  // namespace detail
+
+template <class Signature, class Body>
+Function<Signature> device_function(KernelBuilder& kb, std::string_view name, Body&& body) {
+  return detail::SignatureOf<Signature>::builder::build(kb, name, std::forward<Body>(body));
+}
+
+}  // namespace spvjit
