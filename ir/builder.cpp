@@ -8,6 +8,7 @@
 
 #include <cctype>
 
+#include "ir/block_order.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/state.hpp"
 
@@ -334,6 +335,7 @@ KernelDef KernelBuilder::finish() {
       b.CreateUnreachable();
     }
   }
+  detail::order_blocks(*s.kernel);
   std::string errors;
   llvm::raw_string_ostream err(errors);
   if (llvm::verifyModule(*s.module, &err)) {

@@ -3,6 +3,7 @@
 // builds into it unchanged; closing restores the kernel's.
 #include "spvjit/function.hpp"
 
+#include "ir/block_order.hpp"
 #include "ir/state.hpp"
 
 namespace spvjit {
@@ -113,6 +114,7 @@ void* DeviceFunctionScope::close(std::optional<Value> result) {
       b.CreateUnreachable();
     }
   }
+  order_blocks(*f.fn);
   f.restore();
   f.closed = true;
   return f.fn;

@@ -1,0 +1,48 @@
+// Helpers for the kernel-language tests: every kernel they build is checked with spirv-val
+// before it runs, so each construct is proven to translate to valid SPIR-V as well as to work.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "test/shared_runtime.hpp"
+
+namespace spvjit::test {
+
+/// Runs spirv-val (OpenCL 1.2 environment) on `words`; returns its exit status.
+inline int run_spirv_val(const std::vector<std::uint32_t>& words, std::string& output) {
+  char path[] = "/tmp/spvjit-lang-XXXXXX";
+  const int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  {
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(words.data()),
+            static_cast<std::streamsize>(words.size() * 4));
+  }
+  const std::string cmd = std::string(SPVJIT_SPIRV_VAL) + " --target-env opencl1.2 " + path + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) output += buf;
+  const int status = ::pclose(p);
+  std::remove(path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// Checks the kernel's SPIR-V with spirv-val, then compiles it.
+inline Kernel compile_checked(const KernelDef& def, const Specialization& spec = {}) {
+  std::string out;
+  const int rc = run_spirv_val(jit().spirv(def, spec), out);
+  INFO("kernel ", def.name(), "\n", out);
+  REQUIRE(rc == 0);
+  return jit().compile(def, spec);
+}
+
+}  // namespace spvjit::test
