@@ -165,7 +165,7 @@ TEST_CASE("2D naive transpose") {
 TEST_CASE("naive and tiled matmul match the C++ reference") {
   auto& rt = test::runtime();
   Kernel naive = test::compile_checked(naive_matmul());
-  Kernel tiled = test::compile_checked(tiled_matmul(), {.workgroup = WorkGroup{tile, tile}});
+  Kernel tiled = test::compile_checked(tiled_matmul(), test::static_workgroup(WorkGroup{tile, tile}));
   struct Size { std::size_t n, p, m; };
   for (Size s : {Size{1, 1, 1}, Size{16, 16, 16}, Size{37, 45, 29}, Size{64, 32, 48}}) {
     CAPTURE(s.n);
@@ -215,7 +215,7 @@ TEST_CASE("3D index test: every work-item writes its Cartesian global, local and
   for (const Case& c : {Case{NDRange{5, 3, 2}, WorkGroup{2, 2, 2}}, Case{NDRange{8, 4, 4}, WorkGroup{4, 2, 2}},
                         Case{NDRange{7, 1, 3}, WorkGroup{4, 1, 2}}}) {
     CAPTURE(c.nd.to_string());
-    Kernel k = test::compile_checked(def, {.workgroup = c.wg});
+    Kernel k = test::compile_checked(def, test::static_workgroup(c.wg));
     const std::size_t total = c.nd.total();
     auto out_buf = rt.zeros<std::int64_t>(total * fields);
     k.launch(c.nd, out_buf);

@@ -33,6 +33,7 @@ template <KernelScalar T>
 class Var {
  public:
   Var() = default;
+  Var(const Var&) = default;  // copies the handle; assignment stores into the variable
   explicit Var(const Pointer& slot) : slot_(slot) {}
   operator Val<T>() const { return Val<T>(load(slot_, detail::literal(slot_.state(), 0))); }
   Val<T> get() const { return *this; }
