@@ -15,6 +15,7 @@
 #include <optional>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "spvjit/builder.hpp"
@@ -47,7 +48,15 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
                            const std::vector<Value>& args);
 
 template <class R>
-using ResultVal = std::conditional_t<std::is_void_v<R>, void, Val<R>>;
+struct Result {
+  using type = Val<R>;
+};
+template <>
+struct Result<void> {
+  using type = void;
+};
+template <class R>
+using ResultVal = typename Result<R>::type;
 }  // namespace detail
 
 template <class Signature>
@@ -88,12 +97,15 @@ Function<Signature> device_function(KernelBuilder& kb, std::string_view name, Bo
 namespace detail {
 template <class R, class... A>
 struct DeviceFunctionBuilder {
+  template <std::size_t... I>
+  static std::tuple<Val<A>...> arguments(const DeviceFunctionScope& scope,
+                                         std::index_sequence<I...>) {
+    return std::tuple<Val<A>...>{Val<A>(scope.arg(static_cast<unsigned>(I)))...};
+  }
   template <class Body>
   static Function<R(A...)> build(KernelBuilder& kb, std::string_view name, Body&& body) {
     DeviceFunctionScope scope(kb, name, Function<R(A...)>::result(), {scalar_of<A>...});
-    unsigned i = 0;
-    // Braced initialisation evaluates the arguments left to right.
-    std::tuple<Val<A>...> args{Val<A>(scope.arg(i++))...};
+    auto args = arguments(scope, std::index_sequence_for<A...>{});
     void* fn = nullptr;
     if constexpr (std::is_void_v<R>) {
       std::apply(body, args);
