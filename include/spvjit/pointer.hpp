@@ -99,6 +99,10 @@ template <class T>
 using Const = Ptr<const T, AddressSpace::Global>;
 template <class T>
 using Local = Ptr<T, AddressSpace::Local>;
+/// A pointer into OpenCL's constant address space (read-only, possibly cached differently);
+/// launched with a Buffer like a global pointer.
+template <class T>
+using Constant = Ptr<const T, AddressSpace::Constant>;
 
 // Arithmetic directly on elements: X[i] * a reads X[i] first.
 #define SPVJIT_REF_OPERATOR(sym)                                                  \
