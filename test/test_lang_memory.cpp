@@ -60,6 +60,7 @@ KernelDef naive_matmul() {
 constexpr std::int64_t tile = 16;
 
 // The tiled matmul of KA's examples: TILE x TILE tiles of A and B staged in local memory.
+// Kept identical to the one in README.md.
 KernelDef tiled_matmul() {
   KernelBuilder kb("tiled_matmul");
   auto c = kb.param<Global<float>>("C");
@@ -81,13 +82,14 @@ KernelDef tiled_matmul() {
     // Every work-item stages one element (zero outside the matrices) and reaches each barrier.
     auto ak = t * tile + tx;
     auto bk = t * tile + ty;
-    As(ty, tx) = select(row < n && ak < p, A(row, select(ak < p, ak, kb.lit<std::int64_t>(0))).get(), kb.lit(0.0f));
-    auto bv = kb.var(0.0f);
+    auto av = kb.var(0.0f), bv = kb.var(0.0f);
+    kb.if_(row < n && ak < p, [&] { av = A(row, ak); });
     kb.if_(bk < p && col < m, [&] { bv = B(bk, col); });
+    As(ty, tx) = av.get();
     Bs(ty, tx) = bv.get();
     barrier(kb, Fence::Local);
     kb.for_(kb.lit<std::int64_t>(0), kb.lit(tile), kb.lit<std::int64_t>(1),
-            [&](Val<std::int64_t> k) { acc = acc + As(ty, k) * Bs(k, tx); });
+            [&](Val<std::int64_t> k) { acc += As(ty, k) * Bs(k, tx); });
     barrier(kb, Fence::Local);
   });
   kb.if_(row < n && col < m, [&] { C(row, col) = acc.get(); });
