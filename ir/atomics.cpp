@@ -1,9 +1,10 @@
 // Atomics as OpenCL 1.2 builtins (atomic_add, atomic_cmpxchg, ...), which the translator turns
 // into OpAtomic* instructions; the mangled pointer type carries the address space and the
-// element type, which decides signed or unsigned min/max. Float add/sub is a compare-exchange
-// loop on the element's bits.
+// element type, which decides signed or unsigned min/max. Float add/sub is OpAtomicFAddEXT,
+// which the JIT lowers to a compare-exchange loop for devices without it.
 #include "spvjit/atomics.hpp"
 
+#include "ir/kernel_module.hpp"
 #include "ir/state.hpp"
 
 namespace spvjit {
@@ -82,31 +83,17 @@ llvm::Value* cmpxchg_call(detail::BuilderState& s, AddressSpace space, Scalar t,
                         {addr, expected, desired}, false);
 }
 
-// old = *p; while ((seen = cmpxchg(p, old, old + v)) != old) old = seen;
-Value float_rmw(AtomicOp op, const Pointer& p, llvm::Value* addr, const Value& v) {
+// SPIR-V scopes (Device = 1, Workgroup = 2) and Relaxed (0) semantics, as OpenCL 1.2's
+// atomic_add has.
+Value float_add(const Pointer& p, llvm::Value* addr, llvm::Value* value) {
   auto& s = *p.state();
-  auto& ir = s.ir;
-  const Scalar bits = bits_of(p.element());
-  llvm::Type* int_type = s.register_type(bits);
-  auto* int_addr = ir.CreateBitCast(
-      addr, llvm::PointerType::get(int_type, static_cast<unsigned>(p.space())));
-  auto* first = ir.CreateLoad(int_type, int_addr, /*isVolatile=*/true, "atomic.first");
-  auto* before = ir.GetInsertBlock();
-  auto* loop = llvm::BasicBlock::Create(s.ctx(), "atomic.retry", s.kernel);
-  auto* done = llvm::BasicBlock::Create(s.ctx(), "atomic.done", s.kernel);
-  ir.CreateBr(loop);
-  ir.SetInsertPoint(loop);
-  auto* old_bits = ir.CreatePHI(int_type, 2, "atomic.old");
-  old_bits->addIncoming(first, before);
-  llvm::Value* old_value = ir.CreateBitCast(old_bits, v.raw()->getType());
-  llvm::Value* updated = op == AtomicOp::Add ? ir.CreateFAdd(old_value, v.raw())
-                                             : ir.CreateFSub(old_value, v.raw());
-  auto* seen = cmpxchg_call(s, p.space(), bits, int_addr, old_bits,
-                            ir.CreateBitCast(updated, int_type));
-  old_bits->addIncoming(seen, loop);
-  ir.CreateCondBr(ir.CreateICmpEQ(seen, old_bits), done, loop);
-  ir.SetInsertPoint(done);
-  return Value(&s, ir.CreateBitCast(old_bits, v.raw()->getType()), p.element());
+  const bool local = p.space() == AddressSpace::Local;
+  const char code = p.element() == Scalar::F32 ? 'f' : 'd';
+  const std::string mangled = std::string(detail::atomic_fadd_prefix) + "PU3AS" +
+                              std::to_string(static_cast<int>(p.space())) + code + "ii" + code;
+  auto* call = s.call_builtin(mangled, value->getType(),
+                              {addr, s.ir.getInt32(local ? 2 : 1), s.ir.getInt32(0), value}, false);
+  return Value(&s, call, p.element());
 }
 
 }  // namespace
@@ -118,7 +105,8 @@ Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
   auto& s = *p.state();
   const Scalar t = p.element();
   if (t == Scalar::F32 || t == Scalar::F64) {
-    if (op == AtomicOp::Add || op == AtomicOp::Sub) return float_rmw(op, p, addr, value);
+    if (op == AtomicOp::Add) return float_add(p, addr, value.raw());
+    if (op == AtomicOp::Sub) return float_add(p, addr, s.ir.CreateFNeg(value.raw()));
     if (op == AtomicOp::Exchange) {
       const Scalar bits = bits_of(t);
       auto* int_type = s.register_type(bits);

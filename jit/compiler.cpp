@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "ir/kernel_module.hpp"
+#include "jit/float_atomics.hpp"
 #include "jit/specialize.hpp"
 #include "jit/translate.hpp"
 #include "runtime/launch_state.hpp"
@@ -46,7 +47,11 @@ void check_extent(const std::string& kernel, const char* what, const detail::Ext
 
 class JitCore {
  public:
-  JitCore(Runtime& rt, JitOptions opts) : runtime(rt.shared_core()), options(std::move(opts)) {}
+  JitCore(Runtime& rt, JitOptions opts)
+      : runtime(rt.shared_core()),
+        options(std::move(opts)),
+        float_atomics(options.native_float_atomics ? query_float_atomic_add(*runtime)
+                                                   : FloatAtomicAdd{}) {}
 
   Specialization normalize(const KernelDef& def, Specialization spec) const {
     const std::uint64_t local_bytes = def.module().static_local_bytes;
@@ -92,6 +97,7 @@ class JitCore {
   std::vector<std::uint32_t> translate(const KernelDef& def, const Specialization& spec) {
     llvm::LLVMContext context;
     auto module = specialize(context, def.module(), spec);
+    lower_float_atomics(*module, float_atomics);
     return translate_to_spirv(*module, def.name());
   }
 
@@ -125,6 +131,7 @@ class JitCore {
 
   std::shared_ptr<RuntimeCore> runtime;
   JitOptions options;
+  FloatAtomicAdd float_atomics;  // what the device adds natively
   std::mutex mutex;
   std::map<CacheKey, std::shared_ptr<Slot>> cache;
   std::atomic<std::uint64_t> compiles{0};

@@ -44,20 +44,24 @@ inline Specialization static_workgroup(WorkGroup wg) {
   return spec;
 }
 
-/// Checks the kernel's SPIR-V with spirv-val, then compiles it.
-inline Kernel compile_checked(const KernelDef& def, const Specialization& spec = {}) {
-  std::string out;
-  const auto words = jit().spirv(def, spec);
+/// Whether `words` pass spirv-val. spirv-val's OpenCL 1.2 environment rejects OpCapability
+/// Int64Atomics outright, though the cl_khr_int64_base_atomics extension (which PoCL has)
+/// allows it: such modules are checked against the SPIR-V 1.2 rules instead.
+inline bool spirv_valid(const std::vector<std::uint32_t>& words, std::string& out) {
   int rc = run_spirv_val(words, out);
-  // spirv-val's OpenCL 1.2 environment rejects OpCapability Int64Atomics outright, though the
-  // cl_khr_int64_base_atomics extension (which PoCL has) allows it: such modules are checked
-  // against the SPIR-V 1.2 rules without the environment's capability list.
   if (rc != 0 && out.find("Capability Int64Atomics is not allowed by OpenCL 1.2") != std::string::npos) {
     out.clear();
     rc = run_spirv_val(words, out, "spv1.2");
   }
+  return rc == 0;
+}
+
+/// Checks the kernel's SPIR-V with spirv-val, then compiles it.
+inline Kernel compile_checked(const KernelDef& def, const Specialization& spec = {}) {
+  std::string out;
+  const bool valid = spirv_valid(jit().spirv(def, spec), out);
   INFO("kernel ", def.name(), "\n", out);
-  REQUIRE(rc == 0);
+  REQUIRE(valid);
   return jit().compile(def, spec);
 }
 

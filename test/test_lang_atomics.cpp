@@ -218,3 +218,47 @@ TEST_CASE("local-memory atomics: each group counts its own work-items") {
     }
   }
 }
+
+TEST_CASE("float atomic add: native where the device has it, a compare-exchange loop elsewhere") {
+  KernelBuilder kb("float_adds");
+  auto sums = kb.param<Global<double>>("sums");
+  auto sum32 = kb.param<Global<float>>("sum32");
+  auto local = local_array<float>(kb, {1}, "local_sum");
+  auto lid = kb.local_index();
+  kb.if_(lid == 0, [&] { local(0) = 0.0f; });
+  barrier(kb, Fence::Local);
+  kb.if_(kb.in_bounds(), [&] {
+    atomic_add(sums[0], 0.25);
+    atomic_sub(sums[1], 1.0);
+    atomic_add(local(0), 1.0f);
+  });
+  barrier(kb, Fence::Local);
+  kb.if_(lid == 0, [&] { atomic_add(sum32[0], local(0).get()); });
+  auto def = kb.finish();
+
+  auto& rt = test::runtime();
+  JitOptions no_native;
+  no_native.native_float_atomics = false;
+  Jit cas_jit(rt, no_native);
+  const std::string native_text = spirv_text(test::jit(), def);
+  const std::string cas_text = spirv_text(cas_jit, def);
+  CHECK(cas_text.find("OpAtomicFAddEXT") == std::string::npos);
+  CHECK(cas_text.find("OpAtomicCompareExchange") != std::string::npos);
+  if (rt.device().extensions.find("cl_ext_float_atomics") != std::string::npos) {
+    CHECK(native_text.find("OpAtomicFAddEXT") != std::string::npos);
+  }
+  std::string out;
+  CHECK_MESSAGE(test::spirv_valid(cas_jit.spirv(def), out), out);
+  Kernel kernels[] = {test::compile_checked(def), cas_jit.compile(def)};
+  for (Kernel& k : kernels) {
+    for (std::size_t n : {1u, 1000u, 4099u}) {
+      CAPTURE(n);
+      auto s64 = rt.zeros<double>(2);
+      auto s32 = rt.zeros<float>(1);
+      k.launch(NDRange{n}, WorkGroup{128}, s64, s32);
+      rt.synchronize();
+      CHECK(s64.to_vector() == std::vector<double>{0.25 * static_cast<double>(n), -static_cast<double>(n)});
+      CHECK(s32.to_vector().at(0) == static_cast<float>(n));
+    }
+  }
+}

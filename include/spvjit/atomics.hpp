@@ -2,12 +2,14 @@
 // Each returns the value the element held before the operation.
 //
 //   atomic_add(hist[bin], 1u);                  // u32 counter
-//   atomic_add(sum[0], x);                      // f32/f64: a compare-exchange loop
+//   atomic_add(sum[0], x);                      // f32/f64 too
 //   Val<int> seen = atomic_cmpxchg(flag[0], 0, 1);
 //
 // Integer operations take i32, u32, i64 and u64 elements; min/max compare as the element's
-// signedness. Float add and sub take f32 and f64 and are built as a compare-exchange loop on the
-// element's bits, which every device can run (a device's native float atomics are not used).
+// signedness. Float add and sub take f32 and f64: the device's own float atomic add where it has
+// one (cl_ext_float_atomics, as PoCL does), else a compare-exchange loop on the element's bits,
+// chosen when the kernel is compiled (JitOptions::native_float_atomics turns the native one off).
+// Float exchange swaps the bits.
 #pragma once
 
 #include "spvjit/pointer.hpp"

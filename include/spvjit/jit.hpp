@@ -17,6 +17,9 @@ namespace spvjit {
 struct JitOptions {
   /// Extra options for clBuildProgram (part of the cache key).
   std::string build_options;
+  /// Use the device's float atomic add (cl_ext_float_atomics) where it has one; false always
+  /// builds atomic_add on f32/f64 as a compare-exchange loop.
+  bool native_float_atomics = true;
 };
 
 namespace detail {
