@@ -18,7 +18,7 @@ struct FunctionFrame {
   llvm::IRBuilderBase::InsertPoint saved_point;
   std::vector<LoopFrame> saved_loops;
   std::string saved_name;
-  std::vector<Scalar> params;
+  std::vector<FunctionParam> params;
   std::optional<Scalar> result;
   bool closed = false;
 
@@ -43,7 +43,7 @@ llvm::Type* arg_type(BuilderState& s, Scalar t, const std::string& fn) {
 
 DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view name,
                                          std::optional<Scalar> result,
-                                         std::vector<Scalar> params)
+                                         std::vector<FunctionParam> params)
     : frame_(std::make_unique<FunctionFrame>()) {
   auto& s = *kb.state();
   s.check_open("device_function");
@@ -54,7 +54,11 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
                     "another device function or a builtin)");
   }
   std::vector<llvm::Type*> types;
-  for (Scalar p : params) types.push_back(arg_type(s, p, fn_name));
+  for (const FunctionParam& p : params) {
+    types.push_back(p.pointer ? llvm::PointerType::get(s.memory_type(p.type),
+                                                       static_cast<unsigned>(p.space))
+                              : arg_type(s, p.type, fn_name));
+  }
   llvm::Type* ret = result ? arg_type(s, *result, fn_name) : s.ir.getVoidTy();
   auto* fn = llvm::Function::Create(llvm::FunctionType::get(ret, types, false),
                                     llvm::Function::InternalLinkage, fn_name, *s.module);
@@ -88,7 +92,15 @@ DeviceFunctionScope::~DeviceFunctionScope() {
 }
 
 Value DeviceFunctionScope::arg(unsigned i) const {
-  return Value(frame_->state, frame_->fn->getArg(i), frame_->params.at(i));
+  const FunctionParam& p = frame_->params.at(i);
+  if (p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a pointer");
+  return Value(frame_->state, frame_->fn->getArg(i), p.type);
+}
+
+Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
+  const FunctionParam& p = frame_->params.at(i);
+  if (!p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a scalar");
+  return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only);
 }
 
 void* DeviceFunctionScope::close(std::optional<Value> result) {
@@ -120,9 +132,38 @@ void* DeviceFunctionScope::close(std::optional<Value> result) {
   return f.fn;
 }
 
+namespace {
+std::string describe(const FunctionParam& p) {
+  if (!p.pointer) return std::string(spvjit::name(p.type));
+  return std::string(spvjit::name(p.space)) + (p.read_only ? " const " : " ") +
+         std::string(spvjit::name(p.type)) + "*";
+}
+
+llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t i,
+                          const FunctionParam& p, const CallArg& a) {
+  const std::string arg = what + ": argument " + std::to_string(i);
+  if (!p.pointer) {
+    s.check_same_builder(a.value, what.c_str());
+    if (a.value.type() != p.type) {
+      throw UserError(arg + " is " + std::string(spvjit::name(a.value.type())) + "; expected " +
+                      describe(p));
+    }
+    return a.value.raw();
+  }
+  if (!a.pointer.raw()) throw UserError(arg + " is an empty pointer");
+  if (a.pointer.state() != &s) throw UserError(arg + " belongs to another kernel");
+  s.check_in_current_function(a.pointer.raw(), what.c_str());
+  const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only()};
+  if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only)) {
+    throw UserError(arg + " is " + describe(given) + "; expected " + describe(p));
+  }
+  return a.pointer.raw();
+}
+}  // namespace
+
 Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
-                           std::optional<Scalar> result, const std::vector<Scalar>& params,
-                           const std::vector<Value>& args) {
+                           std::optional<Scalar> result, const std::vector<FunctionParam>& params,
+                           const std::vector<CallArg>& args) {
   auto& s = *kb.state();
   const std::string what = "call of device function '" + std::string(name) + "'";
   s.check_open(what.c_str());
@@ -132,15 +173,7 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
   }
   if (callee == s.kernel) throw UserError(what + ": a device function cannot call itself");
   std::vector<llvm::Value*> raw;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    s.check_same_builder(args[i], what.c_str());
-    if (args[i].type() != params[i]) {
-      throw UserError(what + ": argument " + std::to_string(i) + " is " +
-                      std::string(spvjit::name(args[i].type())) + "; expected " +
-                      std::string(spvjit::name(params[i])));
-    }
-    raw.push_back(args[i].raw());
-  }
+  for (std::size_t i = 0; i < args.size(); ++i) raw.push_back(call_operand(s, what, i, params[i], args[i]));
   auto* call = s.ir.CreateCall(callee, raw);
   call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   return result ? Value(&s, call, *result) : Value();

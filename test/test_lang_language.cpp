@@ -115,6 +115,53 @@ TEST_CASE("device functions: called from the kernel and from each other") {
   }
 }
 
+TEST_CASE("device functions taking pointers: global, read-only, local and private") {
+  KernelBuilder kb("device_ptrs");
+  auto y = kb.param<Global<float>>("y");
+  auto x = kb.param<Const<float>>("x");
+  auto a = kb.param<float>("a");
+  auto axpy = device_function<void(Global<float>, Const<float>, float, std::int64_t)>(
+      kb, "axpy", [&](Global<float> out, Const<float> in, Val<float> s, Val<std::int64_t> i) {
+        out[i] = s * in[i] + out[i];
+      });
+  auto sum2 = device_function<float(Local<float>, std::int64_t)>(
+      kb, "sum2", [&](Local<float> p, Val<std::int64_t> i) { return p[i] + p[i + 1]; });
+  auto first = device_function<float(Ptr<float, AddressSpace::Private>)>(
+      kb, "first", [&](Ptr<float, AddressSpace::Private> p) { return p[0].get(); });
+  auto i = kb.global_index();
+  auto lid = kb.local_index();
+  auto staged = local_array<float>(kb, {65}, "staged");
+  auto priv = private_array<float>(kb, {2});
+  staged(lid) = cast<float>(lid);
+  kb.if_(lid == 0, [&] { staged(64) = 64.0f; });
+  barrier(kb, Fence::Local);
+  kb.if_(kb.in_bounds(), [&] {
+    axpy(y, x, a, i);
+    priv(0) = sum2(staged.data(), lid);
+    y[i] = y[i] + first(priv.data());
+  });
+  // A read-only pointer where a writable one is expected.
+  check_user_error([&] { axpy(Global<float>(Const<float>(y)), x, a, i); },
+                   {"argument 0", "global const f32*", "expected global f32*"});
+  Kernel k = test::compile_checked(kb.finish());
+  auto& rt = test::runtime();
+  const std::size_t n = 100;
+  std::vector<float> xs(n), ys(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    xs[j] = static_cast<float>(j % 9);
+    ys[j] = static_cast<float>(j % 4);
+  }
+  auto X = rt.upload(xs);
+  auto Y = rt.upload(ys);
+  k.launch(NDRange{n}, WorkGroup{64}, Y, X, 2.0f);
+  rt.synchronize();
+  auto got = Y.to_vector();
+  for (std::size_t j = 0; j < n; ++j) {
+    const float l = static_cast<float>(j % 64);
+    CHECK(got[j] == 2.0f * xs[j] + ys[j] + (l + (l + 1)));
+  }
+}
+
 TEST_CASE("the signature is introspectable: names, types, address spaces") {
   KernelBuilder kb("sig");
   kb.param<Global<float>>("out");

@@ -6,7 +6,11 @@
 //       [&](Val<float> a, Val<float> b) { return sqrt(a * a + b * b); });
 //   out[i] = hypot(x[i], y[i]);
 //
-// Arguments and results are scalars. Inside the body, values of the kernel are out of reach
+//   auto axpy = device_function<void(Global<float>, Const<float>, float, int64_t)>(kb, "axpy",
+//       [&](Global<float> y, Const<float> x, Val<float> a, Val<int64_t> i) { y[i] = a * x[i] + y[i]; });
+//
+// Arguments are scalars or pointers (Global<T>, Const<T>, Local<T>, Ptr<T, Private>); results
+// are scalars. Inside the body, values of the kernel are out of reach
 // (pass them as arguments), and so are kernel parameters, ndrange/in_bounds, barriers and local
 // arrays: each is a UserError when built. kb.return_() leaves a function that returns nothing.
 #pragma once
@@ -25,17 +29,32 @@ namespace spvjit {
 namespace detail {
 struct FunctionFrame;
 
+/// One parameter of a device function: a scalar, or a pointer into some address space.
+struct FunctionParam {
+  Scalar type = Scalar::I32;  ///< the scalar, or the pointee
+  bool pointer = false;
+  AddressSpace space = AddressSpace::Private;
+  bool read_only = false;
+};
+
+/// One argument of a call: `value` for a scalar parameter, `pointer` for a pointer one.
+struct CallArg {
+  Value value;
+  Pointer pointer;
+};
+
 /// Opens a device function: the builder writes into it until `close` (or destruction, which
 /// discards a function whose body threw).
 class DeviceFunctionScope {
  public:
   DeviceFunctionScope(KernelBuilder& kb, std::string_view name, std::optional<Scalar> result,
-                      std::vector<Scalar> params);
+                      std::vector<FunctionParam> params);
   ~DeviceFunctionScope();
   DeviceFunctionScope(const DeviceFunctionScope&) = delete;
   DeviceFunctionScope& operator=(const DeviceFunctionScope&) = delete;
 
   Value arg(unsigned i) const;
+  Pointer pointer_arg(unsigned i) const;
   /// Returns `result` (absent for void) and hands back the finished function.
   void* close(std::optional<Value> result);
 
@@ -44,8 +63,8 @@ class DeviceFunctionScope {
 };
 
 Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
-                           std::optional<Scalar> result, const std::vector<Scalar>& params,
-                           const std::vector<Value>& args);
+                           std::optional<Scalar> result, const std::vector<FunctionParam>& params,
+                           const std::vector<CallArg>& args);
 
 template <class R>
 struct Result {
@@ -57,6 +76,30 @@ struct Result<void> {
 };
 template <class R>
 using ResultVal = typename Result<R>::type;
+
+/// How a C++ parameter type of a device function maps to the kernel: scalars travel as Val<A>,
+/// pointers (Global<T>, Const<T>, Local<T>, ...) as themselves.
+template <class A>
+struct FunctionArg {
+  static_assert(KernelScalar<A>, "device function parameter: expected a kernel scalar or a Ptr");
+  using type = Val<A>;
+  static FunctionParam param() { return {scalar_of<A>, false, AddressSpace::Private, false}; }
+  static type from(const DeviceFunctionScope& scope, unsigned i) { return type(scope.arg(i)); }
+  static CallArg pass(const type& v) { return {v, {}}; }
+};
+template <class T, AddressSpace Space>
+struct FunctionArg<Ptr<T, Space>> {
+  using type = Ptr<T, Space>;
+  static FunctionParam param() {
+    return {scalar_of<std::remove_const_t<T>>, true, Space, std::is_const_v<T>};
+  }
+  static type from(const DeviceFunctionScope& scope, unsigned i) {
+    return type(scope.pointer_arg(i));
+  }
+  static CallArg pass(const type& p) { return {{}, p}; }
+};
+template <class A>
+using FunctionArgType = typename FunctionArg<A>::type;
 }  // namespace detail
 
 template <class Signature>
@@ -69,9 +112,9 @@ class Function<R(A...)> {
   Function(KernelBuilder& kb, void* fn, std::string_view name)
       : kb_(&kb), fn_(fn), name_(name) {}
 
-  detail::ResultVal<R> operator()(Val<A>... args) const {
-    Value r = detail::call_device_function(*kb_, fn_, name_, result(), {scalar_of<A>...},
-                                           {Value(args)...});
+  detail::ResultVal<R> operator()(detail::FunctionArgType<A>... args) const {
+    Value r = detail::call_device_function(*kb_, fn_, name_, result(), params(),
+                                           {detail::FunctionArg<A>::pass(args)...});
     if constexpr (!std::is_void_v<R>) return Val<R>(r);
   }
   const std::string& name() const { return name_; }
@@ -83,6 +126,7 @@ class Function<R(A...)> {
       return scalar_of<R>;
     }
   }
+  static std::vector<detail::FunctionParam> params() { return {detail::FunctionArg<A>::param()...}; }
 
  private:
   KernelBuilder* kb_;
@@ -90,7 +134,8 @@ class Function<R(A...)> {
   std::string name_;
 };
 
-/// Builds a device function named `name` (an identifier) whose body is `body(Val<A>...)`.
+/// Builds a device function named `name` (an identifier) whose body is `body(args...)`: a
+/// Val<A> for each scalar parameter, the Ptr itself for each pointer parameter.
 template <class Signature, class Body>
 Function<Signature> device_function(KernelBuilder& kb, std::string_view name, Body&& body);
 
@@ -98,13 +143,13 @@ namespace detail {
 template <class R, class... A>
 struct DeviceFunctionBuilder {
   template <std::size_t... I>
-  static std::tuple<Val<A>...> arguments(const DeviceFunctionScope& scope,
-                                         std::index_sequence<I...>) {
-    return std::tuple<Val<A>...>{Val<A>(scope.arg(static_cast<unsigned>(I)))...};
+  static std::tuple<FunctionArgType<A>...> arguments(const DeviceFunctionScope& scope,
+                                                     std::index_sequence<I...>) {
+    return {FunctionArg<A>::from(scope, static_cast<unsigned>(I))...};
   }
   template <class Body>
   static Function<R(A...)> build(KernelBuilder& kb, std::string_view name, Body&& body) {
-    DeviceFunctionScope scope(kb, name, Function<R(A...)>::result(), {scalar_of<A>...});
+    DeviceFunctionScope scope(kb, name, Function<R(A...)>::result(), Function<R(A...)>::params());
     auto args = arguments(scope, std::index_sequence_for<A...>{});
     void* fn = nullptr;
     if constexpr (std::is_void_v<R>) {

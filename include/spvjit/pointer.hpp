@@ -81,6 +81,11 @@ class Ptr : public Pointer {
   static constexpr AddressSpace space_v = Space;
   Ptr() = default;
   explicit Ptr(const Pointer& p) : Pointer(p) {}
+  /// A writable pointer converts to a read-only one (Global<T> -> Const<T>), never back.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+  Ptr(const Ptr<U, Space>& p)
+      : Pointer(p.state(), p.raw(), p.element(), p.space(), true) {}
 
   template <class I>
     requires(std::is_integral_v<I>)
