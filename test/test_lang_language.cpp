@@ -122,7 +122,7 @@ TEST_CASE("device functions taking pointers: global, read-only, local and privat
   auto a = kb.param<float>("a");
   auto axpy = device_function<void(Global<float>, Const<float>, float, std::int64_t)>(
       kb, "axpy", [&](Global<float> out, Const<float> in, Val<float> s, Val<std::int64_t> i) {
-        out[i] = s * in[i] + out[i];
+        out[i] += s * in[i];
       });
   auto sum2 = device_function<float(Local<float>, std::int64_t)>(
       kb, "sum2", [&](Local<float> p, Val<std::int64_t> i) { return p[i] + p[i + 1]; });

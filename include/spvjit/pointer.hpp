@@ -68,6 +68,22 @@ class Ref {
   {
     return *this = Val<value_type>(detail::literal(ptr_.state(), v));
   }
+  /// Read-modify-write (not atomic): `y[i] += a * x[i]`.
+  const Ref& operator+=(Val<value_type> v) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = get() + v;
+  }
+  const Ref& operator-=(Val<value_type> v) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = get() - v;
+  }
+  const Ref& operator*=(Val<value_type> v) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = get() * v;
+  }
 
  private:
   Pointer ptr_;
