@@ -8,6 +8,7 @@
 
 #include <cctype>
 
+#include "ir/block_order.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/state.hpp"
 
@@ -19,6 +20,7 @@ namespace {
 constexpr const char* spir64_triple = "spir64-unknown-unknown";
 constexpr const char* spir64_layout =
     "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024";
+}  // namespace
 
 void check_identifier(std::string_view name, const char* what) {
   bool ok = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
@@ -29,7 +31,6 @@ void check_identifier(std::string_view name, const char* what) {
                     "with __spvjit");
   }
 }
-}  // namespace
 
 BuilderState::BuilderState(std::string kernel_name)
     : context(std::make_unique<llvm::LLVMContext>()), ir(*context), name(std::move(kernel_name)) {
@@ -136,6 +137,27 @@ void BuilderState::check_same_builder(const Value& v, const char* what) const {
     throw UserError(std::string(what) + ": operand belongs to another kernel than '" + name +
                     "'");
   }
+  check_in_current_function(v.raw(), what);
+}
+
+void BuilderState::check_in_current_function(llvm::Value* v, const char* what) const {
+  const llvm::Function* owner = nullptr;
+  if (auto* inst = llvm::dyn_cast<llvm::Instruction>(v)) owner = inst->getFunction();
+  if (auto* arg = llvm::dyn_cast<llvm::Argument>(v)) owner = arg->getParent();
+  if (owner && owner != kernel) {
+    const std::string here = function_name.empty() ? "kernel '" + name + "'"
+                                                   : "device function '" + function_name + "'";
+    throw UserError(std::string(what) + ": operand was computed in another function than " +
+                    here + "; pass it in as an argument");
+  }
+}
+
+void BuilderState::check_kernel_scope(const char* what) const {
+  check_open(what);
+  if (!function_name.empty()) {
+    throw UserError(std::string(what) + ": not allowed inside device function '" +
+                    function_name + "'; expected the kernel body of '" + name + "'");
+  }
 }
 
 }  // namespace detail
@@ -171,7 +193,7 @@ void check_unique(const std::vector<Param>& params, std::string_view name) {
 Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, AddressSpace space,
                                      bool read_only) {
   auto& s = *state_;
-  s.check_open("param");
+  s.check_kernel_scope("param");
   detail::check_identifier(name, "parameter name");
   check_unique(s.params, name);
   if (space == AddressSpace::Private) {
@@ -202,7 +224,7 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
 
 Value KernelBuilder::scalar_param(std::string_view name, Scalar type) {
   auto& s = *state_;
-  s.check_open("param");
+  s.check_kernel_scope("param");
   detail::check_identifier(name, "parameter name");
   check_unique(s.params, name);
   // Without cl_khr_fp16 a half travels as its 16 bits and is widened inside the kernel.
@@ -262,12 +284,14 @@ Val<std::int64_t> KernelBuilder::group_size(unsigned dim) {
   return index_builtin(*state_, "group_size", detail::marker_group_size, dim);
 }
 Val<std::int64_t> KernelBuilder::ndrange(unsigned dim) {
+  // The dynamic ndrange arrives as hidden kernel arguments, which device functions cannot see.
+  state_->check_kernel_scope("ndrange");
   state_->uses_ndrange = true;
   return index_builtin(*state_, "ndrange", detail::marker_ndrange, dim);
 }
 Val<bool> KernelBuilder::in_bounds() {
   auto& s = *state_;
-  s.check_open("in_bounds");
+  s.check_kernel_scope("in_bounds");
   s.uses_ndrange = true;
   auto* call = s.call_builtin(detail::marker_in_bounds, s.ir.getInt1Ty(), {});
   return Val<bool>(Value(&s, call, Scalar::Bool));
@@ -283,13 +307,17 @@ Pointer KernelBuilder::make_variable(Scalar type) {
 void KernelBuilder::return_() {
   auto& s = *state_;
   s.check_open("return_");
+  if (!s.kernel->getReturnType()->isVoidTy()) {
+    throw UserError("return_: device function '" + s.function_name +
+                    "' returns a value, which its body's result provides at its end");
+  }
   s.ir.CreateRetVoid();
   s.continue_in_new_block("after.return");
 }
 
 KernelDef KernelBuilder::finish() {
   auto& s = *state_;
-  s.check_open("finish");
+  s.check_kernel_scope("finish");
   if (!s.loops.empty()) throw UserError("finish: a loop of kernel '" + s.name + "' is still open");
   if (s.uses_ndrange) {
     for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
@@ -307,6 +335,7 @@ KernelDef KernelBuilder::finish() {
       b.CreateUnreachable();
     }
   }
+  detail::order_blocks(*s.kernel);
   std::string errors;
   llvm::raw_string_ostream err(errors);
   if (llvm::verifyModule(*s.module, &err)) {
@@ -317,6 +346,7 @@ KernelDef KernelBuilder::finish() {
   km->name = s.name;
   km->params = s.params;
   km->hidden_ndrange = s.uses_ndrange;
+  km->static_local_bytes = s.static_local_bytes;
   {
     llvm::raw_string_ostream os(km->ir_text);
     s.module->print(os, nullptr);

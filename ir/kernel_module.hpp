@@ -15,12 +15,18 @@ inline constexpr const char* marker_ndrange = "__spvjit.ndrange";        // i64 
 inline constexpr const char* marker_group_size = "__spvjit.group_size";  // i64 (i32 dim)
 inline constexpr const char* marker_in_bounds = "__spvjit.in_bounds";    // i1 ()
 inline constexpr const char* hidden_ndrange_name = "__spvjit_ndrange";   // + dim
+/// The builder's float atomic add: SPV_EXT_shader_atomic_float_add's OpAtomicFAddEXT in the
+/// translator's SPIR-V-friendly spelling, (ptr, scope, semantics, value) -> old value. The JIT
+/// keeps it where the device adds floats atomically and lowers it to a compare-exchange loop
+/// elsewhere (jit/float_atomics.cpp).
+inline constexpr const char* atomic_fadd_prefix = "_Z21__spirv_AtomicFAddEXT";
 
 class KernelModule {
  public:
   std::string name;
   std::vector<Param> params;
   bool hidden_ndrange = false;
+  std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
   std::string bitcode;
   std::string ir_text;
   std::uint64_t hash = 0;

@@ -15,6 +15,9 @@
 
 namespace spvjit::detail {
 
+/// Throws UserError unless `name` is [A-Za-z_][A-Za-z0-9_]* and does not start with __spvjit.
+void check_identifier(std::string_view name, const char* what);
+
 struct LoopFrame {
   llvm::BasicBlock* latch;
   llvm::BasicBlock* exit;
@@ -42,6 +45,11 @@ class BuilderState {
   /// Moves the insertion point into a fresh block after a terminator (break, return).
   void continue_in_new_block(const char* name);
   void check_same_builder(const Value& v, const char* what) const;
+  /// Throws when `v` was computed in another function than the one being built (a kernel value
+  /// captured by a device function's body): LLVM would only notice when verifying.
+  void check_in_current_function(llvm::Value* v, const char* what) const;
+  /// Throws UserError naming `what` when a device function is being built (kernel-only verbs).
+  void check_kernel_scope(const char* what) const;
 
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;
@@ -51,6 +59,11 @@ class BuilderState {
   std::string name;
   std::vector<Param> params;
   std::vector<LoopFrame> loops;
+  /// The device function being built, empty while building the kernel itself; `kernel`,
+  /// `alloca_block`, `loops` and the insertion point then belong to that function.
+  std::string function_name;
+  /// Bytes of statically sized local arrays (@localmem), checked against the device at compile.
+  std::uint64_t static_local_bytes = 0;
   bool uses_ndrange = false;
   bool finished = false;
 };

@@ -55,6 +55,7 @@ detail::BuilderState& operands(const char* what, const Value& a, const Value& b)
   if (!a.valid() || !b.valid()) throw UserError(std::string(what) + ": operand is an empty Value");
   auto& s = *a.state();
   s.check_open(what);
+  s.check_same_builder(a, what);
   s.check_same_builder(b, what);
   if (a.type() != b.type()) {
     throw UserError(std::string(what) + ": operand types differ: " + std::string(name(a.type())) +
@@ -151,6 +152,7 @@ Value negate(Value v) {
   if (!v.valid()) throw UserError("neg: operand is an empty Value");
   auto& s = *v.state();
   s.check_open("neg");
+  s.check_in_current_function(v.raw(), "neg");
   if (v.type() == Scalar::Bool) unsupported("neg", v.type(), "an integer or float type");
   auto* r = is_float(v.type()) ? s.ir.CreateFNeg(v.raw()) : s.ir.CreateNeg(v.raw());
   return Value(&s, r, v.type());
@@ -160,6 +162,7 @@ Value logical_not(Value v) {
   if (!v.valid()) throw UserError("not: operand is an empty Value");
   auto& s = *v.state();
   s.check_open("not");
+  s.check_in_current_function(v.raw(), "not");
   if (is_float(v.type())) unsupported("not", v.type(), "bool or an integer type");
   return Value(&s, s.ir.CreateNot(v.raw()), v.type());
 }
@@ -175,6 +178,7 @@ Value cast(Value v, Scalar to) {
   if (!v.valid()) throw UserError("cast: operand is an empty Value");
   auto& s = *v.state();
   s.check_open("cast");
+  s.check_in_current_function(v.raw(), "cast");
   if (to == Scalar::F16) {
     throw UserError("cast to f16: f16 is a storage type; keep f32 and store it through a "
                     "half pointer");
@@ -245,6 +249,7 @@ Value load(const Pointer& p, Value index) {
   if (!p.raw()) throw UserError("load: empty pointer");
   auto& s = *p.state();
   s.check_open("load");
+  s.check_in_current_function(p.raw(), "load");
   llvm::Value* i = index64(s, index, "load");
   if (p.element() == Scalar::F16) {
     auto* call = s.call_builtin(half_builtin("_Z10vload_halfm", p.space(), true), s.ir.getFloatTy(),
@@ -264,6 +269,7 @@ void store(const Pointer& p, Value index, Value value) {
   auto& s = *p.state();
   s.check_open("store");
   s.check_same_builder(value, "store");
+  s.check_in_current_function(p.raw(), "store");
   if (p.read_only()) {
     throw UserError("store: pointer to " + std::string(name(p.space())) + " const " +
                     std::string(name(p.element())) + " is read-only");

@@ -12,6 +12,7 @@
 #include "ir/kernel_module.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/disk_cache.hpp"
+#include "jit/float_atomics.hpp"
 #include "jit/kernel_table.hpp"
 #include "jit/specialize.hpp"
 #include "jit/translate.hpp"
@@ -46,10 +47,20 @@ std::string describe(const Specialization& spec) {
 class JitCore {
  public:
   JitCore(Runtime& rt, JitOptions opts)
-      : runtime(rt.shared_core()), options(std::move(opts)), disk(disk_cache_settings(options)) {}
+      : runtime(rt.shared_core()),
+        options(std::move(opts)),
+        float_atomics(options.native_float_atomics ? query_float_atomic_add(*runtime)
+                                                   : FloatAtomicAdd{}),
+        disk(disk_cache_settings(options)) {}
 
   // Allocation-free unless it throws: it runs on every warm compile() call.
   Specialization normalize(const KernelDef& def, Specialization spec) const {
+    const std::uint64_t local_bytes = def.module().static_local_bytes;
+    if (local_bytes > runtime->info.local_mem_size) {
+      throw UserError("compile of kernel '" + def.name() + "': its local arrays take " +
+                      std::to_string(local_bytes) + " bytes; the device has " +
+                      std::to_string(runtime->info.local_mem_size) + " bytes of local memory");
+    }
     if (spec.workgroup) check_extent(def.name(), "workgroup", *spec.workgroup);
     if (spec.ndrange) check_extent(def.name(), "ndrange", *spec.ndrange);
     const auto& info = runtime->info;
@@ -86,6 +97,7 @@ class JitCore {
   std::vector<std::uint32_t> translate(const KernelDef& def, const Specialization& spec) {
     llvm::LLVMContext context;
     auto module = specialize(context, def.module(), spec);
+    lower_float_atomics(*module, float_atomics);
     return translate_to_spirv(*module, def.name());
   }
 
@@ -117,7 +129,7 @@ class JitCore {
     std::vector<std::uint32_t> words;
     if (disk.enabled()) {
       key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
-                       options.build_options, &runtime->info, ToolVersions::current()});
+                       key_options(), &runtime->info, ToolVersions::current()});
       if (auto hit = disk.load(key)) {
         try {
           program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
@@ -169,8 +181,15 @@ class JitCore {
     }
   }
 
+  // The build options plus what else changes the code for the same IR, for the disk key.
+  std::string key_options() const {
+    return options.build_options +
+           (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]");
+  }
+
   std::shared_ptr<RuntimeCore> runtime;
   JitOptions options;
+  FloatAtomicAdd float_atomics;  // what the device adds natively
   DiskCache disk;
   KernelTable table;
   std::atomic<std::uint64_t> compiles{0};

@@ -28,8 +28,11 @@ namespace spvjit::detail {
 namespace {
 
 SPIRV::TranslatorOpts translator_options() {
-  // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2".
-  return SPIRV::TranslatorOpts(SPIRV::VersionNumber::SPIRV_1_2);
+  // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2". Float atomic add (OpAtomicFAddEXT)
+  // needs its extension allowed; only modules that use it declare it, and the JIT lowers it
+  // away for devices without cl_ext_float_atomics.
+  return SPIRV::TranslatorOpts(SPIRV::VersionNumber::SPIRV_1_2,
+                               {{SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_add, true}});
 }
 
 std::vector<std::uint32_t> to_words(const std::string& bytes, const std::string& kernel,

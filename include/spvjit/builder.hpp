@@ -33,6 +33,7 @@ template <KernelScalar T>
 class Var {
  public:
   Var() = default;
+  Var(const Var&) = default;  // copies the handle; assignment stores into the variable
   explicit Var(const Pointer& slot) : slot_(slot) {}
   operator Val<T>() const { return Val<T>(load(slot_, detail::literal(slot_.state(), 0))); }
   Val<T> get() const { return *this; }
@@ -41,6 +42,32 @@ class Var {
     return *this;
   }
   const Var& operator=(const Var& v) const { return *this = v.get(); }
+
+  // Arithmetic reads the variable first: `acc = acc + x` and `acc += x`. Hidden friends, not
+  // templates, so a Ref<T> or Var<T> operand converts to Val<T> on the way in.
+#define SPVJIT_VAR_OPERATOR(sym, R)                                              \
+  friend Val<R> operator sym(const Var& a, Val<T> b) { return a.get() sym b; }   \
+  friend Val<R> operator sym(Val<T> a, const Var& b) { return a sym b.get(); }   \
+  friend Val<R> operator sym(const Var& a, const Var& b) { return a.get() sym b.get(); } \
+  friend Val<R> operator sym(const Var& a, T b) { return a.get() sym b; }        \
+  friend Val<R> operator sym(T a, const Var& b) { return a sym b.get(); }
+  SPVJIT_VAR_OPERATOR(+, T)
+  SPVJIT_VAR_OPERATOR(-, T)
+  SPVJIT_VAR_OPERATOR(*, T)
+  SPVJIT_VAR_OPERATOR(/, T)
+  SPVJIT_VAR_OPERATOR(<, bool)
+  SPVJIT_VAR_OPERATOR(<=, bool)
+  SPVJIT_VAR_OPERATOR(>, bool)
+  SPVJIT_VAR_OPERATOR(>=, bool)
+  SPVJIT_VAR_OPERATOR(==, bool)
+  SPVJIT_VAR_OPERATOR(!=, bool)
+#undef SPVJIT_VAR_OPERATOR
+  const Var& operator+=(Val<T> v) const { return *this = get() + v; }
+  const Var& operator-=(Val<T> v) const { return *this = get() - v; }
+  const Var& operator*=(Val<T> v) const { return *this = get() * v; }
+  const Var& operator+=(T v) const { return *this = get() + v; }
+  const Var& operator-=(T v) const { return *this = get() - v; }
+  const Var& operator*=(T v) const { return *this = get() * v; }
 
  private:
   Pointer slot_;

@@ -28,6 +28,9 @@ struct JitOptions {
   std::string cache_dir;
   /// Past this size the least recently used entries of the directory are deleted.
   std::uint64_t cache_max_bytes = std::uint64_t{1} << 30;
+  /// Use the device's float atomic add (cl_ext_float_atomics) where it has one; false always
+  /// builds atomic_add on f32/f64 as a compare-exchange loop (part of the cache key).
+  bool native_float_atomics = true;
 };
 
 /// What a Jit's caches did so far.

@@ -48,6 +48,9 @@ class Ref {
 
   operator Val<value_type>() const { return Val<value_type>(load(ptr_, index_)); }
   Val<value_type> get() const { return *this; }
+  /// Where the element lives (for atomics): the pointer and the element index.
+  const Pointer& pointer() const { return ptr_; }
+  const Value& index() const { return index_; }
 
   const Ref& operator=(Val<value_type> v) const
     requires(!std::is_const_v<T>)
@@ -65,6 +68,22 @@ class Ref {
   {
     return *this = Val<value_type>(detail::literal(ptr_.state(), v));
   }
+  /// Read-modify-write (not atomic): `y[i] += a * x[i]`.
+  const Ref& operator+=(Val<value_type> v) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = get() + v;
+  }
+  const Ref& operator-=(Val<value_type> v) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = get() - v;
+  }
+  const Ref& operator*=(Val<value_type> v) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = get() * v;
+  }
 
  private:
   Pointer ptr_;
@@ -78,6 +97,11 @@ class Ptr : public Pointer {
   static constexpr AddressSpace space_v = Space;
   Ptr() = default;
   explicit Ptr(const Pointer& p) : Pointer(p) {}
+  /// A writable pointer converts to a read-only one (Global<T> -> Const<T>), never back.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+  Ptr(const Ptr<U, Space>& p)
+      : Pointer(p.state(), p.raw(), p.element(), p.space(), true) {}
 
   template <class I>
     requires(std::is_integral_v<I>)
@@ -96,6 +120,10 @@ template <class T>
 using Const = Ptr<const T, AddressSpace::Global>;
 template <class T>
 using Local = Ptr<T, AddressSpace::Local>;
+/// A pointer into OpenCL's constant address space (read-only, possibly cached differently);
+/// launched with a Buffer like a global pointer.
+template <class T>
+using Constant = Ptr<const T, AddressSpace::Constant>;
 
 // Arithmetic directly on elements: X[i] * a reads X[i] first.
 #define SPVJIT_REF_OPERATOR(sym)                                                  \

@@ -1,11 +1,17 @@
 // The whole public API of spvjit (without the raw LLVM-module entry point, raw_module.hpp).
 #pragma once
 
+#include "spvjit/atomics.hpp"
 #include "spvjit/builder.hpp"
+#include "spvjit/debug.hpp"
 #include "spvjit/error.hpp"
+#include "spvjit/function.hpp"
+#include "spvjit/index.hpp"
 #include "spvjit/jit.hpp"
 #include "spvjit/kernel.hpp"
 #include "spvjit/kernel_def.hpp"
+#include "spvjit/math.hpp"
+#include "spvjit/memory.hpp"
 #include "spvjit/ndrange.hpp"
 #include "spvjit/partition.hpp"
 #include "spvjit/pointer.hpp"

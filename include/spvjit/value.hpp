@@ -149,6 +149,12 @@ Val<T> operator-(Val<T> a) {
   return Val<T>(negate(a));
 }
 inline Val<bool> operator!(Val<bool> a) { return Val<bool>(logical_not(a)); }
+/// Bitwise complement of an integer.
+template <KernelScalar T>
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+Val<T> operator~(Val<T> a) {
+  return Val<T>(logical_not(a));
+}
 inline Val<bool> operator&&(Val<bool> a, Val<bool> b) { return Val<bool>(binary(BinaryOp::And, a, b)); }
 inline Val<bool> operator||(Val<bool> a, Val<bool> b) { return Val<bool>(binary(BinaryOp::Or, a, b)); }
 

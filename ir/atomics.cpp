@@ -1,0 +1,143 @@
+// Atomics as OpenCL 1.2 builtins (atomic_add, atomic_cmpxchg, ...), which the translator turns
+// into OpAtomic* instructions; the mangled pointer type carries the address space and the
+// element type, which decides signed or unsigned min/max. Float add/sub is OpAtomicFAddEXT,
+// which the JIT lowers to a compare-exchange loop for devices without it.
+#include "spvjit/atomics.hpp"
+
+#include "ir/kernel_module.hpp"
+#include "ir/state.hpp"
+
+namespace spvjit {
+
+namespace {
+
+const char* op_name(AtomicOp op) {
+  switch (op) {
+    case AtomicOp::Add: return "atomic_add";
+    case AtomicOp::Sub: return "atomic_sub";
+    case AtomicOp::Min: return "atomic_min";
+    case AtomicOp::Max: return "atomic_max";
+    case AtomicOp::And: return "atomic_and";
+    case AtomicOp::Or: return "atomic_or";
+    case AtomicOp::Xor: return "atomic_xor";
+    case AtomicOp::Exchange: return "atomic_xchg";
+  }
+  return "?";
+}
+
+// Itanium code of an integer element: int, unsigned int, long, unsigned long.
+char type_code(Scalar t) {
+  switch (t) {
+    case Scalar::I32: return 'i';
+    case Scalar::U32: return 'j';
+    case Scalar::I64: return 'l';
+    case Scalar::U64: return 'm';
+    default: return 0;
+  }
+}
+
+// _Z<len><name>PU3AS<space>V<code><code...>: f(volatile <space> T*, T, ...).
+std::string mangle(const std::string& fn, AddressSpace space, Scalar t, unsigned value_args) {
+  std::string out = "_Z" + std::to_string(fn.size()) + fn + "PU3AS" +
+                    std::to_string(static_cast<int>(space)) + "V" + type_code(t);
+  for (unsigned i = 0; i < value_args; ++i) out += type_code(t);
+  return out;
+}
+
+// The element's address, after checking that atomics may touch it.
+llvm::Value* atomic_address(const char* what, const Pointer& p, const Value& index) {
+  if (!p.raw()) throw UserError(std::string(what) + ": empty pointer");
+  auto& s = *p.state();
+  s.check_open(what);
+  s.check_in_current_function(p.raw(), what);
+  s.check_same_builder(index, what);
+  if (p.read_only()) {
+    throw UserError(std::string(what) + ": pointer to " + std::string(name(p.space())) +
+                    " const " + std::string(name(p.element())) + " is read-only");
+  }
+  if (p.space() != AddressSpace::Global && p.space() != AddressSpace::Local) {
+    throw UserError(std::string(what) + ": pointer to " + std::string(name(p.space())) +
+                    " memory; expected global or local memory");
+  }
+  if (!is_integer(index.type())) {
+    throw UserError(std::string(what) + ": index must be an integer, got " +
+                    std::string(name(index.type())));
+  }
+  llvm::Value* i = s.ir.CreateIntCast(index.raw(), s.ir.getInt64Ty(), is_signed(index.type()));
+  return s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), i);
+}
+
+void check_value(const char* what, const Pointer& p, const Value& v) {
+  p.state()->check_same_builder(v, what);
+  if (v.type() != p.element()) {
+    throw UserError(std::string(what) + ": value of type " + std::string(name(v.type())) +
+                    " on memory of " + std::string(name(p.element())) + "; insert an explicit cast");
+  }
+}
+
+Scalar bits_of(Scalar f) { return f == Scalar::F32 ? Scalar::U32 : Scalar::U64; }
+
+llvm::Value* cmpxchg_call(detail::BuilderState& s, AddressSpace space, Scalar t,
+                          llvm::Value* addr, llvm::Value* expected, llvm::Value* desired) {
+  return s.call_builtin(mangle("atomic_cmpxchg", space, t, 2), expected->getType(),
+                        {addr, expected, desired}, false);
+}
+
+// SPIR-V scopes (Device = 1, Workgroup = 2) and Relaxed (0) semantics, as OpenCL 1.2's
+// atomic_add has.
+Value float_add(const Pointer& p, llvm::Value* addr, llvm::Value* value) {
+  auto& s = *p.state();
+  const bool local = p.space() == AddressSpace::Local;
+  const char code = p.element() == Scalar::F32 ? 'f' : 'd';
+  const std::string mangled = std::string(detail::atomic_fadd_prefix) + "PU3AS" +
+                              std::to_string(static_cast<int>(p.space())) + code + "ii" + code;
+  auto* call = s.call_builtin(mangled, value->getType(),
+                              {addr, s.ir.getInt32(local ? 2 : 1), s.ir.getInt32(0), value}, false);
+  return Value(&s, call, p.element());
+}
+
+}  // namespace
+
+Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
+  const char* what = op_name(op);
+  llvm::Value* addr = atomic_address(what, p, index);
+  check_value(what, p, value);
+  auto& s = *p.state();
+  const Scalar t = p.element();
+  if (t == Scalar::F32 || t == Scalar::F64) {
+    if (op == AtomicOp::Add) return float_add(p, addr, value.raw());
+    if (op == AtomicOp::Sub) return float_add(p, addr, s.ir.CreateFNeg(value.raw()));
+    if (op == AtomicOp::Exchange) {
+      const Scalar bits = bits_of(t);
+      auto* int_type = s.register_type(bits);
+      auto* int_addr = s.ir.CreateBitCast(
+          addr, llvm::PointerType::get(int_type, static_cast<unsigned>(p.space())));
+      auto* old = s.call_builtin(mangle(what, p.space(), bits, 1), int_type,
+                                 {int_addr, s.ir.CreateBitCast(value.raw(), int_type)}, false);
+      return Value(&s, s.ir.CreateBitCast(old, value.raw()->getType()), t);
+    }
+  }
+  if (!type_code(t)) {
+    throw UserError(std::string(what) + ": not defined on memory of " + std::string(name(t)) +
+                    "; expected i32, u32, i64 or u64 (f32 and f64 take add, sub and exchange)");
+  }
+  auto* old = s.call_builtin(mangle(what, p.space(), t, 1), value.raw()->getType(),
+                             {addr, value.raw()}, false);
+  return Value(&s, old, t);
+}
+
+Value atomic_cmpxchg(const Pointer& p, Value index, Value expected, Value desired) {
+  const char* what = "atomic_cmpxchg";
+  llvm::Value* addr = atomic_address(what, p, index);
+  check_value(what, p, expected);
+  check_value(what, p, desired);
+  if (!type_code(p.element())) {
+    throw UserError(std::string(what) + ": not defined on memory of " +
+                    std::string(name(p.element())) + "; expected i32, u32, i64 or u64");
+  }
+  auto& s = *p.state();
+  return Value(&s, cmpxchg_call(s, p.space(), p.element(), addr, expected.raw(), desired.raw()),
+               p.element());
+}
+
+}  // namespace spvjit

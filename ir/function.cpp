@@ -1,0 +1,183 @@
+// Device functions: while one is open, the builder's current function, entry block, loops and
+// insertion point are swapped for the function's, so every verb (if_, for_, var, loads, math)
+// builds into it unchanged; closing restores the kernel's.
+#include "spvjit/function.hpp"
+
+#include "ir/block_order.hpp"
+#include "ir/state.hpp"
+
+namespace spvjit {
+
+namespace detail {
+
+struct FunctionFrame {
+  BuilderState* state = nullptr;
+  llvm::Function* fn = nullptr;
+  llvm::Function* saved_function = nullptr;
+  llvm::BasicBlock* saved_alloca = nullptr;
+  llvm::IRBuilderBase::InsertPoint saved_point;
+  std::vector<LoopFrame> saved_loops;
+  std::string saved_name;
+  std::vector<FunctionParam> params;
+  std::optional<Scalar> result;
+  bool closed = false;
+
+  void restore() {
+    state->kernel = saved_function;
+    state->alloca_block = saved_alloca;
+    state->loops = std::move(saved_loops);
+    state->function_name = std::move(saved_name);
+    state->ir.restoreIP(saved_point);
+  }
+};
+
+namespace {
+llvm::Type* arg_type(BuilderState& s, Scalar t, const std::string& fn) {
+  if (t == Scalar::F16) {
+    throw UserError("device function '" + fn + "': f16 argument or result; expected f32 (f16 "
+                    "is a storage type)");
+  }
+  return s.register_type(t);
+}
+}  // namespace
+
+DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view name,
+                                         std::optional<Scalar> result,
+                                         std::vector<FunctionParam> params)
+    : frame_(std::make_unique<FunctionFrame>()) {
+  auto& s = *kb.state();
+  s.check_open("device_function");
+  check_identifier(name, "device function name");
+  const std::string fn_name(name);
+  if (s.module->getFunction(fn_name)) {
+    throw UserError("device function '" + fn_name + "': the name is taken (by the kernel, "
+                    "another device function or a builtin)");
+  }
+  std::vector<llvm::Type*> types;
+  for (const FunctionParam& p : params) {
+    types.push_back(p.pointer ? llvm::PointerType::get(s.memory_type(p.type),
+                                                       static_cast<unsigned>(p.space))
+                              : arg_type(s, p.type, fn_name));
+  }
+  llvm::Type* ret = result ? arg_type(s, *result, fn_name) : s.ir.getVoidTy();
+  auto* fn = llvm::Function::Create(llvm::FunctionType::get(ret, types, false),
+                                    llvm::Function::InternalLinkage, fn_name, *s.module);
+  fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+
+  auto& f = *frame_;
+  f.state = &s;
+  f.fn = fn;
+  f.params = std::move(params);
+  f.result = result;
+  f.saved_function = s.kernel;
+  f.saved_alloca = s.alloca_block;
+  f.saved_point = s.ir.saveIP();
+  f.saved_loops = std::move(s.loops);
+  f.saved_name = s.function_name;
+
+  s.kernel = fn;
+  s.loops.clear();
+  s.function_name = fn_name;
+  s.alloca_block = llvm::BasicBlock::Create(s.ctx(), "entry", fn);
+  s.ir.SetInsertPoint(llvm::BasicBlock::Create(s.ctx(), "body", fn));
+}
+
+DeviceFunctionScope::~DeviceFunctionScope() {
+  if (!frame_ || frame_->closed) return;
+  // The body threw: drop the half-built function so the module stays valid.
+  frame_->restore();
+  frame_->fn->dropAllReferences();
+  frame_->fn->eraseFromParent();
+}
+
+Value DeviceFunctionScope::arg(unsigned i) const {
+  const FunctionParam& p = frame_->params.at(i);
+  if (p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a pointer");
+  return Value(frame_->state, frame_->fn->getArg(i), p.type);
+}
+
+Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
+  const FunctionParam& p = frame_->params.at(i);
+  if (!p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a scalar");
+  return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only);
+}
+
+void* DeviceFunctionScope::close(std::optional<Value> result) {
+  auto& f = *frame_;
+  auto& s = *f.state;
+  llvm::Type* ret = f.fn->getReturnType();
+  if (!s.ir.GetInsertBlock()->getTerminator()) {
+    if (ret->isVoidTy()) {
+      s.ir.CreateRetVoid();
+    } else {
+      const std::string what = "device function '" + s.function_name + "' result";
+      if (!result || !result->valid()) throw UserError(what + ": the body returned no value");
+      s.check_same_builder(*result, what.c_str());
+      if (result->type() != *f.result) throw_type_mismatch(what.c_str(), *f.result, result->type());
+      s.ir.CreateRet(result->raw());
+    }
+  }
+  llvm::IRBuilder<> entry(s.alloca_block);
+  entry.CreateBr(s.alloca_block->getNextNode());
+  for (auto& block : *f.fn) {
+    if (!block.getTerminator()) {
+      llvm::IRBuilder<> b(&block);
+      b.CreateUnreachable();
+    }
+  }
+  order_blocks(*f.fn);
+  f.restore();
+  f.closed = true;
+  return f.fn;
+}
+
+namespace {
+std::string describe(const FunctionParam& p) {
+  if (!p.pointer) return std::string(spvjit::name(p.type));
+  return std::string(spvjit::name(p.space)) + (p.read_only ? " const " : " ") +
+         std::string(spvjit::name(p.type)) + "*";
+}
+
+llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t i,
+                          const FunctionParam& p, const CallArg& a) {
+  const std::string arg = what + ": argument " + std::to_string(i);
+  if (!p.pointer) {
+    s.check_same_builder(a.value, what.c_str());
+    if (a.value.type() != p.type) {
+      throw UserError(arg + " is " + std::string(spvjit::name(a.value.type())) + "; expected " +
+                      describe(p));
+    }
+    return a.value.raw();
+  }
+  if (!a.pointer.raw()) throw UserError(arg + " is an empty pointer");
+  if (a.pointer.state() != &s) throw UserError(arg + " belongs to another kernel");
+  s.check_in_current_function(a.pointer.raw(), what.c_str());
+  const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only()};
+  if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only)) {
+    throw UserError(arg + " is " + describe(given) + "; expected " + describe(p));
+  }
+  return a.pointer.raw();
+}
+}  // namespace
+
+Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
+                           std::optional<Scalar> result, const std::vector<FunctionParam>& params,
+                           const std::vector<CallArg>& args) {
+  auto& s = *kb.state();
+  const std::string what = "call of device function '" + std::string(name) + "'";
+  s.check_open(what.c_str());
+  auto* callee = static_cast<llvm::Function*>(fn);
+  if (callee->getParent() != s.module.get()) {
+    throw UserError(what + ": the function belongs to another kernel than '" + s.name + "'");
+  }
+  if (callee == s.kernel) throw UserError(what + ": a device function cannot call itself");
+  std::vector<llvm::Value*> raw;
+  for (std::size_t i = 0; i < args.size(); ++i) raw.push_back(call_operand(s, what, i, params[i], args[i]));
+  auto* call = s.ir.CreateCall(callee, raw);
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return result ? Value(&s, call, *result) : Value();
+}
+
+}  // namespace detail
+}  // namespace spvjit

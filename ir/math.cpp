@@ -1,0 +1,109 @@
+// The math set as calls to OpenCL builtins with Itanium-mangled names (`_Z4sqrtf`,
+// `_Z5clampddd`), which the translator maps to OpenCL.std extended instructions.
+#include "spvjit/math.hpp"
+
+#include <vector>
+
+#include "ir/state.hpp"
+
+namespace spvjit {
+
+namespace {
+
+enum class Domain { Float, Integer, Any };
+
+struct FnInfo {
+  const char* name;
+  unsigned arity;
+  Domain domain;
+};
+
+FnInfo info(MathFn fn) {
+  switch (fn) {
+    case MathFn::Sqrt: return {"sqrt", 1, Domain::Float};
+    case MathFn::Rsqrt: return {"rsqrt", 1, Domain::Float};
+    case MathFn::Exp: return {"exp", 1, Domain::Float};
+    case MathFn::Exp2: return {"exp2", 1, Domain::Float};
+    case MathFn::Log: return {"log", 1, Domain::Float};
+    case MathFn::Log2: return {"log2", 1, Domain::Float};
+    case MathFn::Log1p: return {"log1p", 1, Domain::Float};
+    case MathFn::Sin: return {"sin", 1, Domain::Float};
+    case MathFn::Cos: return {"cos", 1, Domain::Float};
+    case MathFn::Tan: return {"tan", 1, Domain::Float};
+    case MathFn::Fabs: return {"fabs", 1, Domain::Float};
+    case MathFn::Floor: return {"floor", 1, Domain::Float};
+    case MathFn::Ceil: return {"ceil", 1, Domain::Float};
+    case MathFn::Round: return {"round", 1, Domain::Float};
+    case MathFn::Trunc: return {"trunc", 1, Domain::Float};
+    case MathFn::Pow: return {"pow", 2, Domain::Float};
+    case MathFn::Fmin: return {"fmin", 2, Domain::Float};
+    case MathFn::Fmax: return {"fmax", 2, Domain::Float};
+    case MathFn::Copysign: return {"copysign", 2, Domain::Float};
+    case MathFn::Fma: return {"fma", 3, Domain::Float};
+    case MathFn::Clamp: return {"clamp", 3, Domain::Any};
+    case MathFn::Abs: return {"abs", 1, Domain::Integer};
+    case MathFn::Popcount: return {"popcount", 1, Domain::Integer};
+    case MathFn::Clz: return {"clz", 1, Domain::Integer};
+  }
+  return {"?", 0, Domain::Any};
+}
+
+char type_code(Scalar t) {
+  switch (t) {
+    case Scalar::I8: return 'c';
+    case Scalar::U8: return 'h';
+    case Scalar::I16: return 's';
+    case Scalar::U16: return 't';
+    case Scalar::I32: return 'i';
+    case Scalar::U32: return 'j';
+    case Scalar::I64: return 'l';
+    case Scalar::U64: return 'm';
+    case Scalar::F32: return 'f';
+    case Scalar::F64: return 'd';
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+std::string_view name(MathFn fn) noexcept { return info(fn).name; }
+
+Value math(MathFn fn, std::initializer_list<Value> args) {
+  const FnInfo f = info(fn);
+  if (args.size() != f.arity) {
+    throw UserError(std::string(f.name) + ": " + std::to_string(args.size()) +
+                    " arguments; expected " + std::to_string(f.arity));
+  }
+  const Value& first = *args.begin();
+  if (!first.valid()) throw UserError(std::string(f.name) + ": operand is an empty Value");
+  auto& s = *first.state();
+  s.check_open(f.name);
+  const Scalar t = first.type();
+  std::vector<llvm::Value*> raw;
+  for (const Value& a : args) {
+    s.check_same_builder(a, f.name);
+    if (a.type() != t) {
+      throw UserError(std::string(f.name) + ": operand types differ: " + std::string(name(t)) +
+                      " and " + std::string(name(a.type())) + "; insert an explicit cast");
+    }
+    raw.push_back(a.raw());
+  }
+  const bool ok = f.domain == Domain::Float     ? (t == Scalar::F32 || t == Scalar::F64)
+                  : f.domain == Domain::Integer ? is_integer(t)
+                                                : type_code(t) != 0;
+  if (!ok) {
+    const char* expected = f.domain == Domain::Float     ? "f32 or f64"
+                           : f.domain == Domain::Integer ? "an integer type"
+                                                         : "an integer type, f32 or f64";
+    throw UserError(std::string(f.name) + ": not defined for " + std::string(name(t)) +
+                    "; expected " + expected);
+  }
+  const std::string base = f.name;
+  const std::string mangled = "_Z" + std::to_string(base.size()) + base +
+                              std::string(f.arity, type_code(t));
+  // OpenCL's abs(int) returns uint: the same bits, kept here in the operand's type.
+  auto* call = s.call_builtin(mangled, raw.front()->getType(), raw);
+  return Value(&s, call, t);
+}
+
+}  // namespace spvjit

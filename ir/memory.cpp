@@ -1,0 +1,120 @@
+// Local and private arrays, row-major offsets, and barriers.
+#include "spvjit/memory.hpp"
+
+#include <llvm/IR/GlobalVariable.h>
+
+#include <limits>
+
+#include "ir/state.hpp"
+
+namespace spvjit {
+
+namespace {
+// CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE: anything else is not a fence OpenCL 1.2 knows.
+constexpr unsigned all_fences = 3;
+// Far above any device's local memory, low enough that byte counts cannot overflow.
+constexpr std::uint64_t max_static_elements = std::uint64_t{1} << 40;
+}  // namespace
+
+void barrier(KernelBuilder& kb, Fence fence) {
+  auto& s = *kb.state();
+  s.check_open("barrier");
+  if (!s.function_name.empty()) {
+    throw UserError("barrier: called inside device function '" + s.function_name +
+                    "'; a barrier must be in the kernel body of '" + s.name +
+                    "' so that every work-item of the group reaches it");
+  }
+  const unsigned flags = static_cast<unsigned>(fence);
+  if (flags == 0 || (flags & ~all_fences) != 0) {
+    throw UserError("barrier: fence flags " + std::to_string(flags) +
+                    "; expected Fence::Local, Fence::Global or both");
+  }
+  auto* call = s.call_builtin("_Z7barrierj", s.ir.getVoidTy(), {s.ir.getInt32(flags)}, false);
+  // Convergent: LLVM must not move the barrier into or out of conditions.
+  call->getCalledFunction()->addFnAttr(llvm::Attribute::Convergent);
+  call->getCalledFunction()->addFnAttr(llvm::Attribute::NoDuplicate);
+  call->addFnAttr(llvm::Attribute::Convergent);
+}
+
+namespace detail {
+
+std::uint64_t element_count(std::initializer_list<std::int64_t> extents, const char* what) {
+  if (extents.size() < 1 || extents.size() > 3) {
+    throw UserError(std::string(what) + ": " + std::to_string(extents.size()) +
+                    " extents; expected 1 to 3");
+  }
+  std::uint64_t count = 1;
+  for (std::int64_t e : extents) {
+    if (e <= 0) {
+      throw UserError(std::string(what) + ": extent " + std::to_string(e) +
+                      "; expected a positive size");
+    }
+    if (static_cast<std::uint64_t>(e) > max_static_elements / count) {
+      throw UserError(std::string(what) + ": more than 2^40 elements");
+    }
+    count *= static_cast<std::uint64_t>(e);
+  }
+  return count;
+}
+
+Shape make_shape(BuilderState* s, std::initializer_list<std::int64_t> extents, const char* what) {
+  element_count(extents, what);
+  Shape shape;
+  for (std::int64_t e : extents) shape.extent[shape.rank++] = literal(s, e);
+  return shape;
+}
+
+Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what) {
+  if (count != shape.rank) {
+    throw UserError(std::string(what) + ": " + std::to_string(count) + " indices for a " +
+                    std::to_string(shape.rank) + "-dimensional array; expected " +
+                    std::to_string(shape.rank));
+  }
+  Value linear;
+  for (unsigned d = 0; d < count; ++d) {
+    if (!indices[d].valid()) throw UserError(std::string(what) + ": index is an empty Value");
+    if (!is_integer(indices[d].type())) {
+      throw UserError(std::string(what) + ": index " + std::to_string(d) + " is " +
+                      std::string(name(indices[d].type())) + "; expected an integer");
+    }
+    Value i = cast(indices[d], Scalar::I64);
+    // Row-major: ((i0 * n1) + i1) * n2 + i2.
+    linear = d == 0 ? i : binary(BinaryOp::Add, binary(BinaryOp::Mul, linear, shape.extent[d]), i);
+  }
+  return linear;
+}
+
+Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
+                         std::string_view array_name) {
+  auto& s = *kb.state();
+  s.check_open("local_array");
+  if (!s.function_name.empty()) {
+    throw UserError("local_array: declared inside device function '" + s.function_name +
+                    "'; OpenCL allows local arrays only in the kernel body");
+  }
+  auto* type = llvm::ArrayType::get(s.memory_type(element), count);
+  // Like clang's kernel-scope __local arrays: an internal addrspace(3) global per array.
+  auto* global = new llvm::GlobalVariable(
+      *s.module, type, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(type),
+      s.name + "." + std::string(array_name), nullptr, llvm::GlobalValue::NotThreadLocal,
+      static_cast<unsigned>(AddressSpace::Local));
+  global->setAlignment(llvm::Align(size_of(element)));
+  s.static_local_bytes += count * size_of(element);
+  llvm::Constant* zero = s.ir.getInt64(0);
+  llvm::Constant* first = llvm::ConstantExpr::getInBoundsGetElementPtr(type, global,
+                                                                      llvm::ArrayRef{zero, zero});
+  return Pointer(&s, first, element, AddressSpace::Local, false);
+}
+
+Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t count) {
+  auto& s = *kb.state();
+  s.check_open("private_array");
+  auto* type = llvm::ArrayType::get(s.memory_type(element), count);
+  auto* slot = s.entry_alloca(type, "private");
+  llvm::IRBuilder<> entry(s.alloca_block);
+  auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");
+  return Pointer(&s, first, element, AddressSpace::Private, false);
+}
+
+}  // namespace detail
+}  // namespace spvjit

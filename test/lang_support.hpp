@@ -1,0 +1,68 @@
+// Helpers for the kernel-language tests: every kernel they build is checked with spirv-val
+// before it runs, so each construct is proven to translate to valid SPIR-V as well as to work.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "test/shared_runtime.hpp"
+
+namespace spvjit::test {
+
+/// Runs spirv-val on `words` (by default in the OpenCL 1.2 environment); returns its exit status.
+inline int run_spirv_val(const std::vector<std::uint32_t>& words, std::string& output,
+                         const char* env = "opencl1.2") {
+  char path[] = "/tmp/spvjit-lang-XXXXXX";
+  const int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  {
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(words.data()),
+            static_cast<std::streamsize>(words.size() * 4));
+  }
+  const std::string cmd = std::string(SPVJIT_SPIRV_VAL) + " --target-env " + env + " " + path + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) output += buf;
+  const int status = ::pclose(p);
+  std::remove(path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// A specialization for a static workgroup.
+inline Specialization static_workgroup(WorkGroup wg) {
+  Specialization spec;
+  spec.workgroup = wg;
+  return spec;
+}
+
+/// Whether `words` pass spirv-val. spirv-val's OpenCL 1.2 environment rejects OpCapability
+/// Int64Atomics outright, though the cl_khr_int64_base_atomics extension (which PoCL has)
+/// allows it: such modules are checked against the SPIR-V 1.2 rules instead.
+inline bool spirv_valid(const std::vector<std::uint32_t>& words, std::string& out) {
+  int rc = run_spirv_val(words, out);
+  if (rc != 0 && out.find("Capability Int64Atomics is not allowed by OpenCL 1.2") != std::string::npos) {
+    out.clear();
+    rc = run_spirv_val(words, out, "spv1.2");
+  }
+  return rc == 0;
+}
+
+/// Checks the kernel's SPIR-V with spirv-val, then compiles it.
+inline Kernel compile_checked(const KernelDef& def, const Specialization& spec = {}) {
+  std::string out;
+  const bool valid = spirv_valid(jit().spirv(def, spec), out);
+  INFO("kernel ", def.name(), "\n", out);
+  REQUIRE(valid);
+  return jit().compile(def, spec);
+}
+
+}  // namespace spvjit::test

