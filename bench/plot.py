@@ -66,7 +66,8 @@ def plot_launch(run, reference, path):
     ax.set_xlabel("launch + synchronize, μs (median ± spread)")
     ax.set_title("Launch latency: A[i] = 2·B[i], 16 or 4×4×4 Float64 elements")
     if drawn:
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=len(series), fontsize="small")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=len(series),
+                  fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)

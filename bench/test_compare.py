@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Tests of the compare tool's reading and formatting (a CTest test; no device needed):
+KA's figures in the format KA writes them, a synthetic Google Benchmark run, and the table.
+
+  test_compare.py path/to/ka-pr768-benchmarks.tsv   # the KA part is skipped without the file
+"""
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gbench_results  # noqa: E402
+import ka_reference  # noqa: E402
+
+# `compare` has no .py suffix: load it by path.
+_loader = importlib.machinery.SourceFileLoader("compare", os.path.join(HERE, "compare"))
+_spec = importlib.util.spec_from_loader("compare", _loader)
+compare = importlib.util.module_from_spec(_spec)
+_loader.exec_module(compare)
+
+failures = []
+
+
+def expect(what, got, want):
+    if got != want:
+        failures.append(f"{what}: got {got!r}, want {want!r}")
+
+
+def test_formatting():
+    expect("μs", compare.fmt_time(22.4e-6, 23e-6), "22.4 ± 23 μs")
+    expect("ns", compare.fmt_time(1.12e-9, 0.01e-9), "1.12 ± 0.01 ns")
+    expect("ms", compare.fmt_time(2.06e-3, 0.013e-3), "2.06 ± 0.013 ms")
+    expect("s", compare.fmt_time(1.5, 0.25), "1.5 ± 0.25 s")
+    expect("few allocs", compare.fmt_allocs(7, 0.297 * 1024), "7 allocs: 0.297 kB")
+    expect("k allocs", compare.fmt_allocs(47, 3.06 * 1024), "0.047 k allocs: 3.06 kB")
+    expect("bytes", compare.fmt_allocs(2, 32), "2 allocs: 32 B")
+    expect("none", compare.fmt_allocs(0, 0), "0 allocs: 0 B")
+    expect("MB", compare.fmt_allocs(13964, 40.5 * 1024**2), "14 k allocs: 40.5 MB")
+    expect("ratio", compare.fmt_ratio(2.0, 0.0, 1.0, 0.0), "2 ± 0")
+
+
+def test_reference(path):
+    table = ka_reference.load(path)
+    expect("time rows", len(table["time"]) > 0, True)
+    for section in ("time", "allocs"):
+        for name, entry in table[section].items():
+            if entry.main is None or entry.pr is None:
+                failures.append(f"{section}/{name}: a figure did not parse")
+    launch = table["time"].get("launch/static workgroup, static ndrange")
+    expect("KA launch time", launch and round(launch.pr.median * 1e6, 3), 21.5)
+    allocs = table["allocs"].get("launch/3D static workgroup, dynamic ndrange")
+    expect("KA launch allocs", allocs and (allocs.main.count, allocs.pr.count), (47.0, 7.0))
+
+
+def synthetic_run(median_us):
+    rows = []
+    for rep in range(3):
+        rows.append({"name": "launch/x", "run_name": "launch/x", "run_type": "iteration",
+                     "real_time": median_us + rep - 1, "time_unit": "us",
+                     "allocs": 4, "bytes": 128})
+    for agg, value in (("median", median_us), ("stddev", 1.0)):
+        rows.append({"name": f"launch/x_{agg}", "run_name": "launch/x", "run_type": "aggregate",
+                     "aggregate_name": agg, "real_time": value, "time_unit": "us",
+                     "allocs": 4 if agg == "median" else 0, "bytes": 128 if agg == "median" else 0})
+    rows.append({"name": "broken", "run_name": "broken", "run_type": "iteration",
+                 "error_occurred": True, "error_message": "no device"})
+    return {"context": {}, "benchmarks": rows}
+
+
+def test_two_runs():
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, median in enumerate((20.0, 10.0)):
+            paths.append(os.path.join(tmp, f"run{i}.json"))
+            with open(paths[-1], "w", encoding="utf-8") as f:
+                json.dump(synthetic_run(median), f)
+        base, new = (gbench_results.load(p) for p in paths)
+        expect("median", round(base["launch/x"].median * 1e6, 9), 20.0)
+        expect("error", base["broken"].error, "no device")
+        no_reference = {"time": {}, "allocs": {}}
+        time_md, allocs_md = compare.two_runs(base, new, ("main", "branch"), no_reference)
+        time_row = "| launch/x | 20 ± 1 μs | 10 ± 1 μs | 2 ± 0.22 |  |  |"
+        expect("time row", time_row in time_md, True)
+        expect("error row", "error: no device" in time_md, True)
+        allocs_row = "| launch/x | 4 allocs: 0.125 kB | 4 allocs: 0.125 kB | 1 |"
+        expect("allocs row", allocs_row in allocs_md, True)
+
+
+def main():
+    test_formatting()
+    test_two_runs()
+    reference = sys.argv[1] if len(sys.argv) > 1 else ""
+    if os.path.exists(reference):
+        test_reference(reference)
+    else:
+        print(f"note: KA's table not at {reference!r}; its part is skipped")
+    for f in failures:
+        print("FAILED:", f)
+    if not failures:
+        print("ok: compare tool")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
