@@ -26,7 +26,7 @@ constexpr Fence operator|(Fence a, Fence b) {
   return static_cast<Fence>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
 }
 
-/// Waits until every work-item of the group reaches this barrier (KA's @synchronize). Every
+/// Waits until every work-item of the group reaches this barrier (KA's `@synchronize`). Every
 /// work-item must reach it: do not put it under a condition that differs between work-items.
 /// Throws UserError inside a device function or after finish().
 void barrier(KernelBuilder& kb, Fence fence = Fence::Local);
@@ -84,7 +84,7 @@ class Array {
   detail::Shape shape_;
 };
 
-/// A statically sized array in local memory, shared by the work-group (KA's @localmem).
+/// A statically sized array in local memory, shared by the work-group (KA's `@localmem`).
 /// Its bytes are checked against the device's local memory when the kernel is compiled.
 template <KernelScalar T>
 Array<T, AddressSpace::Local> local_array(KernelBuilder& kb,
@@ -95,7 +95,7 @@ Array<T, AddressSpace::Local> local_array(KernelBuilder& kb,
   return {Ptr<T, AddressSpace::Local>(p), shape};
 }
 
-/// A statically sized array private to each work-item (KA's @private).
+/// A statically sized array private to each work-item (KA's `@private`).
 template <KernelScalar T>
 Array<T, AddressSpace::Private> private_array(KernelBuilder& kb,
                                               std::initializer_list<std::int64_t> extents) {

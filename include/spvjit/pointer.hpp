@@ -115,7 +115,7 @@ class Ptr : public Pointer {
 
 template <class T>
 using Global = Ptr<T, AddressSpace::Global>;
-/// A read-only global pointer (KernelAbstractions' @Const).
+/// A read-only global pointer (KernelAbstractions' `@Const`).
 template <class T>
 using Const = Ptr<const T, AddressSpace::Global>;
 template <class T>
