@@ -1,6 +1,8 @@
 #include "spvjit/examples.hpp"
 
 #include "spvjit/builder.hpp"
+#include "spvjit/index.hpp"
+#include "spvjit/memory.hpp"
 
 namespace spvjit::examples {
 
@@ -33,6 +35,44 @@ KernelDef scale_of(unsigned dims) {
   return kb.finish();
 }
 }  // namespace
+
+KernelDef tiled_matmul(std::int64_t tile) {
+  if (tile < 1 || tile > 64) {
+    throw UserError("examples::tiled_matmul: tile " + std::to_string(tile) + "; expected 1 to 64");
+  }
+  KernelBuilder kb("tiled_matmul" + std::to_string(tile));
+  auto c = kb.param<Global<float>>("C");
+  auto a = kb.param<Const<float>>("A");
+  auto b = kb.param<Const<float>>("B");
+  auto n = kb.param<std::int64_t>("n");
+  auto p = kb.param<std::int64_t>("p");
+  auto m = kb.param<std::int64_t>("m");
+  auto [tx, ty] = local_indices<2>(kb);
+  auto [col, row] = global_indices<2>(kb);
+  auto A = view(a, n, p);
+  auto B = view(b, p, m);
+  auto C = view(c, n, m);
+  auto As = local_array<float>(kb, {tile, tile}, "As");
+  auto Bs = local_array<float>(kb, {tile, tile}, "Bs");
+  auto acc = kb.var(0.0f);
+  auto tiles = (p + (tile - 1)) / tile;
+  kb.for_(kb.lit<std::int64_t>(0), tiles, kb.lit<std::int64_t>(1), [&](Val<std::int64_t> t) {
+    // Every work-item stages one element (zero outside the matrices) and reaches each barrier.
+    auto ak = t * tile + tx;
+    auto bk = t * tile + ty;
+    auto av = kb.var(0.0f), bv = kb.var(0.0f);
+    kb.if_(row < n && ak < p, [&] { av = A(row, ak); });
+    kb.if_(bk < p && col < m, [&] { bv = B(bk, col); });
+    As(ty, tx) = av.get();
+    Bs(ty, tx) = bv.get();
+    barrier(kb, Fence::Local);
+    kb.for_(kb.lit<std::int64_t>(0), kb.lit(tile), kb.lit<std::int64_t>(1),
+            [&](Val<std::int64_t> k) { acc += As(ty, k) * Bs(k, tx); });
+    barrier(kb, Fence::Local);
+  });
+  kb.if_(row < n && col < m, [&] { C(row, col) = acc.get(); });
+  return kb.finish();
+}
 
 KernelDef saxpy(Scalar element) {
   switch (element) {

@@ -1,6 +1,8 @@
 // Ready-made kernels: the ones the benchmark suite, the tests and the CLI share.
 #pragma once
 
+#include <cstdint>
+
 #include "spvjit/kernel_def.hpp"
 #include "spvjit/types.hpp"
 
@@ -13,5 +15,11 @@ KernelDef saxpy(Scalar element);
 /// A[i] = 2 * B[i]: KernelAbstractions' launch-benchmark kernel. 1D, or 3D over a row-major
 /// (x fastest) array when `dims` is 3. Parameters: A, B (const).
 KernelDef scale(Scalar element, unsigned dims = 1);
+
+/// C (n x m) = A (n x p) * B (p x m), row-major f32, with tile x tile blocks of A and B staged
+/// in local memory between barriers (KernelAbstractions' tiled matmul example). Launch over
+/// NDRange{m, n}, specialized with the static workgroup WorkGroup{tile, tile}. Parameters: C,
+/// A (const), B (const), n, p, m (i64).
+KernelDef tiled_matmul(std::int64_t tile = 16);
 
 }  // namespace spvjit::examples
