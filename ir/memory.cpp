@@ -111,6 +111,7 @@ Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t coun
   s.check_open("private_array");
   auto* type = llvm::ArrayType::get(s.memory_type(element), count);
   auto* slot = s.entry_alloca(type, "private");
+  s.private_array_bytes += count * size_of(element);
   llvm::IRBuilder<> entry(s.alloca_block);
   auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");
   return Pointer(&s, first, element, AddressSpace::Private, false);
