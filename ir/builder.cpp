@@ -347,6 +347,7 @@ KernelDef KernelBuilder::finish() {
   km->params = s.params;
   km->hidden_ndrange = s.uses_ndrange;
   km->static_local_bytes = s.static_local_bytes;
+  km->private_array_bytes = s.private_array_bytes;
   {
     llvm::raw_string_ostream os(km->ir_text);
     s.module->print(os, nullptr);

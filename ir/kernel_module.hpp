@@ -27,6 +27,7 @@ class KernelModule {
   std::vector<Param> params;
   bool hidden_ndrange = false;
   std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
+  std::uint64_t private_array_bytes = 0;  ///< private arrays, per work-item
   std::string bitcode;
   std::string ir_text;
   std::uint64_t hash = 0;

@@ -64,6 +64,28 @@ Shape make_shape(BuilderState* s, std::initializer_list<std::int64_t> extents, c
   return shape;
 }
 
+Shape make_shape(const Value* extents, unsigned count, const char* what) {
+  Shape shape;
+  for (unsigned d = 0; d < count; ++d) {
+    if (!extents[d].valid()) throw UserError(std::string(what) + ": extent is an empty Value");
+    if (!is_integer(extents[d].type())) {
+      throw UserError(std::string(what) + ": extent " + std::to_string(d) + " is " +
+                      std::string(name(extents[d].type())) + "; expected an integer");
+    }
+    shape.extent[d] = cast(extents[d], Scalar::I64);
+  }
+  shape.rank = count;
+  return shape;
+}
+
+Value extent(const Shape& shape, unsigned d) {
+  if (d >= shape.rank) {
+    throw UserError("array extent(" + std::to_string(d) + "): the array has " +
+                    std::to_string(shape.rank) + " dimensions");
+  }
+  return shape.extent[d];
+}
+
 Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what) {
   if (count != shape.rank) {
     throw UserError(std::string(what) + ": " + std::to_string(count) + " indices for a " +
@@ -111,6 +133,7 @@ Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t coun
   s.check_open("private_array");
   auto* type = llvm::ArrayType::get(s.memory_type(element), count);
   auto* slot = s.entry_alloca(type, "private");
+  s.private_array_bytes += count * size_of(element);
   llvm::IRBuilder<> entry(s.alloca_block);
   auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");
   return Pointer(&s, first, element, AddressSpace::Private, false);

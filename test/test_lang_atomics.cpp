@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 #include <vector>
@@ -231,6 +232,7 @@ TEST_CASE("float atomic add: native where the device has it, a compare-exchange 
     atomic_add(sums[0], 0.25);
     atomic_sub(sums[1], 1.0);
     atomic_add(local(0), 1.0f);
+    atomic_xchg(sum32[1], cast<float>(kb.global_index()) + 0.5f);  // swaps the bits
   });
   barrier(kb, Fence::Local);
   kb.if_(lid == 0, [&] { atomic_add(sum32[0], local(0).get()); });
@@ -254,11 +256,14 @@ TEST_CASE("float atomic add: native where the device has it, a compare-exchange 
     for (std::size_t n : {1u, 1000u, 4099u}) {
       CAPTURE(n);
       auto s64 = rt.zeros<double>(2);
-      auto s32 = rt.zeros<float>(1);
+      auto s32 = rt.zeros<float>(2);
       k.launch(NDRange{n}, WorkGroup{128}, s64, s32);
       rt.synchronize();
       CHECK(s64.to_vector() == std::vector<double>{0.25 * static_cast<double>(n), -static_cast<double>(n)});
-      CHECK(s32.to_vector().at(0) == static_cast<float>(n));
+      const auto got32 = s32.to_vector();
+      CHECK(got32.at(0) == static_cast<float>(n));
+      CHECK(got32.at(1) - std::floor(got32.at(1)) == 0.5f);  // some work-item's i + 0.5
+      CHECK(got32.at(1) < static_cast<float>(n));
     }
   }
 }

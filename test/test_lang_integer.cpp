@@ -54,28 +54,36 @@ TEST_CASE("integer edge cases: negative division, wide shifts, wrapping overflow
   const std::size_t n = a.size();
   auto& rt = test::runtime();
   Kernel k = test::compile_checked(int_ops());
-  auto out = rt.zeros<std::int32_t>(n * results);
-  auto A = rt.upload(a), B = rt.upload(b);
-  k.launch(NDRange{n}, out, A, B);
-  rt.synchronize();
-  auto got = out.to_vector();
-  for (std::size_t j = 0; j < n; ++j) {
-    CAPTURE(a[j]);
-    CAPTURE(b[j]);
-    const std::int32_t x = a[j], y = b[j];
-    const unsigned s = static_cast<unsigned>(y) & 31u;  // shift amounts are taken modulo 32
-    const std::uint32_t ux = static_cast<std::uint32_t>(x);
-    CHECK(got[j * results + 0] == x / y);  // C++ and OpenCL both round toward zero
-    CHECK(got[j * results + 1] == x % y);  // the remainder takes the dividend's sign
-    CHECK(got[j * results + 2] == wrap(static_cast<std::int64_t>(ux << s)));
-    CHECK(got[j * results + 3] == (x >> s));
-    CHECK(got[j * results + 4] == static_cast<std::int32_t>(ux >> s));
-    CHECK(got[j * results + 5] == wrap(static_cast<std::int64_t>(x) + y));
-    CHECK(got[j * results + 6] == wrap(static_cast<std::int64_t>(x) * y));
-    CHECK(got[j * results + 7] == wrap(static_cast<std::int64_t>(x) - y));
-    CHECK(got[j * results + 8] == wrap(x < 0 ? -static_cast<std::int64_t>(x) : x));
-    CHECK(got[j * results + 9] == std::popcount(ux));
-    CHECK(got[j * results + 10] == std::countl_zero(ux));
+  // The chosen workgroup, and one of 4 that leaves the last group partly outside the range.
+  for (std::size_t wg : {0u, 4u}) {
+    CAPTURE(wg);
+    auto out = rt.zeros<std::int32_t>(n * results);
+    auto A = rt.upload(a), B = rt.upload(b);
+    if (wg == 0) {
+      k.launch(NDRange{n}, out, A, B);
+    } else {
+      k.launch(NDRange{n}, WorkGroup{wg}, out, A, B);
+    }
+    rt.synchronize();
+    auto got = out.to_vector();
+    for (std::size_t j = 0; j < n; ++j) {
+      CAPTURE(a[j]);
+      CAPTURE(b[j]);
+      const std::int32_t x = a[j], y = b[j];
+      const unsigned s = static_cast<unsigned>(y) & 31u;  // shift amounts are taken modulo 32
+      const std::uint32_t ux = static_cast<std::uint32_t>(x);
+      CHECK(got[j * results + 0] == x / y);  // C++ and OpenCL both round toward zero
+      CHECK(got[j * results + 1] == x % y);  // the remainder takes the dividend's sign
+      CHECK(got[j * results + 2] == wrap(static_cast<std::int64_t>(ux << s)));
+      CHECK(got[j * results + 3] == (x >> s));
+      CHECK(got[j * results + 4] == static_cast<std::int32_t>(ux >> s));
+      CHECK(got[j * results + 5] == wrap(static_cast<std::int64_t>(x) + y));
+      CHECK(got[j * results + 6] == wrap(static_cast<std::int64_t>(x) * y));
+      CHECK(got[j * results + 7] == wrap(static_cast<std::int64_t>(x) - y));
+      CHECK(got[j * results + 8] == wrap(x < 0 ? -static_cast<std::int64_t>(x) : x));
+      CHECK(got[j * results + 9] == std::popcount(ux));
+      CHECK(got[j * results + 10] == std::countl_zero(ux));
+    }
   }
 }
 
@@ -129,16 +137,24 @@ TEST_CASE("Float16 round trip of every finite half value") {
   REQUIRE(all.size() == 63488);  // 2^16 minus the 2048 infinities and NaNs
   auto& rt = test::runtime();
   auto In = rt.upload(all);
-  auto H = rt.zeros<half>(all.size());
-  auto F = rt.zeros<float>(all.size());
-  k.launch(NDRange{all.size()}, H, F, In);
-  rt.synchronize();
-  const auto hs = H.to_vector();
-  const auto fs = F.to_vector();
-  std::size_t wrong = 0;
-  for (std::size_t j = 0; j < all.size(); ++j) {
-    wrong += !(hs[j] == all[j]);
-    wrong += std::bit_cast<std::uint32_t>(fs[j]) != std::bit_cast<std::uint32_t>(to_float(all[j]));
+  // The chosen workgroup, and one of 96 that leaves the last group partly outside the range.
+  for (std::size_t wg : {0u, 96u}) {
+    CAPTURE(wg);
+    auto H = rt.zeros<half>(all.size());
+    auto F = rt.zeros<float>(all.size());
+    if (wg == 0) {
+      k.launch(NDRange{all.size()}, H, F, In);
+    } else {
+      k.launch(NDRange{all.size()}, WorkGroup{wg}, H, F, In);
+    }
+    rt.synchronize();
+    const auto hs = H.to_vector();
+    const auto fs = F.to_vector();
+    std::size_t wrong = 0;
+    for (std::size_t j = 0; j < all.size(); ++j) {
+      wrong += !(hs[j] == all[j]);
+      wrong += std::bit_cast<std::uint32_t>(fs[j]) != std::bit_cast<std::uint32_t>(to_float(all[j]));
+    }
+    CHECK(wrong == 0);
   }
-  CHECK(wrong == 0);
 }

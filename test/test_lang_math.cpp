@@ -49,7 +49,6 @@ const MathCase cases[] = {
 };
 // clang-format on
 
-constexpr std::size_t samples = 1021;  // not a multiple of any workgroup
 
 // How many representable values lie between a and b (0 when both are NaN).
 template <class F>
@@ -95,9 +94,9 @@ KernelDef all_math() {
 }
 
 template <class T>
-void check_math() {
+void check_math(Kernel& k, std::size_t samples) {
+  CAPTURE(samples);
   auto& rt = test::runtime();
-  Kernel k = test::compile_checked(all_math<T>());
   const std::size_t F = std::size(cases);
   std::vector<T> in(F * 3 * samples);
   for (std::size_t f = 0; f < F; ++f)
@@ -135,6 +134,12 @@ void check_math() {
 }
 
 }  // namespace
+
+template <class T>
+void check_math() {
+  Kernel k = test::compile_checked(all_math<T>());
+  for (std::size_t samples : {1u, 64u, 1021u}) check_math<T>(k, samples);  // 1021: not a multiple
+}
 
 TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f32)") { check_math<float>(); }
 TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f64)") { check_math<double>(); }

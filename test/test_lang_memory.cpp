@@ -284,3 +284,41 @@ TEST_CASE("private memory: per-work-item arrays in 1 and 2 dimensions") {
     CHECK(wrong == 0);
   }
 }
+
+TEST_CASE("large private arrays: chosen workgroups fit, oversized ones are a UserError") {
+  // 8 KiB per work-item: a 4096-item group would need 32 MiB of PoCL's 8 MiB worker stack.
+  constexpr std::int64_t len = 2048;
+  KernelBuilder kb("big_private");
+  auto out = kb.param<Global<float>>("out");
+  auto a = private_array<float>(kb, {len});
+  auto i = kb.global_index();
+  kb.for_(kb.lit<std::int64_t>(0), kb.lit(len), kb.lit<std::int64_t>(1),
+          [&](Val<std::int64_t> j) { a(j) = cast<float>(j % 7 + i % 3); });
+  auto sum = kb.var(0.0f);
+  kb.for_(kb.lit<std::int64_t>(0), kb.lit(len), kb.lit<std::int64_t>(1),
+          [&](Val<std::int64_t> j) { sum += a(kb.lit(len - 1) - j); });
+  kb.if_(kb.in_bounds(), [&] { out[i] = sum.get(); });
+  auto def = kb.finish();
+  Kernel k = test::compile_checked(def);
+  CHECK(k.workgroup_for(NDRange{4096}).total() * len * 4 <= (std::size_t{4} << 20));
+  auto& rt = test::runtime();
+  const std::size_t n = 1000;
+  auto buf = rt.zeros<float>(n);
+  k.launch(NDRange{n}, buf);
+  rt.synchronize();
+  auto got = buf.to_vector();
+  float base = 0;
+  for (std::int64_t j = 0; j < len; ++j) base += static_cast<float>(j % 7);
+  std::size_t wrong = 0;
+  for (std::size_t x = 0; x < n; ++x) wrong += got[x] != base + static_cast<float>(len * static_cast<std::int64_t>(x % 3));
+  CHECK(wrong == 0);
+  CHECK_THROWS_AS(k.launch(NDRange{n}, WorkGroup{1024}, buf), UserError);
+  CHECK_THROWS_WITH_AS(test::jit().compile(def, test::static_workgroup(WorkGroup{1024})),
+                       doctest::Contains("bytes of private arrays per work-item"), UserError);
+  KernelBuilder huge("huge_private");
+  auto o = huge.param<Global<float>>("out");
+  auto h = private_array<float>(huge, {std::int64_t{2} << 20});
+  h(0) = 1.0f;
+  o[0] = h(0);
+  CHECK_THROWS_WITH_AS(test::jit().compile(huge.finish()), doctest::Contains("per work-item"), UserError);
+}

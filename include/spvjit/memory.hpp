@@ -42,6 +42,9 @@ struct Shape {
 Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what);
 Shape make_shape(detail::BuilderState* s, std::initializer_list<std::int64_t> extents,
                  const char* what);
+/// A shape from run-time extents (integers of any width); throws UserError otherwise.
+Shape make_shape(const Value* extents, unsigned count, const char* what);
+Value extent(const Shape& shape, unsigned d);
 Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
                          std::string_view name);
 Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t count);
@@ -76,7 +79,8 @@ class Array {
     return Ref<T>(base_, detail::index_value(base_.state(), linear));
   }
   unsigned rank() const { return shape_.rank; }
-  Val<std::int64_t> extent(unsigned d) const { return Val<std::int64_t>(shape_.extent.at(d)); }
+  /// The extent of dimension `d` (0 = the slowest); throws UserError past the rank.
+  Val<std::int64_t> extent(unsigned d) const { return Val<std::int64_t>(detail::extent(shape_, d)); }
   const Ptr<T, Space>& data() const { return base_; }
 
  private:
@@ -108,13 +112,8 @@ Array<T, AddressSpace::Private> private_array(KernelBuilder& kb,
 template <class T, AddressSpace Space, class... E>
 Array<T, Space> view(const Ptr<T, Space>& p, const E&... extents) {
   static_assert(sizeof...(E) >= 1 && sizeof...(E) <= 3, "view: 1 to 3 extents");
-  detail::Shape shape;
   const Value values[] = {detail::index_value(p.state(), extents)...};
-  for (unsigned d = 0; d < sizeof...(E); ++d) {
-    shape.extent[d] = cast(values[d], Scalar::I64);
-  }
-  shape.rank = sizeof...(E);
-  return {p, shape};
+  return {p, detail::make_shape(values, sizeof...(E), "view")};
 }
 
 }  // namespace spvjit
