@@ -6,6 +6,7 @@
 #include <numeric>
 #include <vector>
 
+#include "spvjit/examples.hpp"
 #include "test/lang_support.hpp"
 
 using namespace spvjit;
@@ -58,43 +59,6 @@ KernelDef naive_matmul() {
 }
 
 constexpr std::int64_t tile = 16;
-
-// The tiled matmul of KA's examples: TILE x TILE tiles of A and B staged in local memory.
-// Kept identical to the one in README.md.
-KernelDef tiled_matmul() {
-  KernelBuilder kb("tiled_matmul");
-  auto c = kb.param<Global<float>>("C");
-  auto a = kb.param<Const<float>>("A");
-  auto b = kb.param<Const<float>>("B");
-  auto n = kb.param<std::int64_t>("n");
-  auto p = kb.param<std::int64_t>("p");
-  auto m = kb.param<std::int64_t>("m");
-  auto [tx, ty] = local_indices<2>(kb);
-  auto [col, row] = global_indices<2>(kb);
-  auto A = view(a, n, p);
-  auto B = view(b, p, m);
-  auto C = view(c, n, m);
-  auto As = local_array<float>(kb, {tile, tile}, "As");
-  auto Bs = local_array<float>(kb, {tile, tile}, "Bs");
-  auto acc = kb.var(0.0f);
-  auto tiles = (p + (tile - 1)) / tile;
-  kb.for_(kb.lit<std::int64_t>(0), tiles, kb.lit<std::int64_t>(1), [&](Val<std::int64_t> t) {
-    // Every work-item stages one element (zero outside the matrices) and reaches each barrier.
-    auto ak = t * tile + tx;
-    auto bk = t * tile + ty;
-    auto av = kb.var(0.0f), bv = kb.var(0.0f);
-    kb.if_(row < n && ak < p, [&] { av = A(row, ak); });
-    kb.if_(bk < p && col < m, [&] { bv = B(bk, col); });
-    As(ty, tx) = av.get();
-    Bs(ty, tx) = bv.get();
-    barrier(kb, Fence::Local);
-    kb.for_(kb.lit<std::int64_t>(0), kb.lit(tile), kb.lit<std::int64_t>(1),
-            [&](Val<std::int64_t> k) { acc += As(ty, k) * Bs(k, tx); });
-    barrier(kb, Fence::Local);
-  });
-  kb.if_(row < n && col < m, [&] { C(row, col) = acc.get(); });
-  return kb.finish();
-}
 
 std::vector<float> small_ints(std::size_t count, unsigned seed) {
   // Integers 0..7: every product sum below stays exact in float, so results compare exactly.
@@ -167,7 +131,7 @@ TEST_CASE("2D naive transpose") {
 TEST_CASE("naive and tiled matmul match the C++ reference") {
   auto& rt = test::runtime();
   Kernel naive = test::compile_checked(naive_matmul());
-  Kernel tiled = test::compile_checked(tiled_matmul(), test::static_workgroup(WorkGroup{tile, tile}));
+  Kernel tiled = test::compile_checked(examples::tiled_matmul(tile), test::static_workgroup(WorkGroup{tile, tile}));
   struct Size { std::size_t n, p, m; };
   for (Size s : {Size{1, 1, 1}, Size{16, 16, 16}, Size{37, 45, 29}, Size{64, 32, 48}}) {
     CAPTURE(s.n);

@@ -27,6 +27,7 @@ expect 0 "define spir_kernel void @saxpy_f32" dump saxpy-f32
 expect 0 "OpEntryPoint Kernel" dump saxpy-f16
 expect 2 "unknown kernel 'nope'" dump nope
 expect 2 "usage: spvjit dump" dump
+expect 0 "launch/static workgroup, static ndrange" bench --benchmark_list_tests
 # The cache commands on a private directory holding one compiled kernel.
 export SPVJIT_CACHE_DIR=$(mktemp -d)
 expect 0 "$SPVJIT_CACHE_DIR" cache dir
