@@ -41,4 +41,12 @@ class LaunchState {
   std::mutex mutex;           ///< an OpenCL kernel's arguments are not thread-safe
 };
 
+/// Internal access to a Kernel's OpenCL objects, for tests and benchmarks that compare against
+/// raw OpenCL calls on the very same cl_kernel.
+struct KernelAccess {
+  static LaunchState& state(const Kernel& k) { return *k.state_; }
+  static cl_kernel kernel(const Kernel& k) { return k.state_->kernel.get(); }
+  static cl_command_queue queue(const Kernel& k) { return k.state_->core->queue.get(); }
+};
+
 }  // namespace spvjit::detail

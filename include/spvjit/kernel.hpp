@@ -17,6 +17,7 @@ namespace spvjit {
 
 namespace detail {
 class LaunchState;
+struct KernelAccess;  ///< internal: the LaunchState behind a Kernel (tests, benchmarks)
 
 /// One launch argument as the packer sees it, built on the caller's stack.
 struct ArgView {
@@ -83,6 +84,7 @@ class Kernel {
  private:
   void launch_packed(const NDRange& ndrange, const WorkGroup* workgroup,
                      const detail::ArgView* args, std::size_t count);
+  friend struct detail::KernelAccess;
   std::shared_ptr<detail::LaunchState> state_;
 };
 
