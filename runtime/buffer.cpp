@@ -1,4 +1,6 @@
 // Buffer transfers. All blocking: a returned write may be reused, a returned read is complete.
+// They go to the main queue, through RuntimeCore::enter, so that on an adaptive runtime they
+// wait for launches still running on the other device.
 #include "runtime/core.hpp"
 
 namespace spvjit::detail {
@@ -17,6 +19,7 @@ void buffer_release(_cl_mem* mem) noexcept {
 void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                   const void* src) {
   if (bytes == 0) return;
+  const auto lock = core.enter(core.queue.get());
   check_cl(clEnqueueWriteBuffer(core.queue.get(), mem, CL_TRUE, offset, bytes, src, 0, nullptr,
                                 nullptr),
            "clEnqueueWriteBuffer");
@@ -25,6 +28,7 @@ void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size
 void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                  void* dst) {
   if (bytes == 0) return;
+  const auto lock = core.enter(core.queue.get());
   check_cl(clEnqueueReadBuffer(core.queue.get(), mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
                                nullptr),
            "clEnqueueReadBuffer");
@@ -32,6 +36,7 @@ void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_
 
 void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes) {
   if (bytes == 0) return;
+  const auto lock = core.enter(core.queue.get());
   const cl_uchar zero = 0;
   check_cl(clEnqueueFillBuffer(core.queue.get(), mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
            "clEnqueueFillBuffer");
@@ -40,6 +45,7 @@ void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes) {
 
 void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t bytes) {
   if (bytes == 0) return;
+  const auto lock = core.enter(core.queue.get());
   check_cl(clEnqueueCopyBuffer(core.queue.get(), from, to, 0, 0, bytes, 0, nullptr, nullptr),
            "clEnqueueCopyBuffer");
   check_cl(clFinish(core.queue.get()), "clFinish");

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <array>
-#include <cstring>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -13,11 +13,20 @@
 
 namespace spvjit::detail {
 
-/// The last value handed to clSetKernelArg for one argument, to skip re-setting it.
+/// The last value handed to clSetKernelArg for one argument, to skip re-setting it. Values of
+/// 1, 2, 4 or 8 bytes (every scalar and cl_mem) are remembered; local sizes by their size.
 struct ArgMemo {
-  bool set = false;
+  std::uint64_t bits = 0;
   std::size_t size = 0;
-  unsigned char bytes[8] = {};
+  bool set = false;
+};
+
+/// The sizes handed to clEnqueueNDRangeKernel.
+struct Geometry {
+  std::size_t global[3] = {1, 1, 1};
+  std::size_t local[3] = {1, 1, 1};
+  cl_uint dims = 1;
+  std::size_t items = 1;  ///< global[0] * global[1] * global[2]
 };
 
 class LaunchState {
@@ -26,6 +35,9 @@ class LaunchState {
               std::string name, std::vector<Param> params, bool hidden_ndrange,
               Specialization spec);
 
+  /// KernelAbstractions-style default: fill dimension 0 first, up to the kernel's maximum.
+  WorkGroup chosen_workgroup(const NDRange& nd) const noexcept;
+
   std::shared_ptr<RuntimeCore> core;
   std::shared_ptr<ClHandle<cl_program>> program;
   ClHandle<cl_kernel> kernel;
@@ -33,12 +45,17 @@ class LaunchState {
   std::vector<Param> params;
   bool hidden_ndrange = false;
   Specialization spec;
-  std::size_t max_workgroup = 0;
+  std::size_t max_workgroup = 0;   ///< CL_KERNEL_WORK_GROUP_SIZE, the least over the devices
   std::array<std::size_t, 3> max_items{};
   std::size_t preferred_multiple = 1;
   std::uint64_t local_mem_size = 0;
+  bool static_geometry = false;    ///< static ndrange: `fixed` holds the whole geometry
+  Geometry fixed;
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included
-  std::mutex mutex;           ///< an OpenCL kernel's arguments are not thread-safe
+  // An OpenCL kernel's arguments are not thread-safe (clSetKernelArg then enqueue must not
+  // interleave). A lock costs ~20 ns uncontended; a kernel clone per thread would need a
+  // per-thread lookup and a clCreateKernel per thread.
+  std::mutex mutex;
 };
 
 /// Internal access to a Kernel's OpenCL objects, for tests and benchmarks that compare against

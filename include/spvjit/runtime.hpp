@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,11 +40,34 @@ struct DeviceInfo {
   std::string summary() const;
 };
 
+/// How a Runtime spreads launches over devices.
+enum class Dispatch : std::uint8_t {
+  /// One device: the first that accepts SPIR-V (see RuntimeOptions::device_name_contains).
+  Single,
+  /// PoCL's `basic` device (runs a launch inline, in the thread that waits for it: ~0.6 us for
+  /// 16 work-items) and its `pthread` device (worker threads: ~33 us, but parallel) in one
+  /// context. Launches of at most `inline_threshold` work-items go to `basic`, the rest to
+  /// `pthread`; buffers are shared. PoCL exposes `basic` only when POCL_DEVICES names it, and
+  /// reads POCL_DEVICES once, at the first OpenCL call of the process: set
+  /// POCL_DEVICES="basic pthread" before that. If it is unset when the first Runtime of the
+  /// process starts, spvjit sets it (so no other OpenCL call may have happened before).
+  Adaptive,
+};
+
 struct RuntimeOptions {
   /// Choose the first SPIR-V device whose name contains this text (empty: the first one).
-  /// The environment variable SPVJIT_DEVICE overrides an empty value.
+  /// The environment variable SPVJIT_DEVICE overrides an empty value. Dispatch::Single only.
   std::string device_name_contains;
+  Dispatch dispatch = Dispatch::Single;
+  /// Dispatch::Adaptive: launches of at most this many work-items (counted after rounding up
+  /// to whole work-groups) run on `basic`. 0 forces every launch onto `pthread`, SIZE_MAX onto
+  /// `basic`. Unset: SPVJIT_INLINE_THRESHOLD, else default_inline_threshold.
+  std::optional<std::size_t> inline_threshold;
 };
+
+/// Measured on a 2-core AMD EPYC with PoCL 6.0 (Float64 scale kernel, launch + synchronize):
+/// basic and pthread break even at 2^15 work-items. See Runtime::set_inline_threshold.
+inline constexpr std::size_t default_inline_threshold = std::size_t{1} << 15;
 
 namespace detail {
 class RuntimeCore;
@@ -144,7 +168,15 @@ class Runtime {
   /// Every OpenCL device visible to the ICD loader (empty when there are no platforms).
   static std::vector<DeviceInfo> list_devices();
 
+  /// The device launches go to (with Dispatch::Adaptive: the `pthread` one).
   const DeviceInfo& device() const;
+  /// Dispatch::Adaptive: the `basic` device that runs small launches inline; else nullptr.
+  const DeviceInfo* inline_device() const;
+  Dispatch dispatch() const;
+  /// Dispatch::Adaptive: launches of at most this many work-items run inline on `basic`.
+  std::size_t inline_threshold() const;
+  /// Changes the threshold for launches enqueued after this call (any thread).
+  void set_inline_threshold(std::size_t work_items);
 
   template <KernelScalar T>
   [[nodiscard]] Buffer<T> allocate(std::size_t size) {
@@ -167,7 +199,7 @@ class Runtime {
     return upload(std::span<const T>(data));
   }
 
-  /// Waits until every command queued so far has finished.
+  /// Waits until every command queued so far has finished (on every queue).
   void synchronize();
 
   detail::RuntimeCore& core() const { return *core_; }
