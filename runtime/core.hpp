@@ -55,6 +55,10 @@ class RuntimeCore {
   cl_command_queue last_queue_ = nullptr;
 };
 
+/// The largest launch (in work-items) that PoCL's basic device runs faster than pthread on this
+/// machine, measured with a small kernel on both devices of an adaptive core.
+std::size_t measure_inline_threshold(RuntimeCore& core);
+
 /// Every device of every platform, with the facts spvjit needs.
 struct SeenDevice {
   cl_platform_id platform;

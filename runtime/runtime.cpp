@@ -30,10 +30,11 @@ std::string devices_seen(const std::vector<SeenDevice>& seen) {
   return msg;
 }
 
-std::size_t threshold_from(const RuntimeOptions& options) {
+// The threshold given in the options or SPVJIT_INLINE_THRESHOLD; none: measure it.
+std::optional<std::size_t> threshold_from(const RuntimeOptions& options) {
   if (options.inline_threshold) return *options.inline_threshold;
   const char* env = std::getenv("SPVJIT_INLINE_THRESHOLD");
-  if (!env || !*env) return default_inline_threshold;
+  if (!env || !*env) return std::nullopt;
   char* end = nullptr;
   errno = 0;
   const unsigned long long v = std::strtoull(env, &end, 10);
@@ -56,7 +57,7 @@ ClHandle<cl_command_queue> make_queue(cl_context context, cl_device_id device,
 
 RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   adaptive = options.dispatch == Dispatch::Adaptive;
-  if (adaptive) inline_threshold = threshold_from(options);
+  const auto threshold = adaptive ? threshold_from(options) : std::nullopt;
   if (adaptive && !g_opencl_started.load() && !std::getenv("POCL_DEVICES")) {
     ::setenv("POCL_DEVICES", "basic pthread", 0);
   }
@@ -113,8 +114,11 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
                                                  all.data(), nullptr, nullptr, &err));
   check_cl(err, "clCreateContext", info.name);
   queue = make_queue(context.get(), device, info.name);
-  if (adaptive) inline_queue = make_queue(context.get(), inline_device, inline_info.name);
   last_queue_ = queue.get();
+  if (adaptive) {
+    inline_queue = make_queue(context.get(), inline_device, inline_info.name);
+    inline_threshold = threshold ? *threshold : measure_inline_threshold(*this);
+  }
 }
 
 std::vector<cl_device_id> RuntimeCore::devices() const {

@@ -61,13 +61,10 @@ struct RuntimeOptions {
   Dispatch dispatch = Dispatch::Single;
   /// Dispatch::Adaptive: launches of at most this many work-items (counted after rounding up
   /// to whole work-groups) run on `basic`. 0 forces every launch onto `pthread`, SIZE_MAX onto
-  /// `basic`. Unset: SPVJIT_INLINE_THRESHOLD, else default_inline_threshold.
+  /// `basic`. Unset: SPVJIT_INLINE_THRESHOLD; unset too: measured when the Runtime starts
+  /// (a Float64 scale kernel timed on both devices at 2^8 ... 2^20 work-items, ~50-70 ms).
   std::optional<std::size_t> inline_threshold;
 };
-
-/// Measured on a 2-core AMD EPYC with PoCL 6.0 (Float64 scale kernel, launch + synchronize):
-/// basic and pthread break even at 2^15 work-items. See Runtime::set_inline_threshold.
-inline constexpr std::size_t default_inline_threshold = std::size_t{1} << 15;
 
 namespace detail {
 class RuntimeCore;
