@@ -1,7 +1,10 @@
 // Buffer transfers. All blocking: a returned write may be reused, a returned read is complete.
 // They go to the main queue, through RuntimeCore::enter, so that on an adaptive runtime they
 // wait for launches still running on the other device.
+#include <algorithm>
+
 #include "runtime/core.hpp"
+#include "spvjit/view.hpp"
 
 namespace spvjit::detail {
 
@@ -14,6 +17,26 @@ _cl_mem* buffer_create(RuntimeCore& core, std::size_t bytes) {
 
 void buffer_release(_cl_mem* mem) noexcept {
   if (mem) clReleaseMemObject(mem);
+}
+
+void buffer_retain(_cl_mem* mem) noexcept {
+  if (mem) clRetainMemObject(mem);
+}
+
+_cl_mem* buffer_sub_create(_cl_mem* parent, std::size_t offset, std::size_t bytes) {
+  const cl_buffer_region region{offset, bytes};
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                 &err);
+  check_cl(err, "clCreateSubBuffer",
+           std::to_string(bytes) + " bytes at offset " + std::to_string(offset));
+  return mem;
+}
+
+std::size_t sub_buffer_alignment(const RuntimeCore& core) noexcept {
+  std::size_t align = std::max<std::size_t>(core.info.base_address_alignment, 1);
+  if (core.adaptive) align = std::max(align, core.inline_info.base_address_alignment);
+  return align;
 }
 
 void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
@@ -44,9 +67,15 @@ void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes) {
 }
 
 void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t bytes) {
+  buffer_copy_region(core, from, 0, to, 0, bytes);
+}
+
+void buffer_copy_region(RuntimeCore& core, _cl_mem* from, std::size_t from_offset, _cl_mem* to,
+                        std::size_t to_offset, std::size_t bytes) {
   if (bytes == 0) return;
   const auto lock = core.enter(core.queue.get());
-  check_cl(clEnqueueCopyBuffer(core.queue.get(), from, to, 0, 0, bytes, 0, nullptr, nullptr),
+  check_cl(clEnqueueCopyBuffer(core.queue.get(), from, to, from_offset, to_offset, bytes, 0,
+                               nullptr, nullptr),
            "clEnqueueCopyBuffer");
   check_cl(clFinish(core.queue.get()), "clFinish");
 }

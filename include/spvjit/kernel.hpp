@@ -12,6 +12,7 @@
 #include "spvjit/ndrange.hpp"
 #include "spvjit/runtime.hpp"
 #include "spvjit/signature.hpp"
+#include "spvjit/view.hpp"
 
 namespace spvjit {
 
@@ -34,6 +35,10 @@ ArgView arg_view(const Buffer<T>& b) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle()};
 }
 template <KernelScalar T>
+ArgView arg_view(const BufferView<T>& v) {
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, v.handle()};
+}
+template <KernelScalar T>
 ArgView arg_view(const T& v) {
   return ArgView{ParamKind::Scalar, scalar_of<T>, false, sizeof(T), &v, nullptr};
 }
@@ -43,7 +48,7 @@ inline ArgView arg_view(const LocalMemory& l) {
 template <class A>
 ArgView arg_view(const A&) {
   static_assert(sizeof(A) == 0,
-                "launch argument: expected a Buffer<T>, a kernel scalar (float, int32_t, half, "
+                "launch argument: expected a Buffer<T>, a BufferView<T>, a kernel scalar (float, int32_t, half, "
                 "...) or LocalMemory");
   return {};
 }

@@ -31,6 +31,7 @@ struct DeviceInfo {
   std::array<std::size_t, 3> max_work_item_sizes{0, 0, 0};
   std::uint64_t local_mem_size = 0;
   std::uint64_t global_mem_size = 0;
+  std::size_t base_address_alignment = 0;  ///< bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8)
   unsigned compute_units = 0;
   bool fp64 = false;
   bool fp16 = false;
@@ -110,6 +111,7 @@ class Buffer {
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
   bool valid() const noexcept { return mem_ != nullptr; }
   _cl_mem* handle() const noexcept { return mem_; }
+  const std::shared_ptr<detail::RuntimeCore>& shared_core() const noexcept { return core_; }
 
   /// Copies host data in; `data.size()` must equal `size()`.
   void write(std::span<const T> data) {

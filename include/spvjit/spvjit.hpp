@@ -12,3 +12,4 @@
 #include "spvjit/signature.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/value.hpp"
+#include "spvjit/view.hpp"
