@@ -19,13 +19,15 @@ namespace {
   std::string got;
   switch (given.kind) {
     case ParamKind::Scalar: got = "a scalar " + std::string(name(given.type)); break;
-    case ParamKind::Pointer: got = "Buffer<" + std::string(name(given.type)) + ">"; break;
+    case ParamKind::Pointer:
+      got = (given.svm ? "SharedArray<" : "Buffer<") + std::string(name(given.type)) + ">";
+      break;
     case ParamKind::LocalArray: got = "LocalMemory"; break;
   }
   const Param& p = s.params[i];
   std::string why;
-  if (given.kind == ParamKind::Pointer && given.mem == nullptr && given.kind == p.kind &&
-      given.type == p.type) {
+  if (given.kind == ParamKind::Pointer && given.mem == nullptr && given.svm == nullptr &&
+      given.kind == p.kind && given.type == p.type) {
     why = ": the buffer is empty (moved from or default-constructed)";
   } else if (given.kind == ParamKind::LocalArray && given.kind == p.kind) {
     why = ": LocalMemory of " + std::to_string(given.size) + " bytes; expected 1 to " +
@@ -84,7 +86,7 @@ namespace {
 inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a) {
   const Param& p = s.params[i];
   const bool ok = a.kind == p.kind && (a.any_type || a.type == p.type) &&
-                  (a.kind != ParamKind::Pointer || a.mem != nullptr) &&
+                  (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
                   (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size));
   if (!ok) [[unlikely]] bad_argument(s, i, a);
 }
@@ -106,11 +108,25 @@ inline void set_argument(LaunchState& s, cl_uint index, std::size_t size, const 
   ArgMemo& m = s.memo[index];
   std::uint64_t bits = 0;
   const bool remembered = value == nullptr || memo_bits(size, value, bits);
-  if (remembered && m.set && m.size == size && m.bits == bits) return;
+  if (remembered && m.set && !m.svm && m.size == size && m.bits == bits) return;
   const cl_int err = clSetKernelArg(s.kernel.get(), index, size, value);
   if (err != CL_SUCCESS) [[unlikely]] failed(s, "clSetKernelArg", err, index);
   m.set = remembered;
+  m.svm = false;
   m.size = size;
+  m.bits = bits;
+}
+
+// The same for a shared-memory pointer, which OpenCL takes through its own call.
+inline void set_svm_argument(LaunchState& s, cl_uint index, const void* ptr) {
+  ArgMemo& m = s.memo[index];
+  const auto bits = reinterpret_cast<std::uintptr_t>(ptr);
+  if (m.set && m.svm && m.bits == bits) return;
+  const cl_int err = clSetKernelArgSVMPointer(s.kernel.get(), index, ptr);
+  if (err != CL_SUCCESS) [[unlikely]] failed(s, "clSetKernelArgSVMPointer", err, index);
+  m.set = true;
+  m.svm = true;
+  m.size = sizeof(ptr);
   m.bits = bits;
 }
 
@@ -180,7 +196,13 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     const auto index = static_cast<cl_uint>(i);
     switch (a.kind) {
       case ParamKind::Scalar: detail::set_argument(s, index, a.size, a.data); break;
-      case ParamKind::Pointer: detail::set_argument(s, index, sizeof(cl_mem), &a.mem); break;
+      case ParamKind::Pointer:
+        if (a.svm) {
+          detail::set_svm_argument(s, index, a.svm);
+        } else {
+          detail::set_argument(s, index, sizeof(cl_mem), &a.mem);
+        }
+        break;
       case ParamKind::LocalArray: detail::set_argument(s, index, a.size, nullptr); break;
     }
   }

@@ -19,6 +19,7 @@ struct ArgMemo {
   std::uint64_t bits = 0;
   std::size_t size = 0;
   bool set = false;
+  bool svm = false;  ///< set with clSetKernelArgSVMPointer (bits: the pointer)
 };
 
 /// The sizes handed to clEnqueueNDRangeKernel.

@@ -11,6 +11,7 @@
 
 #include "spvjit/ndrange.hpp"
 #include "spvjit/runtime.hpp"
+#include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/view.hpp"
 
@@ -28,6 +29,7 @@ struct ArgView {
   std::size_t size = 0;        ///< bytes passed to clSetKernelArg (local: bytes reserved)
   const void* data = nullptr;  ///< scalars: the value
   _cl_mem* mem = nullptr;      ///< buffers: the handle
+  const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
 };
 
 template <KernelScalar T>
@@ -39,6 +41,16 @@ ArgView arg_view(const BufferView<T>& v) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, v.handle()};
 }
 template <KernelScalar T>
+ArgView arg_view(const SharedSpan<T>& s) {
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
+                 s.data()};
+}
+template <KernelScalar T>
+ArgView arg_view(const SharedArray<T>& a) {
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
+                 a.data()};
+}
+template <KernelScalar T>
 ArgView arg_view(const T& v) {
   return ArgView{ParamKind::Scalar, scalar_of<T>, false, sizeof(T), &v, nullptr};
 }
@@ -48,7 +60,8 @@ inline ArgView arg_view(const LocalMemory& l) {
 template <class A>
 ArgView arg_view(const A&) {
   static_assert(sizeof(A) == 0,
-                "launch argument: expected a Buffer<T>, a BufferView<T>, a kernel scalar (float, int32_t, half, "
+                "launch argument: expected a Buffer<T>, a BufferView<T>, a SharedArray<T>, a "
+                "SharedSpan<T>, a kernel scalar (float, int32_t, half, "
                 "...) or LocalMemory");
   return {};
 }

@@ -9,6 +9,7 @@
 #include "spvjit/ndrange.hpp"
 #include "spvjit/pointer.hpp"
 #include "spvjit/runtime.hpp"
+#include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/value.hpp"
