@@ -182,7 +182,8 @@ inline bool geometry(const LaunchState& s, const NDRange& nd, const WorkGroup* g
 }  // namespace detail
 
 void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
-                           const detail::ArgView* args, std::size_t count) {
+                           const detail::ArgView* args, std::size_t count,
+                           _cl_event** event) {
   if (!state_) [[unlikely]] throw UserError("launch: the Kernel is empty (default-constructed)");
   auto& s = *state_;
   if (count != s.params.size()) [[unlikely]] detail::bad_count(s, count);
@@ -216,7 +217,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   cl_command_queue queue = core.queue_for(g.items);
   const auto order = core.enter(queue);  // adaptive runtimes only: a lock, maybe a clFinish
   const cl_int err = clEnqueueNDRangeKernel(queue, s.kernel.get(), g.dims, nullptr, g.global,
-                                            g.local, 0, nullptr, nullptr);
+                                            g.local, 0, nullptr, event);
   if (err != CL_SUCCESS) [[unlikely]] detail::failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
 }
 

@@ -167,4 +167,20 @@ void Runtime::set_inline_threshold(std::size_t work_items) {
 
 void Runtime::synchronize() { core_->finish(); }
 
+namespace detail {
+
+void event_release(_cl_event* e) noexcept {
+  if (e) clReleaseEvent(e);
+}
+void event_wait(_cl_event* e) { check_cl(clWaitForEvents(1, &e), "clWaitForEvents"); }
+bool event_complete(_cl_event* e) {
+  cl_int status = CL_QUEUED;
+  check_cl(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+           "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)");
+  if (status < 0) throw OpenCLError("kernel execution", status, "the launch failed");
+  return status == CL_COMPLETE;
+}
+
+}  // namespace detail
+
 }  // namespace spvjit

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 
+#include "spvjit/event.hpp"
 #include "spvjit/ndrange.hpp"
 #include "spvjit/runtime.hpp"
 #include "spvjit/shared_array.hpp"
@@ -83,13 +84,29 @@ class Kernel {
   template <class... A>
   void launch(const NDRange& ndrange, const WorkGroup& workgroup, const A&... args) {
     const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
-    launch_packed(ndrange, &workgroup, views, sizeof...(A));
+    launch_packed(ndrange, &workgroup, views, sizeof...(A), nullptr);
   }
   /// As above, with the static workgroup, or one chosen from the device's limits.
   template <class... A>
   void launch(const NDRange& ndrange, const A&... args) {
     const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
-    launch_packed(ndrange, nullptr, views, sizeof...(A));
+    launch_packed(ndrange, nullptr, views, sizeof...(A), nullptr);
+  }
+  /// As launch, and returns an Event for this launch alone (costs PoCL an event object).
+  template <class... A>
+  [[nodiscard]] Event launch_event(const NDRange& ndrange, const WorkGroup& workgroup,
+                                   const A&... args) {
+    const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
+    _cl_event* event = nullptr;
+    launch_packed(ndrange, &workgroup, views, sizeof...(A), &event);
+    return Event(event);
+  }
+  template <class... A>
+  [[nodiscard]] Event launch_event(const NDRange& ndrange, const A&... args) {
+    const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
+    _cl_event* event = nullptr;
+    launch_packed(ndrange, nullptr, views, sizeof...(A), &event);
+    return Event(event);
   }
 
   const std::string& name() const;
@@ -101,7 +118,7 @@ class Kernel {
 
  private:
   void launch_packed(const NDRange& ndrange, const WorkGroup* workgroup,
-                     const detail::ArgView* args, std::size_t count);
+                     const detail::ArgView* args, std::size_t count, _cl_event** event);
   friend struct detail::KernelAccess;
   std::shared_ptr<detail::LaunchState> state_;
 };

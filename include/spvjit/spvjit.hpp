@@ -3,6 +3,7 @@
 
 #include "spvjit/builder.hpp"
 #include "spvjit/error.hpp"
+#include "spvjit/event.hpp"
 #include "spvjit/jit.hpp"
 #include "spvjit/kernel.hpp"
 #include "spvjit/kernel_def.hpp"
