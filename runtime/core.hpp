@@ -45,14 +45,21 @@ class RuntimeCore {
   /// the command is enqueued. The two queues of an adaptive runtime are in-order each but not
   /// with each other: on a switch the other queue is finished first, so commands still run in
   /// the order they were enqueued. A single-device runtime takes no lock.
-  [[nodiscard]] std::unique_lock<std::mutex> enter(cl_command_queue q);
+  [[nodiscard]] std::unique_lock<std::mutex> enter(cl_command_queue q) {
+    if (!adaptive) return {};
+    return enter_adaptive(q);
+  }
 
   /// clFinish on every queue that may hold work.
   void finish();
 
  private:
-  std::mutex dispatch_mutex_;           ///< adaptive only: guards last_queue_ and the enqueue
-  cl_command_queue last_queue_ = nullptr;
+  std::unique_lock<std::mutex> enter_adaptive(cl_command_queue q);
+
+  std::mutex dispatch_mutex_;  ///< adaptive only: held from a switch through the enqueue
+  // Written under dispatch_mutex_; read without it by finish(): only the queue used last can
+  // hold work, since a switch finishes the other one first.
+  std::atomic<cl_command_queue> last_queue_{nullptr};
 };
 
 /// The largest launch (in work-items) that PoCL's basic device runs faster than pthread on this

@@ -72,21 +72,6 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
   }
 }
 
-WorkGroup LaunchState::chosen_workgroup(const NDRange& nd) const noexcept {
-  // Fill dimension 0 first, up to the kernel's maximum: PoCL runs one work-group function per
-  // group, so fewer, larger groups cost less dispatch.
-  WorkGroup wg;
-  wg.dims = nd.dims;
-  std::size_t budget = std::max<std::size_t>(max_workgroup, 1);
-  for (unsigned d = 0; d < 3; ++d) {
-    const std::size_t limit = std::min(budget, std::max<std::size_t>(max_items[d], 1));
-    wg.size[d] = std::max<std::size_t>(1, std::min(nd.size[d], limit));
-    const bool more = (d == 0 && (nd.size[1] > 1 || nd.size[2] > 1)) || (d == 1 && nd.size[2] > 1);
-    if (more) budget /= wg.size[d];  // a division costs ~15 ns: only when a later dim needs it
-  }
-  return wg;
-}
-
 }  // namespace detail
 
 Kernel::Kernel(std::shared_ptr<detail::LaunchState> state) : state_(std::move(state)) {}

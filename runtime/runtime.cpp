@@ -126,24 +126,21 @@ std::vector<cl_device_id> RuntimeCore::devices() const {
   return {device};
 }
 
-std::unique_lock<std::mutex> RuntimeCore::enter(cl_command_queue q) {
-  if (!adaptive) return {};
+std::unique_lock<std::mutex> RuntimeCore::enter_adaptive(cl_command_queue q) {
   std::unique_lock<std::mutex> lock(dispatch_mutex_);
-  if (q != last_queue_) {
-    check_cl(clFinish(last_queue_), "clFinish", "before switching devices");
-    last_queue_ = q;
+  const cl_command_queue last = last_queue_.load(std::memory_order_relaxed);
+  if (q != last) {
+    check_cl(clFinish(last), "clFinish", "before switching devices");
+    last_queue_.store(q, std::memory_order_release);
   }
   return lock;
 }
 
 void RuntimeCore::finish() {
-  if (!adaptive) {
-    check_cl(clFinish(queue.get()), "clFinish");
-    return;
-  }
-  // Only the queue used last can hold work: switching finished the other one.
-  std::lock_guard<std::mutex> lock(dispatch_mutex_);
-  check_cl(clFinish(last_queue_), "clFinish");
+  // No lock: a launch that returned before this call has stored its queue in last_queue_
+  // (release), and a switch finished the queue before it.
+  const cl_command_queue q = adaptive ? last_queue_.load(std::memory_order_acquire) : queue.get();
+  check_cl(clFinish(q), "clFinish");
 }
 
 }  // namespace detail
