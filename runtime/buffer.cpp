@@ -1,6 +1,6 @@
 // Buffer transfers. All blocking: a returned write may be reused, a returned read is complete.
-// They go to the main queue, through RuntimeCore::enter, so that on an adaptive runtime they
-// wait for launches still running on the other device.
+// On an adaptive runtime they go to the queue used last (both devices share the memory), so a
+// transfer between two small launches does not switch devices and wait twice.
 #include <algorithm>
 
 #include "runtime/core.hpp"
@@ -42,8 +42,9 @@ std::size_t sub_buffer_alignment(const RuntimeCore& core) noexcept {
 void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                   const void* src) {
   if (bytes == 0) return;
-  const auto lock = core.enter(core.queue.get());
-  check_cl(clEnqueueWriteBuffer(core.queue.get(), mem, CL_TRUE, offset, bytes, src, 0, nullptr,
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
+  check_cl(clEnqueueWriteBuffer(q, mem, CL_TRUE, offset, bytes, src, 0, nullptr,
                                 nullptr),
            "clEnqueueWriteBuffer");
 }
@@ -51,19 +52,21 @@ void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size
 void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                  void* dst) {
   if (bytes == 0) return;
-  const auto lock = core.enter(core.queue.get());
-  check_cl(clEnqueueReadBuffer(core.queue.get(), mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
+  check_cl(clEnqueueReadBuffer(q, mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
                                nullptr),
            "clEnqueueReadBuffer");
 }
 
 void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes) {
   if (bytes == 0) return;
-  const auto lock = core.enter(core.queue.get());
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
   const cl_uchar zero = 0;
-  check_cl(clEnqueueFillBuffer(core.queue.get(), mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
+  check_cl(clEnqueueFillBuffer(q, mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
            "clEnqueueFillBuffer");
-  check_cl(clFinish(core.queue.get()), "clFinish");
+  check_cl(clFinish(q), "clFinish");
 }
 
 void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t bytes) {
@@ -73,11 +76,11 @@ void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t byte
 void buffer_copy_region(RuntimeCore& core, _cl_mem* from, std::size_t from_offset, _cl_mem* to,
                         std::size_t to_offset, std::size_t bytes) {
   if (bytes == 0) return;
-  const auto lock = core.enter(core.queue.get());
-  check_cl(clEnqueueCopyBuffer(core.queue.get(), from, to, from_offset, to_offset, bytes, 0,
-                               nullptr, nullptr),
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
+  check_cl(clEnqueueCopyBuffer(q, from, to, from_offset, to_offset, bytes, 0, nullptr, nullptr),
            "clEnqueueCopyBuffer");
-  check_cl(clFinish(core.queue.get()), "clFinish");
+  check_cl(clFinish(q), "clFinish");
 }
 
 }  // namespace spvjit::detail

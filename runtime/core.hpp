@@ -41,6 +41,11 @@ class RuntimeCore {
                                                                      : queue.get();
   }
 
+  /// The queue for a transfer: any will do (the devices share memory), so the one used last.
+  cl_command_queue transfer_queue() const noexcept {
+    return adaptive ? last_queue_.load(std::memory_order_acquire) : queue.get();
+  }
+
   /// Makes `q` the queue the next command goes to and returns the lock that keeps it so until
   /// the command is enqueued. The two queues of an adaptive runtime are in-order each but not
   /// with each other: on a switch the other queue is finished first, so commands still run in
