@@ -60,7 +60,9 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
   memo.resize(params.size() + (hidden_ndrange ? hidden_ndrange_params : 0));
   if (spec.ndrange) {
     const NDRange& nd = *spec.ndrange;
-    const WorkGroup wg = spec.workgroup ? *spec.workgroup : chosen_workgroup(nd);
+    // Jit fixes the workgroup with the ndrange; do it here too, so the launch path may rely on it.
+    if (!spec.workgroup) spec.workgroup = chosen_workgroup(nd);
+    const WorkGroup wg = *spec.workgroup;
     static_geometry = true;
     fixed.dims = std::max({nd.dims, wg.dims, 1u});
     fixed.items = 1;
