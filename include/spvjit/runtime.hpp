@@ -46,7 +46,7 @@ enum class Dispatch : std::uint8_t {
   /// One device: the first that accepts SPIR-V (see RuntimeOptions::device_name_contains).
   Single,
   /// PoCL's `basic` device (runs a launch inline, in the thread that waits for it: ~0.6 us for
-  /// 16 work-items) and its `pthread` device (worker threads: ~33 us, but parallel) in one
+  /// 16 work-items) and its `pthread` device (worker threads: ~25-35 us, but parallel) in one
   /// context. Launches of at most `inline_threshold` work-items go to `basic`, the rest to
   /// `pthread`; buffers are shared. PoCL exposes `basic` only when POCL_DEVICES names it, and
   /// reads POCL_DEVICES once, at the first OpenCL call of the process: set
@@ -62,8 +62,9 @@ struct RuntimeOptions {
   Dispatch dispatch = Dispatch::Single;
   /// Dispatch::Adaptive: launches of at most this many work-items (counted after rounding up
   /// to whole work-groups) run on `basic`. 0 forces every launch onto `pthread`, SIZE_MAX onto
-  /// `basic`. Unset: SPVJIT_INLINE_THRESHOLD; unset too: measured when the Runtime starts
-  /// (a Float64 scale kernel timed on both devices at 2^8 ... 2^20 work-items, ~50-70 ms).
+  /// `basic`. Unset: SPVJIT_INLINE_THRESHOLD; unset too: measured when the first adaptive
+  /// Runtime of the process starts (a Float64 scale kernel timed on both devices at 2^8 ...
+  /// 2^20 work-items; 50-70 ms on 2 loaded cores).
   std::optional<std::size_t> inline_threshold;
 };
 
