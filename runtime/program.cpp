@@ -16,8 +16,8 @@ std::string build_log(cl_program program, cl_device_id device) {
   return log;
 }
 
-// Builds for `devices` (SPIR-V: every device of the context, so an adaptive runtime can launch
-// the same cl_kernel on either; a device binary: the main device only).
+// Builds for `devices`: every device of the context, so an adaptive runtime can launch the same
+// cl_kernel on either.
 void build(RuntimeCore& core, cl_program program, const std::string& options,
            const std::string& kernel_name, const std::vector<cl_device_id>& devices) {
   cl_int err = clBuildProgram(program, static_cast<cl_uint>(devices.size()), devices.data(),
@@ -42,15 +42,22 @@ ClHandle<cl_program> build_program_from_binary(RuntimeCore& core,
                                                std::span<const std::uint8_t> binary,
                                                const std::string& options,
                                                const std::string& kernel_name) {
+  // The same binary for every device of the context: an adaptive runtime's basic and pthread
+  // devices are both PoCL CPU devices of one target and accept each other's binaries.
+  const auto devices = core.devices();
+  const auto count = static_cast<cl_uint>(devices.size());
+  std::vector<const unsigned char*> data(count, binary.data());
+  std::vector<size_t> sizes(count, binary.size());
+  std::vector<cl_int> status(count, CL_SUCCESS);
   cl_int err = CL_SUCCESS;
-  cl_int status = CL_SUCCESS;
-  const unsigned char* data = binary.data();
-  const size_t size = binary.size();
-  ClHandle<cl_program> program(clCreateProgramWithBinary(core.context.get(), 1, &core.device,
-                                                         &size, &data, &status, &err));
-  if (err == CL_SUCCESS && status != CL_SUCCESS) err = status;
+  ClHandle<cl_program> program(clCreateProgramWithBinary(core.context.get(), count,
+                                                         devices.data(), sizes.data(),
+                                                         data.data(), status.data(), &err));
+  for (cl_int st : status) {
+    if (err == CL_SUCCESS && st != CL_SUCCESS) err = st;
+  }
   check_cl(err, "clCreateProgramWithBinary", "kernel '" + kernel_name + "'");
-  build(core, program.get(), options, kernel_name, {core.device});
+  build(core, program.get(), options, kernel_name, devices);
   return program;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/launch_state.hpp"
+#include "runtime/program.hpp"
 #include "spvjit/builder.hpp"
 #include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
@@ -153,6 +154,26 @@ void no_allocations_inline(Runtime& rt, Jit& jit) {
                     std::to_string(w));
 }
 
+// A program rebuilt from its device binary (what a disk cache does) runs on both devices.
+void binary_on_both_devices(Runtime& rt, Jit& jit) {
+  Kernel built = jit.compile(examples::scale(Scalar::F64, 1));
+  const auto& s = detail::KernelAccess::state(built);
+  const auto binary = detail::program_binary(s.program->get());
+  auto program = std::make_shared<detail::ClHandle<cl_program>>(
+      detail::build_program_from_binary(*s.core, binary, "", s.name));
+  Kernel k(std::make_shared<detail::LaunchState>(s.core, program, s.name, s.params,
+                                                 s.hidden_ndrange, s.spec));
+  auto B = rt.upload(std::vector<double>(64, 3.0));
+  bool ok = true;
+  for (std::size_t threshold : {std::size_t{0}, SIZE_MAX}) {
+    rt.set_inline_threshold(threshold);
+    auto A = rt.zeros<double>(64);
+    k.launch(NDRange{64}, A, B);
+    ok = ok && A.to_vector() == std::vector<double>(64, 6.0);
+  }
+  check(ok, "a program built from its binary runs on pthread and on basic");
+}
+
 }  // namespace
 
 int main() {
@@ -170,6 +191,7 @@ int main() {
     ordered_across_devices(rt, jit);
     threads_across_devices(rt, jit);
     no_allocations_inline(rt, jit);
+    binary_on_both_devices(rt, jit);
   } catch (const DeviceNotFoundError& e) {
     std::printf("DeviceNotFoundError: %s\n", e.what());
     return 2;
