@@ -71,6 +71,10 @@ class RuntimeCore {
 /// machine, measured with a small kernel on both devices of an adaptive core.
 std::size_t measure_inline_threshold(RuntimeCore& core);
 
+/// Whether spvjit has made an OpenCL call in this process (Runtime, list_devices).
+bool opencl_started() noexcept;
+void mark_opencl_started() noexcept;
+
 /// Every device of every platform, with the facts spvjit needs.
 struct SeenDevice {
   cl_platform_id platform;

@@ -67,6 +67,7 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
 }  // namespace
 
 std::vector<SeenDevice> enumerate_devices() {
+  mark_opencl_started();
   std::vector<SeenDevice> out;
   cl_uint count = 0;
   // The ICD loader answers CL_PLATFORM_NOT_FOUND_KHR (-1001) when it finds no vendor: that is

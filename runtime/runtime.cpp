@@ -12,10 +12,6 @@ namespace detail {
 
 namespace {
 
-// Set by the first Runtime of the process: after it, PoCL has read POCL_DEVICES and setting it
-// would change nothing (and setenv would race PoCL's getenv calls on other threads).
-std::atomic<bool> g_opencl_started{false};
-
 // PoCL names its `basic` device "cpu-minimal-<arch>-<cpu>" and `pthread` "cpu-<arch>-<cpu>".
 bool is_pocl_basic(const DeviceInfo& d) { return d.name.rfind("cpu-minimal", 0) == 0; }
 
@@ -55,13 +51,21 @@ ClHandle<cl_command_queue> make_queue(cl_context context, cl_device_id device,
 
 }  // namespace
 
+namespace {
+// Set at spvjit's first OpenCL call: after it, PoCL has read POCL_DEVICES and setting it would
+// change nothing (and setenv would race PoCL's getenv calls on other threads).
+std::atomic<bool> g_opencl_started{false};
+}  // namespace
+
+bool opencl_started() noexcept { return g_opencl_started.load(); }
+void mark_opencl_started() noexcept { g_opencl_started.store(true); }
+
 RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   adaptive = options.dispatch == Dispatch::Adaptive;
   const auto threshold = adaptive ? threshold_from(options) : std::nullopt;
-  if (adaptive && !g_opencl_started.load() && !std::getenv("POCL_DEVICES")) {
+  if (adaptive && !opencl_started() && !std::getenv("POCL_DEVICES")) {
     ::setenv("POCL_DEVICES", "basic pthread", 0);
   }
-  g_opencl_started = true;
 
   std::string wanted = options.device_name_contains;
   if (wanted.empty()) {

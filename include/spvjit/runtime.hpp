@@ -50,8 +50,9 @@ enum class Dispatch : std::uint8_t {
   /// context. Launches of at most `inline_threshold` work-items go to `basic`, the rest to
   /// `pthread`; buffers are shared. PoCL exposes `basic` only when POCL_DEVICES names it, and
   /// reads POCL_DEVICES once, at the first OpenCL call of the process: set
-  /// POCL_DEVICES="basic pthread" before that. If it is unset when the first Runtime of the
-  /// process starts, spvjit sets it (so no other OpenCL call may have happened before).
+  /// POCL_DEVICES="basic pthread" before that. If it is unset when an adaptive Runtime starts
+  /// and spvjit has made no OpenCL call yet (no Runtime, no list_devices), spvjit sets it; code
+  /// outside spvjit must not have called OpenCL before either.
   Adaptive,
 };
 
