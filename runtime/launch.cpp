@@ -162,7 +162,8 @@ inline bool geometry(const LaunchState& s, const NDRange& nd, const WorkGroup* g
   for (unsigned d = 0; d < 3; ++d) {
     const std::size_t n = nd.size[d], l = wg->size[d];
     g.local[d] = l;
-    // Round up to whole groups; a division costs ~15 ns, so only where the group is not 1 wide.
+    // Round up to whole groups; a 64-bit division takes tens of cycles: only for groups wider
+    // than 1.
     std::size_t global = n;
     if (l != 1) {
       const std::size_t rem = n % l;
