@@ -130,9 +130,9 @@ inline void set_svm_argument(LaunchState& s, cl_uint index, const void* ptr) {
   m.bits = bits;
 }
 
-// Global and local sizes for a launch; false when the ndrange is empty (nothing to run).
-inline bool geometry(const LaunchState& s, const NDRange& nd, const WorkGroup* given,
-                     Geometry& g) {
+// Global and local sizes for a launch; false when the ndrange is empty (nothing to run). Called
+// under the kernel's lock: it updates the cached geometry of the last chosen workgroup.
+inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, Geometry& g) {
   if (s.static_geometry) {
     if (!(nd == *s.spec.ndrange)) [[unlikely]] bad_static(s, "ndrange", nd, *s.spec.ndrange);
     if (given && !(*given == *s.spec.workgroup)) [[unlikely]] {
@@ -155,6 +155,12 @@ inline bool geometry(const LaunchState& s, const NDRange& nd, const WorkGroup* g
   } else if (s.spec.workgroup) {
     wg = &*s.spec.workgroup;
   } else {
+    // KernelAbstractions' default (dynamic workgroup and ndrange) mostly repeats one ndrange:
+    // reuse its geometry and skip the choice and the divisions (~30 ns of a 0.66 us launch).
+    if (s.chosen_cached && nd == s.chosen_for && nd.dims == s.chosen_for.dims) {
+      g = s.chosen_geometry;
+      return true;
+    }
     chosen = s.chosen_workgroup(nd);
     wg = &chosen;
   }
@@ -175,7 +181,13 @@ inline bool geometry(const LaunchState& s, const NDRange& nd, const WorkGroup* g
     g.items *= global;
   }
   g.dims = std::max({nd.dims, wg->dims, 1u});
-  return nd.size[0] != 0 && nd.size[1] != 0 && nd.size[2] != 0;
+  const bool runs = nd.size[0] != 0 && nd.size[1] != 0 && nd.size[2] != 0;
+  if (wg == &chosen && runs) {
+    s.chosen_for = nd;
+    s.chosen_geometry = g;
+    s.chosen_cached = true;
+  }
+  return runs;
 }
 
 }  // namespace
@@ -189,10 +201,10 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   auto& s = *state_;
   if (count != s.params.size()) [[unlikely]] detail::bad_count(s, count);
   for (std::size_t i = 0; i < count; ++i) detail::check_argument(s, i, args[i]);
-  detail::Geometry g;
-  if (!detail::geometry(s, nd, given, g)) return;
 
   std::lock_guard<std::mutex> lock(s.mutex);
+  detail::Geometry g;
+  if (!detail::geometry(s, nd, given, g)) return;
   for (std::size_t i = 0; i < count; ++i) {
     const auto& a = args[i];
     const auto index = static_cast<cl_uint>(i);

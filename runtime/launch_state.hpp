@@ -54,6 +54,10 @@ class LaunchState {
   bool static_geometry = false;    ///< static ndrange: `fixed` holds the whole geometry
   Geometry fixed;
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included
+  // The geometry of the last launch whose workgroup spvjit chose (guarded by `mutex`).
+  bool chosen_cached = false;
+  NDRange chosen_for;
+  Geometry chosen_geometry;
   // An OpenCL kernel's arguments are not thread-safe (clSetKernelArg then enqueue must not
   // interleave), so both happen under this lock. Measured on PoCL 6.0, 2 cores: removing it
   // moved a 16-item launch on basic (~0.68 us) by less than the noise, and 4 threads launching
