@@ -39,3 +39,20 @@ TEST_CASE("bad launch geometry is reported with the values that conflict") {
   rt.synchronize();
   CHECK(A.to_vector() == std::vector<double>(64, 2.0));
 }
+
+TEST_CASE("a dynamic kernel launched over changing ndranges covers each one exactly") {
+  auto& rt = test::runtime();
+  Kernel k = test::jit().compile(examples::scale(Scalar::F64, 1));
+  auto B = rt.upload(std::vector<double>(5000, 1.5));
+  // The geometry of the last chosen workgroup is reused: every change must be noticed.
+  for (std::size_t n : {16, 1000, 16, 5000, 4097, 4097, 1}) {
+    CAPTURE(n);
+    auto A = rt.zeros<double>(5000);
+    k.launch(NDRange{n}, A, B);
+    rt.synchronize();
+    const auto a = A.to_vector();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) wrong += a[i] != (i < n ? 3.0 : 0.0);
+    CHECK(wrong == 0);
+  }
+}
