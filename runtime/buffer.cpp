@@ -1,5 +1,10 @@
 // Buffer transfers. All blocking: a returned write may be reused, a returned read is complete.
+// On an adaptive runtime they go to the queue used last (both devices share the memory), so a
+// transfer between two small launches does not switch devices and wait twice.
+#include <algorithm>
+
 #include "runtime/core.hpp"
+#include "spvjit/view.hpp"
 
 namespace spvjit::detail {
 
@@ -14,10 +19,32 @@ void buffer_release(_cl_mem* mem) noexcept {
   if (mem) clReleaseMemObject(mem);
 }
 
+void buffer_retain(_cl_mem* mem) noexcept {
+  if (mem) clRetainMemObject(mem);
+}
+
+_cl_mem* buffer_sub_create(_cl_mem* parent, std::size_t offset, std::size_t bytes) {
+  const cl_buffer_region region{offset, bytes};
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                 &err);
+  check_cl(err, "clCreateSubBuffer",
+           std::to_string(bytes) + " bytes at offset " + std::to_string(offset));
+  return mem;
+}
+
+std::size_t sub_buffer_alignment(const RuntimeCore& core) noexcept {
+  std::size_t align = std::max<std::size_t>(core.info.base_address_alignment, 1);
+  if (core.adaptive) align = std::max(align, core.inline_info.base_address_alignment);
+  return align;
+}
+
 void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                   const void* src) {
   if (bytes == 0) return;
-  check_cl(clEnqueueWriteBuffer(core.queue.get(), mem, CL_TRUE, offset, bytes, src, 0, nullptr,
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
+  check_cl(clEnqueueWriteBuffer(q, mem, CL_TRUE, offset, bytes, src, 0, nullptr,
                                 nullptr),
            "clEnqueueWriteBuffer");
 }
@@ -25,24 +52,35 @@ void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size
 void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                  void* dst) {
   if (bytes == 0) return;
-  check_cl(clEnqueueReadBuffer(core.queue.get(), mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
+  check_cl(clEnqueueReadBuffer(q, mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
                                nullptr),
            "clEnqueueReadBuffer");
 }
 
 void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes) {
   if (bytes == 0) return;
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
   const cl_uchar zero = 0;
-  check_cl(clEnqueueFillBuffer(core.queue.get(), mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
+  check_cl(clEnqueueFillBuffer(q, mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
            "clEnqueueFillBuffer");
-  check_cl(clFinish(core.queue.get()), "clFinish");
+  check_cl(clFinish(q), "clFinish");
 }
 
 void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t bytes) {
+  buffer_copy_region(core, from, 0, to, 0, bytes);
+}
+
+void buffer_copy_region(RuntimeCore& core, _cl_mem* from, std::size_t from_offset, _cl_mem* to,
+                        std::size_t to_offset, std::size_t bytes) {
   if (bytes == 0) return;
-  check_cl(clEnqueueCopyBuffer(core.queue.get(), from, to, 0, 0, bytes, 0, nullptr, nullptr),
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
+  check_cl(clEnqueueCopyBuffer(q, from, to, from_offset, to_offset, bytes, 0, nullptr, nullptr),
            "clEnqueueCopyBuffer");
-  check_cl(clFinish(core.queue.get()), "clFinish");
+  check_cl(clFinish(q), "clFinish");
 }
 
 }  // namespace spvjit::detail

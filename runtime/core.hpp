@@ -1,7 +1,10 @@
-// RuntimeCore: the OpenCL objects behind a Runtime (device, context, queue) and the device facts
+// RuntimeCore: the OpenCL objects behind a Runtime (devices, context, queues) and the device facts
 // queried once at start. Shared by Runtime, buffers and kernels; private to runtime/ and jit/.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,11 +18,62 @@ class RuntimeCore {
   explicit RuntimeCore(const RuntimeOptions& options);
 
   cl_platform_id platform = nullptr;
-  cl_device_id device = nullptr;
+  cl_device_id device = nullptr;  ///< the main device (with Dispatch::Adaptive: PoCL's pthread)
   DeviceInfo info;
   ClHandle<cl_context> context;
   ClHandle<cl_command_queue> queue;
+
+  // Dispatch::Adaptive only: PoCL's `basic` device, which runs a command in the thread that
+  // waits for it, in the same context. Launches of at most `inline_threshold` work-items go here.
+  bool adaptive = false;
+  cl_device_id inline_device = nullptr;
+  DeviceInfo inline_info;
+  ClHandle<cl_command_queue> inline_queue;
+  std::atomic<std::size_t> inline_threshold{0};
+
+  /// Every device in the context: programs are built for all of them.
+  std::vector<cl_device_id> devices() const;
+
+  /// The queue for a launch of `items` work-items.
+  cl_command_queue queue_for(std::size_t items) const noexcept {
+    if (!adaptive) return queue.get();
+    return items <= inline_threshold.load(std::memory_order_relaxed) ? inline_queue.get()
+                                                                     : queue.get();
+  }
+
+  /// The queue for a transfer: any will do (the devices share memory), so the one used last.
+  cl_command_queue transfer_queue() const noexcept {
+    return adaptive ? last_queue_.load(std::memory_order_acquire) : queue.get();
+  }
+
+  /// Makes `q` the queue the next command goes to and returns the lock that keeps it so until
+  /// the command is enqueued. The two queues of an adaptive runtime are in-order each but not
+  /// with each other: on a switch the other queue is finished first, so commands still run in
+  /// the order they were enqueued. A single-device runtime takes no lock.
+  [[nodiscard]] std::unique_lock<std::mutex> enter(cl_command_queue q) {
+    if (!adaptive) return {};
+    return enter_adaptive(q);
+  }
+
+  /// clFinish on every queue that may hold work.
+  void finish();
+
+ private:
+  std::unique_lock<std::mutex> enter_adaptive(cl_command_queue q);
+
+  std::mutex dispatch_mutex_;  ///< adaptive only: held from a switch through the enqueue
+  // Written under dispatch_mutex_; read without it by finish(): only the queue used last can
+  // hold work, since a switch finishes the other one first.
+  std::atomic<cl_command_queue> last_queue_{nullptr};
 };
+
+/// The largest launch (in work-items) that PoCL's basic device runs faster than pthread on this
+/// machine, measured with a small kernel on both devices of an adaptive core.
+std::size_t measure_inline_threshold(RuntimeCore& core);
+
+/// Whether spvjit has made an OpenCL call in this process (Runtime, list_devices).
+bool opencl_started() noexcept;
+void mark_opencl_started() noexcept;
 
 /// Every device of every platform, with the facts spvjit needs.
 struct SeenDevice {

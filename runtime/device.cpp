@@ -57,6 +57,7 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   }
   info.local_mem_size = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
   info.global_mem_size = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
+  info.base_address_alignment = device_value<cl_uint>(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
   info.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
   info.fp64 = info.extensions.find("cl_khr_fp64") != std::string::npos;
   info.fp16 = info.extensions.find("cl_khr_fp16") != std::string::npos;
@@ -66,6 +67,7 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
 }  // namespace
 
 std::vector<SeenDevice> enumerate_devices() {
+  mark_opencl_started();
   std::vector<SeenDevice> out;
   cl_uint count = 0;
   // The ICD loader answers CL_PLATFORM_NOT_FOUND_KHR (-1001) when it finds no vendor: that is

@@ -1,4 +1,7 @@
-// Runtime: choose the SPIR-V device, make its context and in-order queue.
+// Runtime: choose the SPIR-V device (or PoCL's basic + pthread pair), make the context and the
+// in-order queues, and keep commands on two queues in the order they were enqueued.
+#include <atomic>
+#include <cerrno>
 #include <cstdlib>
 
 #include "runtime/core.hpp"
@@ -7,43 +10,141 @@ namespace spvjit {
 
 namespace detail {
 
+namespace {
+
+// PoCL names its `basic` device "cpu-minimal-<arch>-<cpu>" and `pthread` "cpu-<arch>-<cpu>".
+bool is_pocl_basic(const DeviceInfo& d) { return d.name.rfind("cpu-minimal", 0) == 0; }
+
+std::string devices_seen(const std::vector<SeenDevice>& seen) {
+  if (seen.empty()) {
+    std::string msg = "none (the ICD loader found no platform";
+    if (const char* v = std::getenv("OCL_ICD_VENDORS")) msg += std::string("; OCL_ICD_VENDORS=") + v;
+    return msg + ")";
+  }
+  std::string msg;
+  for (size_t i = 0; i < seen.size(); ++i) msg += (i ? "; " : "") + seen[i].info.summary();
+  return msg;
+}
+
+// The threshold given in the options or SPVJIT_INLINE_THRESHOLD; none: measure it.
+std::optional<std::size_t> threshold_from(const RuntimeOptions& options) {
+  if (options.inline_threshold) return *options.inline_threshold;
+  const char* env = std::getenv("SPVJIT_INLINE_THRESHOLD");
+  if (!env || !*env) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(env, &end, 10);
+  if (errno != 0 || *end != '\0' || *env == '-') {
+    throw UserError(std::string("SPVJIT_INLINE_THRESHOLD='") + env +
+                    "': expected a number of work-items (0 to 18446744073709551615)");
+  }
+  return static_cast<std::size_t>(v);
+}
+
+ClHandle<cl_command_queue> make_queue(cl_context context, cl_device_id device,
+                                      const std::string& name) {
+  cl_int err = CL_SUCCESS;
+  ClHandle<cl_command_queue> q(clCreateCommandQueueWithProperties(context, device, nullptr, &err));
+  check_cl(err, "clCreateCommandQueueWithProperties", name);
+  return q;
+}
+
+}  // namespace
+
+namespace {
+// Set at spvjit's first OpenCL call: after it, PoCL has read POCL_DEVICES and setting it would
+// change nothing (and setenv would race PoCL's getenv calls on other threads).
+std::atomic<bool> g_opencl_started{false};
+}  // namespace
+
+bool opencl_started() noexcept { return g_opencl_started.load(); }
+void mark_opencl_started() noexcept { g_opencl_started.store(true); }
+
 RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
+  adaptive = options.dispatch == Dispatch::Adaptive;
+  const auto threshold = adaptive ? threshold_from(options) : std::nullopt;
+  if (adaptive && !opencl_started() && !std::getenv("POCL_DEVICES")) {
+    ::setenv("POCL_DEVICES", "basic pthread", 0);
+  }
+
   std::string wanted = options.device_name_contains;
   if (wanted.empty()) {
     if (const char* env = std::getenv("SPVJIT_DEVICE")) wanted = env;
   }
   auto seen = enumerate_devices();
   const SeenDevice* chosen = nullptr;
+  const SeenDevice* basic = nullptr;
   for (const auto& d : seen) {
     if (!d.info.accepts_spirv()) continue;
+    if (adaptive) {
+      if (is_pocl_basic(d.info)) {
+        if (!basic) basic = &d;
+      } else if (!chosen && d.info.name.rfind("cpu-", 0) == 0) {
+        chosen = &d;
+      }
+      continue;
+    }
     if (!wanted.empty() && d.info.name.find(wanted) == std::string::npos) continue;
     chosen = &d;
     break;
   }
+  if (adaptive && (!chosen || !basic || chosen->platform != basic->platform)) {
+    const char* env = std::getenv("POCL_DEVICES");
+    throw DeviceNotFoundError(
+        "Dispatch::Adaptive needs PoCL's basic (cpu-minimal-*) and pthread (cpu-*) devices on "
+        "one platform, both accepting SPIR-V; devices seen: " + devices_seen(seen) +
+        ". POCL_DEVICES is " + (env ? std::string("'") + env + "'" : std::string("unset")) +
+        "; set POCL_DEVICES=\"basic pthread\" before the process makes its first OpenCL call.");
+  }
   if (!chosen) {
     std::string msg = "no OpenCL device accepts SPIR-V";
     if (!wanted.empty()) msg += " with a name containing '" + wanted + "'";
-    msg += " (CL_DEVICE_IL_VERSION must name SPIR-V); devices seen: ";
-    if (seen.empty()) {
-      msg += "none (the ICD loader found no platform";
-      if (const char* v = std::getenv("OCL_ICD_VENDORS")) msg += std::string("; OCL_ICD_VENDORS=") + v;
-      msg += ")";
-    }
-    for (size_t i = 0; i < seen.size(); ++i) msg += (i ? "; " : "") + seen[i].info.summary();
+    msg += " (CL_DEVICE_IL_VERSION must name SPIR-V); devices seen: " + devices_seen(seen);
     msg += ". Install PoCL 6 with `make deps` (third_party/pocl/build.sh).";
     throw DeviceNotFoundError(msg);
   }
   platform = chosen->platform;
   device = chosen->device;
   info = chosen->info;
+  if (basic) {
+    inline_device = basic->device;
+    inline_info = basic->info;
+  }
+  const auto all = devices();
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                    reinterpret_cast<cl_context_properties>(platform), 0};
-  context = ClHandle<cl_context>(clCreateContext(props, 1, &device, nullptr, nullptr, &err));
+  context = ClHandle<cl_context>(clCreateContext(props, static_cast<cl_uint>(all.size()),
+                                                 all.data(), nullptr, nullptr, &err));
   check_cl(err, "clCreateContext", info.name);
-  queue = ClHandle<cl_command_queue>(
-      clCreateCommandQueueWithProperties(context.get(), device, nullptr, &err));
-  check_cl(err, "clCreateCommandQueueWithProperties", info.name);
+  queue = make_queue(context.get(), device, info.name);
+  last_queue_ = queue.get();
+  if (adaptive) {
+    inline_queue = make_queue(context.get(), inline_device, inline_info.name);
+    inline_threshold = threshold ? *threshold : measure_inline_threshold(*this);
+  }
+}
+
+std::vector<cl_device_id> RuntimeCore::devices() const {
+  if (inline_device) return {device, inline_device};
+  return {device};
+}
+
+std::unique_lock<std::mutex> RuntimeCore::enter_adaptive(cl_command_queue q) {
+  std::unique_lock<std::mutex> lock(dispatch_mutex_);
+  const cl_command_queue last = last_queue_.load(std::memory_order_relaxed);
+  if (q != last) {
+    check_cl(clFinish(last), "clFinish", "before switching devices");
+    last_queue_.store(q, std::memory_order_release);
+  }
+  return lock;
+}
+
+void RuntimeCore::finish() {
+  // No lock: a launch that returned before this call has stored its queue in last_queue_
+  // (release), and a switch finished the queue before it.
+  const cl_command_queue q = adaptive ? last_queue_.load(std::memory_order_acquire) : queue.get();
+  check_cl(clFinish(q), "clFinish");
 }
 
 }  // namespace detail
@@ -56,7 +157,31 @@ Runtime::Runtime(Runtime&&) noexcept = default;
 Runtime& Runtime::operator=(Runtime&&) noexcept = default;
 
 const DeviceInfo& Runtime::device() const { return core_->info; }
+const DeviceInfo* Runtime::inline_device() const {
+  return core_->adaptive ? &core_->inline_info : nullptr;
+}
+Dispatch Runtime::dispatch() const { return core_->adaptive ? Dispatch::Adaptive : Dispatch::Single; }
+std::size_t Runtime::inline_threshold() const { return core_->inline_threshold.load(); }
+void Runtime::set_inline_threshold(std::size_t work_items) {
+  core_->inline_threshold.store(work_items);
+}
 
-void Runtime::synchronize() { detail::check_cl(clFinish(core_->queue.get()), "clFinish"); }
+void Runtime::synchronize() { core_->finish(); }
+
+namespace detail {
+
+void event_release(_cl_event* e) noexcept {
+  if (e) clReleaseEvent(e);
+}
+void event_wait(_cl_event* e) { check_cl(clWaitForEvents(1, &e), "clWaitForEvents"); }
+bool event_complete(_cl_event* e) {
+  cl_int status = CL_QUEUED;
+  check_cl(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+           "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)");
+  if (status < 0) throw OpenCLError("kernel execution", status, "the launch failed");
+  return status == CL_COMPLETE;
+}
+
+}  // namespace detail
 
 }  // namespace spvjit

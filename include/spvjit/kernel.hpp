@@ -9,14 +9,18 @@
 #include <span>
 #include <string>
 
+#include "spvjit/event.hpp"
 #include "spvjit/ndrange.hpp"
 #include "spvjit/runtime.hpp"
+#include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
+#include "spvjit/view.hpp"
 
 namespace spvjit {
 
 namespace detail {
 class LaunchState;
+struct KernelAccess;  ///< internal: the LaunchState behind a Kernel (tests, benchmarks)
 
 /// One launch argument as the packer sees it, built on the caller's stack.
 struct ArgView {
@@ -26,11 +30,26 @@ struct ArgView {
   std::size_t size = 0;        ///< bytes passed to clSetKernelArg (local: bytes reserved)
   const void* data = nullptr;  ///< scalars: the value
   _cl_mem* mem = nullptr;      ///< buffers: the handle
+  const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
 };
 
 template <KernelScalar T>
 ArgView arg_view(const Buffer<T>& b) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle()};
+}
+template <KernelScalar T>
+ArgView arg_view(const BufferView<T>& v) {
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, v.handle()};
+}
+template <KernelScalar T>
+ArgView arg_view(const SharedSpan<T>& s) {
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
+                 s.data()};
+}
+template <KernelScalar T>
+ArgView arg_view(const SharedArray<T>& a) {
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
+                 a.data()};
 }
 template <KernelScalar T>
 ArgView arg_view(const T& v) {
@@ -42,7 +61,8 @@ inline ArgView arg_view(const LocalMemory& l) {
 template <class A>
 ArgView arg_view(const A&) {
   static_assert(sizeof(A) == 0,
-                "launch argument: expected a Buffer<T>, a kernel scalar (float, int32_t, half, "
+                "launch argument: expected a Buffer<T>, a BufferView<T>, a SharedArray<T>, a "
+                "SharedSpan<T>, a kernel scalar (float, int32_t, half, "
                 "...) or LocalMemory");
   return {};
 }
@@ -64,13 +84,29 @@ class Kernel {
   template <class... A>
   void launch(const NDRange& ndrange, const WorkGroup& workgroup, const A&... args) {
     const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
-    launch_packed(ndrange, &workgroup, views, sizeof...(A));
+    launch_packed(ndrange, &workgroup, views, sizeof...(A), nullptr);
   }
   /// As above, with the static workgroup, or one chosen from the device's limits.
   template <class... A>
   void launch(const NDRange& ndrange, const A&... args) {
     const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
-    launch_packed(ndrange, nullptr, views, sizeof...(A));
+    launch_packed(ndrange, nullptr, views, sizeof...(A), nullptr);
+  }
+  /// As launch, and returns an Event for this launch alone (costs PoCL an event object).
+  template <class... A>
+  [[nodiscard]] Event launch_event(const NDRange& ndrange, const WorkGroup& workgroup,
+                                   const A&... args) {
+    const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
+    _cl_event* event = nullptr;
+    launch_packed(ndrange, &workgroup, views, sizeof...(A), &event);
+    return Event(event);
+  }
+  template <class... A>
+  [[nodiscard]] Event launch_event(const NDRange& ndrange, const A&... args) {
+    const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
+    _cl_event* event = nullptr;
+    launch_packed(ndrange, nullptr, views, sizeof...(A), &event);
+    return Event(event);
   }
 
   const std::string& name() const;
@@ -82,7 +118,8 @@ class Kernel {
 
  private:
   void launch_packed(const NDRange& ndrange, const WorkGroup* workgroup,
-                     const detail::ArgView* args, std::size_t count);
+                     const detail::ArgView* args, std::size_t count, _cl_event** event);
+  friend struct detail::KernelAccess;
   std::shared_ptr<detail::LaunchState> state_;
 };
 

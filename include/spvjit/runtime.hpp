@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@ struct DeviceInfo {
   std::array<std::size_t, 3> max_work_item_sizes{0, 0, 0};
   std::uint64_t local_mem_size = 0;
   std::uint64_t global_mem_size = 0;
+  std::size_t base_address_alignment = 0;  ///< bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8)
   unsigned compute_units = 0;
   bool fp64 = false;
   bool fp16 = false;
@@ -39,10 +41,32 @@ struct DeviceInfo {
   std::string summary() const;
 };
 
+/// How a Runtime spreads launches over devices.
+enum class Dispatch : std::uint8_t {
+  /// One device: the first that accepts SPIR-V (see RuntimeOptions::device_name_contains).
+  Single,
+  /// PoCL's `basic` device (runs a launch inline, in the thread that waits for it: ~0.6 us for
+  /// 16 work-items) and its `pthread` device (worker threads: ~25-35 us, but parallel) in one
+  /// context. Launches of at most `inline_threshold` work-items go to `basic`, the rest to
+  /// `pthread`; buffers are shared. PoCL exposes `basic` only when POCL_DEVICES names it, and
+  /// reads POCL_DEVICES once, at the first OpenCL call of the process: set
+  /// POCL_DEVICES="basic pthread" before that. If it is unset when an adaptive Runtime starts
+  /// and spvjit has made no OpenCL call yet (no Runtime, no list_devices), spvjit sets it; code
+  /// outside spvjit must not have called OpenCL before either.
+  Adaptive,
+};
+
 struct RuntimeOptions {
   /// Choose the first SPIR-V device whose name contains this text (empty: the first one).
-  /// The environment variable SPVJIT_DEVICE overrides an empty value.
+  /// The environment variable SPVJIT_DEVICE overrides an empty value. Dispatch::Single only.
   std::string device_name_contains;
+  Dispatch dispatch = Dispatch::Single;
+  /// Dispatch::Adaptive: launches of at most this many work-items (counted after rounding up
+  /// to whole work-groups) run on `basic`. 0 forces every launch onto `pthread`, SIZE_MAX onto
+  /// `basic`. Unset: SPVJIT_INLINE_THRESHOLD; unset too: measured when the first adaptive
+  /// Runtime of the process starts (a Float64 scale kernel timed on both devices at 2^8 ...
+  /// 2^20 work-items; 50-70 ms on 2 loaded cores).
+  std::optional<std::size_t> inline_threshold;
 };
 
 namespace detail {
@@ -89,6 +113,7 @@ class Buffer {
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
   bool valid() const noexcept { return mem_ != nullptr; }
   _cl_mem* handle() const noexcept { return mem_; }
+  const std::shared_ptr<detail::RuntimeCore>& shared_core() const noexcept { return core_; }
 
   /// Copies host data in; `data.size()` must equal `size()`.
   void write(std::span<const T> data) {
@@ -144,7 +169,15 @@ class Runtime {
   /// Every OpenCL device visible to the ICD loader (empty when there are no platforms).
   static std::vector<DeviceInfo> list_devices();
 
+  /// The device launches go to (with Dispatch::Adaptive: the `pthread` one).
   const DeviceInfo& device() const;
+  /// Dispatch::Adaptive: the `basic` device that runs small launches inline; else nullptr.
+  const DeviceInfo* inline_device() const;
+  Dispatch dispatch() const;
+  /// Dispatch::Adaptive: launches of at most this many work-items run inline on `basic`.
+  std::size_t inline_threshold() const;
+  /// Changes the threshold for launches enqueued after this call (any thread).
+  void set_inline_threshold(std::size_t work_items);
 
   template <KernelScalar T>
   [[nodiscard]] Buffer<T> allocate(std::size_t size) {
@@ -167,7 +200,7 @@ class Runtime {
     return upload(std::span<const T>(data));
   }
 
-  /// Waits until every command queued so far has finished.
+  /// Waits until every command queued so far has finished (on every queue).
   void synchronize();
 
   detail::RuntimeCore& core() const { return *core_; }

@@ -1,0 +1,45 @@
+// Event: a launch's completion, for callers that ask for one (Kernel::launch_event). Plain
+// launches create no cl_event: PoCL allocates one per event, and synchronize() needs none.
+#pragma once
+
+#include <utility>
+
+struct _cl_event;
+
+namespace spvjit {
+
+namespace detail {
+void event_release(_cl_event* e) noexcept;
+void event_wait(_cl_event* e);
+bool event_complete(_cl_event* e);
+}  // namespace detail
+
+class Event {
+ public:
+  Event() = default;
+  explicit Event(_cl_event* e) noexcept : e_(e) {}
+  ~Event() { detail::event_release(e_); }
+  Event(Event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
+  Event& operator=(Event&& o) noexcept {
+    if (this != &o) {
+      detail::event_release(e_);
+      e_ = std::exchange(o.e_, nullptr);
+    }
+    return *this;
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  /// Blocks until the launch has finished (an empty Event, from an empty ndrange, at once).
+  void wait() const {
+    if (e_) detail::event_wait(e_);
+  }
+  /// Whether the launch has finished, without waiting.
+  bool complete() const { return !e_ || detail::event_complete(e_); }
+  _cl_event* handle() const noexcept { return e_; }
+
+ private:
+  _cl_event* e_ = nullptr;
+};
+
+}  // namespace spvjit

@@ -1,0 +1,148 @@
+// Views into buffers, and KernelAbstractions-style copies (`copyto!`) between host memory,
+// buffers and views. A view is a window of `size()` elements starting `offset()` elements into
+// a buffer; kernels see it as a buffer that starts there (an OpenCL sub-buffer).
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "spvjit/runtime.hpp"
+
+namespace spvjit {
+
+namespace detail {
+_cl_mem* buffer_sub_create(_cl_mem* parent, std::size_t offset, std::size_t bytes);
+void buffer_retain(_cl_mem* mem) noexcept;
+void buffer_copy_region(RuntimeCore& core, _cl_mem* from, std::size_t from_offset, _cl_mem* to,
+                        std::size_t to_offset, std::size_t bytes);
+/// CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: a sub-buffer's origin must be a multiple of it.
+std::size_t sub_buffer_alignment(const RuntimeCore& core) noexcept;
+}  // namespace detail
+
+/// Elements [offset, offset + size) of a Buffer. Copyable; keeps the buffer's memory alive. The
+/// offset in bytes must be a multiple of the device's base address alignment (128 bytes on
+/// PoCL: 16 doubles, 32 floats, 64 halves), an OpenCL rule for sub-buffers.
+template <KernelScalar T>
+class BufferView {
+ public:
+  using value_type = T;
+  BufferView() = default;
+  BufferView(const Buffer<T>& buffer, std::size_t offset, std::size_t size)
+      : core_(buffer.shared_core()), parent_(buffer.handle()), offset_(offset), size_(size) {
+    if (!buffer.valid()) throw UserError("view: the buffer is empty (moved from?)");
+    if (offset > buffer.size() || size > buffer.size() - offset) {
+      throw UserError("view: elements [" + std::to_string(offset) + ", " +
+                      std::to_string(offset) + "+" + std::to_string(size) +
+                      ") are outside the buffer of " + std::to_string(buffer.size()) +
+                      " elements");
+    }
+    const std::size_t align = detail::sub_buffer_alignment(*core_);
+    if ((offset * sizeof(T)) % align != 0) {
+      throw UserError("view: offset " + std::to_string(offset) + " (" +
+                      std::to_string(offset * sizeof(T)) +
+                      " bytes) is not a multiple of the device's base address alignment of " +
+                      std::to_string(align) + " bytes (" + std::to_string(align / sizeof(T)) +
+                      " elements)");
+    }
+    if (size == 0) return;  // OpenCL rejects empty sub-buffers; an empty view passes none
+    mem_ = detail::buffer_sub_create(parent_, offset * sizeof(T), size * sizeof(T));
+  }
+  ~BufferView() { detail::buffer_release(mem_); }
+  BufferView(const BufferView& o)
+      : core_(o.core_), parent_(o.parent_), mem_(o.mem_), offset_(o.offset_), size_(o.size_) {
+    detail::buffer_retain(mem_);
+  }
+  BufferView& operator=(BufferView o) noexcept {
+    std::swap(core_, o.core_);
+    std::swap(parent_, o.parent_);
+    std::swap(mem_, o.mem_);
+    std::swap(offset_, o.offset_);
+    std::swap(size_, o.size_);
+    return *this;
+  }
+
+  std::size_t size() const noexcept { return size_; }
+  std::size_t offset() const noexcept { return offset_; }
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+  /// The sub-buffer kernels receive (null for an empty view).
+  _cl_mem* handle() const noexcept { return mem_; }
+
+  void write(std::span<const T> data) {
+    check_size("write", data.size());
+    detail::buffer_write(*core_, parent_, offset_ * sizeof(T), bytes(), data.data());
+  }
+  void read(std::span<T> out) const {
+    check_size("read", out.size());
+    detail::buffer_read(*core_, parent_, offset_ * sizeof(T), bytes(), out.data());
+  }
+  std::vector<T> to_vector() const {
+    std::vector<T> out(size_);
+    read(out);
+    return out;
+  }
+
+  // The parent's memory and the byte offset into it: what transfers use.
+  _cl_mem* parent() const noexcept { return parent_; }
+  std::size_t byte_offset() const noexcept { return offset_ * sizeof(T); }
+  detail::RuntimeCore& core() const { return *core_; }
+
+ private:
+  void check_size(const char* what, std::size_t given) const {
+    if (!parent_) throw UserError(std::string("BufferView::") + what + ": the view is empty");
+    if (given != size_) {
+      throw UserError(std::string("BufferView::") + what + ": size mismatch: view holds " +
+                      std::to_string(size_) + " elements, host side has " +
+                      std::to_string(given));
+    }
+  }
+
+  std::shared_ptr<detail::RuntimeCore> core_;
+  _cl_mem* parent_ = nullptr;
+  _cl_mem* mem_ = nullptr;
+  std::size_t offset_ = 0;
+  std::size_t size_ = 0;
+};
+
+/// Elements [offset, offset + size) of `buffer` (KernelAbstractions: `view(A, range)`).
+template <KernelScalar T>
+BufferView<T> view(const Buffer<T>& buffer, std::size_t offset, std::size_t size) {
+  return BufferView<T>(buffer, offset, size);
+}
+
+/// The whole buffer as a view.
+template <KernelScalar T>
+BufferView<T> view(const Buffer<T>& buffer) {
+  return BufferView<T>(buffer, 0, buffer.size());
+}
+
+// copyto(dst, src), after KernelAbstractions' copyto!: sizes must match; blocking. Host sides
+// are spans (a std::vector converts); views are taken by value, like the handles they are.
+template <KernelScalar T>
+void copyto(BufferView<T> dst, const BufferView<T>& src) {
+  if (dst.size() != src.size()) {
+    throw UserError("copyto: size mismatch: destination holds " + std::to_string(dst.size()) +
+                    " elements, source " + std::to_string(src.size()));
+  }
+  detail::buffer_copy_region(src.core(), src.parent(), src.byte_offset(), dst.parent(),
+                             dst.byte_offset(), src.bytes());
+}
+template <KernelScalar T>
+void copyto(Buffer<T>& dst, const Buffer<T>& src) { copyto(view(dst), view(src)); }
+template <KernelScalar T>
+void copyto(Buffer<T>& dst, const BufferView<T>& src) { copyto(view(dst), src); }
+template <KernelScalar T>
+void copyto(BufferView<T> dst, const Buffer<T>& src) { copyto(dst, view(src)); }
+template <KernelScalar T>
+void copyto(Buffer<T>& dst, std::type_identity_t<std::span<const T>> src) { dst.write(src); }
+template <KernelScalar T>
+void copyto(BufferView<T> dst, std::type_identity_t<std::span<const T>> src) { dst.write(src); }
+template <KernelScalar T>
+void copyto(std::type_identity_t<std::span<T>> dst, const Buffer<T>& src) { src.read(dst); }
+template <KernelScalar T>
+void copyto(std::type_identity_t<std::span<T>> dst, const BufferView<T>& src) { src.read(dst); }
+
+}  // namespace spvjit

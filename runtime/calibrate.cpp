@@ -1,0 +1,96 @@
+// Where PoCL's pthread device overtakes basic on this machine: a Float64 scale kernel (the
+// launch benchmark's), timed on both devices at growing sizes. It runs once, when an adaptive
+// Runtime of the process starts without a threshold given. Measured on the 2-core EPYC under
+// a load of 8: adaptive Runtime start ~40 ms with SPVJIT_INLINE_THRESHOLD set, 90-110 ms with
+// calibration (basic kept winning up to 2^19-2^20 items there, so every size was timed).
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <vector>
+
+#include "runtime/core.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+// OpenCL C, not spvjit's builder: the runtime layer knows no LLVM, and PoCL compiles C itself.
+constexpr const char* kScaleSource =
+    "__kernel void spvjit_calibrate(__global double* a, __global const double* b) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  a[i] = 2.0 * b[i];\n"
+    "}\n";
+
+using Clock = std::chrono::steady_clock;
+
+// The fastest of `reps` launch + finish over `n` work-items: the minimum, not the median, since
+// other processes on the machine only ever add time.
+double fastest_us(cl_command_queue q, cl_kernel k, std::size_t n, int reps) {
+  double best = 1e300;
+  const std::size_t local = std::min<std::size_t>(n, 256);
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    check_cl(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, &local, 0, nullptr, nullptr),
+             "clEnqueueNDRangeKernel", "inline threshold calibration");
+    check_cl(clFinish(q), "clFinish", "inline threshold calibration");
+    best = std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  return best;
+}
+
+std::size_t measure_now(RuntimeCore& core) {
+  cl_int err = CL_SUCCESS;
+  const char* source = kScaleSource;
+  ClHandle<cl_program> program(
+      clCreateProgramWithSource(core.context.get(), 1, &source, nullptr, &err));
+  check_cl(err, "clCreateProgramWithSource", "inline threshold calibration");
+  const auto devices = core.devices();
+  check_cl(clBuildProgram(program.get(), static_cast<cl_uint>(devices.size()), devices.data(),
+                          "", nullptr, nullptr),
+           "clBuildProgram", "inline threshold calibration");
+  ClHandle<cl_kernel> kernel(clCreateKernel(program.get(), "spvjit_calibrate", &err));
+  check_cl(err, "clCreateKernel", "inline threshold calibration");
+
+  constexpr std::size_t smallest = std::size_t{1} << 8, largest = std::size_t{1} << 20;
+  const std::size_t bytes = largest * sizeof(double);
+  ClHandle<cl_mem> a(clCreateBuffer(core.context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err));
+  check_cl(err, "clCreateBuffer", "inline threshold calibration");
+  ClHandle<cl_mem> b(clCreateBuffer(core.context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err));
+  check_cl(err, "clCreateBuffer", "inline threshold calibration");
+  const double zero = 0.0;
+  check_cl(clEnqueueFillBuffer(core.queue.get(), b.get(), &zero, sizeof(zero), 0, bytes, 0,
+                               nullptr, nullptr),
+           "clEnqueueFillBuffer", "inline threshold calibration");
+  check_cl(clFinish(core.queue.get()), "clFinish", "inline threshold calibration");
+  cl_mem args[2] = {a.get(), b.get()};
+  for (cl_uint i = 0; i < 2; ++i) {
+    check_cl(clSetKernelArg(kernel.get(), i, sizeof(cl_mem), &args[i]), "clSetKernelArg",
+             "inline threshold calibration");
+  }
+  fastest_us(core.inline_queue.get(), kernel.get(), smallest, 2);  // warm both devices
+  fastest_us(core.queue.get(), kernel.get(), smallest, 2);
+
+  // Basic's time grows with n from ~1 us; pthread's starts at its wake-up cost (~20-30 us) and
+  // grows 1/cores as fast. The threshold is the largest size basic still wins.
+  std::size_t threshold = 0;
+  for (std::size_t n = smallest; n <= largest; n *= 2) {
+    const int reps = n <= (std::size_t{1} << 14) ? 9 : n <= (std::size_t{1} << 17) ? 5 : 3;
+    const double inline_us = fastest_us(core.inline_queue.get(), kernel.get(), n, reps);
+    const double threaded_us = fastest_us(core.queue.get(), kernel.get(), n, reps);
+    if (threaded_us < inline_us) break;
+    threshold = n;
+  }
+  return threshold;
+}
+
+}  // namespace
+
+std::size_t measure_inline_threshold(RuntimeCore& core) {
+  // Once per process: the machine does not change between runtimes.
+  static std::once_flag once;
+  static std::size_t measured = 0;
+  std::call_once(once, [&] { measured = measure_now(core); });
+  return measured;
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,91 @@
+// LaunchState set-up: the queries the launch path must never make, done once per specialization;
+// and the geometry a static ndrange fixes.
+#include <algorithm>
+
+#include "runtime/launch_state.hpp"
+
+namespace spvjit {
+
+namespace detail {
+
+std::string Extent3::to_string() const {
+  std::string out = "(";
+  for (unsigned d = 0; d < dims; ++d) out += (d ? "," : "") + std::to_string(size[d]);
+  return out + (dims == 1 ? ",)" : ")");
+}
+
+namespace {
+
+std::size_t kernel_workgroup_size(cl_kernel kernel, cl_device_id device) {
+  size_t wg = 0;
+  check_cl(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg,
+                                    nullptr),
+           "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+  return wg;
+}
+
+}  // namespace
+
+LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
+                         std::shared_ptr<ClHandle<cl_program>> program_, std::string name_,
+                         std::vector<Param> params_, bool hidden_ndrange_, Specialization spec_)
+    : core(std::move(core_)),
+      program(std::move(program_)),
+      name(std::move(name_)),
+      params(std::move(params_)),
+      hidden_ndrange(hidden_ndrange_),
+      spec(std::move(spec_)) {
+  cl_int err = CL_SUCCESS;
+  kernel = ClHandle<cl_kernel>(clCreateKernel(program->get(), name.c_str(), &err));
+  check_cl(err, "clCreateKernel", "kernel '" + name + "'");
+  // The same cl_kernel is enqueued on either device of an adaptive runtime: respect both limits.
+  max_workgroup = std::min(kernel_workgroup_size(kernel.get(), core->device),
+                           core->info.max_workgroup_size);
+  max_items = core->info.max_work_item_sizes;
+  local_mem_size = core->info.local_mem_size;
+  if (core->inline_device) {
+    max_workgroup = std::min({max_workgroup, core->inline_info.max_workgroup_size,
+                              kernel_workgroup_size(kernel.get(), core->inline_device)});
+    for (unsigned d = 0; d < 3; ++d) {
+      max_items[d] = std::min(max_items[d], core->inline_info.max_work_item_sizes[d]);
+    }
+    local_mem_size = std::min(local_mem_size, core->inline_info.local_mem_size);
+  }
+  size_t multiple = 1;
+  if (clGetKernelWorkGroupInfo(kernel.get(), core->device,
+                               CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(multiple),
+                               &multiple, nullptr) == CL_SUCCESS && multiple > 0) {
+    preferred_multiple = multiple;
+  }
+  memo.resize(params.size() + (hidden_ndrange ? hidden_ndrange_params : 0));
+  if (spec.ndrange) {
+    const NDRange& nd = *spec.ndrange;
+    // Jit fixes the workgroup with the ndrange; do it here too, so the launch path may rely on it.
+    if (!spec.workgroup) spec.workgroup = chosen_workgroup(nd);
+    const WorkGroup wg = *spec.workgroup;
+    static_geometry = true;
+    fixed.dims = std::max({nd.dims, wg.dims, 1u});
+    fixed.items = 1;
+    for (unsigned d = 0; d < 3; ++d) {
+      fixed.local[d] = wg.size[d];
+      fixed.global[d] = (nd.size[d] + wg.size[d] - 1) / wg.size[d] * wg.size[d];
+      fixed.items *= fixed.global[d];
+    }
+  }
+}
+
+}  // namespace detail
+
+Kernel::Kernel(std::shared_ptr<detail::LaunchState> state) : state_(std::move(state)) {}
+
+const std::string& Kernel::name() const { return state_->name; }
+std::span<const Param> Kernel::params() const { return state_->params; }
+const Specialization& Kernel::specialization() const { return state_->spec; }
+
+WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
+  const auto& s = *state_;
+  if (s.spec.workgroup) return *s.spec.workgroup;
+  return s.chosen_workgroup(nd);
+}
+
+}  // namespace spvjit

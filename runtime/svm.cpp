@@ -1,0 +1,48 @@
+// Fine-grained buffer SVM for SharedArray. PoCL's CPU devices report coarse, fine-grained
+// buffer and fine-grained system sharing; spvjit asks for fine-grained buffers, so host accesses
+// need no map/unmap.
+#include "runtime/core.hpp"
+#include "spvjit/shared_array.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+bool fine_grained(cl_device_id device) {
+  cl_device_svm_capabilities caps = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, nullptr) !=
+      CL_SUCCESS) {
+    return false;
+  }
+  return (caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
+}
+
+}  // namespace
+
+void* svm_allocate(RuntimeCore& core, std::size_t bytes) {
+  for (cl_device_id d : core.devices()) {
+    if (!fine_grained(d)) {
+      throw UserError("SharedArray: device '" + core.info.name +
+                      "' has no fine-grained buffer SVM (CL_DEVICE_SVM_FINE_GRAIN_BUFFER); use "
+                      "Buffer<T> instead");
+    }
+  }
+  void* p = clSVMAlloc(core.context.get(), CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
+                       bytes, 0);
+  if (!p) {
+    throw OpenCLError("clSVMAlloc", CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                      std::to_string(bytes) + " bytes of fine-grained SVM");
+  }
+  return p;
+}
+
+void svm_free(RuntimeCore& core, void* ptr) noexcept {
+  try {
+    core.finish();
+  } catch (...) {
+    // A failed clFinish leaves nothing better to do than free: the queue is broken anyway.
+  }
+  clSVMFree(core.context.get(), ptr);
+}
+
+}  // namespace spvjit::detail
