@@ -2,6 +2,7 @@
 // and its own spvjit runtime; rank 0 gathers the slices and checks every element.
 //   mpirun -np 2 mpi_saxpy [n]
 #include <mpi.h>
+#include <spvjit/examples.hpp>
 #include <spvjit/spvjit.hpp>
 
 #include <cstdio>
@@ -32,16 +33,9 @@ int main(int argc, char** argv) {
       y[i] = 0.5f;
     }
     using namespace spvjit;
-    KernelBuilder kb("saxpy");
-    auto z = kb.param<Global<float>>("Z");
-    auto xp = kb.param<Const<float>>("X");
-    auto yp = kb.param<Const<float>>("Y");
-    auto a = kb.param<float>("a");
-    auto i = kb.global_index();
-    kb.if_(kb.in_bounds(), [&] { z[i] = a * xp[i] + yp[i]; });
     Runtime rt;
     Jit jit(rt);
-    Kernel k = jit.compile(kb.finish());
+    Kernel k = jit.compile(examples::saxpy(Scalar::F32));
     auto X = rt.upload(x);
     auto Y = rt.upload(y);
     auto Z = rt.zeros<float>(mine);

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "test/accumulate_kernel.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/program.hpp"
 #include "spvjit/builder.hpp"
@@ -77,19 +78,10 @@ void ordered_across_devices(Runtime& rt, Jit& jit) {
             "synchronize");
 }
 
-KernelDef accumulate() {
-  KernelBuilder kb("accumulate_f64");
-  auto acc = kb.param<Global<double>>("acc");
-  auto b = kb.param<double>("b");
-  auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { acc[i] = acc[i].get() + b; });
-  return kb.finish();
-}
-
 // Threads alternating small (basic) and large (pthread) launches of one kernel.
 void threads_across_devices(Runtime& rt, Jit& jit) {
   rt.set_inline_threshold(1024);
-  Kernel k = jit.compile(accumulate());
+  Kernel k = jit.compile(test::accumulate_kernel());
   constexpr unsigned threads = 4;
   constexpr int launches = 2000;
   constexpr std::size_t n = 8192;

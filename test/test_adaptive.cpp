@@ -7,25 +7,16 @@
 #include <cstdio>
 #include <string>
 
+#include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;
 
-namespace {
-int run(const std::string& cmd, std::string& out) {
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int status = ::pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-}  // namespace
 
 TEST_CASE("adaptive dispatch: same bits on both devices, ordered across queues, thread-safe, "
           "no allocations; spvjit sets POCL_DEVICES when it is unset") {
   std::string out;
-  const int code = run("env -u POCL_DEVICES " SPVJIT_ADAPTIVE_PROBE, out);
+  const int code = test::run_command("env -u POCL_DEVICES " SPVJIT_ADAPTIVE_PROBE, out);
   CHECK_MESSAGE(code == 0, out);
   CHECK(out.find("FAIL") == std::string::npos);
   CHECK(out.find("POCL_DEVICES=basic pthread") != std::string::npos);
@@ -33,11 +24,11 @@ TEST_CASE("adaptive dispatch: same bits on both devices, ordered across queues, 
 
 TEST_CASE("adaptive dispatch takes its threshold from SPVJIT_INLINE_THRESHOLD and rejects junk") {
   std::string out;
-  CHECK(run("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=123 " SPVJIT_ADAPTIVE_PROBE,
+  CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=123 " SPVJIT_ADAPTIVE_PROBE,
             out) == 0);
   CHECK_MESSAGE(out.find("threshold 123;") != std::string::npos, out);
   std::string bad;
-  CHECK(run("SPVJIT_INLINE_THRESHOLD=12k " SPVJIT_ADAPTIVE_PROBE, bad) == 1);
+  CHECK(test::run_command("SPVJIT_INLINE_THRESHOLD=12k " SPVJIT_ADAPTIVE_PROBE, bad) == 1);
   CHECK_MESSAGE(bad.find("SPVJIT_INLINE_THRESHOLD='12k': expected a number of work-items") !=
                     std::string::npos,
                 bad);

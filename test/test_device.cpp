@@ -5,20 +5,11 @@
 #include <cstdio>
 #include <string>
 
+#include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;
 
-namespace {
-int run(const std::string& cmd, std::string& out) {
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int status = ::pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-}  // namespace
 
 TEST_CASE("the runtime picks a device that accepts SPIR-V") {
   const auto& info = test::runtime().device();
@@ -33,7 +24,7 @@ TEST_CASE("with no SPIR-V device visible, the runtime throws and lists what it s
   char dir[] = "/tmp/spvjit-empty-vendors-XXXXXX";
   REQUIRE(::mkdtemp(dir) != nullptr);
   std::string out;
-  const int code = run(std::string("OCL_ICD_VENDORS=") + dir + " " SPVJIT_DEVICE_PROBE, out);
+  const int code = test::run_command(std::string("OCL_ICD_VENDORS=") + dir + " " SPVJIT_DEVICE_PROBE, out);
   ::rmdir(dir);
   CHECK_MESSAGE(code == 2, out);
   CHECK(out.find("no OpenCL device accepts SPIR-V") != std::string::npos);
@@ -42,7 +33,7 @@ TEST_CASE("with no SPIR-V device visible, the runtime throws and lists what it s
 
 TEST_CASE("a device filter that matches nothing names the devices seen") {
   std::string out;
-  const int code = run("SPVJIT_DEVICE=no-such-device " SPVJIT_DEVICE_PROBE, out);
+  const int code = test::run_command("SPVJIT_DEVICE=no-such-device " SPVJIT_DEVICE_PROBE, out);
   CHECK_MESSAGE(code == 2, out);
   CHECK(out.find("no-such-device") != std::string::npos);
   CHECK(out.find(test::runtime().device().name) != std::string::npos);

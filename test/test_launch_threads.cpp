@@ -7,23 +7,13 @@
 #include <thread>
 #include <vector>
 
+#include "test/accumulate_kernel.hpp"
 #include "spvjit/builder.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;
 
 namespace {
-
-// acc[i] += b: after L launches with b = t + 1, every element is exactly L * (t + 1), and a
-// launch that ran with another thread's buffer or scalar shows up as a wrong sum.
-KernelDef accumulate() {
-  KernelBuilder kb("accumulate_f64");
-  auto acc = kb.param<Global<double>>("acc");
-  auto b = kb.param<double>("b");
-  auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { acc[i] = acc[i].get() + b; });
-  return kb.finish();
-}
 
 struct Mismatch {
   std::size_t thread, index;
@@ -80,14 +70,14 @@ void check_exact(const std::vector<Mismatch>& wrong) {
 }  // namespace
 
 TEST_CASE("8 threads x 10,000 launches of one kernel give exact results") {
-  Kernel k = test::jit().compile(accumulate());
+  Kernel k = test::jit().compile(test::accumulate_kernel());
   check_exact(hammer(test::runtime(), k, 8, 10000, 16, 100));
 }
 
 TEST_CASE("launches on two runtimes (two queues) from several threads at once are exact") {
   Runtime second;
   Jit second_jit(second);
-  const auto def = accumulate();
+  const auto def = test::accumulate_kernel();
   Kernel on_first = test::jit().compile(def);
   Kernel on_second = second_jit.compile(def);
   std::vector<Mismatch> first_wrong, second_wrong;

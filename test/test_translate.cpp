@@ -13,31 +13,12 @@
 #include "jit/translate.hpp"
 #include "spvjit/examples.hpp"
 #include "spvjit/raw_module.hpp"
+#include "test/lang_support.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;
 
 namespace {
-
-int spirv_val(const std::vector<std::uint32_t>& words, std::string& output) {
-  char path[] = "/tmp/spvjit-test-XXXXXX";
-  const int fd = ::mkstemp(path);
-  REQUIRE(fd >= 0);
-  ::close(fd);
-  {
-    std::ofstream f(path, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(words.data()),
-            static_cast<std::streamsize>(words.size() * 4));
-  }
-  const std::string cmd = std::string(SPVJIT_SPIRV_VAL) + " --target-env opencl1.2 " + path + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) output += buf;
-  const int status = ::pclose(p);
-  std::remove(path);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 // A raw module with one kernel `k(global float* p)` storing 1.0 at p[0]; `mutate` may spoil it.
 struct RawModule {
@@ -76,13 +57,13 @@ TEST_CASE("the SPIR-V of every saxpy specialization passes spirv-val") {
       if (static_wg) spec.workgroup = WorkGroup{64};
       auto words = test::jit().spirv(examples::saxpy(t), spec);
       std::string out;
-      CHECK_MESSAGE(spirv_val(words, out) == 0, out);
+      CHECK_MESSAGE(test::run_spirv_val(words, out) == 0, out);
     }
   }
   for (unsigned dims : {1u, 3u}) {
     auto words = test::jit().spirv(examples::scale(Scalar::F64, dims));
     std::string out;
-    CHECK_MESSAGE(spirv_val(words, out) == 0, out);
+    CHECK_MESSAGE(test::run_spirv_val(words, out) == 0, out);
   }
 }
 

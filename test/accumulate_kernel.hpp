@@ -1,0 +1,19 @@
+// acc[i] += b: after L launches with b = t + 1, every element is exactly L * (t + 1), so a
+// launch that ran with another thread's buffer or scalar shows up as a wrong sum. Shared by the
+// thread tests and the adaptive-dispatch probe.
+#pragma once
+
+#include "spvjit/spvjit.hpp"
+
+namespace spvjit::test {
+
+inline KernelDef accumulate_kernel() {
+  KernelBuilder kb("accumulate_f64");
+  auto acc = kb.param<Global<double>>("acc");
+  auto b = kb.param<double>("b");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { acc[i] = acc[i].get() + b; });
+  return kb.finish();
+}
+
+}  // namespace spvjit::test
