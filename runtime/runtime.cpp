@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "runtime/core.hpp"
+#include "src/log.hpp"
 
 namespace spvjit {
 
@@ -123,6 +124,11 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
     inline_queue = make_queue(context.get(), inline_device, inline_info.name);
     inline_threshold = threshold ? *threshold : measure_inline_threshold(*this);
   }
+  SPVJIT_LOG_INFO("device: " + info.summary() + " (" + std::to_string(seen.size()) +
+                  " devices seen)" +
+                  (adaptive ? "; adaptive dispatch: up to " + std::to_string(inline_threshold) +
+                                  " work-items run inline on " + inline_info.name
+                            : std::string()));
 }
 
 std::vector<cl_device_id> RuntimeCore::devices() const {

@@ -28,6 +28,16 @@ expect 0 "OpEntryPoint Kernel" dump saxpy-f16
 expect 2 "unknown kernel 'nope'" dump nope
 expect 2 "usage: spvjit dump" dump
 expect 0 "launch/static workgroup, static ndrange" bench --benchmark_list_tests
+# Diagnostics: SPVJIT_LOG=info names the device; unset, nothing is logged.
+if SPVJIT_LOG=info "$cli" dump saxpy-f32 2>&1 >/dev/null | grep -q '^\[spvjit info\] device: '; then
+  echo "ok: SPVJIT_LOG=info logs the device choice"
+else
+  echo "FAIL: SPVJIT_LOG=info did not log the device choice"; fail=1
+fi
+if "$cli" dump saxpy-f32 2>&1 >/dev/null | grep -q '\[spvjit'; then
+  echo "FAIL: logging without SPVJIT_LOG"; fail=1
+fi
+
 # The cache commands on a private directory holding one compiled kernel.
 export SPVJIT_CACHE_DIR=$(mktemp -d)
 expect 0 "$SPVJIT_CACHE_DIR" cache dir
