@@ -76,9 +76,17 @@ class JitCore {
       std::size_t budget = runtime->info.max_workgroup_size;
       for (unsigned d = 0; d < 3; ++d) {
         wg.size[d] = std::max<std::size_t>(1, std::min({spec.ndrange->size[d], budget, runtime->info.max_work_item_sizes[d]}));
+        // A kernel without bounds checks needs groups that tile the ndrange exactly.
+        while (!def.has_hidden_ndrange() && spec.ndrange->size[d] % wg.size[d] != 0) --wg.size[d];
         budget /= wg.size[d];
       }
       spec.workgroup = wg;
+    }
+    if (spec.ndrange && !def.has_hidden_ndrange() && !divides(*spec.workgroup, *spec.ndrange)) {
+      throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
+                      spec.workgroup->to_string() + " does not divide the static ndrange " +
+                      spec.ndrange->to_string() + ", and the kernel never reads in_bounds() or "
+                      "ndrange(), so its padding work-items would run out of bounds");
     }
     return spec;
   }

@@ -2,6 +2,7 @@
 // partition rules), clSetKernelArg from the caller's stack, one clEnqueueNDRangeKernel.
 // Nothing here allocates unless it is about to throw.
 #include <algorithm>
+#include <cstdint>
 
 #include "runtime/launch_state.hpp"
 
@@ -94,6 +95,26 @@ void set_argument(LaunchState& s, cl_uint index, std::size_t size, const void* v
   throw UserError("launch of kernel '" + s.name + "': " + what);
 }
 
+// Sizes above 2^63 - 1 are what a negative integer becomes in a size_t, and kernels index
+// with signed 64-bit integers: refuse them instead of running 2^64 work-items.
+void check_extent_sign(const LaunchState& s, const char* what, const Extent3& e) {
+  for (unsigned d = 0; d < 3; ++d) {
+    if (e.size[d] > static_cast<std::size_t>(INT64_MAX)) {
+      bad_geometry(s, std::string(what) + " " + e.to_string() + ": dimension " +
+                          std::to_string(d) + " is above 2^63-1 (a negative size?)");
+    }
+  }
+}
+
+// The largest size <= limit that divides n (n > 0): kernels that cannot tell padding
+// work-items apart (see Kernel::workgroup_for) need groups that tile the ndrange exactly.
+std::size_t largest_divisor_up_to(std::size_t n, std::size_t limit) {
+  for (std::size_t g = std::min(n, limit); g > 1; --g) {
+    if (n % g == 0) return g;
+  }
+  return 1;
+}
+
 }  // namespace
 
 }  // namespace detail
@@ -115,6 +136,11 @@ WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
   for (unsigned d = 0; d < 3; ++d) {
     const std::size_t limit = std::min(budget, std::max<std::size_t>(s.max_items[d], 1));
     wg.size[d] = std::max<std::size_t>(1, std::min(nd.size[d], limit));
+    // A kernel that never reads the ndrange (no in_bounds(), no ndrange(), a raw module) would
+    // run its padding work-items out of bounds: give it groups that divide the ndrange.
+    if (!s.hidden_ndrange && nd.size[d] > 0 && nd.size[d] % wg.size[d] != 0) {
+      wg.size[d] = detail::largest_divisor_up_to(nd.size[d], limit);
+    }
     budget /= wg.size[d];
   }
   return wg;
@@ -144,6 +170,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                                 " differs from the static workgroup " +
                                 s.spec.workgroup->to_string() + " it was specialized for");
   }
+  detail::check_extent_sign(s, "ndrange", nd);
   const WorkGroup wg = given ? *given : workgroup_for(nd);
   std::size_t local[3];
   std::size_t global[3];
@@ -160,6 +187,16 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     const std::size_t blocks = nd.size[d] / local[d] + (nd.size[d] % local[d] != 0);
     if (blocks > SIZE_MAX / local[d]) detail::bad_geometry(s, "ndrange " + nd.to_string() + " overflows size_t");
     global[d] = blocks * local[d];
+    if (!s.hidden_ndrange && nd.size[d] % local[d] != 0) {
+      detail::bad_geometry(s, "workgroup " + wg.to_string() + " does not divide ndrange " +
+                                  nd.to_string() + ", and the kernel never reads in_bounds() or "
+                                  "ndrange(), so its padding work-items would run out of bounds");
+    }
+  }
+  std::size_t total = 0;
+  if (__builtin_mul_overflow(global[0], global[1], &total) ||
+      __builtin_mul_overflow(total, global[2], &total)) {
+    detail::bad_geometry(s, "ndrange " + nd.to_string() + " overflows size_t in total work-items");
   }
   if (items > s.max_workgroup) {
     detail::bad_geometry(s, "workgroup " + wg.to_string() + " has " + std::to_string(items) +
