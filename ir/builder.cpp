@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "ir/kernel_module.hpp"
+#include "ir/scope_check.hpp"
 #include "ir/state.hpp"
 
 namespace spvjit {
@@ -307,6 +308,7 @@ KernelDef KernelBuilder::finish() {
       b.CreateUnreachable();
     }
   }
+  detail::check_values_defined_where_used(*s.kernel, s.name);
   std::string errors;
   llvm::raw_string_ostream err(errors);
   if (llvm::verifyModule(*s.module, &err)) {
