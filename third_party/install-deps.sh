@@ -8,6 +8,7 @@ PACKAGES=(
   doctest-dev libbenchmark-dev spirv-tools cmake ninja-build
   libclang-15-dev libclang-cpp15-dev libhwloc-dev pkg-config
   dpkg-dev python3 python3-matplotlib
+  libclang-common-15-dev  # clang-15's libFuzzer and sanitizer runtimes (make fuzz)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
