@@ -65,6 +65,11 @@ void check_argument(const LaunchState& s, std::size_t i, const ArgView& a) {
     throw UserError("launch of kernel '" + s.name + "': argument " + std::to_string(i) + " '" +
                     p.name + "': the buffer is empty (moved from or default-constructed)");
   }
+  // OpenCL leaves a buffer of another context undefined behaviour; PoCL does not check it.
+  if (a.kind == ParamKind::Pointer && a.owner != s.core.get()) {
+    throw UserError("launch of kernel '" + s.name + "': argument " + std::to_string(i) + " '" +
+                    p.name + "': the buffer belongs to another Runtime (another OpenCL context)");
+  }
   if (a.kind == ParamKind::LocalArray && (a.size == 0 || a.size > s.local_mem_size)) {
     throw UserError("launch of kernel '" + s.name + "': argument " + std::to_string(i) + " '" +
                     p.name + "': LocalMemory of " + std::to_string(a.size) +

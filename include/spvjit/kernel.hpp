@@ -26,11 +26,13 @@ struct ArgView {
   std::size_t size = 0;        ///< bytes passed to clSetKernelArg (local: bytes reserved)
   const void* data = nullptr;  ///< scalars: the value
   _cl_mem* mem = nullptr;      ///< buffers: the handle
+  const RuntimeCore* owner = nullptr;  ///< buffers: the Runtime that allocated them
 };
 
 template <KernelScalar T>
 ArgView arg_view(const Buffer<T>& b) {
-  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle()};
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle(),
+                 b.owner()};
 }
 template <KernelScalar T>
 ArgView arg_view(const T& v) {

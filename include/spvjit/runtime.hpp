@@ -89,6 +89,8 @@ class Buffer {
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
   bool valid() const noexcept { return mem_ != nullptr; }
   _cl_mem* handle() const noexcept { return mem_; }
+  /// The Runtime (context) the buffer was allocated in; launches check it matches theirs.
+  const detail::RuntimeCore* owner() const noexcept { return core_.get(); }
 
   /// Copies host data in; `data.size()` must equal `size()`.
   void write(std::span<const T> data) {

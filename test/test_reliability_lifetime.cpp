@@ -1,0 +1,53 @@
+// Object lifetimes an embedding application gets wrong or relies on: buffers dropped while a
+// launch is queued, kernels that outlive their Jit, buffers of another Runtime.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <vector>
+
+#include "spvjit/examples.hpp"
+#include "test/shared_runtime.hpp"
+
+using namespace spvjit;
+
+TEST_CASE("reliability: buffers destroyed while their launch is queued stay alive until it ends") {
+  auto& rt = test::runtime();
+  Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
+  auto Z = rt.zeros<float>(4096);
+  for (int round = 0; round < 20; ++round) {
+    auto X = rt.upload(std::vector<float>(4096, 1.0f));
+    auto Y = rt.upload(std::vector<float>(4096, 2.0f));
+    k.launch(NDRange{4096}, Z, X, Y, 3.0f);
+  }  // X and Y released here, before the queue drained: OpenCL keeps them for the command
+  rt.synchronize();
+  for (float z : Z.to_vector()) CHECK(z == 5.0f);
+}
+
+TEST_CASE("reliability: a Kernel outlives the Jit that compiled it") {
+  auto& rt = test::runtime();
+  std::optional<Kernel> k;
+  {
+    Jit jit(rt);
+    k = jit.compile(examples::saxpy(Scalar::F32));
+  }
+  auto X = rt.upload(std::vector<float>(8, 1.0f));
+  auto Z = rt.zeros<float>(8);
+  k->launch(NDRange{8}, Z, X, X, 1.0f);
+  rt.synchronize();
+  for (float z : Z.to_vector()) CHECK(z == 2.0f);
+}
+
+TEST_CASE("reliability: a buffer of another Runtime is an exception, not a crash") {
+  auto& rt = test::runtime();
+  Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
+  Runtime other;  // its own context: its buffers mean nothing to rt's kernels
+  auto foreign = other.zeros<float>(8);
+  auto X = rt.zeros<float>(8);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{8}, foreign, X, X, 1.0f),
+                       doctest::Contains("argument 0 'Z': the buffer belongs to another Runtime"),
+                       UserError);
+  auto Z = rt.zeros<float>(8);
+  k.launch(NDRange{8}, Z, X, X, 1.0f);
+  rt.synchronize();
+  for (float z : Z.to_vector()) CHECK(z == 0.0f);
+}
