@@ -111,4 +111,31 @@ TEST_CASE("reliability: 8 threads compiling different kernels into one Jit") {
   CHECK(jit.compile_count() == thread_count);
 }
 
+TEST_CASE("reliability: refused launches on some threads do not disturb good ones on others") {
+  auto& rt = test::runtime();
+  Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
+  std::atomic<int> correct{0};
+  std::atomic<int> refused{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < thread_count; ++t) {
+    threads.emplace_back([&, t] {
+      auto wrong = rt.zeros<double>(64);
+      for (int round = 0; round < 10; ++round) {
+        if ((t + round) % 2) {
+          try {
+            k.launch(NDRange{64}, wrong, wrong, wrong, 1.0);
+          } catch (const UserError&) {
+            refused.fetch_add(1);
+          }
+        } else if (launch_and_check(k, rt, t, 64 + static_cast<std::size_t>(round))) {
+          correct.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(refused.load() == thread_count * 5);
+  CHECK(correct.load() == thread_count * 5);
+}
+
 }  // TEST_SUITE("concurrency")
