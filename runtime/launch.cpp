@@ -126,12 +126,23 @@ std::size_t largest_divisor_up_to(std::size_t n, std::size_t limit) {
 
 Kernel::Kernel(std::shared_ptr<detail::LaunchState> state) : state_(std::move(state)) {}
 
-const std::string& Kernel::name() const { return state_->name; }
-std::span<const Param> Kernel::params() const { return state_->params; }
-const Specialization& Kernel::specialization() const { return state_->spec; }
+namespace {
+// A default-constructed Kernel has no state: asking it anything is a UserError, not a crash.
+const detail::LaunchState& state_of(const std::shared_ptr<detail::LaunchState>& state,
+                                    const char* what) {
+  if (!state) throw UserError(std::string("Kernel::") + what + ": the Kernel is empty (default-constructed)");
+  return *state;
+}
+}  // namespace
+
+const std::string& Kernel::name() const { return state_of(state_, "name").name; }
+std::span<const Param> Kernel::params() const { return state_of(state_, "params").params; }
+const Specialization& Kernel::specialization() const {
+  return state_of(state_, "specialization").spec;
+}
 
 WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
-  const auto& s = *state_;
+  const auto& s = state_of(state_, "workgroup_for");
   if (s.spec.workgroup) return *s.spec.workgroup;
   // Fill dimension 0 first, up to the kernel's maximum: PoCL runs one work-group function per
   // group, so fewer, larger groups cost less dispatch.

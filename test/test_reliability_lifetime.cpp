@@ -51,3 +51,28 @@ TEST_CASE("reliability: a buffer of another Runtime is an exception, not a crash
   rt.synchronize();
   for (float z : Z.to_vector()) CHECK(z == 0.0f);
 }
+
+TEST_CASE("reliability: empty kernels and buffers answer with exceptions, not crashes") {
+  Kernel empty;
+  CHECK_FALSE(empty.valid());
+  CHECK_THROWS_WITH_AS(empty.name(), doctest::Contains("the Kernel is empty"), UserError);
+  CHECK_THROWS_AS(empty.params(), UserError);
+  CHECK_THROWS_AS(empty.specialization(), UserError);
+  CHECK_THROWS_AS(empty.workgroup_for(NDRange{8}), UserError);
+  CHECK_THROWS_AS(empty.launch(NDRange{8}), UserError);
+  CHECK_THROWS_WITH_AS(test::jit().compile(KernelDef{}), doctest::Contains("KernelDef is empty"),
+                       UserError);
+
+  auto& rt = test::runtime();
+  Buffer<float> none;
+  auto zero_sized = rt.allocate<float>(0);
+  auto four = rt.zeros<float>(4);
+  CHECK_THROWS_WITH_AS(none.copy_to(zero_sized), doctest::Contains("buffer is empty"), UserError);
+  CHECK_THROWS_WITH_AS(four.copy_to(none), doctest::Contains("buffer is empty"), UserError);
+  Runtime other;
+  auto foreign = other.zeros<float>(4);
+  CHECK_THROWS_WITH_AS(four.copy_to(foreign), doctest::Contains("different Runtimes"), UserError);
+  auto copy = rt.allocate<float>(4);
+  four.copy_to(copy);
+  CHECK(copy.to_vector() == std::vector<float>(4, 0.0f));
+}
