@@ -12,7 +12,7 @@ namespace detail {
 
 std::string Extent3::to_string() const {
   std::string out = "(";
-  for (unsigned d = 0; d < dims; ++d) out += (d ? "," : "") + std::to_string(size[d]);
+  for (unsigned d = 0; d < std::min(dims, 3u); ++d) out += (d ? "," : "") + std::to_string(size[d]);
   return out + (dims == 1 ? ",)" : ")");
 }
 
@@ -103,6 +103,10 @@ void set_argument(LaunchState& s, cl_uint index, std::size_t size, const void* v
 // Sizes above 2^63 - 1 are what a negative integer becomes in a size_t, and kernels index
 // with signed 64-bit integers: refuse them instead of running 2^64 work-items.
 void check_extent_sign(const LaunchState& s, const char* what, const Extent3& e) {
+  if (e.dims < 1 || e.dims > 3) {
+    bad_geometry(s, std::string(what) + " has " + std::to_string(e.dims) +
+                        " dimensions; expected 1 to 3");
+  }
   for (unsigned d = 0; d < 3; ++d) {
     if (e.size[d] > static_cast<std::size_t>(INT64_MAX)) {
       bad_geometry(s, std::string(what) + " " + e.to_string() + ": dimension " +
@@ -187,6 +191,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                                 s.spec.workgroup->to_string() + " it was specialized for");
   }
   detail::check_extent_sign(s, "ndrange", nd);
+  if (given) detail::check_extent_sign(s, "workgroup", *given);
   const WorkGroup wg = given ? *given : workgroup_for(nd);
   std::size_t local[3];
   std::size_t global[3];

@@ -126,6 +126,15 @@ TEST_CASE("reliability: a kernel PoCL cannot build is a BuildError carrying PoCL
   CHECK(k.valid());
 }
 
+TEST_CASE("reliability: build options PoCL rejects are a BuildError") {
+  Jit jit(test::runtime(), JitOptions{"-cl-no-such-option"});
+  RawKernel raw("bad_options");
+  CHECK_THROWS_AS(jit.compile(raw.finish()), BuildError);
+  Jit fine(test::runtime());
+  RawKernel again("bad_options");
+  CHECK(fine.compile(again.finish()).valid());
+}
+
 TEST_CASE("reliability: with a broken OpenCL vendor, the runtime lists what it found") {
   // A vendor file that names a library which does not exist: the ICD loader skips it.
   char dir[] = "/tmp/spvjit-broken-vendor-XXXXXX";
