@@ -46,6 +46,11 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   check_cl(err, "clCreateCommandQueueWithProperties", info.name);
 }
 
+RuntimeCore& live_core(const std::shared_ptr<RuntimeCore>& core) {
+  if (!core) throw UserError("Runtime: this Runtime was moved from; use the one it moved to");
+  return *core;
+}
+
 }  // namespace detail
 
 Runtime::Runtime() : Runtime(RuntimeOptions{}) {}
@@ -55,8 +60,10 @@ Runtime::~Runtime() = default;
 Runtime::Runtime(Runtime&&) noexcept = default;
 Runtime& Runtime::operator=(Runtime&&) noexcept = default;
 
-const DeviceInfo& Runtime::device() const { return core_->info; }
+const DeviceInfo& Runtime::device() const { return detail::live_core(core_).info; }
 
-void Runtime::synchronize() { detail::check_cl(clFinish(core_->queue.get()), "clFinish"); }
+void Runtime::synchronize() {
+  detail::check_cl(clFinish(detail::live_core(core_).queue.get()), "clFinish");
+}
 
 }  // namespace spvjit

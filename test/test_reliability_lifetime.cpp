@@ -76,3 +76,16 @@ TEST_CASE("reliability: empty kernels and buffers answer with exceptions, not cr
   four.copy_to(copy);
   CHECK(copy.to_vector() == std::vector<float>(4, 0.0f));
 }
+
+TEST_CASE("reliability: a moved-from Runtime answers with exceptions, not crashes") {
+  Runtime first;
+  Runtime second = std::move(first);
+  CHECK_THROWS_WITH_AS(first.device(), doctest::Contains("moved from"), UserError);
+  CHECK_THROWS_AS(first.synchronize(), UserError);
+  CHECK_THROWS_AS(first.zeros<float>(4), UserError);
+  CHECK_THROWS_AS(first.upload(std::vector<int>(4, 1)), UserError);
+  CHECK_THROWS_AS(Jit{first}, UserError);
+  auto b = second.zeros<float>(4);
+  second.synchronize();
+  CHECK(b.to_vector() == std::vector<float>(4, 0.0f));
+}
