@@ -149,3 +149,11 @@ TEST_CASE("reliability: with a broken OpenCL vendor, the runtime lists what it f
   CHECK(out.find("DeviceNotFoundError") != std::string::npos);
   CHECK(out.find("devices seen: none") != std::string::npos);
 }
+
+TEST_CASE("reliability: compiling under a signal-firing interval timer does not kill the process") {
+  std::string out;
+  // POCL_KERNEL_CACHE=0: PoCL must really build (and run its helper processes) every time.
+  const int code = run("POCL_KERNEL_CACHE=0 timeout 300 " SPVJIT_SIGNAL_PROBE, out);
+  CHECK_MESSAGE(code == 0, out);
+  CHECK_MESSAGE(out.find("survived") != std::string::npos, out);
+}
