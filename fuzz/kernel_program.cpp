@@ -3,77 +3,21 @@
 // dropped from the pool when the body closes, as a correct user would (see scope_check).
 #include "fuzz/kernel_program.hpp"
 
-#include <bit>
 #include <cmath>
+
+#include "fuzz/kernel_model.hpp"
 
 namespace spvjit::fuzz {
 
 namespace {
+
+using namespace model;
 
 constexpr Scalar types[] = {Scalar::Bool, Scalar::I8,  Scalar::U16, Scalar::I32,
                             Scalar::U32,  Scalar::I64, Scalar::U64, Scalar::F32, Scalar::F64};
 constexpr std::size_t max_pool = 40;
 constexpr int max_operations = 48;
 constexpr int max_depth = 2;
-
-unsigned width(Scalar t) { return t == Scalar::Bool ? 1 : 8 * size_of(t); }
-std::uint64_t truncate(std::uint64_t v, Scalar t) {
-  const unsigned w = width(t);
-  return w == 64 ? v : v & ((std::uint64_t{1} << w) - 1);
-}
-std::int64_t as_signed(std::uint64_t v, Scalar t) {
-  const unsigned w = width(t);
-  if (w == 64) return static_cast<std::int64_t>(v);
-  const std::uint64_t sign = std::uint64_t{1} << (w - 1);
-  return static_cast<std::int64_t>((v ^ sign) - sign);
-}
-double as_double(std::uint64_t v) { return std::bit_cast<double>(v); }
-std::uint64_t from_double(double d) { return std::bit_cast<std::uint64_t>(d); }
-// A float model value as the device holds it: f32 values are rounded to float.
-std::uint64_t float_bits(double d, Scalar t) {
-  return from_double(t == Scalar::F32 ? static_cast<double>(static_cast<float>(d)) : d);
-}
-
-std::uint64_t integer_model(BinaryOp op, Scalar t, std::uint64_t x, std::uint64_t y) {
-  const bool sign = is_signed(t);
-  const unsigned w = width(t);
-  switch (op) {
-    case BinaryOp::Add: return truncate(x + y, t);
-    case BinaryOp::Sub: return truncate(x - y, t);
-    case BinaryOp::Mul: return truncate(x * y, t);
-    case BinaryOp::And: return x & y;
-    case BinaryOp::Or: return x | y;
-    case BinaryOp::Xor: return x ^ y;
-    case BinaryOp::Shl: return truncate(x << (y & (w - 1)), t);
-    case BinaryOp::Shr:
-      return sign ? truncate(static_cast<std::uint64_t>(as_signed(x, t) >> (y & (w - 1))), t)
-                  : x >> (y & (w - 1));
-    case BinaryOp::Min:
-      return sign ? (as_signed(x, t) < as_signed(y, t) ? x : y) : (x < y ? x : y);
-    case BinaryOp::Max:
-      return sign ? (as_signed(x, t) < as_signed(y, t) ? y : x) : (x < y ? y : x);
-    default: return 0;
-  }
-}
-
-std::uint64_t cast_model(std::uint64_t x, Scalar from, Scalar to) {
-  if (from == to) return x;
-  if (to == Scalar::Bool) return is_float(from) ? as_double(x) != 0.0 : x != 0;
-  if (is_float(from)) return float_bits(as_double(x), to);  // float -> float
-  if (is_float(to)) {
-    const double d = is_signed(from) ? static_cast<double>(as_signed(x, from))
-                                     : static_cast<double>(x);
-    // Integer -> f32 rounds once, from the integer, not through double.
-    if (to == Scalar::F32) {
-      const float f = is_signed(from) ? static_cast<float>(as_signed(x, from))
-                                      : static_cast<float>(x);
-      return from_double(static_cast<double>(f));
-    }
-    return from_double(d);
-  }
-  const std::uint64_t widened = is_signed(from) ? static_cast<std::uint64_t>(as_signed(x, from)) : x;
-  return truncate(widened, to);
-}
 
 // Calls f(T{}) with the C++ type of a (non-f16) kernel scalar, for the typed Var API.
 template <class F>
@@ -168,7 +112,7 @@ class Generator {
     r.value = binary(op, a.value, b->value);
     r.exact = a.exact && b->exact && !is_float(t);
     for (std::size_t w = 0; w < work_items; ++w) {
-      r.model[w] = is_float(t) ? 0 : integer_model(op, t, a.model[w], b->model[w]);
+      r.model[w] = is_float(t) ? 0 : integer_op(op, t, a.model[w], b->model[w]);
     }
     pool.push_back(r);
   }
@@ -226,7 +170,7 @@ class Generator {
     Slot r;
     r.value = cast(a.value, to);
     r.exact = a.exact;
-    for (std::size_t w = 0; w < work_items; ++w) r.model[w] = cast_model(a.model[w], from, to);
+    for (std::size_t w = 0; w < work_items; ++w) r.model[w] = cast_value(a.model[w], from, to);
     pool.push_back(r);
   }
 
@@ -297,7 +241,7 @@ class Generator {
     r.exact = init.exact && step.exact;
     for (std::size_t w = 0; w < work_items; ++w) {
       std::uint64_t v = init.model[w];
-      for (std::int64_t k = 0; k < trips && k != stop; ++k) v = integer_model(op, t, v, step.model[w]);
+      for (std::int64_t k = 0; k < trips && k != stop; ++k) v = integer_op(op, t, v, step.model[w]);
       r.model[w] = v;
     }
     pool.push_back(r);
@@ -348,7 +292,7 @@ Program generate(KernelBuilder& kb, ByteReader& bytes, const Inputs& inputs) {
       acc.value = binary(BinaryOp::Add, binary(BinaryOp::Mul, acc.value, k31),
                          cast(slot.value, Scalar::I64));
       for (std::size_t w = 0; w < work_items; ++w) {
-        acc.model[w] = acc.model[w] * 31 + cast_model(slot.model[w], slot.value.type(), Scalar::I64);
+        acc.model[w] = acc.model[w] * 31 + cast_value(slot.model[w], slot.value.type(), Scalar::I64);
       }
     }
     program.result = acc;
