@@ -100,9 +100,10 @@ void set_argument(LaunchState& s, cl_uint index, std::size_t size, const void* v
   throw UserError("launch of kernel '" + s.name + "': " + what);
 }
 
-// Sizes above 2^63 - 1 are what a negative integer becomes in a size_t, and kernels index
-// with signed 64-bit integers: refuse them instead of running 2^64 work-items.
-void check_extent_sign(const LaunchState& s, const char* what, const Extent3& e) {
+// 1 to 3 dimensions, each at most 2^63-1: a larger size is what a negative integer becomes in
+// a size_t, and kernels index with signed 64-bit integers. Refuse it instead of running 2^64
+// work-items.
+void check_extent(const LaunchState& s, const char* what, const Extent3& e) {
   if (e.dims < 1 || e.dims > 3) {
     bad_geometry(s, std::string(what) + " has " + std::to_string(e.dims) +
                         " dimensions; expected 1 to 3");
@@ -190,8 +191,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                                 " differs from the static workgroup " +
                                 s.spec.workgroup->to_string() + " it was specialized for");
   }
-  detail::check_extent_sign(s, "ndrange", nd);
-  if (given) detail::check_extent_sign(s, "workgroup", *given);
+  detail::check_extent(s, "ndrange", nd);
+  if (given) detail::check_extent(s, "workgroup", *given);
   const WorkGroup wg = given ? *given : workgroup_for(nd);
   std::size_t local[3];
   std::size_t global[3];
