@@ -4,7 +4,7 @@ POCL_PREFIX ?= /opt/spvjit-pocl-6.0
 FILTER ?=
 export OCL_ICD_VENDORS ?= $(POCL_PREFIX)/etc/OpenCL/vendors
 
-.PHONY: all deps build test examples bench clean
+.PHONY: all deps build test examples bench clean check-asan check-tsan sanitizers soak fuzz
 
 all: build
 
@@ -21,6 +21,7 @@ build: deps $(BUILD)/build.ninja
 test: build
 	cd $(BUILD) && ctest --output-on-failure
 	$(MAKE) --no-print-directory examples
+	$(MAKE) --no-print-directory sanitizers fuzz
 
 # The examples consume the *installed* package, as an embedding application would: install into
 # $(BUILD)/install, build examples/ against it with CMake, and one of them with pkg-config.
@@ -36,6 +37,18 @@ examples: build
 # The benchmark suite; FILTER=<regex> runs the matching cases only. Results: $(BUILD)/bench/.
 bench: build
 	$(BUILD)/bench/run_suite.sh '$(FILTER)'
+
+# Reliability checks (README, "Guarantees"); `make test` runs them after the suite.
+FUZZ_SECONDS ?= 60
+check-asan: deps
+	bash sanitizers/check.sh asan
+check-tsan: deps
+	bash sanitizers/check.sh tsan
+sanitizers: check-asan check-tsan
+soak: build
+	$(BUILD)/test/spvjit_soak
+fuzz: deps
+	bash fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD)

@@ -10,6 +10,7 @@
 
 #include "ir/block_order.hpp"
 #include "ir/kernel_module.hpp"
+#include "ir/scope_check.hpp"
 #include "ir/state.hpp"
 
 namespace spvjit {
@@ -315,6 +316,12 @@ void KernelBuilder::return_() {
   s.continue_in_new_block("after.return");
 }
 
+KernelBuilder& KernelBuilder::allow_padding() {
+  state_->check_open("allow_padding");
+  state_->allow_padding = true;
+  return *this;
+}
+
 KernelDef KernelBuilder::finish() {
   auto& s = *state_;
   s.check_kernel_scope("finish");
@@ -335,6 +342,11 @@ KernelDef KernelBuilder::finish() {
       b.CreateUnreachable();
     }
   }
+  if (s.allow_padding) {
+    // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
+    s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
+  }
+  detail::check_values_defined_where_used(*s.kernel, s.name);
   detail::order_blocks(*s.kernel);
   std::string errors;
   llvm::raw_string_ostream err(errors);
@@ -346,6 +358,7 @@ KernelDef KernelBuilder::finish() {
   km->name = s.name;
   km->params = s.params;
   km->hidden_ndrange = s.uses_ndrange;
+  km->pads_safely = s.uses_ndrange || s.allow_padding;
   km->static_local_bytes = s.static_local_bytes;
   km->private_array_bytes = s.private_array_bytes;
   {

@@ -18,6 +18,7 @@ const std::string& KernelDef::name() const { return module().name; }
 std::span<const Param> KernelDef::params() const { return module().params; }
 std::uint64_t KernelDef::hash() const { return module().hash; }
 bool KernelDef::has_hidden_ndrange() const { return module().hidden_ndrange; }
+bool KernelDef::pads_safely() const { return module().pads_safely; }
 std::string KernelDef::to_string() const { return module().ir_text; }
 
 }  // namespace spvjit

@@ -26,6 +26,9 @@ class KernelModule {
   std::string name;
   std::vector<Param> params;
   bool hidden_ndrange = false;
+  /// Work-items past the ndrange do no harm (the kernel reads in_bounds()/ndrange(), or
+  /// declared allow_padding()): launches may pad the ndrange to whole work-groups.
+  bool pads_safely = false;
   std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
   std::uint64_t private_array_bytes = 0;  ///< private arrays, per work-item
   std::string bitcode;

@@ -67,6 +67,7 @@ class BuilderState {
   /// Bytes of private arrays per work-item (kernel and device functions together).
   std::uint64_t private_array_bytes = 0;
   bool uses_ndrange = false;
+  bool allow_padding = false;
   bool finished = false;
 };
 

@@ -110,7 +110,18 @@ class JitCore {
         max_items = std::min<std::size_t>(max_items, std::max<std::uint64_t>(1, private_group_budget / private_bytes));
       }
       const WorkGroupLimits limits{max_items, info.max_work_item_sizes, 1};
-      spec.workgroup = choose_workgroup(*spec.ndrange, limits);
+      WorkGroup wg = choose_workgroup(*spec.ndrange, limits);
+      // A kernel without bounds checks needs groups that tile the ndrange exactly.
+      for (unsigned d = 0; d < 3 && !def.pads_safely(); ++d) {
+        while (spec.ndrange->size[d] % wg.size[d] != 0) --wg.size[d];
+      }
+      spec.workgroup = wg;
+    }
+    if (spec.ndrange && !def.pads_safely() && !divides(*spec.workgroup, *spec.ndrange)) {
+      throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
+                      spec.workgroup->to_string() + " does not divide the static ndrange " +
+                      spec.ndrange->to_string() + ", and the kernel never reads in_bounds() or "
+                      "ndrange(), so its padding work-items would run out of bounds");
     }
     return spec;
   }
@@ -182,6 +193,7 @@ class JitCore {
     auto shared = std::make_shared<ClHandle<cl_program>>(std::move(program));
     auto state = std::make_shared<LaunchState>(runtime, std::move(shared), km.name, km.params,
                                                km.hidden_ndrange, spec);
+    state->pads_safely = km.pads_safely;
     if (km.private_array_bytes > 0) {  // chosen workgroups stay small enough; larger ones throw
       state->max_workgroup = std::min<std::size_t>(
           state->max_workgroup, std::max<std::uint64_t>(1, private_group_budget / km.private_array_bytes));

@@ -4,6 +4,7 @@
 // functions. Measured per launch + synchronize of a 16-item kernel on PoCL `basic`: ~0.6 us in
 // all, PoCL's own part ~0.55 us.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "runtime/launch_state.hpp"
@@ -29,6 +30,10 @@ namespace {
   if (given.kind == ParamKind::Pointer && given.mem == nullptr && given.svm == nullptr &&
       given.kind == p.kind && given.type == p.type) {
     why = ": the buffer is empty (moved from or default-constructed)";
+  } else if (given.kind == ParamKind::Pointer && given.kind == p.kind && given.type == p.type &&
+             given.owner != nullptr && given.owner != s.core.get()) {
+    // OpenCL leaves a buffer of another context undefined behaviour; PoCL does not check it.
+    why = ": the buffer belongs to another Runtime (another OpenCL context)";
   } else if (given.kind == ParamKind::LocalArray && given.kind == p.kind) {
     why = ": LocalMemory of " + std::to_string(given.size) + " bytes; expected 1 to " +
           std::to_string(s.local_mem_size) + " (the device's local memory)";
@@ -76,6 +81,36 @@ namespace {
                       " work-items; the kernel allows at most " + std::to_string(s.max_workgroup));
 }
 
+// 1 to 3 dimensions, each at most 2^63-1: a larger size is what a negative integer becomes in
+// a size_t, and kernels index with signed 64-bit integers. Refuse it instead of running 2^64
+// work-items.
+[[noreturn, gnu::cold, gnu::noinline]] void bad_extent(const LaunchState& s, const char* what,
+                                                        const Extent3& e) {
+  if (e.dims < 1 || e.dims > 3) {
+    bad_geometry(s, std::string(what) + " has " + std::to_string(e.dims) +
+                        " dimensions; expected 1 to 3");
+  }
+  for (unsigned d = 0; d < 3; ++d) {
+    if (e.size[d] > static_cast<std::size_t>(INT64_MAX)) {
+      bad_geometry(s, std::string(what) + " " + e.to_string() + ": dimension " +
+                        std::to_string(d) + " is above 2^63-1 (a negative size?)");
+    }
+  }
+  bad_geometry(s, std::string(what) + " " + e.to_string() + " is malformed");
+}
+
+inline bool extent_ok(const Extent3& e) {
+  return e.dims - 1u <= 2u && ((e.size[0] | e.size[1] | e.size[2]) >> 63) == 0;
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void bad_padding(const LaunchState& s, const NDRange& nd,
+                                                         const WorkGroup& wg) {
+  bad_geometry(s, "workgroup " + wg.to_string() + " does not divide ndrange " + nd.to_string() +
+                      ", and the kernel checks no bounds (it never reads in_bounds() or ndrange() "
+                      "and did not declare allow_padding()), so its padding work-items would run "
+                      "out of bounds");
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] void failed(const LaunchState& s, const char* function,
                                                     cl_int err, std::size_t index) {
   std::string where = "kernel '" + s.name + "'";
@@ -87,6 +122,7 @@ inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a
   const Param& p = s.params[i];
   const bool ok = a.kind == p.kind && (a.any_type || a.type == p.type) &&
                   (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
+                  (a.owner == nullptr || a.owner == s.core.get()) &&
                   (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size));
   if (!ok) [[unlikely]] bad_argument(s, i, a);
 }
@@ -141,12 +177,14 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
     g = s.fixed;
     return g.items != 0;
   }
+  if (!extent_ok(nd)) [[unlikely]] bad_extent(s, "ndrange", nd);
   WorkGroup chosen;
   const WorkGroup* wg = given;
   if (given) {
     if (s.spec.workgroup && !(*given == *s.spec.workgroup)) [[unlikely]] {
       bad_static(s, "workgroup", *given, *s.spec.workgroup);
     }
+    if (!extent_ok(*given)) [[unlikely]] bad_extent(s, "workgroup", *given);
     const auto& w = given->size;
     const bool fits = w[0] != 0 && w[1] != 0 && w[2] != 0 && w[0] <= s.max_items[0] &&
                       w[1] <= s.max_items[1] && w[2] <= s.max_items[2] &&
@@ -173,12 +211,15 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
     std::size_t global = n;
     if (l != 1) {
       const std::size_t rem = n % l;
+      if (rem != 0 && !s.pads_safely) [[unlikely]] bad_padding(s, nd, *wg);
       if (rem != 0 && __builtin_add_overflow(n, l - rem, &global)) [[unlikely]] {
         bad_geometry(s, "ndrange " + nd.to_string() + " overflows size_t");
       }
     }
     g.global[d] = global;
-    g.items *= global;
+    if (__builtin_mul_overflow(g.items, global, &g.items)) [[unlikely]] {
+      bad_geometry(s, "ndrange " + nd.to_string() + " overflows size_t in total work-items");
+    }
   }
   g.dims = std::max({nd.dims, wg->dims, 1u});
   const bool runs = nd.size[0] != 0 && nd.size[1] != 0 && nd.size[2] != 0;

@@ -10,7 +10,7 @@ namespace detail {
 
 std::string Extent3::to_string() const {
   std::string out = "(";
-  for (unsigned d = 0; d < dims; ++d) out += (d ? "," : "") + std::to_string(size[d]);
+  for (unsigned d = 0; d < std::min(dims, 3u); ++d) out += (d ? "," : "") + std::to_string(size[d]);
   return out + (dims == 1 ? ",)" : ")");
 }
 
@@ -34,6 +34,7 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
       name(std::move(name_)),
       params(std::move(params_)),
       hidden_ndrange(hidden_ndrange_),
+      pads_safely(hidden_ndrange_),
       spec(std::move(spec_)) {
   cl_int err = CL_SUCCESS;
   kernel = ClHandle<cl_kernel>(clCreateKernel(program->get(), name.c_str(), &err));
@@ -78,12 +79,23 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
 
 Kernel::Kernel(std::shared_ptr<detail::LaunchState> state) : state_(std::move(state)) {}
 
-const std::string& Kernel::name() const { return state_->name; }
-std::span<const Param> Kernel::params() const { return state_->params; }
-const Specialization& Kernel::specialization() const { return state_->spec; }
+namespace {
+// A default-constructed Kernel has no state: asking it anything is a UserError, not a crash.
+const detail::LaunchState& state_of(const std::shared_ptr<detail::LaunchState>& state,
+                                    const char* what) {
+  if (!state) throw UserError(std::string("Kernel::") + what + ": the Kernel is empty (default-constructed)");
+  return *state;
+}
+}  // namespace
+
+const std::string& Kernel::name() const { return state_of(state_, "name").name; }
+std::span<const Param> Kernel::params() const { return state_of(state_, "params").params; }
+const Specialization& Kernel::specialization() const {
+  return state_of(state_, "specialization").spec;
+}
 
 WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
-  const auto& s = *state_;
+  const auto& s = state_of(state_, "workgroup_for");
   if (s.spec.workgroup) return *s.spec.workgroup;
   return s.chosen_workgroup(nd);
 }

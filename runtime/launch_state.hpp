@@ -46,6 +46,9 @@ class LaunchState {
   std::string name;
   std::vector<Param> params;
   bool hidden_ndrange = false;
+  /// Launches may pad the ndrange to whole groups (the kernel guards its own bounds); else
+  /// every workgroup must divide it. Set by the Jit; defaults to hidden_ndrange.
+  bool pads_safely = false;
   Specialization spec;
   std::size_t max_workgroup = 0;   ///< CL_KERNEL_WORK_GROUP_SIZE, the least over the devices
   std::array<std::size_t, 3> max_items{};
@@ -76,6 +79,11 @@ inline WorkGroup LaunchState::chosen_workgroup(const NDRange& nd) const noexcept
   for (unsigned d = 0; d < 3; ++d) {
     const std::size_t limit = std::min(budget, std::max<std::size_t>(max_items[d], 1));
     wg.size[d] = std::max<std::size_t>(1, std::min(nd.size[d], limit));
+    // A kernel that never reads the ndrange (no in_bounds(), no ndrange(), a raw module) would
+    // run its padding work-items out of bounds: give it groups that divide the ndrange.
+    if (!pads_safely && nd.size[d] > 0 && nd.size[d] % wg.size[d] != 0) {
+      while (nd.size[d] % wg.size[d] != 0) --wg.size[d];
+    }
     const bool more = (d == 0 && (nd.size[1] > 1 || nd.size[2] > 1)) || (d == 1 && nd.size[2] > 1);
     if (more) budget /= wg.size[d];  // a 64-bit division takes tens of cycles: only if needed
   }

@@ -1,6 +1,8 @@
 // Program creation and build, with the build log attached to every failure.
 #include "runtime/program.hpp"
 
+#include "runtime/signal_guard.hpp"
+
 namespace spvjit::detail {
 
 namespace {
@@ -30,6 +32,8 @@ void build(RuntimeCore& core, cl_program program, const std::string& options,
 ClHandle<cl_program> build_program_from_il(RuntimeCore& core, std::span<const std::uint32_t> spirv,
                                            const std::string& options,
                                            const std::string& kernel_name) {
+  // PoCL runs helper processes both to read the IL and to link the kernel.
+  const SignalsDeferred deferred;
   cl_int err = CL_SUCCESS;
   ClHandle<cl_program> program(
       clCreateProgramWithIL(core.context.get(), spirv.data(), spirv.size_bytes(), &err));
@@ -42,6 +46,7 @@ ClHandle<cl_program> build_program_from_binary(RuntimeCore& core,
                                                std::span<const std::uint8_t> binary,
                                                const std::string& options,
                                                const std::string& kernel_name) {
+  const SignalsDeferred deferred;  // as above: PoCL links the kernel in a child process
   // The same binary for every device of the context: an adaptive runtime's basic and pthread
   // devices are both PoCL CPU devices of one target and accept each other's binaries.
   const auto devices = core.devices();

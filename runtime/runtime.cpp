@@ -153,6 +153,11 @@ void RuntimeCore::finish() {
   check_cl(clFinish(q), "clFinish");
 }
 
+RuntimeCore& live_core(const std::shared_ptr<RuntimeCore>& core) {
+  if (!core) throw UserError("Runtime: this Runtime was moved from; use the one it moved to");
+  return *core;
+}
+
 }  // namespace detail
 
 Runtime::Runtime() : Runtime(RuntimeOptions{}) {}
@@ -162,17 +167,20 @@ Runtime::~Runtime() = default;
 Runtime::Runtime(Runtime&&) noexcept = default;
 Runtime& Runtime::operator=(Runtime&&) noexcept = default;
 
-const DeviceInfo& Runtime::device() const { return core_->info; }
+const DeviceInfo& Runtime::device() const { return detail::live_core(core_).info; }
 const DeviceInfo* Runtime::inline_device() const {
-  return core_->adaptive ? &core_->inline_info : nullptr;
+  auto& core = detail::live_core(core_);
+  return core.adaptive ? &core.inline_info : nullptr;
 }
-Dispatch Runtime::dispatch() const { return core_->adaptive ? Dispatch::Adaptive : Dispatch::Single; }
-std::size_t Runtime::inline_threshold() const { return core_->inline_threshold.load(); }
+Dispatch Runtime::dispatch() const {
+  return detail::live_core(core_).adaptive ? Dispatch::Adaptive : Dispatch::Single;
+}
+std::size_t Runtime::inline_threshold() const { return detail::live_core(core_).inline_threshold.load(); }
 void Runtime::set_inline_threshold(std::size_t work_items) {
-  core_->inline_threshold.store(work_items);
+  detail::live_core(core_).inline_threshold.store(work_items);
 }
 
-void Runtime::synchronize() { core_->finish(); }
+void Runtime::synchronize() { detail::live_core(core_).finish(); }
 
 namespace detail {
 

@@ -9,6 +9,7 @@ PACKAGES=(
   libclang-15-dev libclang-cpp15-dev libhwloc-dev pkg-config
   dpkg-dev python3 python3-matplotlib
   libopenmpi-dev openmpi-bin
+  libclang-common-15-dev  # clang-15's libFuzzer and sanitizer runtimes (make fuzz)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -97,6 +97,11 @@ class KernelBuilder {
   /// True when this work-item lies inside the ndrange in every dimension. Folds to `true` when
   /// a static workgroup divides a static ndrange.
   Val<bool> in_bounds();
+  /// Declares that work-items outside the ndrange do no harm because the kernel checks its own
+  /// bounds (e.g. against size parameters), so launches may pad the ndrange to whole
+  /// work-groups. Kernels that read in_bounds() or ndrange() need not say so; any other kernel
+  /// gets only workgroups that divide the ndrange (a UserError otherwise).
+  KernelBuilder& allow_padding();
 
   /// A literal of type T.
   template <KernelScalar T>

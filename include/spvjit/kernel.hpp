@@ -31,15 +31,18 @@ struct ArgView {
   const void* data = nullptr;  ///< scalars: the value
   _cl_mem* mem = nullptr;      ///< buffers: the handle
   const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
+  const RuntimeCore* owner = nullptr;  ///< buffers and views: the Runtime that allocated them
 };
 
 template <KernelScalar T>
 ArgView arg_view(const Buffer<T>& b) {
-  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle()};
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle(),
+                 nullptr, b.owner()};
 }
 template <KernelScalar T>
 ArgView arg_view(const BufferView<T>& v) {
-  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, v.handle()};
+  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, v.handle(),
+                 nullptr, &v.core()};
 }
 template <KernelScalar T>
 ArgView arg_view(const SharedSpan<T>& s) {

@@ -28,6 +28,9 @@ class KernelDef {
   std::uint64_t hash() const;
   /// Whether the kernel reads the dynamic ndrange through spvjit's hidden parameters.
   bool has_hidden_ndrange() const;
+  /// Whether launches may pad the ndrange to whole work-groups (see
+  /// KernelBuilder::allow_padding); otherwise every workgroup must divide the ndrange.
+  bool pads_safely() const;
   /// The module as LLVM IR text.
   std::string to_string() const;
   bool valid() const noexcept { return module_ != nullptr; }

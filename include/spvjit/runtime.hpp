@@ -79,6 +79,8 @@ void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes);
 void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t bytes);
 _cl_mem* buffer_create(RuntimeCore& core, std::size_t bytes);
 void buffer_release(_cl_mem* mem) noexcept;
+/// The core of a live Runtime; throws UserError for a moved-from one (a null core).
+RuntimeCore& live_core(const std::shared_ptr<RuntimeCore>& core);
 }  // namespace detail
 
 /// A device buffer of `size()` elements of T (T = half for Float16 storage). Move-only; frees
@@ -89,7 +91,9 @@ class Buffer {
   using value_type = T;
   Buffer() = default;
   Buffer(std::shared_ptr<detail::RuntimeCore> core, std::size_t size)
-      : core_(std::move(core)), mem_(detail::buffer_create(*core_, bytes_for(size))), size_(size) {}
+      : core_(std::move(core)),
+        mem_(detail::buffer_create(detail::live_core(core_), bytes_for(size))),
+        size_(size) {}
   ~Buffer() { detail::buffer_release(mem_); }
   Buffer(Buffer&& o) noexcept : core_(std::move(o.core_)), mem_(o.mem_), size_(o.size_) {
     o.mem_ = nullptr;
@@ -114,6 +118,8 @@ class Buffer {
   bool valid() const noexcept { return mem_ != nullptr; }
   _cl_mem* handle() const noexcept { return mem_; }
   const std::shared_ptr<detail::RuntimeCore>& shared_core() const noexcept { return core_; }
+  /// The Runtime (context) the buffer was allocated in; launches check it matches theirs.
+  const detail::RuntimeCore* owner() const noexcept { return core_.get(); }
 
   /// Copies host data in; `data.size()` must equal `size()`.
   void write(std::span<const T> data) {
@@ -133,6 +139,8 @@ class Buffer {
   /// Copies this buffer's contents into `dst` (same size) on the device.
   void copy_to(Buffer& dst) const {
     dst.check_size("copy_to", size_);
+    check_size("copy_to", dst.size_);
+    if (dst.core_ != core_) throw UserError("Buffer::copy_to: the buffers belong to different Runtimes");
     detail::buffer_copy(*core_, mem_, dst.mem_, bytes());
   }
 
@@ -203,8 +211,11 @@ class Runtime {
   /// Waits until every command queued so far has finished (on every queue).
   void synchronize();
 
-  detail::RuntimeCore& core() const { return *core_; }
-  const std::shared_ptr<detail::RuntimeCore>& shared_core() const { return core_; }
+  detail::RuntimeCore& core() const { return detail::live_core(core_); }
+  const std::shared_ptr<detail::RuntimeCore>& shared_core() const {
+    detail::live_core(core_);
+    return core_;
+  }
 
  private:
   std::shared_ptr<detail::RuntimeCore> core_;

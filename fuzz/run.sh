@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang-15 (+ ASan and UBSan) in build-fuzz/ and runs each
+# one for a bounded time, starting from its checked-in seed corpus (`make fuzz`):
+#
+#   fuzz/run.sh [seconds per target, default 60]
+#
+# New inputs go to a scratch directory, never into fuzz/corpus/; a crashing input is saved
+# under build-fuzz/fuzz/artifacts/ and the script fails. Without clang-15 or its libFuzzer
+# runtime (Debian 12: libclang-common-15-dev) the targets are skipped, not failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+dir=build-fuzz
+root=$PWD
+export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-/opt/spvjit-pocl-6.0/etc/OpenCL/vendors}
+
+if ! command -v clang++-15 >/dev/null; then
+  echo "fuzz: clang++-15 not installed; fuzz targets skipped"
+  exit 0
+fi
+cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang-15 -DCMAKE_CXX_COMPILER=clang++-15 \
+  -DSPVJIT_BUILD_FUZZERS=ON -DSPVJIT_SANITIZE="address;undefined" -DSPVJIT_BUILD_TESTS=OFF \
+  -DSPVJIT_BUILD_BENCH=OFF >/dev/null
+cmake --build "$dir"
+
+# libFuzzer's own leak check runs per input; LSan suppressions cover PoCL's caches.
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$root/sanitizers/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+mkdir -p "$dir/fuzz/artifacts"
+ran=0
+for corpus in fuzz/corpus/*/; do
+  name=$(basename "$corpus")
+  exe="$dir/fuzz/$name"
+  if [ ! -x "$exe" ]; then
+    echo "fuzz: $name was not built (libFuzzer runtime missing?); skipped"
+    continue
+  fi
+  scratch=$(mktemp -d)
+  echo "fuzz: $name for ${seconds} s from $(ls "$corpus" | wc -l) seeds"
+  status=0
+  "$exe" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
+    -artifact_prefix="$dir/fuzz/artifacts/$name-" "$scratch" "$corpus" || status=$?
+  echo "fuzz: $name grew the corpus to $(ls "$scratch" | wc -l) new inputs"
+  rm -rf "$scratch"
+  if [ "$status" -ne 0 ]; then
+    echo "fuzz: $name FAILED (exit $status); the input is in $dir/fuzz/artifacts/" >&2
+    exit 1
+  fi
+  ran=$((ran + 1))
+done
+echo "fuzz: $ran target(s) ran clean"
