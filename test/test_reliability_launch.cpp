@@ -225,3 +225,27 @@ TEST_CASE("reliability: a workgroup that does not divide a static ndrange of an 
   rt.synchronize();
   for (float z : Z.to_vector()) CHECK(z == 2.0f);
 }
+
+TEST_CASE("reliability: a kernel that guards its own bounds and says allow_padding() takes padded "
+          "launches") {
+  auto& rt = test::runtime();
+  KernelBuilder kb("reliability_self_guarded_fill");
+  kb.allow_padding();
+  auto out = kb.param<Global<float>>("out");
+  auto n = kb.param<std::int64_t>("n");
+  auto i = kb.global_index();
+  kb.if_(i < n, [&] { out[i] = 1.0f; });
+  const KernelDef def = kb.finish();
+  CHECK(def.pads_safely());
+  CHECK_FALSE(unguarded_fill().pads_safely());
+  CHECK(def.hash() != unguarded_fill().hash());
+  Kernel k = test::jit().compile(def);
+  auto buffer = rt.zeros<float>(100);
+  k.launch(NDRange{100}, WorkGroup{64}, buffer, std::int64_t{100});  // 28 padding work-items
+  rt.synchronize();
+  for (float v : buffer.to_vector()) CHECK(v == 1.0f);
+  Specialization spec;
+  spec.ndrange = NDRange{100};
+  spec.workgroup = WorkGroup{64};
+  CHECK_NOTHROW(test::jit().compile(def, spec));
+}
