@@ -48,8 +48,11 @@ KernelDef tiled_matmul(std::int64_t tile) {
   auto n = kb.param<std::int64_t>("n");
   auto p = kb.param<std::int64_t>("p");
   auto m = kb.param<std::int64_t>("m");
-  auto [tx, ty] = local_indices<2>(kb);
-  auto [col, row] = global_indices<2>(kb);
+  // Plain variables, not structured bindings: clang 15 cannot capture those in the lambdas below.
+  const auto local = local_indices<2>(kb);
+  const auto global = global_indices<2>(kb);
+  const Val<std::int64_t> tx = local[0], ty = local[1];
+  const Val<std::int64_t> col = global[0], row = global[1];
   auto A = view(a, n, p);
   auto B = view(b, p, m);
   auto C = view(c, n, m);

@@ -39,6 +39,17 @@ void check_extent(const std::string& kernel, const char* what, const detail::Ext
     throw UserError("compile of kernel '" + kernel + "': static " + what + " has " +
                     std::to_string(e.dims) + " dimensions; expected 1 to 3");
   }
+  // As at launch: a size above 2^63-1 is a negative integer in a size_t, and the whole
+  // ndrange must count its work-items in a size_t.
+  std::size_t total = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    if (e.size[d] > static_cast<std::size_t>(INT64_MAX) ||
+        __builtin_mul_overflow(total, e.size[d], &total)) {
+      throw UserError("compile of kernel '" + kernel + "': static " + what + " " + e.to_string() +
+                      " is too large: each dimension at most 2^63-1, and their product must fit "
+                      "in size_t");
+    }
+  }
 }
 
 }  // namespace

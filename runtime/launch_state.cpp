@@ -69,8 +69,12 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
     fixed.items = 1;
     for (unsigned d = 0; d < 3; ++d) {
       fixed.local[d] = wg.size[d];
-      fixed.global[d] = (nd.size[d] + wg.size[d] - 1) / wg.size[d] * wg.size[d];
-      fixed.items *= fixed.global[d];
+      const std::size_t blocks = nd.size[d] / wg.size[d] + (nd.size[d] % wg.size[d] != 0);
+      if (__builtin_mul_overflow(blocks, wg.size[d], &fixed.global[d]) ||
+          __builtin_mul_overflow(fixed.items, fixed.global[d], &fixed.items)) {
+        throw UserError("kernel '" + name + "': static ndrange " + nd.to_string() +
+                        " overflows size_t in total work-items");
+      }
     }
   }
 }

@@ -249,3 +249,14 @@ TEST_CASE("reliability: a kernel that guards its own bounds and says allow_paddi
   spec.workgroup = WorkGroup{64};
   CHECK_NOTHROW(test::jit().compile(def, spec));
 }
+
+TEST_CASE("reliability: a static ndrange whose work-items overflow size_t is refused at compile "
+          "time (found by launch_geometry_fuzzer)") {
+  Specialization spec;
+  spec.ndrange = NDRange{std::size_t{1} << 40, 11, std::size_t{1} << 40};
+  CHECK_THROWS_WITH_AS(test::jit().compile(examples::scale(Scalar::F32, 3), spec),
+                       doctest::Contains("too large"), UserError);
+  spec.ndrange = NDRange{std::size_t{1} << 63};
+  CHECK_THROWS_WITH_AS(test::jit().compile(examples::scale(Scalar::F32, 1), spec),
+                       doctest::Contains("too large"), UserError);
+}
