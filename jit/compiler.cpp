@@ -11,6 +11,7 @@
 
 #include "ir/kernel_module.hpp"
 #include "jit/cache_key.hpp"
+#include "jit/coarsen.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit/float_atomics.hpp"
 #include "jit/kernel_table.hpp"
@@ -96,10 +97,36 @@ class JitCore {
 
   std::vector<std::uint32_t> translate(const KernelDef& def, const Specialization& spec) {
     llvm::LLVMContext context;
-    auto module = specialize(context, def.module(), spec);
-    lower_float_atomics(*module, float_atomics);
+    unsigned width = 1;
+    auto module = lower(context, def, spec, width);
     return translate_to_spirv(*module, def.name());
   }
+
+  // Specialized, coarsened where it applies, float atomics lowered: the module to translate.
+  std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelDef& def,
+                                      const Specialization& spec, unsigned& width) {
+    auto module = specialize(context, def.module(), spec);
+    width = 1;
+    if (coarsening()) {
+      const auto& w = runtime->info.preferred_vector_width;
+      // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
+      const VectorWidths widths{w[0], w[1], w[2], w[3], w[4], w[5]};
+      const CoarsenResult r =
+          coarsen_elementwise(*module, def.module(), spec, widths, options.coarsen_width);
+      width = r.width;
+      if (r.width > 1) {
+        SPVJIT_LOG_DEBUG("kernel '" + def.name() + "' " + describe(spec) + ": coarsened, " +
+                         std::to_string(r.width) + " indices per work-item");
+      } else {
+        SPVJIT_LOG_DEBUG("kernel '" + def.name() + "' " + describe(spec) +
+                         ": not coarsened: " + r.reason);
+      }
+    }
+    lower_float_atomics(*module, float_atomics);
+    return module;
+  }
+
+  bool coarsening() const { return options.coarsen && runtime->info.cpu; }
 
   Kernel compile(const KernelDef& def, const Specialization& requested) {
     const Specialization spec = normalize(def, requested);
@@ -127,9 +154,16 @@ class JitCore {
     std::string key;
     ClHandle<cl_program> program;
     std::vector<std::uint32_t> words;
+    // The coarsening width decides the launch geometry and joins the disk key, so it is known
+    // before the disk is asked: lowering (parse, specialize, analyse) costs well under a
+    // millisecond against the translator's fork.
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module;
+    unsigned width = 1;
+    if (coarsening()) module = lower(context, def, spec, width);
     if (disk.enabled()) {
       key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
-                       key_options(), &runtime->info, ToolVersions::current()});
+                       key_options(width), &runtime->info, ToolVersions::current()});
       if (auto hit = disk.load(key)) {
         try {
           program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
@@ -149,7 +183,8 @@ class JitCore {
     }
     if (!program.get()) {
       if (words.empty()) {
-        words = translate(def, spec);
+        if (!module) module = lower(context, def, spec, width);
+        words = translate_to_spirv(*module, def.name());
         compiles.fetch_add(1, std::memory_order_relaxed);
       }
       program = build_program_from_il(*runtime, words, options.build_options, km.name);
@@ -159,8 +194,10 @@ class JitCore {
       if (disk.enabled()) store(key, words, program.get());
     }
     auto shared = std::make_shared<ClHandle<cl_program>>(std::move(program));
-    return Kernel(std::make_shared<LaunchState>(runtime, std::move(shared), km.name, km.params,
-                                                km.hidden_ndrange, spec));
+    auto state = std::make_shared<LaunchState>(runtime, std::move(shared), km.name, km.params,
+                                               km.hidden_ndrange, spec);
+    state->coarsen = width;
+    return Kernel(std::move(state));
   }
 
   void store(const std::string& key, std::span<const std::uint32_t> words, cl_program program) {
@@ -182,9 +219,10 @@ class JitCore {
   }
 
   // The build options plus what else changes the code for the same IR, for the disk key.
-  std::string key_options() const {
+  std::string key_options(unsigned coarsen_width) const {
     return options.build_options +
-           (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]");
+           (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +
+           (coarsen_width > 1 ? "\n[coarsened x" + std::to_string(coarsen_width) + "]" : "");
   }
 
   std::shared_ptr<RuntimeCore> runtime;

@@ -104,9 +104,10 @@ const std::string& Kernel::name() const { return state_->name; }
 std::span<const Param> Kernel::params() const { return state_->params; }
 const Specialization& Kernel::specialization() const { return state_->spec; }
 
-WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
+WorkGroup Kernel::workgroup_for(const NDRange& requested) const {
   const auto& s = *state_;
   if (s.spec.workgroup) return *s.spec.workgroup;
+  const NDRange nd = detail::coarsened(requested, s.coarsen);
   // Fill dimension 0 first, up to the kernel's maximum: PoCL runs one work-group function per
   // group, so fewer, larger groups cost less dispatch.
   WorkGroup wg;
@@ -145,6 +146,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                                 s.spec.workgroup->to_string() + " it was specialized for");
   }
   const WorkGroup wg = given ? *given : workgroup_for(nd);
+  const NDRange run = detail::coarsened(nd, s.coarsen);  // the work-items; nd stays the extent
   std::size_t local[3];
   std::size_t global[3];
   std::size_t items = 1;
@@ -157,7 +159,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                                   std::to_string(d));
     }
     items *= local[d];
-    const std::size_t blocks = nd.size[d] / local[d] + (nd.size[d] % local[d] != 0);
+    const std::size_t blocks = run.size[d] / local[d] + (run.size[d] % local[d] != 0);
     if (blocks > SIZE_MAX / local[d]) detail::bad_geometry(s, "ndrange " + nd.to_string() + " overflows size_t");
     global[d] = blocks * local[d];
   }

@@ -20,6 +20,13 @@ struct ArgMemo {
   unsigned char bytes[8] = {};
 };
 
+/// The work-items a launch over `nd` runs when each handles `coarsen` indices of dimension 0.
+inline NDRange coarsened(const NDRange& nd, std::size_t coarsen) {
+  NDRange run = nd;
+  run.size[0] = nd.size[0] / coarsen + (nd.size[0] % coarsen != 0);
+  return run;
+}
+
 class LaunchState {
  public:
   LaunchState(std::shared_ptr<RuntimeCore> core, std::shared_ptr<ClHandle<cl_program>> program,
@@ -37,6 +44,9 @@ class LaunchState {
   std::array<std::size_t, 3> max_items{};
   std::size_t preferred_multiple = 1;
   std::uint64_t local_mem_size = 0;
+  /// Indices per work-item in dimension 0 (jit/coarsen.hpp), set by the Jit: the launch runs
+  /// ceil(ndrange / coarsen) work-items there, the hidden ndrange arguments keep the full size.
+  std::size_t coarsen = 1;
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included
   std::mutex mutex;           ///< an OpenCL kernel's arguments are not thread-safe
 };
