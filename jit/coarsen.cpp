@@ -3,6 +3,8 @@
 // itself becomes a dispatcher between them. Both helpers are always-inline; PoCL inlines them.
 #include "jit/coarsen.hpp"
 
+#include <algorithm>
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -31,11 +33,28 @@ unsigned preferred_width(const VectorWidths& w, llvm::Type* t) {
 
 // The builder keeps scalar parameters and variables in allocas; as SSA values (phis) the
 // analysis can tell which are varying. PoCL would promote them anyway.
+// The builder reaches a variable through `getelementptr %slot, 0`, which mem2reg does not
+// look through: those are the slot itself.
+void fold_zero_offsets(llvm::AllocaInst* slot) {
+  std::vector<llvm::GetElementPtrInst*> zero;
+  for (auto* user : slot->users()) {
+    if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
+        gep && gep->hasAllZeroIndices() && gep->getType() == slot->getType()) {
+      zero.push_back(gep);
+    }
+  }
+  for (auto* gep : zero) {
+    gep->replaceAllUsesWith(slot);
+    gep->eraseFromParent();
+  }
+}
+
 void promote_variables(llvm::Function& kernel) {
   std::vector<llvm::AllocaInst*> allocas;
   for (auto& i : kernel.getEntryBlock()) {
-    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a && llvm::isAllocaPromotable(a)) {
-      allocas.push_back(a);
+    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
+      fold_zero_offsets(a);
+      if (llvm::isAllocaPromotable(a)) allocas.push_back(a);
     }
   }
   if (allocas.empty()) return;
@@ -157,9 +176,11 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
   unsigned width = forced_width > 1 ? forced_width : preferred_width(widths, plan.widest);
   if (width < 2) return {1, "the device prefers scalars for this element type"};
-  // PoCL 6.0 gave zeros for 16-wide half data (vload_half16 with vstore_half16, measured);
-  // 8 wide is exact.
-  if (plan.reads_half && width > 8) width = 8;
+  // Builtins called with 512-bit vectors return garbage on this PoCL 6.0 (built for
+  // x86-64-v3, AVX2): every math function at float16 and double8, and vload_half16, measured —
+  // most likely a calling-convention mismatch with the kernel library. 256 bits are exact, and
+  // plain loads, arithmetic and stores are exact at any width.
+  if (plan.widest_call_bits > 0) width = std::min(width, std::max(2u, 256 / plan.widest_call_bits));
   // 3 is left out: a float3 occupies 16 bytes in OpenCL, so its loads do not tile an array.
   if (width != 2 && width != 4 && width != 8 && width != 16) {
     return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16"};

@@ -7,6 +7,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "jit/coarsen_math.hpp"
@@ -72,6 +73,7 @@ class Analysis {
     return found && *found == r;
   }
   bool uniform(llvm::Value* v) { return role(v) == nullptr; }
+  bool consecutive(llvm::Value* v) { return is(v, Role::Index) || is(v, Role::Offset); }
   void mark(llvm::Instruction* i, Role r) {
     if (plan_.roles.emplace(i, r).second && r != Role::InBounds && r != Role::Store) {
       work_.push_back(i);
@@ -81,6 +83,12 @@ class Analysis {
     if (!plan_.widest || t->getPrimitiveSizeInBits() > plan_.widest->getPrimitiveSizeInBits()) {
       plan_.widest = t;
     }
+  }
+
+  void call_bits(llvm::Type* t) {
+    plan_.widest_call_bits = std::max(plan_.widest_call_bits, t->getPrimitiveSizeInBits().getFixedSize() > 0
+                                                                  ? static_cast<unsigned>(t->getPrimitiveSizeInBits().getFixedSize())
+                                                                  : 64u);
   }
 
   // Every instruction: calls the rewrite knows, no atomics, no private variables.
@@ -138,7 +146,7 @@ class Analysis {
       return mark(u, Role::Vector);
     }
     if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(u)) {
-      if (gep->getNumIndices() == 1 && is(gep->getOperand(1), Role::Index) &&
+      if (gep->getNumIndices() == 1 && consecutive(gep->getOperand(1)) &&
           uniform(gep->getPointerOperand()) && vectorizable_element(gep->getResultElementType())) {
         widen(gep->getResultElementType());
         return mark(u, Role::Address);
@@ -160,6 +168,11 @@ class Analysis {
     }
     if (llvm::isa<llvm::StoreInst>(u)) return;  // the stored value; check_store sees the address
     if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) return classify_call(call, v);
+    if (auto* add = llvm::dyn_cast<llvm::BinaryOperator>(u);
+        add && add->getOpcode() == llvm::Instruction::Add && consecutive(v) &&
+        uniform(add->getOperand(add->getOperand(0) == v ? 1 : 0))) {
+      return mark(u, Role::Offset);  // row * m + col: still consecutive
+    }
     if (llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::FCmpInst, llvm::SelectInst,
                   llvm::PHINode>(u)) {
       return mark(u, Role::Vector);
@@ -174,17 +187,21 @@ class Analysis {
   void classify_call(llvm::CallInst* call, llvm::Value* v) {
     const auto name = call->getCalledFunction()->getName();
     if (name.startswith(vload_half_prefix)) {
-      if (is(call->getArgOperand(0), Role::Index) && uniform(call->getArgOperand(1))) {
+      if (consecutive(call->getArgOperand(0)) && uniform(call->getArgOperand(1))) {
         widen(call->getType());
-        plan_.reads_half = true;
+        call_bits(call->getType());
         return mark(call, Role::Vector);
       }
     } else if (name.startswith(vstore_half_prefix)) {
-      if (is(call->getArgOperand(1), Role::Index) && uniform(call->getArgOperand(2))) {
+      if (consecutive(call->getArgOperand(1)) && uniform(call->getArgOperand(2))) {
         widen(call->getArgOperand(0)->getType());
         return mark(call, Role::Store);
       }
+    } else if (vector_intrinsic(*call)) {
+      call_bits(call->getType());
+      return mark(call, Role::Vector);
     } else if (!vector_math_name(*call, 2).empty()) {
+      if (vector_form_exact(*call)) call_bits(call->getType());  // else called per lane
       return mark(call, Role::Vector);
     }
     (void)v;

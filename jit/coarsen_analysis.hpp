@@ -19,8 +19,9 @@ namespace spvjit::detail {
 
 enum class Role {
   Index,     ///< get_global_id(0) itself
+  Offset,    ///< get_global_id(0) + uniform: consecutive across the lanes, like Index
   InBounds,  ///< get_global_id(0) < ndrange(0): true for every lane of a full vector
-  Address,   ///< &p[get_global_id(0)] with p uniform: W consecutive elements
+  Address,   ///< &p[Index or Offset] with p uniform: W consecutive elements
   Vector,    ///< any other varying value: one W-wide vector
   Store,     ///< a store (or vstore_half) to an Address
 };
@@ -29,7 +30,7 @@ struct CoarsenPlan {
   std::unordered_map<llvm::Instruction*, Role> roles;  ///< varying instructions only
   std::vector<llvm::Instruction*> order;  ///< the varying instructions, defs before uses
   llvm::Type* widest = nullptr;           ///< widest element type read or written
-  bool reads_half = false;                ///< some vload_half is vectorized
+  unsigned widest_call_bits = 0;          ///< widest element of a vectorized builtin call
   std::string reason;                     ///< non-empty: not element-wise, and why
   bool ok() const { return reason.empty(); }
 };

@@ -2,6 +2,7 @@
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 
 #include <cctype>
 
@@ -33,6 +34,48 @@ std::string vector_math_name(const llvm::CallInst& call, unsigned width) {
   out += "Dv" + std::to_string(width) + "_" + code;
   for (unsigned a = 1; a < arity; ++a) out += "S_";
   return out;
+}
+
+bool vector_intrinsic(const llvm::CallInst& call) {
+  const auto* callee = call.getCalledFunction();
+  if (!callee || !callee->isIntrinsic()) return false;
+  switch (callee->getIntrinsicID()) {
+    case llvm::Intrinsic::minnum:
+    case llvm::Intrinsic::maxnum:
+    case llvm::Intrinsic::fabs:
+    case llvm::Intrinsic::copysign:
+    case llvm::Intrinsic::floor:
+    case llvm::Intrinsic::ceil:
+    case llvm::Intrinsic::trunc:
+    case llvm::Intrinsic::rint:
+    case llvm::Intrinsic::round:
+    case llvm::Intrinsic::fma:
+      break;
+    default:
+      return false;
+  }
+  for (const auto& a : call.args()) {
+    if (a->getType() != call.getType()) return false;
+  }
+  return true;
+}
+
+bool vector_form_exact(const llvm::CallInst& call) {
+  static const char* const exact[] = {"fabs", "floor", "ceil", "round", "trunc", "rint",
+                                      "fmin", "fmax", "copysign", "fma", "sqrt", "abs",
+                                      "min", "max", "clamp", "popcount", "clz"};
+  llvm::StringRef name = call.getCalledFunction()->getName();
+  if (!name.consume_front("_Z")) return false;
+  std::size_t length = 0;
+  while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.front()))) {
+    length = length * 10 + static_cast<std::size_t>(name.front() - '0');
+    name = name.drop_front();
+  }
+  const llvm::StringRef base = name.take_front(length);
+  for (const char* e : exact) {
+    if (base == e) return true;
+  }
+  return false;
 }
 
 }  // namespace spvjit::detail

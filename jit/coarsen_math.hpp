@@ -15,4 +15,14 @@ namespace spvjit::detail {
 /// such a builtin (mixed operand types, pointers, or an unknown spelling).
 std::string vector_math_name(const llvm::CallInst& call, unsigned width);
 
+/// Whether `call` is an LLVM intrinsic that takes and returns one type and has an exact
+/// vector form (minnum, maxnum, fabs, ...): the builder's float min/max are llvm.minnum/maxnum.
+bool vector_intrinsic(const llvm::CallInst& call);
+
+/// Whether the builtin's vector form gives the scalar form's bits lane by lane. True for the
+/// exactly specified functions (fabs, floor, fma, fmin, integer min/max/abs/popcount, ...)
+/// and sqrt; PoCL's vector exp, exp2, log1p, sin, cos and tan differ from its scalar ones by an
+/// ulp or more (measured), so the rest are called once per lane.
+bool vector_form_exact(const llvm::CallInst& call);
+
 }  // namespace spvjit::detail

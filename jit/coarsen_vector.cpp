@@ -4,6 +4,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
 #include <cstring>
@@ -46,6 +47,12 @@ class Vectorizer {
     return llvm::FixedVectorType::get(element, width_);
   }
 
+  // Lane 0's value of a consecutive index, or a uniform value itself.
+  llvm::Value* first_of(llvm::Value* v) const {
+    auto it = firsts_.find(v);
+    return it != firsts_.end() ? it->second : v;
+  }
+
   // A varying value's vector, or a uniform value broadcast to every lane.
   llvm::Value* vector_of(llvm::IRBuilder<>& b, llvm::Value* v) {
     auto it = vectors_.find(v);
@@ -77,13 +84,21 @@ class Vectorizer {
         for (unsigned l = 0; l < width_; ++l) lanes.push_back(b.getInt64(l));
         vectors_[inst] = b.CreateAdd(b.CreateVectorSplat(width_, base_),
                                      llvm::ConstantVector::get(lanes), "coarse.lanes");
+        firsts_[inst] = base_;
+        return;
+      }
+      case Role::Offset: {
+        // Index + uniform: the vector for arithmetic, and lane 0's value for addresses.
+        auto* add = llvm::cast<llvm::BinaryOperator>(inst);
+        vectors_[inst] = vector_value(b, inst);
+        firsts_[inst] = b.CreateAdd(first_of(add->getOperand(0)), first_of(add->getOperand(1)));
         return;
       }
       case Role::InBounds: inst->replaceAllUsesWith(b.getTrue()); return;
       case Role::Address: {
         auto* gep = llvm::cast<llvm::GetElementPtrInst>(inst);
         llvm::Type* element = gep->getResultElementType();
-        auto* first = b.CreateInBoundsGEP(element, gep->getPointerOperand(), base_);
+        auto* first = b.CreateInBoundsGEP(element, gep->getPointerOperand(), first_of(gep->getOperand(1)));
         const unsigned space = gep->getType()->getPointerAddressSpace();
         addresses_[inst] = b.CreateBitCast(first, llvm::PointerType::get(vector_type(element), space));
         return;
@@ -106,7 +121,8 @@ class Vectorizer {
     auto* value = vector_of(b, c->getArgOperand(0));
     for (unsigned lane = 0; lane < width_; ++lane) {
       call(b, c->getCalledFunction(),
-           {b.CreateExtractElement(value, lane), b.CreateAdd(base_, b.getInt64(lane)),
+           {b.CreateExtractElement(value, lane),
+            b.CreateAdd(first_of(c->getArgOperand(1)), b.getInt64(lane)),
             c->getArgOperand(2)});
     }
   }
@@ -158,16 +174,38 @@ class Vectorizer {
     llvm::Function* scalar = c->getCalledFunction();
     const llvm::StringRef name = scalar->getName();
     if (name.startswith(vload_half_prefix)) {
-      // vload_half(size_t, const half*) -> vload_halfW: W halves from p + offset*W.
+      // vload_half(i, p) -> vload_halfW(0, p + i): W halves from lane 0's element on (the
+      // offset of vload_halfW counts in W-element steps, so it goes into the pointer).
       const std::string n = "vload_half" + std::to_string(width_);
       const std::string vname = "_Z" + std::to_string(n.size()) + n +
                                 name.substr(std::strlen(vload_half_prefix) - 1).str();
       auto* ptr = c->getArgOperand(1);
+      auto* first = b.CreateInBoundsGEP(ptr->getType()->getPointerElementType(), ptr,
+                                        first_of(c->getArgOperand(0)));
       return call(b, declare(scalar, vname, vector_type(b.getFloatTy()), {b.getInt64Ty(), ptr->getType()}),
-                  {g_, ptr});
+                  {b.getInt64(0), first});
+    }
+    if (vector_intrinsic(*c)) {
+      std::vector<llvm::Value*> args;
+      for (auto& a : c->args()) args.push_back(vector_of(b, a.get()));
+      auto* fn = llvm::Intrinsic::getDeclaration(f_.getParent(), scalar->getIntrinsicID(),
+                                                 {vector_type(c->getType())});
+      auto* v = b.CreateCall(fn, args);
+      v->copyIRFlags(c);
+      return v;
     }
     const std::string vname = vector_math_name(*c, width_);
     if (vname.empty()) throw InternalError("coarsen: no vector form for " + name.str());
+    if (!vector_form_exact(*c)) {
+      // The scalar builtin once per lane: its vector form would not give the same bits.
+      llvm::Value* result = llvm::PoisonValue::get(vector_type(c->getType()));
+      for (unsigned lane = 0; lane < width_; ++lane) {
+        std::vector<llvm::Value*> lane_args;
+        for (auto& a : c->args()) lane_args.push_back(b.CreateExtractElement(vector_of(b, a.get()), lane));
+        result = b.CreateInsertElement(result, call(b, scalar, lane_args), lane);
+      }
+      return result;
+    }
     std::vector<llvm::Value*> args;
     std::vector<llvm::Type*> types;
     for (auto& a : c->args()) {
@@ -185,6 +223,7 @@ class Vectorizer {
   llvm::Value* base_ = nullptr;
   llvm::DenseMap<llvm::Value*, llvm::Value*> vectors_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> addresses_;
+  llvm::DenseMap<llvm::Value*, llvm::Value*> firsts_;
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
   std::vector<llvm::Instruction*> dead_;
 };

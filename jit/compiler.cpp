@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "ir/kernel_module.hpp"
@@ -30,6 +31,20 @@ namespace detail {
 
 namespace {
 
+// SPVJIT_COARSEN=off turns coarsening off, a number (2, 4, 8, 16) forces the width: for
+// measuring and for ruling coarsening out when a kernel misbehaves.
+JitOptions with_environment(JitOptions options) {
+  if (const char* env = std::getenv("SPVJIT_COARSEN")) {
+    const std::string value = env;
+    if (value == "off" || value == "0") {
+      options.coarsen = false;
+    } else if (value == "2" || value == "4" || value == "8" || value == "16") {
+      options.coarsen_width = static_cast<unsigned>(std::stoul(value));
+    }
+  }
+  return options;
+}
+
 void check_extent(const std::string& kernel, const char* what, const detail::Extent3& e) {
   if (e.dims < 1 || e.dims > 3) {
     throw UserError("compile of kernel '" + kernel + "': static " + what + " has " +
@@ -49,7 +64,7 @@ class JitCore {
  public:
   JitCore(Runtime& rt, JitOptions opts)
       : runtime(rt.shared_core()),
-        options(std::move(opts)),
+        options(with_environment(std::move(opts))),
         float_atomics(options.native_float_atomics ? query_float_atomic_add(*runtime)
                                                    : FloatAtomicAdd{}),
         disk(disk_cache_settings(options)) {}
