@@ -5,6 +5,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include <cctype>
+#include <cstdint>
 
 namespace spvjit::detail {
 
@@ -34,6 +35,29 @@ std::string vector_math_name(const llvm::CallInst& call, unsigned width) {
   out += "Dv" + std::to_string(width) + "_" + code;
   for (unsigned a = 1; a < arity; ++a) out += "S_";
   return out;
+}
+
+llvm::Value* float_to_half_bits(llvm::IRBuilder<>& b, llvm::Value* floats) {
+  auto* type = llvm::cast<llvm::FixedVectorType>(floats->getType());
+  const unsigned w = type->getNumElements();
+  auto* i32s = llvm::FixedVectorType::get(b.getInt32Ty(), w);
+  auto u32 = [&](std::uint32_t v) { return llvm::ConstantInt::get(i32s, v); };
+  llvm::Value* x = b.CreateBitCast(floats, i32s);
+  llvm::Value* sign = b.CreateAnd(b.CreateLShr(x, u32(16)), u32(0x8000));
+  llvm::Value* a = b.CreateAnd(x, u32(0x7fffffff));
+  // |x| >= 65536: infinity, or NaN (PoCL's 0x7fff); [65520, 65536) carries into 0x7c00 below.
+  llvm::Value* big = b.CreateSelect(b.CreateICmpUGT(a, u32(0x7f800000)), u32(0x7fff), u32(0x7c00));
+  // Below 2^-14 the half is subnormal: adding 0.5f rounds the float to a multiple of 2^-24
+  // with the FPU's nearest-even, and the low mantissa bits are then the half's.
+  auto* magic = llvm::ConstantFP::get(type, 0.5);
+  llvm::Value* tiny = b.CreateSub(
+      b.CreateBitCast(b.CreateFAdd(b.CreateBitCast(a, type), magic), i32s), u32(0x3f000000));
+  // Normal halves: rebias the exponent (-112 << 23), round to nearest even on bit 13.
+  llvm::Value* odd = b.CreateAnd(b.CreateLShr(a, u32(13)), u32(1));
+  llvm::Value* normal = b.CreateLShr(b.CreateAdd(b.CreateAdd(a, u32(0xc8000fff)), odd), u32(13));
+  llvm::Value* bits = b.CreateSelect(b.CreateICmpUGE(a, u32(0x47800000)), big,
+                                     b.CreateSelect(b.CreateICmpULT(a, u32(0x38800000)), tiny, normal));
+  return b.CreateTrunc(b.CreateOr(bits, sign), llvm::FixedVectorType::get(b.getInt16Ty(), w));
 }
 
 bool vector_intrinsic(const llvm::CallInst& call) {

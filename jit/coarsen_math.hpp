@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <llvm/IR/IRBuilder.h>
+
 namespace llvm {
 class CallInst;
 }
@@ -24,5 +26,10 @@ bool vector_intrinsic(const llvm::CallInst& call);
 /// and sqrt; PoCL's vector exp, exp2, log1p, sin, cos and tan differ from its scalar ones by an
 /// ulp or more (measured), so the rest are called once per lane.
 bool vector_form_exact(const llvm::CallInst& call);
+
+/// The half bits (a vector of i16) PoCL's scalar vstore_half writes for each float lane:
+/// round to nearest even, overflow to infinity, and every NaN to sign | 0x7fff (measured:
+/// PoCL's vstore_halfN keeps the payload instead, so it cannot be used).
+llvm::Value* float_to_half_bits(llvm::IRBuilder<>& b, llvm::Value* floats);
 
 }  // namespace spvjit::detail

@@ -114,17 +114,16 @@ class Vectorizer {
                            addresses_.lookup(store->getPointerOperand()), store->getAlign());
       return;
     }
-    // vstore_half stays scalar, one call per lane: PoCL's vstore_halfN turns a NaN into a
-    // different half NaN than vstore_half does (0x7f23 kept vs 0x7fff, measured), and the
-    // coarsened kernel must write the same bits.
+    // vstore_half(v, i, p): the rounding done here in integer vector code (PoCL's own
+    // vstore_halfN writes other NaN bits), then one W x i16 store.
     auto* c = llvm::cast<llvm::CallInst>(inst);
-    auto* value = vector_of(b, c->getArgOperand(0));
-    for (unsigned lane = 0; lane < width_; ++lane) {
-      call(b, c->getCalledFunction(),
-           {b.CreateExtractElement(value, lane),
-            b.CreateAdd(first_of(c->getArgOperand(1)), b.getInt64(lane)),
-            c->getArgOperand(2)});
-    }
+    llvm::Value* bits = float_to_half_bits(b, vector_of(b, c->getArgOperand(0)));
+    auto* ptr = c->getArgOperand(2);
+    const unsigned space = ptr->getType()->getPointerAddressSpace();
+    auto* first = b.CreateInBoundsGEP(ptr->getType()->getPointerElementType(), ptr,
+                                      first_of(c->getArgOperand(1)));
+    b.CreateAlignedStore(bits, b.CreateBitCast(first, llvm::PointerType::get(bits->getType(), space)),
+                         llvm::Align(2));
   }
 
   llvm::Value* vector_value(llvm::IRBuilder<>& b, llvm::Instruction* inst) {

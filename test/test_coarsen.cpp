@@ -70,3 +70,42 @@ TEST_CASE("coarsened saxpy with static and given workgroups and a static ndrange
   dynamic_wg.ndrange = NDRange{4097};
   compare_runs<float>(def, 4097, 3.0f, coarse_jit(), dynamic_wg);
 }
+
+TEST_CASE("coarsened half stores round every float as vstore_half does (NaN, subnormal, overflow)") {
+  KernelBuilder kb("coarse_narrow");
+  auto z = kb.param<Global<half>>("Z");
+  auto x = kb.param<Const<float>>("X");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { z[i] = x[i]; });
+  const KernelDef def = kb.finish();
+  CHECK(is_coarsened(coarse_jit(), def));
+  // A sweep over all 2^32 float bit patterns (every 4093rd) plus the rounding edges.
+  std::vector<std::uint32_t> bits;
+  for (std::uint64_t u = 0; u < (std::uint64_t{1} << 32); u += 4093) bits.push_back(static_cast<std::uint32_t>(u));
+  for (std::uint32_t edge : {0x477fefffu, 0x477ff000u, 0x477ff001u, 0x477fffffu, 0x47800000u,
+                             0x387fffffu, 0x38800000u, 0x33800000u, 0x33000000u, 0x33000001u,
+                             0x33c00000u, 0x7f800000u, 0x7f800001u, 0x7fc00000u, 0x80000000u}) {
+    bits.push_back(edge);
+    bits.push_back(edge | 0x80000000u);
+  }
+  std::vector<float> xs(bits.size());
+  std::memcpy(xs.data(), bits.data(), bits.size() * sizeof(float));
+  auto& rt = runtime();
+  auto X = rt.upload(xs);
+  std::vector<half> out[2];
+  Jit* jits[2] = {&scalar_jit(), &coarse_jit()};
+  for (int k = 0; k < 2; ++k) {
+    auto Z = rt.zeros<half>(xs.size());
+    jits[k]->compile(def).launch(NDRange{xs.size()}, Z, X);
+    rt.synchronize();
+    out[k] = Z.to_vector();
+  }
+  std::size_t differ = 0;
+  for (std::size_t j = 0; j < xs.size(); ++j) {
+    if (out[0][j].bits != out[1][j].bits && differ++ < 3) {
+      FAIL_CHECK("float bits " << bits[j] << ": vstore_half " << out[0][j].bits << ", coarsened "
+                               << out[1][j].bits);
+    }
+  }
+  CHECK(differ == 0);
+}
