@@ -189,7 +189,6 @@ class Analysis {
     if (name.startswith(vload_half_prefix)) {
       if (consecutive(call->getArgOperand(0)) && uniform(call->getArgOperand(1))) {
         widen(call->getType());
-        call_bits(call->getType());
         return mark(call, Role::Vector);
       }
     } else if (name.startswith(vstore_half_prefix)) {

@@ -60,6 +60,28 @@ llvm::Value* float_to_half_bits(llvm::IRBuilder<>& b, llvm::Value* floats) {
   return b.CreateTrunc(b.CreateOr(bits, sign), llvm::FixedVectorType::get(b.getInt16Ty(), w));
 }
 
+llvm::Value* half_bits_to_float(llvm::IRBuilder<>& b, llvm::Value* halves) {
+  const unsigned w = llvm::cast<llvm::FixedVectorType>(halves->getType())->getNumElements();
+  auto* i32s = llvm::FixedVectorType::get(b.getInt32Ty(), w);
+  auto* floats = llvm::FixedVectorType::get(b.getFloatTy(), w);
+  auto u32 = [&](std::uint32_t v) { return llvm::ConstantInt::get(i32s, v); };
+  llvm::Value* h = b.CreateZExt(halves, i32s);
+  llvm::Value* sign = b.CreateShl(b.CreateAnd(h, u32(0x8000)), u32(16));
+  llvm::Value* exponent = b.CreateAnd(b.CreateLShr(h, u32(10)), u32(0x1f));
+  llvm::Value* mantissa = b.CreateAnd(h, u32(0x3ff));
+  // Normal: the exponent rebiased by 127 - 15 = 112.
+  llvm::Value* normal = b.CreateAdd(b.CreateShl(b.CreateAnd(h, u32(0x7fff)), u32(13)), u32(112u << 23));
+  // Infinity, or a NaN quieted (bit 22) with its payload.
+  llvm::Value* quiet = b.CreateSelect(b.CreateICmpNE(mantissa, u32(0)), u32(0x400000), u32(0));
+  llvm::Value* special = b.CreateOr(b.CreateOr(u32(0x7f800000), b.CreateShl(mantissa, u32(13))), quiet);
+  // Subnormal halves are mantissa * 2^-24: a normal float, computed exactly.
+  llvm::Value* tiny = b.CreateBitCast(
+      b.CreateFMul(b.CreateUIToFP(mantissa, floats), llvm::ConstantFP::get(floats, 0x1p-24)), i32s);
+  llvm::Value* bits = b.CreateSelect(b.CreateICmpEQ(exponent, u32(31)), special,
+                                     b.CreateSelect(b.CreateICmpEQ(exponent, u32(0)), tiny, normal));
+  return b.CreateBitCast(b.CreateOr(bits, sign), floats);
+}
+
 bool vector_intrinsic(const llvm::CallInst& call) {
   const auto* callee = call.getCalledFunction();
   if (!callee || !callee->isIntrinsic()) return false;

@@ -32,4 +32,8 @@ bool vector_form_exact(const llvm::CallInst& call);
 /// PoCL's vstore_halfN keeps the payload instead, so it cannot be used).
 llvm::Value* float_to_half_bits(llvm::IRBuilder<>& b, llvm::Value* floats);
 
+/// The floats (a vector) PoCL's scalar vload_half gives for half bits (a vector of i16):
+/// exact, NaNs quieted with their payload kept (0x7c01 -> 0x7fc02000, measured).
+llvm::Value* half_bits_to_float(llvm::IRBuilder<>& b, llvm::Value* halves);
+
 }  // namespace spvjit::detail

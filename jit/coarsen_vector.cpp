@@ -173,16 +173,17 @@ class Vectorizer {
     llvm::Function* scalar = c->getCalledFunction();
     const llvm::StringRef name = scalar->getName();
     if (name.startswith(vload_half_prefix)) {
-      // vload_half(i, p) -> vload_halfW(0, p + i): W halves from lane 0's element on (the
-      // offset of vload_halfW counts in W-element steps, so it goes into the pointer).
-      const std::string n = "vload_half" + std::to_string(width_);
-      const std::string vname = "_Z" + std::to_string(n.size()) + n +
-                                name.substr(std::strlen(vload_half_prefix) - 1).str();
+      // vload_half(i, p): one W x i16 load from lane 0's element, widened here in integer
+      // vector code: no builtin call, so half data may take 16 lanes (vload_half16 returned
+      // zeros on this PoCL), and the saxpy Float16 kernel stays out of the kernel library.
       auto* ptr = c->getArgOperand(1);
+      const unsigned space = ptr->getType()->getPointerAddressSpace();
       auto* first = b.CreateInBoundsGEP(ptr->getType()->getPointerElementType(), ptr,
                                         first_of(c->getArgOperand(0)));
-      return call(b, declare(scalar, vname, vector_type(b.getFloatTy()), {b.getInt64Ty(), ptr->getType()}),
-                  {b.getInt64(0), first});
+      auto* i16s = vector_type(b.getInt16Ty());
+      auto* raw = b.CreateAlignedLoad(i16s, b.CreateBitCast(first, llvm::PointerType::get(i16s, space)),
+                                      llvm::Align(2));
+      return half_bits_to_float(b, raw);
     }
     if (vector_intrinsic(*c)) {
       std::vector<llvm::Value*> args;

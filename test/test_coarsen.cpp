@@ -109,3 +109,26 @@ TEST_CASE("coarsened half stores round every float as vstore_half does (NaN, sub
   }
   CHECK(differ == 0);
 }
+
+TEST_CASE("coarsened half loads widen every half as vload_half does") {
+  KernelBuilder kb("coarse_widen");
+  auto z = kb.param<Global<float>>("Z");
+  auto x = kb.param<Const<half>>("X");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { z[i] = x[i]; });
+  const KernelDef def = kb.finish();
+  CHECK(is_coarsened(coarse_jit(), def));
+  std::vector<half> xs(65536 + 3);  // every half, and a tail
+  for (std::size_t j = 0; j < xs.size(); ++j) xs[j].bits = static_cast<std::uint16_t>(j);
+  auto& rt = runtime();
+  auto X = rt.upload(xs);
+  std::vector<float> out[2];
+  Jit* jits[2] = {&scalar_jit(), &coarse_jit()};
+  for (int k = 0; k < 2; ++k) {
+    auto Z = rt.zeros<float>(xs.size());
+    jits[k]->compile(def).launch(NDRange{xs.size()}, Z, X);
+    rt.synchronize();
+    out[k] = Z.to_vector();
+  }
+  CHECK(std::memcmp(out[0].data(), out[1].data(), out[0].size() * sizeof(float)) == 0);
+}
