@@ -12,6 +12,7 @@
 #include "spvjit/debug.hpp"
 #include "spvjit/examples.hpp"
 #include "test/coarsen_support.hpp"
+#include "test/temp_dir.hpp"
 
 using namespace spvjit;
 using namespace spvjit::test;
@@ -131,4 +132,39 @@ TEST_CASE("coarsened half loads widen every half as vload_half does") {
     out[k] = Z.to_vector();
   }
   CHECK(std::memcmp(out[0].data(), out[1].data(), out[0].size() * sizeof(float)) == 0);
+}
+
+TEST_CASE("the coarsening width is part of the disk cache key") {
+  TempDir dir("spvjit-coarsen");
+  auto in = [&](bool coarsen, unsigned width) {
+    JitOptions o;
+    o.cache_dir = dir.path();
+    o.coarsen = coarsen;
+    o.coarsen_width = width;
+    return o;
+  };
+  const KernelDef def = examples::saxpy(Scalar::F32);
+  const std::size_t n = 1001;
+  std::vector<float> x(n, 1.5f), y(n, 0.25f);
+  auto& rt = runtime();
+  auto X = rt.upload(x), Y = rt.upload(y);
+  for (auto [coarsen, width] : {std::pair{false, 0u}, std::pair{true, 8u}, std::pair{true, 4u}}) {
+    CAPTURE(coarsen);
+    CAPTURE(width);
+    Jit writer(rt, in(coarsen, width));
+    (void)writer.compile(def);
+    CHECK(writer.stats().disk_hits == 0);  // each setting is a key of its own
+    CHECK(writer.stats().disk_writes == 1);
+    Jit reader(rt, in(coarsen, width));
+    Kernel k = reader.compile(def);
+    CHECK(reader.stats().disk_hits == 1);
+    // A binary loaded from disk launches with the width it was built for.
+    auto Z = rt.zeros<float>(n);
+    k.launch(NDRange{n}, Z, X, Y, 2.0f);
+    rt.synchronize();
+    const auto z = Z.to_vector();
+    std::size_t wrong = 0;
+    for (float v : z) wrong += v != 3.25f;
+    CHECK(wrong == 0);
+  }
 }
