@@ -63,7 +63,7 @@ void promote_variables(llvm::Function& kernel) {
 }
 
 // A copy of `kernel` as a spir_func with one more i64 argument, named `suffix`.
-llvm::Function* clone_with_index(llvm::Function& kernel, const char* suffix,
+llvm::Function* clone_with_index(llvm::Function& kernel, const std::string& suffix,
                                  llvm::ValueToValueMapTy& map) {
   std::vector<llvm::Type*> types;
   for (auto& a : kernel.args()) types.push_back(a.getType());
@@ -187,10 +187,23 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   }
   auto* scalar_body = make_scalar_body(*kernel, plan);
   llvm::ValueToValueMapTy map;
-  auto* vector_body = clone_with_index(*kernel, ".vector", map);
+  // The name carries the width: coarsened_width reads it back from the SPIR-V.
+  auto* vector_body = clone_with_index(*kernel, ".vector.w" + std::to_string(width), map);
   vectorize_body(*vector_body, plan, map, width);
   make_dispatcher(*kernel, extent0, vector_body, scalar_body, width);
   return {width, {}};
+}
+
+unsigned coarsened_width(std::span<const std::uint8_t> spirv, const std::string& kernel) {
+  const std::string marker = kernel + ".vector.w";
+  const std::string_view text(reinterpret_cast<const char*>(spirv.data()), spirv.size());
+  const std::size_t at = text.find(marker);
+  if (at == std::string_view::npos) return 1;
+  unsigned width = 0;
+  for (std::size_t i = at + marker.size(); i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    width = width * 10 + static_cast<unsigned>(text[i] - '0');
+  }
+  return width == 2 || width == 4 || width == 8 || width == 16 ? width : 1;
 }
 
 }  // namespace spvjit::detail

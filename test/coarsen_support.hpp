@@ -57,7 +57,7 @@ inline std::vector<T> random_data(std::size_t n, unsigned seed) {
 
 inline bool is_coarsened(Jit& jit, const KernelDef& def, const Specialization& spec = {}) {
   // The vector body is a function of its own, named after the kernel.
-  return spirv_text(jit, def, spec).find(def.name() + ".vector\"") != std::string::npos;
+  return spirv_text(jit, def, spec).find(def.name() + ".vector.w") != std::string::npos;
 }
 
 // Runs `def` (parameters: out, in1, in2, scalar) with both Jits and compares the outputs' bytes.
