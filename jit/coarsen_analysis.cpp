@@ -167,7 +167,7 @@ class Analysis {
       return;
     }
     if (llvm::isa<llvm::StoreInst>(u)) return;  // the stored value; check_store sees the address
-    if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) return classify_call(call, v);
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) return classify_call(call);
     if (auto* add = llvm::dyn_cast<llvm::BinaryOperator>(u);
         add && add->getOpcode() == llvm::Instruction::Add && consecutive(v) &&
         uniform(add->getOperand(add->getOperand(0) == v ? 1 : 0))) {
@@ -184,7 +184,7 @@ class Analysis {
     fail(std::string("uses a varying value in a ") + u->getOpcodeName() + " instruction");
   }
 
-  void classify_call(llvm::CallInst* call, llvm::Value* v) {
+  void classify_call(llvm::CallInst* call) {
     const auto name = call->getCalledFunction()->getName();
     if (name.startswith(vload_half_prefix)) {
       if (consecutive(call->getArgOperand(0)) && uniform(call->getArgOperand(1))) {
@@ -203,14 +203,12 @@ class Analysis {
       if (vector_form_exact(*call)) call_bits(call->getType());  // else called per lane
       return mark(call, Role::Vector);
     }
-    (void)v;
     fail("passes a varying value to " + name.str());
   }
 
   void check_store(llvm::Instruction* s) {
     if (is(s, Role::Store)) return;
-    if (auto* store = llvm::dyn_cast<llvm::StoreInst>(s)) {
-      (void)store;
+    if (llvm::isa<llvm::StoreInst>(s)) {
       fail("stores to an address not indexed by get_global_id(0)");
     } else {
       fail("stores half values at an offset other than get_global_id(0)");
