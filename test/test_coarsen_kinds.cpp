@@ -3,9 +3,12 @@
 // for bit with the kernel the uncoarsened Jit builds.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cstring>
 #include <functional>
 #include <vector>
 
+#include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
 #include "test/coarsen_support.hpp"
 
@@ -195,5 +198,27 @@ TEST_CASE("kernels that are not element-wise are left alone and stay correct") {
     CAPTURE(def->name());
     CHECK_FALSE(is_coarsened(coarse_jit(), *def));
     for (std::size_t n : {std::size_t{1}, std::size_t{100}}) compare_runs<float>(*def, n, 0.25f, coarse_jit());
+  }
+}
+
+TEST_CASE("KA's 3D scale kernel (x + nx * (y + ny * z)) is coarsened along x, bit-identical") {
+  const KernelDef def = examples::scale(Scalar::F64, 3);
+  CHECK(is_coarsened(coarse_jit(), def));
+  auto& rt = runtime();
+  for (auto [nx, ny, nz] : {std::array<std::size_t, 3>{4, 4, 4}, std::array<std::size_t, 3>{13, 5, 3},
+                            std::array<std::size_t, 3>{33, 2, 7}}) {
+    const std::size_t n = nx * ny * nz;
+    const std::vector<double> b = spvjit::test::random_data<double>(n, 6);
+    std::vector<double> out[2];
+    Jit* jits[2] = {&scalar_jit(), &coarse_jit()};
+    for (int k = 0; k < 2; ++k) {
+      auto B = rt.upload(b);
+      auto A = rt.zeros<double>(n);
+      jits[k]->compile(def).launch(NDRange{nx, ny, nz}, A, B);
+      rt.synchronize();
+      out[k] = A.to_vector();
+    }
+    CAPTURE(nx);
+    CHECK(std::memcmp(out[0].data(), out[1].data(), n * sizeof(double)) == 0);
   }
 }
