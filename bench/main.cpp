@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     spvjit::bench::register_saxpy();
     spvjit::bench::register_openmp();
     spvjit::bench::register_compile_hit();
+    spvjit::bench::register_throughput();
   }
   if (group != "in_process") spvjit::bench::register_process();
 

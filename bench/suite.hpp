@@ -84,6 +84,8 @@ void register_partition();
 void register_saxpy();
 void register_openmp();
 void register_compile_hit();
+/// throughput/*: scalar vs coarsened kernels against C++ baselines (bench_throughput.cpp).
+void register_throughput();
 /// The cases that start a child process per iteration (time_to_load, compile/cold and
 /// compile/warm_process): run with a tiny --benchmark_min_time, each repetition is one process.
 void register_process();

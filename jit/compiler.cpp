@@ -7,10 +7,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "ir/kernel_module.hpp"
 #include "jit/cache_key.hpp"
+#include "jit/coarsen.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit/float_atomics.hpp"
 #include "jit/kernel_table.hpp"
@@ -33,6 +35,20 @@ namespace {
 // thread's stack: measured with PoCL 6.0, 7.75 MiB per group ran and 8 MiB (the 8 MiB default
 // thread stack) crashed with SIGSEGV. Half of that leaves room for everything else on the stack.
 constexpr std::uint64_t private_group_budget = std::uint64_t{4} << 20;
+
+// SPVJIT_COARSEN=off turns coarsening off, a number (2, 4, 8, 16) forces the width: for
+// measuring and for ruling coarsening out when a kernel misbehaves.
+JitOptions with_environment(JitOptions options) {
+  if (const char* env = std::getenv("SPVJIT_COARSEN")) {
+    const std::string value = env;
+    if (value == "off" || value == "0") {
+      options.coarsen = false;
+    } else if (value == "2" || value == "4" || value == "8" || value == "16") {
+      options.coarsen_width = static_cast<unsigned>(std::stoul(value));
+    }
+  }
+  return options;
+}
 
 void check_extent(const std::string& kernel, const char* what, const detail::Extent3& e) {
   if (e.dims < 1 || e.dims > 3) {
@@ -64,7 +80,7 @@ class JitCore {
  public:
   JitCore(Runtime& rt, JitOptions opts)
       : runtime(rt.shared_core()),
-        options(std::move(opts)),
+        options(with_environment(std::move(opts))),
         float_atomics(options.native_float_atomics ? query_float_atomic_add(*runtime)
                                                    : FloatAtomicAdd{}),
         disk(disk_cache_settings(options)) {}
@@ -139,10 +155,36 @@ class JitCore {
 
   std::vector<std::uint32_t> translate(const KernelDef& def, const Specialization& spec) {
     llvm::LLVMContext context;
-    auto module = specialize(context, def.module(), spec);
-    lower_float_atomics(*module, float_atomics);
+    unsigned width = 1;
+    auto module = lower(context, def, spec, width);
     return translate_to_spirv(*module, def.name());
   }
+
+  // Specialized, coarsened where it applies, float atomics lowered: the module to translate.
+  std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelDef& def,
+                                      const Specialization& spec, unsigned& width) {
+    auto module = specialize(context, def.module(), spec);
+    width = 1;
+    if (coarsening()) {
+      const auto& w = runtime->info.preferred_vector_width;
+      // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
+      const VectorWidths widths{w[0], w[1], w[2], w[3], w[4], w[5]};
+      const CoarsenResult r =
+          coarsen_elementwise(*module, def.module(), spec, widths, options.coarsen_width);
+      width = r.width;
+      if (r.width > 1) {
+        SPVJIT_LOG_DEBUG("kernel '" + def.name() + "' " + describe(spec) + ": coarsened, " +
+                         std::to_string(r.width) + " indices per work-item");
+      } else {
+        SPVJIT_LOG_DEBUG("kernel '" + def.name() + "' " + describe(spec) +
+                         ": not coarsened: " + r.reason);
+      }
+    }
+    lower_float_atomics(*module, float_atomics);
+    return module;
+  }
+
+  bool coarsening() const { return options.coarsen && runtime->info.cpu; }
 
   Kernel compile(const KernelDef& def, const Specialization& requested) {
     const Specialization spec = normalize(def, requested);
@@ -170,10 +212,16 @@ class JitCore {
     std::string key;
     ClHandle<cl_program> program;
     std::vector<std::uint32_t> words;
+    // The coarsening width decides the launch geometry. The key holds the coarsening options
+    // (the width follows from them and the IR); a disk hit reads the width back from the
+    // entry's SPIR-V, so the hit path needs no LLVM (parsing the IR there cost 8 ms in a
+    // fresh process, measured by compile/warm_process).
+    unsigned width = 1;
     if (disk.enabled()) {
       key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
                        key_options(), &runtime->info, ToolVersions::current()});
       if (auto hit = disk.load(key)) {
+        width = coarsened_width(hit->entry.spirv, km.name);
         try {
           program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
                                               km.name);
@@ -192,7 +240,9 @@ class JitCore {
     }
     if (!program.get()) {
       if (words.empty()) {
-        words = translate(def, spec);
+        llvm::LLVMContext context;
+        auto module = lower(context, def, spec, width);
+        words = translate_to_spirv(*module, def.name());
         compiles.fetch_add(1, std::memory_order_relaxed);
       }
       program = build_program_from_il(*runtime, words, options.build_options, km.name);
@@ -209,6 +259,8 @@ class JitCore {
       state->max_workgroup = std::min<std::size_t>(
           state->max_workgroup, std::max<std::uint64_t>(1, private_group_budget / km.private_array_bytes));
     }
+
+    state->coarsen = width;
     return Kernel(std::move(state));
   }
 
@@ -232,8 +284,14 @@ class JitCore {
 
   // The build options plus what else changes the code for the same IR, for the disk key.
   std::string key_options() const {
+    std::string coarsen;
+    if (coarsening()) {
+      coarsen = "\n[coarsen " + (options.coarsen_width ? std::to_string(options.coarsen_width)
+                                                       : std::string("auto")) + "]";
+    }
     return options.build_options +
-           (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]");
+           (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +
+           coarsen;
   }
 
   std::shared_ptr<RuntimeCore> runtime;

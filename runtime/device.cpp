@@ -61,6 +61,12 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   info.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
   info.fp64 = info.extensions.find("cl_khr_fp64") != std::string::npos;
   info.fp16 = info.extensions.find("cl_khr_fp16") != std::string::npos;
+  info.cpu = (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+  const cl_device_info widths[6] = {
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,  CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE};
+  for (unsigned k = 0; k < 6; ++k) info.preferred_vector_width[k] = device_value<cl_uint>(d, widths[k], 1);
   return info;
 }
 

@@ -199,12 +199,14 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
       g = s.chosen_geometry;
       return true;
     }
-    chosen = s.chosen_workgroup(nd);
+    chosen = s.chosen_workgroup(s.coarsen == 1 ? nd : coarsened(nd, s.coarsen));
     wg = &chosen;
   }
+  // A coarsened kernel (jit/coarsen.hpp) runs ceil(nd / coarsen) work-items in dimension 0.
+  const NDRange run = s.coarsen == 1 ? nd : coarsened(nd, s.coarsen);
   g.items = 1;
   for (unsigned d = 0; d < 3; ++d) {
-    const std::size_t n = nd.size[d], l = wg->size[d];
+    const std::size_t n = run.size[d], l = wg->size[d];
     g.local[d] = l;
     // Round up to whole groups; a 64-bit division takes tens of cycles: only for groups wider
     // than 1.

@@ -59,22 +59,31 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
     preferred_multiple = multiple;
   }
   memo.resize(params.size() + (hidden_ndrange ? hidden_ndrange_params : 0));
-  if (spec.ndrange) {
-    const NDRange& nd = *spec.ndrange;
-    // Jit fixes the workgroup with the ndrange; do it here too, so the launch path may rely on it.
-    if (!spec.workgroup) spec.workgroup = chosen_workgroup(nd);
-    const WorkGroup wg = *spec.workgroup;
-    static_geometry = true;
-    fixed.dims = std::max({nd.dims, wg.dims, 1u});
-    fixed.items = 1;
-    for (unsigned d = 0; d < 3; ++d) {
-      fixed.local[d] = wg.size[d];
-      const std::size_t blocks = nd.size[d] / wg.size[d] + (nd.size[d] % wg.size[d] != 0);
-      if (__builtin_mul_overflow(blocks, wg.size[d], &fixed.global[d]) ||
-          __builtin_mul_overflow(fixed.items, fixed.global[d], &fixed.items)) {
-        throw UserError("kernel '" + name + "': static ndrange " + nd.to_string() +
-                        " overflows size_t in total work-items");
-      }
+  compute_fixed_geometry();
+}
+
+void LaunchState::set_coarsen(std::size_t indices_per_item) {
+  coarsen = std::max<std::size_t>(indices_per_item, 1);
+  compute_fixed_geometry();
+}
+
+void LaunchState::compute_fixed_geometry() {
+  if (!spec.ndrange) return;
+  // Jit fixes the workgroup with the ndrange; do it here too, so the launch path may rely on it.
+  const NDRange nd = coarsened(*spec.ndrange, coarsen);  // the work-items that run
+  if (!spec.workgroup) spec.workgroup = chosen_workgroup(nd);
+  const WorkGroup wg = *spec.workgroup;
+  static_geometry = true;
+  fixed = Geometry{};
+  fixed.dims = std::max({nd.dims, wg.dims, 1u});
+  fixed.items = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    fixed.local[d] = wg.size[d];
+    const std::size_t blocks = nd.size[d] / wg.size[d] + (nd.size[d] % wg.size[d] != 0);
+    if (__builtin_mul_overflow(blocks, wg.size[d], &fixed.global[d]) ||
+        __builtin_mul_overflow(fixed.items, fixed.global[d], &fixed.items)) {
+      throw UserError("kernel '" + name + "': static ndrange " + spec.ndrange->to_string() +
+                      " overflows size_t in total work-items");
     }
   }
 }
@@ -101,7 +110,7 @@ const Specialization& Kernel::specialization() const {
 WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
   const auto& s = state_of(state_, "workgroup_for");
   if (s.spec.workgroup) return *s.spec.workgroup;
-  return s.chosen_workgroup(nd);
+  return s.chosen_workgroup(detail::coarsened(nd, s.coarsen));
 }
 
 }  // namespace spvjit

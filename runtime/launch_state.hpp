@@ -31,6 +31,13 @@ struct Geometry {
   std::size_t items = 1;  ///< global[0] * global[1] * global[2]
 };
 
+/// The work-items a launch over `nd` runs when each handles `coarsen` indices of dimension 0.
+inline NDRange coarsened(const NDRange& nd, std::size_t coarsen) {
+  NDRange run = nd;
+  run.size[0] = nd.size[0] / coarsen + (nd.size[0] % coarsen != 0);
+  return run;
+}
+
 class LaunchState {
  public:
   LaunchState(std::shared_ptr<RuntimeCore> core, std::shared_ptr<ClHandle<cl_program>> program,
@@ -56,6 +63,13 @@ class LaunchState {
   std::uint64_t local_mem_size = 0;
   bool static_geometry = false;    ///< static ndrange: `fixed` holds the whole geometry
   Geometry fixed;
+  /// Indices per work-item in dimension 0 (jit/coarsen.hpp), set by the Jit: the launch runs
+  /// ceil(ndrange / coarsen) work-items there, the hidden ndrange arguments keep the full size.
+  std::size_t coarsen = 1;
+  /// Sets `coarsen` and recomputes the geometry a static ndrange fixes.
+  void set_coarsen(std::size_t indices_per_item);
+  /// Fills `fixed` for a static ndrange (with `coarsen` applied in dimension 0).
+  void compute_fixed_geometry();
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included
   // The geometry of the last launch whose workgroup spvjit chose (guarded by `mutex`).
   bool chosen_cached = false;

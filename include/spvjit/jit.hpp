@@ -31,6 +31,15 @@ struct JitOptions {
   /// Use the device's float atomic add (cl_ext_float_atomics) where it has one; false always
   /// builds atomic_add on f32/f64 as a compare-exchange loop (part of the cache key).
   bool native_float_atomics = true;
+  /// On CPU devices, rewrite element-wise kernels (every global access indexed by exactly the
+  /// global index in dimension 0) so each work-item handles W consecutive indices with vector
+  /// loads, arithmetic and stores; results are bit-identical. W is the device's preferred
+  /// vector width for the widest element type (CL_DEVICE_PREFERRED_VECTOR_WIDTH_*). Part of the
+  /// cache key. SPVJIT_LOG=debug says why a kernel was left alone.
+  bool coarsen = true;
+  /// W for every coarsened kernel instead of the device's preference: 2, 4, 8 or 16 (0: the
+  /// device's). Mostly for measuring.
+  unsigned coarsen_width = 0;
 };
 
 /// What a Jit's caches did so far.

@@ -35,6 +35,9 @@ struct DeviceInfo {
   unsigned compute_units = 0;
   bool fp64 = false;
   bool fp16 = false;
+  bool cpu = false;  ///< CL_DEVICE_TYPE_CPU: kernels are coarsened (JitOptions::coarsen)
+  /// CL_DEVICE_PREFERRED_VECTOR_WIDTH_ for char, short, int, long, float, double (0: none).
+  std::array<unsigned, 6> preferred_vector_width{1, 1, 1, 1, 1, 1};
 
   bool accepts_spirv() const { return il_version.find("SPIR-V") != std::string::npos; }
   /// One line: "<platform> / <device> (IL: <il or none>)".

@@ -1,0 +1,186 @@
+// throughput/saxpy/<T>/<N>/{scalar,coarsened,openmp}: the saxpy kernel without and with SIMD
+// coarsening (jit/coarsen.hpp) beside the OpenMP loop, launch + synchronize per iteration.
+// throughput/matmul/Float32/<N>/{cpp_naive,scalar,coarsened,tiled}: C = A * B (N x N) as the
+// naive C++ triple loop, the one-output-per-work-item kernel without and with coarsening, and
+// the 16 x 16 tiled kernel. Each case reports `wall_us` (wall time per iteration) besides
+// bytes_per_second (saxpy) or flops (matmul, 2 N^3 per product, over wall time).
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/matmul_kernels.hpp"
+#include "bench/naive_matmul.hpp"
+#include "bench/openmp_saxpy.hpp"
+#include "bench/saxpy_sizes.hpp"
+#include "bench/suite.hpp"
+
+namespace spvjit::bench {
+
+namespace {
+
+constexpr std::size_t throughput_sizes[] = {4096, 65536, 262144, 1048576};
+constexpr std::size_t matmul_sizes[] = {256, 512, 1024};
+
+// A Jit beside the shared (coarsening) one, with coarsening off: the scalar kernels.
+Jit& scalar_jit(Context& ctx) {
+  static std::unique_ptr<Jit> jit = [&] {
+    JitOptions options;
+    options.coarsen = false;
+    return std::make_unique<Jit>(ctx.runtime, options);
+  }();
+  return *jit;
+}
+
+// Wall time per iteration, and a rate over wall time, from construction to `report`.
+class WallRate {
+ public:
+  void report(benchmark::State& state, const char* counter, double per_iteration) const {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double iterations = static_cast<double>(state.iterations());
+    if (seconds <= 0 || iterations <= 0) return;
+    state.counters["wall_us"] = seconds / iterations * 1e6;
+    state.counters[counter] = benchmark::Counter(per_iteration * iterations / seconds,
+                                                 benchmark::Counter::kDefaults,
+                                                 benchmark::Counter::kIs1024);
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+enum class Variant { Scalar, Coarsened, OpenMP };
+
+template <class T>
+void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
+  using A = arithmetic_t<T>;
+  Context* ctx = context(state);
+  if (!ctx) return;
+  std::vector<T> x(n), y(n), z(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = from_double<T>(saxpy_x(i));
+    y[i] = from_double<T>(saxpy_y(i));
+  }
+  const A a = static_cast<A>(saxpy_a);
+  if (variant == Variant::OpenMP) {
+    openmp::saxpy(z.data(), x.data(), y.data(), a, n);  // starts the thread pool, untimed
+    WallRate rate;
+    for (auto _ : state) {
+      openmp::saxpy(z.data(), x.data(), y.data(), a, n);
+      benchmark::ClobberMemory();
+    }
+    rate.report(state, "bytes_per_second", saxpy_bytes<T>(n));
+  } else {
+    Jit& jit = variant == Variant::Scalar ? scalar_jit(*ctx) : ctx->jit;
+    Kernel kernel = jit.compile(saxpy_kernel(scalar_of<T>));
+    auto X = ctx->runtime.upload(x);
+    auto Y = ctx->runtime.upload(y);
+    auto Z = ctx->runtime.zeros<T>(n);
+    const NDRange ndrange{n};
+    kernel.launch(ndrange, Z, X, Y, a);  // the first launch, out of the measurement
+    ctx->runtime.synchronize();
+    WallRate rate;
+    for (auto _ : state) {
+      kernel.launch(ndrange, Z, X, Y, a);
+      ctx->runtime.synchronize();
+    }
+    rate.report(state, "bytes_per_second", saxpy_bytes<T>(n));
+    z = Z.to_vector();
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (to_double(z[i]) != saxpy_a * saxpy_x(i) + saxpy_y(i)) {
+      state.SkipWithError(("saxpy computed a wrong result at index " + std::to_string(i)).c_str());
+      return;
+    }
+  }
+}
+
+enum class Matmul { CppNaive, Scalar, Coarsened, Tiled };
+
+const KernelDef& naive_kernel() {
+  static const KernelDef def = naive_matmul_kernel();
+  return def;
+}
+const KernelDef& tiled_kernel() {
+  static const KernelDef def = tiled_matmul_kernel();
+  return def;
+}
+
+void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
+  Context* ctx = context(state);
+  if (!ctx) return;
+  // Small integers: every sum is exact in f32, so all variants must agree bit for bit.
+  std::vector<float> a(n * n), b(n * n), c(n * n), expected(n * n);
+  for (std::size_t i = 0; i < n * n; ++i) {
+    a[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
+    b[i] = static_cast<float>(static_cast<int>(i % 5) - 2);
+  }
+  naive::matmul(expected.data(), a.data(), b.data(), n, n, n);
+  const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  if (variant == Matmul::CppNaive) {
+    WallRate rate;
+    for (auto _ : state) {
+      naive::matmul(c.data(), a.data(), b.data(), n, n, n);
+      benchmark::ClobberMemory();
+    }
+    rate.report(state, "flops", flops);
+  } else {
+    const bool tiled = variant == Matmul::Tiled;
+    Specialization spec;
+    if (tiled) spec.workgroup = WorkGroup{matmul_tile, matmul_tile};
+    Jit& jit = variant == Matmul::Scalar ? scalar_jit(*ctx) : ctx->jit;
+    Kernel kernel = jit.compile(tiled ? tiled_kernel() : naive_kernel(), spec);
+    auto A = ctx->runtime.upload(a);
+    auto B = ctx->runtime.upload(b);
+    auto C = ctx->runtime.zeros<float>(n * n);
+    const auto size = static_cast<std::int64_t>(n);
+    const NDRange ndrange{n, n};
+    kernel.launch(ndrange, C, A, B, size, size, size);
+    ctx->runtime.synchronize();
+    WallRate rate;
+    for (auto _ : state) {
+      kernel.launch(ndrange, C, A, B, size, size, size);
+      ctx->runtime.synchronize();
+    }
+    rate.report(state, "flops", flops);
+    c = C.to_vector();
+  }
+  if (c != expected) state.SkipWithError("matmul computed a wrong result");
+}
+
+template <class T>
+void register_saxpy_type() {
+  const std::pair<Variant, const char*> variants[] = {
+      {Variant::Scalar, "scalar"}, {Variant::Coarsened, "coarsened"}, {Variant::OpenMP, "openmp"}};
+  for (std::size_t n : throughput_sizes) {
+    for (auto [variant, label] : variants) {
+      const std::string name = std::string("throughput/saxpy/") + julia_name<T>() + "/" +
+                               std::to_string(n) + "/" + label;
+      add_case(name, [variant, n](benchmark::State& s) { saxpy<T>(s, variant, n); })
+          ->Unit(benchmark::kMicrosecond);
+    }
+  }
+}
+
+}  // namespace
+
+void register_throughput() {
+  register_saxpy_type<half>();
+  register_saxpy_type<float>();
+  register_saxpy_type<double>();
+  const std::pair<Matmul, const char*> variants[] = {{Matmul::CppNaive, "cpp_naive"},
+                                                     {Matmul::Scalar, "scalar"},
+                                                     {Matmul::Coarsened, "coarsened"},
+                                                     {Matmul::Tiled, "tiled"}};
+  for (std::size_t n : matmul_sizes) {
+    for (auto [variant, label] : variants) {
+      const std::string name =
+          "throughput/matmul/Float32/" + std::to_string(n) + "/" + label;
+      add_case(name, [variant, n](benchmark::State& s) { matmul(s, variant, n); })
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+}  // namespace spvjit::bench

@@ -1,0 +1,209 @@
+// The rewrite: the kernel's body is cloned twice into helper functions — a scalar one taking
+// the index as an argument (the tail) and a vector one covering W indices — and the kernel
+// itself becomes a dispatcher between them. Both helpers are always-inline; PoCL inlines them.
+#include "jit/coarsen.hpp"
+
+#include <algorithm>
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
+
+#include "jit/coarsen_analysis.hpp"
+#include "jit/coarsen_vector.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+unsigned preferred_width(const VectorWidths& w, llvm::Type* t) {
+  if (t->isFloatTy()) return w.f32;
+  if (t->isDoubleTy()) return w.f64;
+  switch (t->getIntegerBitWidth()) {
+    case 8: return w.i8;
+    case 16: return w.i16;
+    case 32: return w.i32;
+    default: return w.i64;
+  }
+}
+
+// The builder keeps scalar parameters and variables in allocas; as SSA values (phis) the
+// analysis can tell which are varying. PoCL would promote them anyway.
+// The builder reaches a variable through `getelementptr %slot, 0`, which mem2reg does not
+// look through: those are the slot itself.
+void fold_zero_offsets(llvm::AllocaInst* slot) {
+  std::vector<llvm::GetElementPtrInst*> zero;
+  for (auto* user : slot->users()) {
+    if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
+        gep && gep->hasAllZeroIndices() && gep->getType() == slot->getType()) {
+      zero.push_back(gep);
+    }
+  }
+  for (auto* gep : zero) {
+    gep->replaceAllUsesWith(slot);
+    gep->eraseFromParent();
+  }
+}
+
+void promote_variables(llvm::Function& kernel) {
+  std::vector<llvm::AllocaInst*> allocas;
+  for (auto& i : kernel.getEntryBlock()) {
+    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
+      fold_zero_offsets(a);
+      if (llvm::isAllocaPromotable(a)) allocas.push_back(a);
+    }
+  }
+  if (allocas.empty()) return;
+  llvm::DominatorTree dt(kernel);
+  llvm::PromoteMemToReg(allocas, dt);
+}
+
+// A copy of `kernel` as a spir_func with one more i64 argument, named `suffix`.
+llvm::Function* clone_with_index(llvm::Function& kernel, const std::string& suffix,
+                                 llvm::ValueToValueMapTy& map) {
+  std::vector<llvm::Type*> types;
+  for (auto& a : kernel.args()) types.push_back(a.getType());
+  types.push_back(llvm::Type::getInt64Ty(kernel.getContext()));
+  auto* type = llvm::FunctionType::get(kernel.getReturnType(), types, false);
+  auto* f = llvm::Function::Create(type, llvm::Function::InternalLinkage,
+                                   kernel.getName() + suffix, kernel.getParent());
+  for (auto& a : kernel.args()) map[&a] = f->getArg(a.getArgNo());
+  llvm::SmallVector<llvm::ReturnInst*, 4> returns;
+  llvm::CloneFunctionInto(f, &kernel, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+  f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  f->setDSOLocal(true);  // the verifier's rule for internal linkage
+  f->clearMetadata();  // kernel_arg_* and reqd_work_group_size belong to the kernel
+  f->addFnAttr(llvm::Attribute::AlwaysInline);
+  f->getArg(kernel.arg_size())->setName("coarse.index");
+  return f;
+}
+
+llvm::CallInst* call_helper(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Function* helper,
+                            llvm::Value* index) {
+  std::vector<llvm::Value*> args;
+  for (auto& a : kernel.args()) args.push_back(&a);
+  args.push_back(index);
+  auto* call = b.CreateCall(helper, args);
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return call;
+}
+
+// The tail: the original body once per index below the extent, for indices base .. base+W-1.
+llvm::Function* make_scalar_body(llvm::Function& kernel, const CoarsenPlan& plan) {
+  llvm::ValueToValueMapTy map;
+  auto* f = clone_with_index(kernel, ".scalar", map);
+  llvm::Value* index = f->getArg(kernel.arg_size());
+  for (auto& [inst, role] : plan.roles) {
+    if (role == Role::Index) {
+      auto* copy = llvm::cast<llvm::Instruction>(map[inst]);
+      copy->replaceAllUsesWith(index);
+      copy->eraseFromParent();
+    }
+  }
+  return f;
+}
+
+// The kernel becomes: g = get_global_id(0); base = W*g; all W inside -> vector body(g), else
+// scalar body(i) for i in base .. min(base+W, extent)-1.
+void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
+                     llvm::Function* scalar_body, unsigned width) {
+  auto& ctx = kernel.getContext();
+  llvm::Function* gid = kernel.getParent()->getFunction(global_id_builtin);
+  // The kernel's blocks go; extent0 (an argument or constant) survives them.
+  kernel.dropAllReferences();
+  while (!kernel.empty()) kernel.begin()->eraseFromParent();
+  auto* entry = llvm::BasicBlock::Create(ctx, "entry", &kernel);
+  auto* full = llvm::BasicBlock::Create(ctx, "full", &kernel);
+  auto* tail = llvm::BasicBlock::Create(ctx, "tail", &kernel);
+  auto* loop = llvm::BasicBlock::Create(ctx, "tail.loop", &kernel);
+  auto* body = llvm::BasicBlock::Create(ctx, "tail.body", &kernel);
+  auto* done = llvm::BasicBlock::Create(ctx, "done", &kernel);
+  llvm::IRBuilder<> b(entry);
+  auto* g = b.CreateCall(gid, {b.getInt32(0)});
+  g->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  auto* base = b.CreateMul(g, b.getInt64(width), "base", /*HasNUW=*/true);
+  auto* end = b.CreateAdd(base, b.getInt64(width), "end", /*HasNUW=*/true);
+  b.CreateCondBr(b.CreateICmpULE(end, extent0), full, tail);
+
+  b.SetInsertPoint(full);
+  call_helper(b, kernel, vector_body, g);
+  b.CreateBr(done);
+
+  b.SetInsertPoint(tail);
+  auto* limit = b.CreateSelect(b.CreateICmpULT(end, extent0), end, extent0, "limit");
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  auto* i = b.CreatePHI(b.getInt64Ty(), 2, "i");
+  i->addIncoming(base, tail);
+  b.CreateCondBr(b.CreateICmpULT(i, limit), body, done);
+  b.SetInsertPoint(body);
+  call_helper(b, kernel, scalar_body, i);
+  i->addIncoming(b.CreateAdd(i, b.getInt64(1), "", true), body);
+  b.CreateBr(loop);
+
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+}
+
+}  // namespace
+
+CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
+                                  const Specialization& spec, const VectorWidths& widths,
+                                  unsigned forced_width) {
+  llvm::Function* kernel = m.getFunction(def.name);
+  if (!kernel || kernel->isDeclaration() || !kernel->getReturnType()->isVoidTy()) {
+    return {1, "no kernel body"};
+  }
+  llvm::Value* extent0 = nullptr;
+  if (spec.ndrange) {
+    extent0 = llvm::ConstantInt::get(llvm::Type::getInt64Ty(m.getContext()), spec.ndrange->size[0]);
+  } else if (def.hidden_ndrange && kernel->arg_size() > def.params.size()) {
+    extent0 = kernel->getArg(static_cast<unsigned>(def.params.size()));
+  } else {
+    return {1, "the kernel does not know its ndrange"};
+  }
+  // A static workgroup dividing a static ndrange launches exactly ndrange(0) indices, so the
+  // bounds check may have been folded away (jit/specialize.cpp).
+  const bool exact = spec.ndrange && spec.workgroup && spec.workgroup->size[0] != 0 &&
+                     spec.ndrange->size[0] % spec.workgroup->size[0] == 0;
+  promote_variables(*kernel);
+  CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact);
+  if (!plan.ok()) return {1, plan.reason};
+  if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
+  unsigned width = forced_width > 1 ? forced_width : preferred_width(widths, plan.widest);
+  if (width < 2) return {1, "the device prefers scalars for this element type"};
+  // Builtins called with 512-bit vectors return garbage on this PoCL 6.0 (built for
+  // x86-64-v3, AVX2): every math function at float16 and double8, and vload_half16, measured —
+  // most likely a calling-convention mismatch with the kernel library. 256 bits are exact, and
+  // plain loads, arithmetic and stores are exact at any width.
+  if (plan.widest_call_bits > 0) width = std::min(width, std::max(2u, 256 / plan.widest_call_bits));
+  // 3 is left out: a float3 occupies 16 bytes in OpenCL, so its loads do not tile an array.
+  if (width != 2 && width != 4 && width != 8 && width != 16) {
+    return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16"};
+  }
+  auto* scalar_body = make_scalar_body(*kernel, plan);
+  llvm::ValueToValueMapTy map;
+  // The name carries the width: coarsened_width reads it back from the SPIR-V.
+  auto* vector_body = clone_with_index(*kernel, ".vector.w" + std::to_string(width), map);
+  vectorize_body(*vector_body, plan, map, width);
+  make_dispatcher(*kernel, extent0, vector_body, scalar_body, width);
+  return {width, {}};
+}
+
+unsigned coarsened_width(std::span<const std::uint8_t> spirv, const std::string& kernel) {
+  const std::string marker = kernel + ".vector.w";
+  const std::string_view text(reinterpret_cast<const char*>(spirv.data()), spirv.size());
+  const std::size_t at = text.find(marker);
+  if (at == std::string_view::npos) return 1;
+  unsigned width = 0;
+  for (std::size_t i = at + marker.size(); i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    width = width * 10 + static_cast<unsigned>(text[i] - '0');
+  }
+  return width == 2 || width == 4 || width == 8 || width == 16 ? width : 1;
+}
+
+}  // namespace spvjit::detail

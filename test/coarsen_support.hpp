@@ -1,0 +1,105 @@
+// What the coarsening tests share: a Jit that never coarsens, Jits that do (at the device's
+// width or a forced one), random input bits, and a look at whether a kernel was coarsened.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "spvjit/debug.hpp"
+#include "test/shared_runtime.hpp"
+
+namespace spvjit::test {
+
+inline JitOptions options(bool coarsen, unsigned width = 0) {
+  JitOptions o;
+  o.disk_cache = false;
+  o.coarsen = coarsen;
+  o.coarsen_width = width;
+  return o;
+}
+
+inline Jit& scalar_jit() {
+  static Jit j(test::runtime(), options(false));
+  return j;
+}
+inline Jit& coarse_jit(unsigned width = 0) {
+  static std::unique_ptr<Jit> by_width[17];
+  if (!by_width[width]) {
+    by_width[width] = std::make_unique<Jit>(test::runtime(), options(true, width));
+  }
+  return *by_width[width];
+}
+
+// Random bits: every float class (subnormals, infinities, NaNs) as well as ordinary values.
+template <class T>
+inline std::vector<T> random_data(std::size_t n, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::vector<T> out(n);
+  for (auto& v : out) {
+    std::uint64_t bits = gen();
+    if (gen() % 4 != 0) bits &= 0x3fffffffffffffffULL;  // mostly moderate magnitudes
+    if constexpr (std::is_same_v<T, half>) {
+      v = to_half(static_cast<float>(static_cast<std::int64_t>(bits % 20001) - 10000) / 64.0f);
+      if (bits % 17 == 0) v.bits = static_cast<std::uint16_t>(bits);
+    } else {
+      std::memcpy(&v, &bits, sizeof v);
+    }
+  }
+  return out;
+}
+
+inline bool is_coarsened(Jit& jit, const KernelDef& def, const Specialization& spec = {}) {
+  // The vector body is a function of its own, named after the kernel.
+  return spirv_text(jit, def, spec).find(def.name() + ".vector.w") != std::string::npos;
+}
+
+// Runs `def` (parameters: out, in1, in2, scalar) with both Jits and compares the outputs' bytes.
+template <class T, class S>
+inline void compare_runs(const KernelDef& def, std::size_t n, S scalar, Jit& coarse,
+                  const Specialization& spec = {}, const WorkGroup* given = nullptr) {
+  auto& rt = test::runtime();
+  const auto a = random_data<T>(n, 1), b = random_data<T>(n, 2);
+  std::vector<T> outputs[2];
+  Jit* jits[2] = {&scalar_jit(), &coarse};
+  for (int k = 0; k < 2; ++k) {
+    Kernel kernel = jits[k]->compile(def, spec);
+    auto A = rt.upload(a), B = rt.upload(b);
+    auto Z = rt.upload(random_data<T>(n, 3));  // untouched elements must stay as they were
+    if (given) {
+      kernel.launch(NDRange{n}, *given, Z, A, B, scalar);
+    } else {
+      kernel.launch(NDRange{n}, Z, A, B, scalar);
+    }
+    rt.synchronize();
+    outputs[k] = Z.to_vector();
+  }
+  CAPTURE(def.name());
+  CAPTURE(n);
+  REQUIRE(outputs[0].size() == outputs[1].size());
+  std::size_t first_difference = n;
+  for (std::size_t i = 0; i < n && first_difference == n; ++i) {
+    if (std::memcmp(&outputs[0][i], &outputs[1][i], sizeof(T)) != 0) first_difference = i;
+  }
+  if (first_difference != n) {
+    std::uint64_t bits[4] = {};
+    std::memcpy(&bits[0], &outputs[0][first_difference], sizeof(T));
+    std::memcpy(&bits[1], &outputs[1][first_difference], sizeof(T));
+    std::memcpy(&bits[2], &a[first_difference], sizeof(T));
+    std::memcpy(&bits[3], &b[first_difference], sizeof(T));
+    char text[160];
+    std::snprintf(text, sizeof text, "element %zu: scalar kernel %#llx, coarsened %#llx (inputs %#llx, %#llx)",
+                  first_difference, static_cast<unsigned long long>(bits[0]),
+                  static_cast<unsigned long long>(bits[1]), static_cast<unsigned long long>(bits[2]),
+                  static_cast<unsigned long long>(bits[3]));
+    FAIL_CHECK(text);
+  }
+}
+
+}  // namespace spvjit::test
