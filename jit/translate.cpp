@@ -14,13 +14,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <signal.h>
+
 #include <cerrno>
+#include <chrono>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 
 #include "jit/validate.hpp"
+#include "jit/warn.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit::detail {
@@ -79,7 +84,24 @@ bool write_all(int fd, const void* data, size_t size) {
   ::_exit(sent ? 0 : 3);
 }
 
-std::vector<std::uint32_t> translate_in_child(llvm::Module& m, const std::string& kernel) {
+// How long the forked translation may take before it is presumed stuck. fork() copies only
+// the calling thread: a lock another thread held at that moment stays locked in the copy. glibc's
+// malloc guards against that, but not every allocator does — GCC 12's AddressSanitizer
+// allocator deadlocked a copy here while other threads compiled. A translation takes tens of
+// milliseconds; after this long the copy is killed and the (validated) module is translated in
+// this process instead.
+std::chrono::milliseconds child_timeout() {
+  if (const char* env = std::getenv("SPVJIT_TRANSLATE_TIMEOUT_MS")) {
+    char* end = nullptr;
+    const long ms = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && ms > 0) return std::chrono::milliseconds(ms);
+  }
+  return std::chrono::seconds(20);
+}
+
+// The SPIR-V, or nothing when the copy had to be killed for taking too long.
+std::optional<std::vector<std::uint32_t>> translate_in_child(llvm::Module& m,
+                                                             const std::string& kernel) {
   int out_pipe[2];
   int err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) throw Error("translate: pipe failed: " + std::string(std::strerror(errno)));
@@ -107,11 +129,21 @@ std::vector<std::uint32_t> translate_in_child(llvm::Module& m, const std::string
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
   char buffer[65536];
+  const auto deadline = std::chrono::steady_clock::now() + child_timeout();
+  bool timed_out = false;
   while (open_fds > 0) {
-    if (::poll(fds, 2, -1) < 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0) {
       if (errno == EINTR) continue;
       break;
     }
+    if (ready == 0) continue;
     for (auto& f : fds) {
       if (f.fd < 0 || !(f.revents & (POLLIN | POLLHUP | POLLERR))) continue;
       const ssize_t n = ::read(f.fd, buffer, sizeof(buffer));
@@ -128,9 +160,11 @@ std::vector<std::uint32_t> translate_in_child(llvm::Module& m, const std::string
   for (auto& f : fds) {
     if (f.fd >= 0) ::close(f.fd);
   }
+  if (timed_out) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (timed_out) return std::nullopt;
   const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !out.empty();
   if (!clean) {
     std::string how = WIFEXITED(status) ? "called exit(" + std::to_string(WEXITSTATUS(status)) + ")"
@@ -158,7 +192,14 @@ bool isolate() {
 std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::string& kernel,
                                               bool validate) {
   if (validate) validate_for_spirv(module, kernel);
-  return isolate() ? translate_in_child(module, kernel) : translate_in_process(module, kernel);
+  if (isolate()) {
+    if (auto words = translate_in_child(module, kernel)) return std::move(*words);
+    warn_once("translate-timeout",
+              "the isolated SPIR-V translation of kernel '" + kernel +
+                  "' did not finish in time (a lock held by another thread at fork()?); "
+                  "translating in this process instead");
+  }
+  return translate_in_process(module, kernel);
 }
 
 }  // namespace spvjit::detail

@@ -143,3 +143,14 @@ TEST_CASE("raw modules with opaque pointers or unsupported parameters are refuse
   CHECK_THROWS_WITH_AS(kernel_from_module(m, "missing"), doctest::Contains("no function 'missing'"),
                        UserError);
 }
+
+TEST_CASE("an isolated translation that does not finish in time falls back to this process") {
+  // 1 ms: the forked copy is killed before it can answer (a fork alone takes about that long),
+  // as it would be if it hung on a lock another thread held at fork().
+  ::setenv("SPVJIT_TRANSLATE_TIMEOUT_MS", "1", 1);
+  std::vector<std::uint32_t> words;
+  CHECK_NOTHROW(words = test::jit().spirv(examples::saxpy(Scalar::F32)));
+  ::unsetenv("SPVJIT_TRANSLATE_TIMEOUT_MS");
+  std::string out;
+  CHECK_MESSAGE(test::run_spirv_val(words, out) == 0, out);
+}
