@@ -5,6 +5,7 @@
 //       tiny min_time so that each repetition is exactly one process.
 //   --spvjit-child=<mode>   be one of those child processes (bench_process.cpp).
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,12 @@ int main(int argc, char** argv) {
   if (argc == 2 && std::string_view(argv[1]).starts_with(child_flag)) {
     return spvjit::bench::child_main(
         std::string(std::string_view(argv[1]).substr(child_flag.size())));
+  }
+  // PoCL reads POCL_DEVICES once, at its first use: name both devices before any OpenCL call,
+  // for the adaptive Runtime and for the raw OpenCL baseline, which takes the first SPIR-V
+  // device (basic) and so runs the 16-item launches where spvjit routes them.
+  if (!std::getenv("SPVJIT_BENCH_DISPATCH") || std::string_view(std::getenv("SPVJIT_BENCH_DISPATCH")) != "single") {
+    ::setenv("POCL_DEVICES", "basic pthread", 0);
   }
   const std::string group = take_group(argc, argv);
   if (group != "all" && group != "in_process" && group != "fresh_process") {

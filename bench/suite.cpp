@@ -1,5 +1,7 @@
 #include "bench/suite.hpp"
 
+#include <cstdlib>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -7,6 +9,19 @@
 #include "spvjit/examples.hpp"
 
 namespace spvjit::bench {
+
+RuntimeOptions suite_runtime_options() {
+  RuntimeOptions options;
+  const char* dispatch = std::getenv("SPVJIT_BENCH_DISPATCH");
+  if (dispatch && std::string(dispatch) == "single") return options;
+  options.dispatch = Dispatch::Adaptive;
+  // A fixed default rather than the start-up measurement: on 2 busy cores the measurement
+  // drifts between 2^8 and 2^20 work-items from run to run, which would move whole saxpy
+  // sizes between devices. 4096: KA's launch cases (16, 64 items) and small saxpy run inline,
+  // coarsened saxpy from 2^17 elements on the threads.
+  if (!std::getenv("SPVJIT_INLINE_THRESHOLD")) options.inline_threshold = 4096;
+  return options;
+}
 
 Context& shared_context() {
   // Created on first use, not at start-up: `--benchmark_list_tests` must work without a device.

@@ -13,9 +13,14 @@
 
 namespace spvjit::bench {
 
+/// How the suite's Runtime dispatches: Dispatch::Adaptive (PoCL's inline `basic` device for
+/// launches of at most SPVJIT_INLINE_THRESHOLD work-items, default 4096, else `pthread`), or
+/// Dispatch::Single on `pthread` alone with SPVJIT_BENCH_DISPATCH=single (KA's setting).
+RuntimeOptions suite_runtime_options();
+
 /// The device and JIT all in-process cases use. Device start-up costs ~85 ms, so once.
 struct Context {
-  Runtime runtime;
+  Runtime runtime{suite_runtime_options()};
   Jit jit{runtime};
 };
 
