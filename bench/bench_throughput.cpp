@@ -9,13 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "bench/matmul_kernels.hpp"
+#include "spvjit/examples.hpp"
 #include "bench/naive_matmul.hpp"
 #include "bench/openmp_saxpy.hpp"
 #include "bench/saxpy_sizes.hpp"
 #include "bench/suite.hpp"
 
 namespace spvjit::bench {
+
+// The tiled matmul's tile: 16 x 16 work-items per group, as in README.md.
+constexpr std::size_t matmul_tile = 16;
 
 namespace {
 
@@ -99,11 +102,11 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
 enum class Matmul { CppNaive, Scalar, Coarsened, Tiled };
 
 const KernelDef& naive_kernel() {
-  static const KernelDef def = naive_matmul_kernel();
+  static const KernelDef def = examples::naive_matmul();
   return def;
 }
 const KernelDef& tiled_kernel() {
-  static const KernelDef def = tiled_matmul_kernel();
+  static const KernelDef def = examples::tiled_matmul(static_cast<std::int64_t>(matmul_tile));
   return def;
 }
 

@@ -36,6 +36,28 @@ KernelDef scale_of(unsigned dims) {
 }
 }  // namespace
 
+KernelDef naive_matmul() {
+  KernelBuilder kb("naive_matmul");
+  auto c = kb.param<Global<float>>("C");
+  auto a = kb.param<Const<float>>("A");
+  auto b = kb.param<Const<float>>("B");
+  auto n = kb.param<std::int64_t>("n");
+  auto p = kb.param<std::int64_t>("p");
+  auto m = kb.param<std::int64_t>("m");
+  const auto global = global_indices<2>(kb);  // not a structured binding: see tiled_matmul
+  const Val<std::int64_t> col = global[0], row = global[1];
+  auto A = view(a, n, p);
+  auto B = view(b, p, m);
+  auto C = view(c, n, m);
+  kb.if_(kb.in_bounds(), [&] {
+    auto acc = kb.var(0.0f);
+    kb.for_(kb.lit<std::int64_t>(0), p, kb.lit<std::int64_t>(1),
+            [&](Val<std::int64_t> k) { acc += A(row, k) * B(k, col); });
+    C(row, col) = acc.get();
+  });
+  return kb.finish();
+}
+
 KernelDef tiled_matmul(std::int64_t tile) {
   if (tile < 1 || tile > 64) {
     throw UserError("examples::tiled_matmul: tile " + std::to_string(tile) + "; expected 1 to 64");

@@ -80,27 +80,6 @@ void integer_identical() {
   }
 }
 
-KernelDef matmul_kernel() {
-  KernelBuilder kb("coarse_matmul");
-  auto c = kb.param<Global<float>>("C");
-  auto a = kb.param<Const<float>>("A");
-  auto b = kb.param<Const<float>>("B");
-  auto n = kb.param<std::int64_t>("n");
-  auto p = kb.param<std::int64_t>("p");
-  auto m = kb.param<std::int64_t>("m");
-  auto [col, row] = global_indices<2>(kb);
-  auto A = view(a, n, p);
-  auto B = view(b, p, m);
-  auto C = view(c, n, m);
-  kb.if_(kb.in_bounds(), [&] {
-    auto acc = kb.var(0.0f);
-    kb.for_(kb.lit<std::int64_t>(0), p, kb.lit<std::int64_t>(1),
-            [&](Val<std::int64_t> k) { acc += A(row, k) * B(k, col); });
-    C(row, col) = acc.get();
-  });
-  return kb.finish();
-}
-
 }  // namespace
 
 TEST_CASE("coarsened math builtins are bit-identical (f32, f64)") {
@@ -120,7 +99,7 @@ TEST_CASE("coarsened integer kernels are bit-identical for every integer type") 
 }
 
 TEST_CASE("a 2D kernel with a loop (matmul, row * m + col) is coarsened and bit-identical") {
-  const KernelDef def = matmul_kernel();
+  const KernelDef def = examples::naive_matmul();
   CHECK(is_coarsened(coarse_jit(), def));
   auto& rt = runtime();
   const std::size_t n = 19, p = 23, m = 37;  // m not a multiple of any width: a tail per row

@@ -36,28 +36,6 @@ KernelDef transpose() {
   return kb.finish();
 }
 
-// C (n x m) = A (n x p) * B (p x m), one work-item per element of C.
-KernelDef naive_matmul() {
-  KernelBuilder kb("naive_matmul");
-  auto c = kb.param<Global<float>>("C");
-  auto a = kb.param<Const<float>>("A");
-  auto b = kb.param<Const<float>>("B");
-  auto n = kb.param<std::int64_t>("n");
-  auto p = kb.param<std::int64_t>("p");
-  auto m = kb.param<std::int64_t>("m");
-  auto [col, row] = global_indices<2>(kb);
-  auto A = view(a, n, p);
-  auto B = view(b, p, m);
-  auto C = view(c, n, m);
-  kb.if_(kb.in_bounds(), [&] {
-    auto acc = kb.var(0.0f);
-    kb.for_(kb.lit<std::int64_t>(0), p, kb.lit<std::int64_t>(1),
-            [&](Val<std::int64_t> k) { acc = acc + A(row, k) * B(k, col); });
-    C(row, col) = acc.get();
-  });
-  return kb.finish();
-}
-
 constexpr std::int64_t tile = 16;
 
 std::vector<float> small_ints(std::size_t count, unsigned seed) {
@@ -130,7 +108,7 @@ TEST_CASE("2D naive transpose") {
 
 TEST_CASE("naive and tiled matmul match the C++ reference") {
   auto& rt = test::runtime();
-  Kernel naive = test::compile_checked(naive_matmul());
+  Kernel naive = test::compile_checked(examples::naive_matmul());
   Kernel tiled = test::compile_checked(examples::tiled_matmul(tile), test::static_workgroup(WorkGroup{tile, tile}));
   struct Size { std::size_t n, p, m; };
   for (Size s : {Size{1, 1, 1}, Size{16, 16, 16}, Size{37, 45, 29}, Size{64, 32, 48}}) {

@@ -16,6 +16,11 @@ KernelDef saxpy(Scalar element);
 /// (x fastest) array when `dims` is 3. Parameters: A, B (const).
 KernelDef scale(Scalar element, unsigned dims = 1);
 
+/// C (n x m) = A (n x p) * B (p x m), row-major f32, one work-item per element of C (launch
+/// over NDRange{m, n}); element-wise in dimension 0, so the Jit coarsens it on a CPU.
+/// Parameters: C, A (const), B (const), n, p, m (i64).
+KernelDef naive_matmul();
+
 /// C (n x m) = A (n x p) * B (p x m), row-major f32, with tile x tile blocks of A and B staged
 /// in local memory between barriers (KernelAbstractions' tiled matmul example). Launch over
 /// NDRange{m, n}, specialized with the static workgroup WorkGroup{tile, tile}. Parameters: C,
