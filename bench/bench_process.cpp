@@ -3,6 +3,8 @@
 //                          whole child's lifetime (it leaves with _exit, skipping teardown)
 //   compile/cold           Jit::compile in a child whose spvjit and PoCL caches are empty
 //   compile/warm_process   Jit::compile in a new process, caches on disk warm
+//   baseline/opencl_c/compile/{cold,warm_process}  the same saxpy as OpenCL C source through
+//                          clBuildProgram in a child, PoCL's cache empty / warm
 // and one that does not:
 //   compile/in_memory_hit  Jit::compile of a kernel this Jit already compiled
 // The two child compiles time themselves (manual time), so process start-up is not counted.
@@ -15,6 +17,7 @@
 #include <string>
 
 #include "bench/child_process.hpp"
+#include "bench/raw_opencl.hpp"
 #include "bench/suite.hpp"
 
 namespace spvjit::bench {
@@ -89,17 +92,17 @@ void time_to_load(benchmark::State& state) {
   report_allocs(state, total.allocs, total.bytes);
 }
 
-void compile_in_child(benchmark::State& state, bool cold) {
-  if (!cold) warm_caches_once("compile");
+void compile_in_child(benchmark::State& state, bool cold, const std::string& mode = "compile") {
+  if (!cold) warm_caches_once(mode);
   ChildReport total;
   for (auto _ : state) {
     ChildReport r;
     if (cold) {
       TempDir pocl_cache, spvjit_cache;
-      r = run_and_parse("compile", {{"POCL_CACHE_DIR", pocl_cache.path()},
-                                    {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
+      r = run_and_parse(mode, {{"POCL_CACHE_DIR", pocl_cache.path()},
+                               {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
     } else {
-      r = run_and_parse("compile");
+      r = run_and_parse(mode);
     }
     state.SetIterationTime(r.seconds);
     total.allocs += r.allocs;
@@ -145,12 +148,39 @@ void compile_in_memory_hit(benchmark::State& state) {
   _exit(0);
 }
 
+// The baseline: the same saxpy as OpenCL C source through clBuildProgram, as an application
+// without spvjit would build it (PoCL caches compiled sources in POCL_CACHE_DIR).
+[[noreturn]] void child_compile_opencl_c() {
+  static const char* source =
+      "__kernel void saxpy_f32(__global float* Z, __global const float* X,\n"
+      "                        __global const float* Y, float a, long n) {\n"
+      "  long i = get_global_id(0);\n"
+      "  if (i < n) Z[i] = a * X[i] + Y[i];\n"
+      "}\n";
+  raw::Device device;
+  const auto before = support::alloc_counts();
+  const auto start = Clock::now();
+  cl_int err = CL_SUCCESS;
+  raw::Program program(clCreateProgramWithSource(device.context(), 1, &source, nullptr, &err));
+  raw::check(err, "clCreateProgramWithSource");
+  cl_device_id id = device.id();
+  raw::check(clBuildProgram(program.get(), 1, &id, "", nullptr, nullptr), "clBuildProgram");
+  raw::KernelHandle kernel(clCreateKernel(program.get(), "saxpy_f32", &err));
+  raw::check(err, "clCreateKernel");
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto after = support::alloc_counts();
+  print_report({seconds, static_cast<double>(after.allocations - before.allocations),
+                static_cast<double>(after.bytes - before.bytes)});
+  _exit(0);
+}
+
 }  // namespace
 
 int child_main(const std::string& mode) {
   try {
     if (mode == "time_to_load") child_time_to_load();
     if (mode == "compile") child_compile();
+    if (mode == "compile_opencl_c") child_compile_opencl_c();
     std::fprintf(stderr, "spvjit_bench: unknown child mode '%s'\n", mode.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "spvjit_bench child '%s': %s\n", mode.c_str(), e.what());
@@ -166,6 +196,14 @@ void register_process() {
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
   add_case("time_to_load", time_to_load)->Unit(benchmark::kMillisecond);
+  add_case("baseline/opencl_c/compile/cold",
+           [](benchmark::State& s) { compile_in_child(s, true, "compile_opencl_c"); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  add_case("baseline/opencl_c/compile/warm_process",
+           [](benchmark::State& s) { compile_in_child(s, false, "compile_opencl_c"); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
 }
 
 void register_compile_hit() {
