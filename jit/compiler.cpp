@@ -312,20 +312,36 @@ Jit::~Jit() = default;
 Jit::Jit(Jit&&) noexcept = default;
 Jit& Jit::operator=(Jit&&) noexcept = default;
 
+namespace {
+// A moved-from Jit has no core: using it is a UserError, not a null dereference.
+detail::JitCore& live(const std::unique_ptr<detail::JitCore>& core, const char* what) {
+  if (!core) [[unlikely]] {
+    throw UserError(std::string("Jit::") + what + ": this Jit was moved from; use the Jit it "
+                    "was moved to");
+  }
+  return *core;
+}
+}  // namespace
+
 Kernel Jit::compile(const KernelDef& def, const Specialization& spec) {
-  return core_->compile(def, spec);
+  return live(core_, "compile").compile(def, spec);
 }
 
 std::vector<std::uint32_t> Jit::spirv(const KernelDef& def, const Specialization& spec) {
-  return core_->translate(def, core_->normalize(def, spec));
+  auto& core = live(core_, "spirv");
+  return core.translate(def, core.normalize(def, spec));
 }
 
-std::uint64_t Jit::compile_count() const { return core_->compiles.load(); }
+std::uint64_t Jit::compile_count() const { return live(core_, "compile_count").compiles.load(); }
 
 JitStats Jit::stats() const {
-  return {core_->compiles.load(), core_->disk_hits.load(), core_->disk_writes.load()};
+  const auto& core = live(core_, "stats");
+  return {core.compiles.load(), core.disk_hits.load(), core.disk_writes.load()};
 }
 
-std::string Jit::cache_dir() const { return core_->disk.enabled() ? core_->disk.dir() : std::string(); }
+std::string Jit::cache_dir() const {
+  const auto& core = live(core_, "cache_dir");
+  return core.disk.enabled() ? core.disk.dir() : std::string();
+}
 
 }  // namespace spvjit

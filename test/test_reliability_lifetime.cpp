@@ -89,3 +89,14 @@ TEST_CASE("reliability: a moved-from Runtime answers with exceptions, not crashe
   second.synchronize();
   CHECK(b.to_vector() == std::vector<float>(4, 0.0f));
 }
+
+TEST_CASE("reliability: a moved-from Jit answers with exceptions, not crashes") {
+  Jit first(test::runtime());
+  Jit second(std::move(first));
+  CHECK_THROWS_WITH_AS(first.compile(examples::saxpy(Scalar::F32)), doctest::Contains("moved from"),
+                       UserError);
+  CHECK_THROWS_AS(first.spirv(examples::saxpy(Scalar::F32)), UserError);
+  CHECK_THROWS_AS(first.stats(), UserError);
+  CHECK_THROWS_AS(first.cache_dir(), UserError);
+  CHECK(second.compile(examples::saxpy(Scalar::F32)).valid());
+}
