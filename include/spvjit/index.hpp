@@ -22,27 +22,29 @@ Val<std::int64_t> global_linear(KernelBuilder& kb);
 Val<std::int64_t> local_linear(KernelBuilder& kb);
 Val<std::int64_t> group_linear(KernelBuilder& kb);
 
+namespace detail {
+template <unsigned N>
+std::array<Val<std::int64_t>, N> indices(KernelBuilder& kb,
+                                         Val<std::int64_t> (KernelBuilder::*index)(unsigned)) {
+  static_assert(N >= 1 && N <= 3, "global/local/group_indices<N>: N must be 1, 2 or 3");
+  std::array<Val<std::int64_t>, N> out;
+  for (unsigned d = 0; d < N; ++d) out[d] = (kb.*index)(d);
+  return out;
+}
+}  // namespace detail
+
 /// The first N dimensions of the index, dimension 0 first (N = 1, 2 or 3).
 template <unsigned N>
 std::array<Val<std::int64_t>, N> global_indices(KernelBuilder& kb) {
-  static_assert(N >= 1 && N <= 3, "global_indices<N>: N must be 1, 2 or 3");
-  std::array<Val<std::int64_t>, N> out;
-  for (unsigned d = 0; d < N; ++d) out[d] = kb.global_index(d);
-  return out;
+  return detail::indices<N>(kb, &KernelBuilder::global_index);
 }
 template <unsigned N>
 std::array<Val<std::int64_t>, N> local_indices(KernelBuilder& kb) {
-  static_assert(N >= 1 && N <= 3, "local_indices<N>: N must be 1, 2 or 3");
-  std::array<Val<std::int64_t>, N> out;
-  for (unsigned d = 0; d < N; ++d) out[d] = kb.local_index(d);
-  return out;
+  return detail::indices<N>(kb, &KernelBuilder::local_index);
 }
 template <unsigned N>
 std::array<Val<std::int64_t>, N> group_indices(KernelBuilder& kb) {
-  static_assert(N >= 1 && N <= 3, "group_indices<N>: N must be 1, 2 or 3");
-  std::array<Val<std::int64_t>, N> out;
-  for (unsigned d = 0; d < N; ++d) out[d] = kb.group_index(d);
-  return out;
+  return detail::indices<N>(kb, &KernelBuilder::group_index);
 }
 
 }  // namespace spvjit
