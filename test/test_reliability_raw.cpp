@@ -127,7 +127,9 @@ TEST_CASE("reliability: a kernel PoCL cannot build is a BuildError carrying PoCL
 }
 
 TEST_CASE("reliability: build options PoCL rejects are a BuildError") {
-  Jit jit(test::runtime(), JitOptions{.build_options = "-cl-no-such-option"});
+  JitOptions options;
+  options.build_options = "-cl-no-such-option";
+  Jit jit(test::runtime(), options);
   RawKernel raw("bad_options");
   CHECK_THROWS_AS(jit.compile(raw.finish()), BuildError);
   Jit fine(test::runtime());
