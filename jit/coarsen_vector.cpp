@@ -120,7 +120,7 @@ class Vectorizer {
     llvm::Value* bits = float_to_half_bits(b, vector_of(b, c->getArgOperand(0)));
     auto* ptr = c->getArgOperand(2);
     const unsigned space = ptr->getType()->getPointerAddressSpace();
-    auto* first = b.CreateInBoundsGEP(ptr->getType()->getPointerElementType(), ptr,
+    auto* first = b.CreateInBoundsGEP(ptr->getType()->getNonOpaquePointerElementType(), ptr,
                                       first_of(c->getArgOperand(1)));
     b.CreateAlignedStore(bits, b.CreateBitCast(first, llvm::PointerType::get(bits->getType(), space)),
                          llvm::Align(2));
@@ -178,7 +178,7 @@ class Vectorizer {
       // zeros on this PoCL), and the saxpy Float16 kernel stays out of the kernel library.
       auto* ptr = c->getArgOperand(1);
       const unsigned space = ptr->getType()->getPointerAddressSpace();
-      auto* first = b.CreateInBoundsGEP(ptr->getType()->getPointerElementType(), ptr,
+      auto* first = b.CreateInBoundsGEP(ptr->getType()->getNonOpaquePointerElementType(), ptr,
                                         first_of(c->getArgOperand(0)));
       auto* i16s = vector_type(b.getInt16Ty());
       auto* raw = b.CreateAlignedLoad(i16s, b.CreateBitCast(first, llvm::PointerType::get(i16s, space)),
