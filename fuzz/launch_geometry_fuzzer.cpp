@@ -2,7 +2,8 @@
 // small ones mixed with hostile ones (0, negative, overflowing). Every launch must either
 // throw spvjit::UserError before running anything or compute exactly the right answer over the
 // ndrange and leave the elements beyond it alone. Sizes that are valid but huge are never
-// produced: they would only run for a long time.
+// produced, except beside a 0 (an empty ndrange, which runs nothing): they would only run for a
+// long time.
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -70,8 +71,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const UserError&) {
     return 0;  // a specialization spvjit refuses: fine, as long as it says so
   }
-  const bool small = nd.size[0] <= small_limit && nd.size[1] <= small_limit && nd.size[2] <= small_limit;
-  const std::size_t n = small ? nd.size[0] * nd.size[1] * nd.size[2] : 1;
+  // An ndrange with a 0 anywhere is empty, however large the other sizes: a valid no-op that
+  // must leave A alone (sizes above 2^63-1 are still refused first, as negative).
+  const bool empty = nd.size[0] == 0 || nd.size[1] == 0 || nd.size[2] == 0;
+  const bool small =
+      empty || (nd.size[0] <= small_limit && nd.size[1] <= small_limit && nd.size[2] <= small_limit);
+  const std::size_t n = empty ? 0 : small ? nd.size[0] * nd.size[1] * nd.size[2] : 1;
   std::vector<float> in(n + 8);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 50);
   auto A = rt.upload(std::vector<float>(n + 8, -1.0f));  // 8 guard elements past the end

@@ -190,6 +190,12 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
                       w[1] <= s.max_items[1] && w[2] <= s.max_items[2] &&
                       w[0] * w[1] * w[2] <= s.max_workgroup;  // each <= max_items: no overflow
     if (!fits) [[unlikely]] bad_workgroup(s, *given);
+  }
+  // Empty whatever the other sizes are (2^40 x 0 x 2^40 included): nothing runs, nothing can
+  // overflow. Checked after the sizes themselves, so a negative size is still refused.
+  if ((nd.size[0] == 0) | (nd.size[1] == 0) | (nd.size[2] == 0)) [[unlikely]] return false;
+  if (given) {
+    // checked above
   } else if (s.spec.workgroup) {
     wg = &*s.spec.workgroup;
   } else {
@@ -224,13 +230,12 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
     }
   }
   g.dims = std::max({nd.dims, wg->dims, 1u});
-  const bool runs = nd.size[0] != 0 && nd.size[1] != 0 && nd.size[2] != 0;
-  if (wg == &chosen && runs) {
+  if (wg == &chosen) {
     s.chosen_for = nd;
     s.chosen_geometry = g;
     s.chosen_cached = true;
   }
-  return runs;
+  return true;
 }
 
 }  // namespace

@@ -127,8 +127,12 @@ TEST_CASE("reliability: an ndrange of 0 in any dimension is a no-op") {
   const std::vector<float> sentinel(8, -7.0f);
   auto A = rt.upload(sentinel);
   auto B = rt.upload(std::vector<float>(8, 1.0f));
-  const NDRange empties[] = {NDRange{0}, NDRange{0, 2}, NDRange{2, 0}, NDRange{2, 2, 0},
-                             NDRange{0, 0, 0}};
+  // Huge sizes beside a 0 are empty too, in any order (the fuzzer once found 2^40 x 0 x 2^40
+  // accepted while 2^40 x 2^40 x 0 was refused as overflowing).
+  const std::size_t big = std::size_t{1} << 40;
+  const NDRange empties[] = {NDRange{0},           NDRange{0, 2},       NDRange{2, 0},
+                             NDRange{2, 2, 0},     NDRange{0, 0, 0},    NDRange{big, 0, big},
+                             NDRange{big, big, 0}, NDRange{0, big, big}};
   for (const NDRange& nd : empties) {
     CAPTURE(nd.to_string());
     k.launch(nd, A, B);
