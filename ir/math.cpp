@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "ir/emit.hpp"
 #include "ir/state.hpp"
 
 namespace spvjit {
@@ -68,25 +69,13 @@ char type_code(Scalar t) {
 
 std::string_view name(MathFn fn) noexcept { return info(fn).name; }
 
-Value math(MathFn fn, std::initializer_list<Value> args) {
+namespace detail {
+
+std::string math_builtin(MathFn fn, Scalar t, std::size_t given, unsigned lanes) {
   const FnInfo f = info(fn);
-  if (args.size() != f.arity) {
-    throw UserError(std::string(f.name) + ": " + std::to_string(args.size()) +
-                    " arguments; expected " + std::to_string(f.arity));
-  }
-  const Value& first = *args.begin();
-  if (!first.valid()) throw UserError(std::string(f.name) + ": operand is an empty Value");
-  auto& s = *first.state();
-  s.check_open(f.name);
-  const Scalar t = first.type();
-  std::vector<llvm::Value*> raw;
-  for (const Value& a : args) {
-    s.check_same_builder(a, f.name);
-    if (a.type() != t) {
-      throw UserError(std::string(f.name) + ": operand types differ: " + std::string(name(t)) +
-                      " and " + std::string(name(a.type())) + "; insert an explicit cast");
-    }
-    raw.push_back(a.raw());
+  if (given != f.arity) {
+    throw UserError(std::string(f.name) + ": " + std::to_string(given) + " arguments; expected " +
+                    std::to_string(f.arity));
   }
   const bool ok = f.domain == Domain::Float     ? (t == Scalar::F32 || t == Scalar::F64)
                   : f.domain == Domain::Integer ? is_integer(t)
@@ -99,8 +88,35 @@ Value math(MathFn fn, std::initializer_list<Value> args) {
                     "; expected " + expected);
   }
   const std::string base = f.name;
-  const std::string mangled = "_Z" + std::to_string(base.size()) + base +
-                              std::string(f.arity, type_code(t));
+  std::string mangled = "_Z" + std::to_string(base.size()) + base;
+  if (lanes == 1) return mangled + std::string(f.arity, type_code(t));
+  // Itanium: the first vector operand spelled out, the others substituted (`_Z3fmaDv8_fS_S_`).
+  mangled += "Dv" + std::to_string(lanes) + "_" + type_code(t);
+  for (unsigned a = 1; a < f.arity; ++a) mangled += "S_";
+  return mangled;
+}
+
+}  // namespace detail
+
+Value math(MathFn fn, std::initializer_list<Value> args) {
+  const char* fname = info(fn).name;
+  if (args.size() == 0 || !args.begin()->valid()) {
+    throw UserError(std::string(fname) + ": operand is an empty Value");
+  }
+  const Value& first = *args.begin();
+  auto& s = *first.state();
+  s.check_open(fname);
+  const Scalar t = first.type();
+  std::vector<llvm::Value*> raw;
+  for (const Value& a : args) {
+    s.check_same_builder(a, fname);
+    if (a.type() != t) {
+      throw UserError(std::string(fname) + ": operand types differ: " + std::string(name(t)) +
+                      " and " + std::string(name(a.type())) + "; insert an explicit cast");
+    }
+    raw.push_back(a.raw());
+  }
+  const std::string mangled = detail::math_builtin(fn, t, args.size(), 1);
   // OpenCL's abs(int) returns uint: the same bits, kept here in the operand's type.
   auto* call = s.call_builtin(mangled, raw.front()->getType(), raw);
   return Value(&s, call, t);

@@ -14,6 +14,9 @@ namespace {
 constexpr unsigned all_fences = 3;
 // Far above any device's local memory, low enough that byte counts cannot overflow.
 constexpr std::uint64_t max_static_elements = std::uint64_t{1} << 40;
+// Local and private arrays start on a 128-byte boundary: the size of the widest vector (16 x
+// 64 bits), so vload/vstore with VectorAlign::Vector hold at any multiple of N elements.
+constexpr unsigned array_alignment = 128;
 }  // namespace
 
 void barrier(KernelBuilder& kb, Fence fence) {
@@ -120,7 +123,7 @@ Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
       *s.module, type, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(type),
       s.name + "." + std::string(array_name), nullptr, llvm::GlobalValue::NotThreadLocal,
       static_cast<unsigned>(AddressSpace::Local));
-  global->setAlignment(llvm::Align(size_of(element)));
+  global->setAlignment(llvm::Align(array_alignment));
   s.static_local_bytes += count * size_of(element);
   llvm::Constant* zero = s.ir.getInt64(0);
   llvm::Constant* first = llvm::ConstantExpr::getInBoundsGetElementPtr(type, global,
@@ -133,6 +136,7 @@ Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t coun
   s.check_open("private_array");
   auto* type = llvm::ArrayType::get(s.memory_type(element), count);
   auto* slot = s.entry_alloca(type, "private");
+  slot->setAlignment(llvm::Align(array_alignment));
   s.private_array_bytes += count * size_of(element);
   llvm::IRBuilder<> entry(s.alloca_block);
   auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");

@@ -7,7 +7,7 @@
 //  - Min/Max on floats follow fmin/fmax (a NaN operand yields the other operand).
 #include <llvm/IR/Intrinsics.h>
 
-#include "ir/state.hpp"
+#include "ir/emit.hpp"
 #include "spvjit/pointer.hpp"
 
 namespace spvjit {
@@ -39,18 +39,6 @@ std::string_view name(BinaryOp op) noexcept {
 
 namespace {
 
-const char* compare_name(CompareOp op) {
-  switch (op) {
-    case CompareOp::Lt: return "lt";
-    case CompareOp::Le: return "le";
-    case CompareOp::Gt: return "gt";
-    case CompareOp::Ge: return "ge";
-    case CompareOp::Eq: return "eq";
-    case CompareOp::Ne: return "ne";
-  }
-  return "?";
-}
-
 detail::BuilderState& operands(const char* what, const Value& a, const Value& b) {
   if (!a.valid() || !b.valid()) throw UserError(std::string(what) + ": operand is an empty Value");
   auto& s = *a.state();
@@ -70,13 +58,11 @@ detail::BuilderState& operands(const char* what, const Value& a, const Value& b)
 
 }  // namespace
 
-Value binary(BinaryOp op, Value lhs, Value rhs) {
-  const std::string what(name(op));
-  auto& s = operands(what.c_str(), lhs, rhs);
+namespace detail {
+
+llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a, llvm::Value* b,
+                         const std::string& what) {
   auto& ir = s.ir;
-  const Scalar t = lhs.type();
-  llvm::Value* a = lhs.raw();
-  llvm::Value* b = rhs.raw();
   const bool fp = is_float(t);
   const bool sign = is_signed(t);
   llvm::Value* r = nullptr;
@@ -104,7 +90,7 @@ Value binary(BinaryOp op, Value lhs, Value rhs) {
     case BinaryOp::Shl:
     case BinaryOp::Shr: {
       if (!is_integer(t)) unsupported(what, t, "an integer type");
-      const unsigned bits = a->getType()->getIntegerBitWidth();
+      const unsigned bits = a->getType()->getScalarSizeInBits();
       auto* amount = ir.CreateAnd(b, llvm::ConstantInt::get(b->getType(), bits - 1));
       if (op == BinaryOp::Shl) r = ir.CreateShl(a, amount);
       else r = sign ? ir.CreateAShr(a, amount) : ir.CreateLShr(a, amount);
@@ -121,13 +107,10 @@ Value binary(BinaryOp op, Value lhs, Value rhs) {
       }
       break;
   }
-  return Value(&s, r, t);
+  return r;
 }
 
-Value compare(CompareOp op, Value lhs, Value rhs) {
-  auto& s = operands(compare_name(op), lhs, rhs);
-  auto& ir = s.ir;
-  const Scalar t = lhs.type();
+llvm::Value* emit_compare(BuilderState& s, CompareOp op, Scalar t, llvm::Value* a, llvm::Value* b) {
   llvm::CmpInst::Predicate p;
   if (is_float(t)) {
     constexpr llvm::CmpInst::Predicate fp[] = {llvm::CmpInst::FCMP_OLT, llvm::CmpInst::FCMP_OLE,
@@ -145,7 +128,49 @@ Value compare(CompareOp op, Value lhs, Value rhs) {
                                               llvm::CmpInst::ICMP_EQ, llvm::CmpInst::ICMP_NE};
     p = ui[static_cast<int>(op)];
   }
-  return Value(&s, ir.CreateCmp(p, lhs.raw(), rhs.raw()), Scalar::Bool);
+  return s.ir.CreateCmp(p, a, b);
+}
+
+const char* compare_name(CompareOp op) {
+  switch (op) {
+    case CompareOp::Lt: return "lt";
+    case CompareOp::Le: return "le";
+    case CompareOp::Gt: return "gt";
+    case CompareOp::Ge: return "ge";
+    case CompareOp::Eq: return "eq";
+    case CompareOp::Ne: return "ne";
+  }
+  return "?";
+}
+
+llvm::Value* emit_cast(BuilderState& s, llvm::Value* x, Scalar from, Scalar to) {
+  auto& ir = s.ir;
+  llvm::Type* target = s.register_type(to);
+  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
+    target = llvm::FixedVectorType::get(target, vector->getNumElements());
+  }
+  if (to == Scalar::Bool) {
+    return is_float(from) ? ir.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
+                          : ir.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
+  }
+  if (from == Scalar::Bool) return is_float(to) ? ir.CreateUIToFP(x, target) : ir.CreateZExt(x, target);
+  if (is_float(from) && is_float(to)) return ir.CreateFPCast(x, target);
+  if (is_float(from)) return is_signed(to) ? ir.CreateFPToSI(x, target) : ir.CreateFPToUI(x, target);
+  if (is_float(to)) return is_signed(from) ? ir.CreateSIToFP(x, target) : ir.CreateUIToFP(x, target);
+  return ir.CreateIntCast(x, target, is_signed(from));
+}
+
+}  // namespace detail
+
+Value binary(BinaryOp op, Value lhs, Value rhs) {
+  const std::string what(name(op));
+  auto& s = operands(what.c_str(), lhs, rhs);
+  return Value(&s, detail::emit_binary(s, op, lhs.type(), lhs.raw(), rhs.raw(), what), lhs.type());
+}
+
+Value compare(CompareOp op, Value lhs, Value rhs) {
+  auto& s = operands(detail::compare_name(op), lhs, rhs);
+  return Value(&s, detail::emit_compare(s, op, lhs.type(), lhs.raw(), rhs.raw()), Scalar::Bool);
 }
 
 Value negate(Value v) {
@@ -183,27 +208,8 @@ Value cast(Value v, Scalar to) {
     throw UserError("cast to f16: f16 is a storage type; keep f32 and store it through a "
                     "half pointer");
   }
-  const Scalar from = v.type();
-  if (from == to) return v;
-  auto& ir = s.ir;
-  llvm::Type* target = s.register_type(to);
-  llvm::Value* x = v.raw();
-  llvm::Value* r = nullptr;
-  if (to == Scalar::Bool) {
-    r = is_float(from) ? ir.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
-                       : ir.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
-  } else if (from == Scalar::Bool) {
-    r = is_float(to) ? ir.CreateUIToFP(x, target) : ir.CreateZExt(x, target);
-  } else if (is_float(from) && is_float(to)) {
-    r = ir.CreateFPCast(x, target);
-  } else if (is_float(from)) {
-    r = is_signed(to) ? ir.CreateFPToSI(x, target) : ir.CreateFPToUI(x, target);
-  } else if (is_float(to)) {
-    r = is_signed(from) ? ir.CreateSIToFP(x, target) : ir.CreateUIToFP(x, target);
-  } else {
-    r = ir.CreateIntCast(x, target, is_signed(from));
-  }
-  return Value(&s, r, to);
+  if (v.type() == to) return v;
+  return Value(&s, detail::emit_cast(s, v.raw(), v.type(), to), to);
 }
 
 Value constant(detail::BuilderState* state, Scalar type, double value) {

@@ -3,6 +3,8 @@
 // itself becomes a dispatcher between them. Both helpers are always-inline; PoCL inlines them.
 #include "jit/coarsen.hpp"
 
+#include "jit/split_vector_calls.hpp"
+
 #include <algorithm>
 
 #include <llvm/IR/Constants.h>
@@ -179,8 +181,11 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // Builtins called with 512-bit vectors return garbage on this PoCL 6.0 (built for
   // x86-64-v3, AVX2): every math function at float16 and double8, and vload_half16, measured —
   // most likely a calling-convention mismatch with the kernel library. 256 bits are exact, and
-  // plain loads, arithmetic and stores are exact at any width.
-  if (plan.widest_call_bits > 0) width = std::min(width, std::max(2u, 256 / plan.widest_call_bits));
+  // plain loads, arithmetic and stores are exact at any width. (Calls in Vec<T, N> code are
+  // split instead: jit/split_vector_calls.hpp.)
+  if (plan.widest_call_bits > 0) {
+    width = std::min(width, std::max(2u, max_builtin_vector_bits / plan.widest_call_bits));
+  }
   // 3 is left out: a float3 occupies 16 bytes in OpenCL, so its loads do not tile an array.
   if (width != 2 && width != 4 && width != 8 && width != 16) {
     return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16"};

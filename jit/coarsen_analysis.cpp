@@ -103,6 +103,10 @@ class Analysis {
           fail("uses atomics or fences");
           return false;
         }
+        if (i.getType()->isVectorTy()) {
+          fail("computes with vectors already (Vec<T, N>)");
+          return false;
+        }
         if (llvm::isa<llvm::StoreInst>(i)) side_effects_.push_back(&i);
         auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
         if (!call) continue;

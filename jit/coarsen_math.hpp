@@ -7,6 +7,8 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include "ir/half_bits.hpp"  // float_to_half_bits, half_bits_to_float
+
 namespace llvm {
 class CallInst;
 }
@@ -26,14 +28,5 @@ bool vector_intrinsic(const llvm::CallInst& call);
 /// and sqrt; PoCL's vector exp, exp2, log1p, sin, cos and tan differ from its scalar ones by an
 /// ulp or more (measured), so the rest are called once per lane.
 bool vector_form_exact(const llvm::CallInst& call);
-
-/// The half bits (a vector of i16) PoCL's scalar vstore_half writes for each float lane:
-/// round to nearest even, overflow to infinity, and every NaN to sign | 0x7fff (measured:
-/// PoCL's vstore_halfN keeps the payload instead, so it cannot be used).
-llvm::Value* float_to_half_bits(llvm::IRBuilder<>& b, llvm::Value* floats);
-
-/// The floats (a vector) PoCL's scalar vload_half gives for half bits (a vector of i16):
-/// exact, NaNs quieted with their payload kept (0x7c01 -> 0x7fc02000, measured).
-llvm::Value* half_bits_to_float(llvm::IRBuilder<>& b, llvm::Value* halves);
 
 }  // namespace spvjit::detail

@@ -17,6 +17,7 @@
 #include "jit/float_atomics.hpp"
 #include "jit/kernel_table.hpp"
 #include "jit/specialize.hpp"
+#include "jit/split_vector_calls.hpp"
 #include "jit/translate.hpp"
 #include "jit/warn.hpp"
 #include "runtime/launch_state.hpp"
@@ -181,6 +182,7 @@ class JitCore {
       }
     }
     lower_float_atomics(*module, float_atomics);
+    if (runtime->info.cpu) split_wide_builtin_calls(*module, max_builtin_vector_bits);
     return module;
   }
 

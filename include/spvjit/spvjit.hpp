@@ -21,5 +21,6 @@
 #include "spvjit/signature.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/value.hpp"
+#include "spvjit/vector.hpp"
 #include "spvjit/version.hpp"
 #include "spvjit/view.hpp"

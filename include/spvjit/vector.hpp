@@ -1,0 +1,410 @@
+// Vector values: `Vec<T, N>` holds N lanes of a scalar type (N in 2, 3, 4, 8, 16), like OpenCL
+// C's float4 or double8. Arithmetic, comparisons, casts and the math set work lane by lane;
+// loads and stores move N consecutive elements at once.
+//
+//   auto i = kb.global_index() * 8;                       // each work-item: 8 elements
+//   Vec<float, 8> x = vload<8>(X, i), y = vload<8>(Y, i);
+//   vstore(Z, i, fma(Vec<float, 8>::splat(a), x, y));
+//   Val<float> total = reduce_add(x);                    // pairwise, see reduce()
+//
+// Rules, as for scalars: both operands of one element type and one lane count (a scalar
+// operand is broadcast: `v * a`, `v + 1.0f`); Vec<bool, N> comes from comparisons and feeds
+// select(); half data is loaded as Vec<float, N> and stored from it (f16 is storage only).
+// Vectors are values: pass them to device functions or kernels as their lanes, not whole.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+
+#include "spvjit/builder.hpp"
+#include "spvjit/math.hpp"
+#include "spvjit/pointer.hpp"
+
+namespace spvjit {
+
+/// A dynamically typed vector value: `lanes` lanes of `element` (never f16).
+class VecValue {
+ public:
+  VecValue() = default;
+  VecValue(detail::BuilderState* state, llvm::Value* value, Scalar element, unsigned lanes) noexcept
+      : state_(state), value_(value), element_(element), lanes_(lanes) {}
+
+  Scalar element() const noexcept { return element_; }
+  unsigned lanes() const noexcept { return lanes_; }
+  bool valid() const noexcept { return value_ != nullptr; }
+  llvm::Value* raw() const noexcept { return value_; }
+  detail::BuilderState* state() const noexcept { return state_; }
+
+ private:
+  detail::BuilderState* state_ = nullptr;
+  llvm::Value* value_ = nullptr;
+  Scalar element_ = Scalar::F32;
+  unsigned lanes_ = 0;
+};
+
+/// True for the lane counts OpenCL has vector types for.
+constexpr bool valid_lanes(unsigned n) { return n == 2 || n == 3 || n == 4 || n == 8 || n == 16; }
+
+/// How a vector load or store may assume its address is aligned.
+enum class VectorAlign : std::uint8_t {
+  /// Only to the element (OpenCL's vloadn/vstoren): any element index works.
+  Element,
+  /// To the vector's size (N elements; 4 for N = 3): the caller promises the address is a
+  /// multiple of it (element index a multiple of N in an array from local_array, a buffer, or a
+  /// private array), and gets one aligned vector access. A broken promise is undefined.
+  Vector,
+};
+
+/// How reduce() combines lanes. Float Min/Max follow fmin/fmax (a NaN lane yields the other).
+enum class ReduceOp : std::uint8_t { Add, Mul, Min, Max, And, Or, Xor };
+
+// The dynamically typed forms: each checks element types and lane counts and throws UserError
+// naming the operation ("add: operand shapes differ: f32x4 and f32x8").
+VecValue binary(BinaryOp op, VecValue lhs, VecValue rhs);
+VecValue compare(CompareOp op, VecValue lhs, VecValue rhs);  ///< lanes of bool
+VecValue negate(VecValue v);
+VecValue logical_not(VecValue v);  ///< bool lanes: not; integer lanes: bitwise complement
+VecValue select(VecValue cond, VecValue if_true, VecValue if_false);
+VecValue cast(VecValue v, Scalar to);
+VecValue math(MathFn fn, std::initializer_list<VecValue> args);
+/// Every lane set to `v`.
+VecValue splat(Value v, unsigned lanes);
+/// A vector of the given lanes (2, 3, 4, 8 or 16 values of one type).
+VecValue make_vector(std::span<const Value> lanes);
+/// Lane `lane` (a constant below lanes(); UserError otherwise).
+Value extract(VecValue v, unsigned lane);
+/// Lane `lane` chosen at run time, taken modulo lanes() (as shift amounts are: never undefined).
+Value extract(VecValue v, Value lane);
+/// A copy of `v` with lane `lane` replaced by `x`.
+VecValue insert(VecValue v, unsigned lane, Value x);
+VecValue insert(VecValue v, Value lane, Value x);
+/// Lanes picked from `a` (0 .. n-1) and `b` (n .. 2n-1), n = a.lanes(); mask.size() lanes out.
+/// (Not named `shuffle`: with a std::span argument, lookup would also find std::shuffle.)
+VecValue shuffle_vector(VecValue a, VecValue b, std::span<const int> mask);
+/// One value from all lanes. The order is fixed, pairwise by halves: the low half combined
+/// lane by lane with the high half, repeated (for 3 lanes: (v0 op v1) op v2); floats may differ
+/// from a left-to-right loop in the last bits. And/Or/Xor take integers or bool.
+Value reduce(ReduceOp op, VecValue v);
+/// Elements first .. first + lanes - 1 of `p` (f16 elements widened to f32, bit for bit as
+/// scalar loads give them).
+VecValue load_vector(const Pointer& p, Value first, unsigned lanes, VectorAlign align);
+/// Stores `v`'s lanes at elements first .. first + lanes - 1 (f32 lanes into f16 memory round
+/// to nearest even, as scalar stores do).
+void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align);
+/// "f32x4"
+std::string shape_name(Scalar element, unsigned lanes);
+
+namespace detail {
+[[noreturn]] void throw_vector_mismatch(Scalar expected, unsigned lanes, const VecValue& given);
+}  // namespace detail
+
+/// A statically typed vector of N lanes of T.
+template <KernelScalar T, unsigned N>
+class Vec : public VecValue {
+  static_assert(!std::is_same_v<T, half>, "f16 is storage only: vector loads give Vec<float, N>");
+  static_assert(valid_lanes(N), "Vec<T, N>: N must be 2, 3, 4, 8 or 16");
+
+ public:
+  using element_type = T;
+  static constexpr unsigned lanes_v = N;
+
+  Vec() = default;
+  /// Adopts a dynamically typed vector; throws UserError unless it has N lanes of T.
+  explicit Vec(VecValue v) : VecValue(v) {
+    if (v.element() != scalar_of<T> || v.lanes() != N) detail::throw_vector_mismatch(scalar_of<T>, N, v);
+  }
+  /// Every lane `x`.
+  static Vec splat(Val<T> x) { return Vec(spvjit::splat(x, N)); }
+
+  /// Lane `lane` (a constant) or a lane chosen at run time (taken modulo N).
+  Val<T> operator[](unsigned lane) const { return Val<T>(extract(*this, lane)); }
+  template <class I>
+    requires(std::is_integral_v<I>)
+  Val<T> operator[](Val<I> lane) const {
+    return Val<T>(extract(*this, static_cast<Value>(lane)));
+  }
+  /// A copy with one lane replaced.
+  Vec with(unsigned lane, Val<T> x) const { return Vec(insert(*this, lane, x)); }
+  template <class I>
+    requires(std::is_integral_v<I>)
+  Vec with(Val<I> lane, Val<T> x) const {
+    return Vec(insert(*this, static_cast<Value>(lane), x));
+  }
+};
+
+/// A vector from N values: `make_vec(a, b, c, d)` is a Vec<T, 4>.
+template <KernelScalar T, class... More>
+  requires(std::conjunction_v<std::is_same<More, Val<T>>...> && valid_lanes(sizeof...(More) + 1))
+Vec<T, sizeof...(More) + 1> make_vec(Val<T> first, More... more) {
+  const Value lanes[] = {first, more...};
+  return Vec<T, sizeof...(More) + 1>(make_vector(lanes));
+}
+
+/// A vector of literals: `vec_literal<float, 4>(kb, {1, 2, 3, 4})`.
+template <KernelScalar T, unsigned N>
+Vec<T, N> vec_literal(KernelBuilder& kb, const std::array<T, N>& values) {
+  std::array<Value, N> lanes;
+  for (unsigned i = 0; i < N; ++i) lanes[i] = kb.lit(values[i]);
+  return Vec<T, N>(make_vector(lanes));
+}
+
+template <KernelScalar To, KernelScalar From, unsigned N>
+Vec<To, N> cast(Vec<From, N> v) {
+  return Vec<To, N>(cast(static_cast<VecValue>(v), scalar_of<To>));
+}
+
+#define SPVJIT_VECTOR_BINARY(sym, op)                                                   \
+  template <KernelScalar T, unsigned N>                                                 \
+  Vec<T, N> operator sym(Vec<T, N> a, Vec<T, N> b) {                                    \
+    return Vec<T, N>(binary(BinaryOp::op, a, b));                                       \
+  }                                                                                     \
+  template <KernelScalar T, unsigned N>                                                 \
+  Vec<T, N> operator sym(Vec<T, N> a, Val<T> b) {                                       \
+    return Vec<T, N>(binary(BinaryOp::op, a, splat(b, N)));                             \
+  }                                                                                     \
+  template <KernelScalar T, unsigned N>                                                 \
+  Vec<T, N> operator sym(Val<T> a, Vec<T, N> b) {                                       \
+    return Vec<T, N>(binary(BinaryOp::op, splat(a, N), b));                             \
+  }                                                                                     \
+  template <KernelScalar T, unsigned N>                                                 \
+  Vec<T, N> operator sym(Vec<T, N> a, std::type_identity_t<T> b) {                      \
+    return Vec<T, N>(binary(BinaryOp::op, a, splat(detail::literal(a.state(), b), N))); \
+  }                                                                                     \
+  template <KernelScalar T, unsigned N>                                                 \
+  Vec<T, N> operator sym(std::type_identity_t<T> a, Vec<T, N> b) {                      \
+    return Vec<T, N>(binary(BinaryOp::op, splat(detail::literal(b.state(), a), N), b)); \
+  }
+SPVJIT_VECTOR_BINARY(+, Add)
+SPVJIT_VECTOR_BINARY(-, Sub)
+SPVJIT_VECTOR_BINARY(*, Mul)
+SPVJIT_VECTOR_BINARY(/, Div)
+SPVJIT_VECTOR_BINARY(%, Rem)
+SPVJIT_VECTOR_BINARY(&, And)
+SPVJIT_VECTOR_BINARY(|, Or)
+SPVJIT_VECTOR_BINARY(^, Xor)
+SPVJIT_VECTOR_BINARY(<<, Shl)
+SPVJIT_VECTOR_BINARY(>>, Shr)
+#undef SPVJIT_VECTOR_BINARY
+
+#define SPVJIT_VECTOR_COMPARE(sym, op)                                                       \
+  template <KernelScalar T, unsigned N>                                                      \
+  Vec<bool, N> operator sym(Vec<T, N> a, Vec<T, N> b) {                                      \
+    return Vec<bool, N>(compare(CompareOp::op, a, b));                                       \
+  }                                                                                          \
+  template <KernelScalar T, unsigned N>                                                      \
+  Vec<bool, N> operator sym(Vec<T, N> a, Val<T> b) {                                         \
+    return Vec<bool, N>(compare(CompareOp::op, a, splat(b, N)));                             \
+  }                                                                                          \
+  template <KernelScalar T, unsigned N>                                                      \
+  Vec<bool, N> operator sym(Vec<T, N> a, std::type_identity_t<T> b) {                        \
+    return Vec<bool, N>(compare(CompareOp::op, a, splat(detail::literal(a.state(), b), N))); \
+  }
+SPVJIT_VECTOR_COMPARE(<, Lt)
+SPVJIT_VECTOR_COMPARE(<=, Le)
+SPVJIT_VECTOR_COMPARE(>, Gt)
+SPVJIT_VECTOR_COMPARE(>=, Ge)
+SPVJIT_VECTOR_COMPARE(==, Eq)
+SPVJIT_VECTOR_COMPARE(!=, Ne)
+#undef SPVJIT_VECTOR_COMPARE
+
+template <KernelScalar T, unsigned N>
+Vec<T, N> operator-(Vec<T, N> a) {
+  return Vec<T, N>(negate(a));
+}
+template <unsigned N>
+Vec<bool, N> operator!(Vec<bool, N> a) {
+  return Vec<bool, N>(logical_not(a));
+}
+template <KernelScalar T, unsigned N>
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+Vec<T, N> operator~(Vec<T, N> a) {
+  return Vec<T, N>(logical_not(a));
+}
+
+/// Lane by lane: `cond[k] ? a[k] : b[k]`.
+template <KernelScalar T, unsigned N>
+Vec<T, N> select(Vec<bool, N> cond, Vec<T, N> a, Vec<T, N> b) {
+  return Vec<T, N>(select(static_cast<VecValue>(cond), static_cast<VecValue>(a),
+                          static_cast<VecValue>(b)));
+}
+template <KernelScalar T, unsigned N>
+Vec<T, N> min(Vec<T, N> a, Vec<T, N> b) {
+  return Vec<T, N>(binary(BinaryOp::Min, a, b));
+}
+template <KernelScalar T, unsigned N>
+Vec<T, N> max(Vec<T, N> a, Vec<T, N> b) {
+  return Vec<T, N>(binary(BinaryOp::Max, a, b));
+}
+
+// The math set, lane by lane (OpenCL's vector builtins: the same accuracy as the scalar ones,
+// though not always the same bits).
+#define SPVJIT_VECTOR_UNARY(fn, op, Concept)    \
+  template <Concept T, unsigned N>              \
+  Vec<T, N> fn(Vec<T, N> x) {                   \
+    return Vec<T, N>(math(MathFn::op, {x}));    \
+  }
+SPVJIT_VECTOR_UNARY(sqrt, Sqrt, KernelFloat)
+SPVJIT_VECTOR_UNARY(rsqrt, Rsqrt, KernelFloat)
+SPVJIT_VECTOR_UNARY(exp, Exp, KernelFloat)
+SPVJIT_VECTOR_UNARY(exp2, Exp2, KernelFloat)
+SPVJIT_VECTOR_UNARY(log, Log, KernelFloat)
+SPVJIT_VECTOR_UNARY(log2, Log2, KernelFloat)
+SPVJIT_VECTOR_UNARY(log1p, Log1p, KernelFloat)
+SPVJIT_VECTOR_UNARY(sin, Sin, KernelFloat)
+SPVJIT_VECTOR_UNARY(cos, Cos, KernelFloat)
+SPVJIT_VECTOR_UNARY(tan, Tan, KernelFloat)
+SPVJIT_VECTOR_UNARY(fabs, Fabs, KernelFloat)
+SPVJIT_VECTOR_UNARY(floor, Floor, KernelFloat)
+SPVJIT_VECTOR_UNARY(ceil, Ceil, KernelFloat)
+SPVJIT_VECTOR_UNARY(round, Round, KernelFloat)
+SPVJIT_VECTOR_UNARY(trunc, Trunc, KernelFloat)
+SPVJIT_VECTOR_UNARY(abs, Abs, KernelInteger)
+SPVJIT_VECTOR_UNARY(popcount, Popcount, KernelInteger)
+SPVJIT_VECTOR_UNARY(clz, Clz, KernelInteger)
+#undef SPVJIT_VECTOR_UNARY
+
+#define SPVJIT_VECTOR_BINARY_FLOAT(fn, op)            \
+  template <KernelFloat T, unsigned N>                \
+  Vec<T, N> fn(Vec<T, N> x, Vec<T, N> y) {            \
+    return Vec<T, N>(math(MathFn::op, {x, y}));       \
+  }
+SPVJIT_VECTOR_BINARY_FLOAT(pow, Pow)
+SPVJIT_VECTOR_BINARY_FLOAT(fmin, Fmin)
+SPVJIT_VECTOR_BINARY_FLOAT(fmax, Fmax)
+SPVJIT_VECTOR_BINARY_FLOAT(copysign, Copysign)
+#undef SPVJIT_VECTOR_BINARY_FLOAT
+
+template <KernelFloat T, unsigned N>
+Vec<T, N> fma(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
+  return Vec<T, N>(math(MathFn::Fma, {a, b, c}));
+}
+template <KernelScalar T, unsigned N>
+  requires(!std::is_same_v<T, bool>)
+Vec<T, N> clamp(Vec<T, N> x, Vec<T, N> lo, Vec<T, N> hi) {
+  return Vec<T, N>(math(MathFn::Clamp, {x, lo, hi}));
+}
+
+/// Lanes of `a` (0 .. N-1) and `b` (N .. 2N-1) picked by a constant mask: `shuffle(a, b, {0,
+/// 4, 1, 5})` interleaves the low halves of two Vec<T, 4>.
+template <KernelScalar T, unsigned N, std::size_t M>
+  requires(valid_lanes(M))
+Vec<T, M> shuffle(Vec<T, N> a, Vec<T, N> b, const int (&mask)[M]) {
+  return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(b), std::span<const int>(mask)));
+}
+/// Lanes of `a` picked by a constant mask (OpenCL's swizzles): `shuffle(v, {3, 2, 1, 0})`.
+template <KernelScalar T, unsigned N, std::size_t M>
+  requires(valid_lanes(M))
+Vec<T, M> shuffle(Vec<T, N> a, const int (&mask)[M]) {
+  return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(a), std::span<const int>(mask)));
+}
+
+template <KernelScalar T, unsigned N>
+  requires(!std::is_same_v<T, bool>)
+Val<T> reduce_add(Vec<T, N> v) {
+  return Val<T>(reduce(ReduceOp::Add, v));
+}
+template <KernelScalar T, unsigned N>
+  requires(!std::is_same_v<T, bool>)
+Val<T> reduce_mul(Vec<T, N> v) {
+  return Val<T>(reduce(ReduceOp::Mul, v));
+}
+template <KernelScalar T, unsigned N>
+  requires(!std::is_same_v<T, bool>)
+Val<T> reduce_min(Vec<T, N> v) {
+  return Val<T>(reduce(ReduceOp::Min, v));
+}
+template <KernelScalar T, unsigned N>
+  requires(!std::is_same_v<T, bool>)
+Val<T> reduce_max(Vec<T, N> v) {
+  return Val<T>(reduce(ReduceOp::Max, v));
+}
+template <KernelInteger T, unsigned N>
+Val<T> reduce_and(Vec<T, N> v) {
+  return Val<T>(reduce(ReduceOp::And, v));
+}
+template <KernelInteger T, unsigned N>
+Val<T> reduce_or(Vec<T, N> v) {
+  return Val<T>(reduce(ReduceOp::Or, v));
+}
+template <KernelInteger T, unsigned N>
+Val<T> reduce_xor(Vec<T, N> v) {
+  return Val<T>(reduce(ReduceOp::Xor, v));
+}
+/// True when any (every) lane is true.
+template <unsigned N>
+Val<bool> any(Vec<bool, N> v) {
+  return Val<bool>(reduce(ReduceOp::Or, v));
+}
+template <unsigned N>
+Val<bool> all(Vec<bool, N> v) {
+  return Val<bool>(reduce(ReduceOp::And, v));
+}
+
+/// N consecutive elements starting at element `first` (not at vector index `first`, unlike
+/// OpenCL's vloadn): `vload<8>(X, i)` reads X[i] .. X[i + 7]. Half memory gives Vec<float, N>.
+template <unsigned N, class T, AddressSpace Space, class I>
+  requires(std::is_integral_v<I>)
+Vec<arithmetic_t<T>, N> vload(const Ptr<T, Space>& p, Val<I> first,
+                              VectorAlign align = VectorAlign::Element) {
+  return Vec<arithmetic_t<T>, N>(load_vector(p, first, N, align));
+}
+template <unsigned N, class T, AddressSpace Space>
+Vec<arithmetic_t<T>, N> vload(const Ptr<T, Space>& p, std::int64_t first,
+                              VectorAlign align = VectorAlign::Element) {
+  return Vec<arithmetic_t<T>, N>(load_vector(p, detail::literal(p.state(), first), N, align));
+}
+/// Stores v's lanes at elements first .. first + N - 1.
+template <class T, AddressSpace Space, class I, unsigned N>
+  requires(std::is_integral_v<I> && !std::is_const_v<T>)
+void vstore(const Ptr<T, Space>& p, Val<I> first, Vec<arithmetic_t<T>, N> v,
+            VectorAlign align = VectorAlign::Element) {
+  store_vector(p, first, v, align);
+}
+template <class T, AddressSpace Space, unsigned N>
+  requires(!std::is_const_v<T>)
+void vstore(const Ptr<T, Space>& p, std::int64_t first, Vec<arithmetic_t<T>, N> v,
+            VectorAlign align = VectorAlign::Element) {
+  store_vector(p, detail::literal(p.state(), first), v, align);
+}
+
+/// A mutable private vector variable (an accumulator kept across loop iterations).
+template <KernelScalar T, unsigned N>
+class VecVar {
+ public:
+  VecVar() = default;
+  VecVar(const VecVar&) = default;  // copies the handle; assignment stores into the variable
+  explicit VecVar(const Pointer& slot) : slot_(slot) {}
+  operator Vec<T, N>() const { return get(); }
+  Vec<T, N> get() const {
+    return Vec<T, N>(load_vector(slot_, detail::literal(slot_.state(), std::int64_t{0}), N,
+                                 VectorAlign::Vector));
+  }
+  const VecVar& operator=(Vec<T, N> v) const {
+    store_vector(slot_, detail::literal(slot_.state(), std::int64_t{0}), v, VectorAlign::Vector);
+    return *this;
+  }
+  const VecVar& operator=(const VecVar& v) const { return *this = v.get(); }
+  const VecVar& operator+=(Vec<T, N> v) const { return *this = get() + v; }
+  const VecVar& operator-=(Vec<T, N> v) const { return *this = get() - v; }
+  const VecVar& operator*=(Vec<T, N> v) const { return *this = get() * v; }
+
+ private:
+  Pointer slot_;
+};
+
+namespace detail {
+/// A private slot for one vector, aligned to its size.
+Pointer make_vector_variable(KernelBuilder& kb, Scalar element, unsigned lanes);
+}  // namespace detail
+
+/// A private vector variable initialised to `init`.
+template <KernelScalar T, unsigned N>
+VecVar<T, N> vec_var(KernelBuilder& kb, Vec<T, N> init) {
+  VecVar<T, N> v(detail::make_vector_variable(kb, scalar_of<T>, N));
+  v = init;
+  return v;
+}
+
+}  // namespace spvjit

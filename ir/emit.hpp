@@ -1,0 +1,26 @@
+// The operations shared by scalar values (ir/values.cpp, ir/math.cpp) and vector values
+// (ir/vector.cpp): LLVM's instructions take scalars and vectors alike, so the checks and the
+// instruction choice live here once, and each face adds only its own shape checks.
+#pragma once
+
+#include <string>
+
+#include "ir/state.hpp"
+#include "spvjit/math.hpp"
+
+namespace spvjit::detail {
+
+/// `a op b` on values of element type `t` (scalars, or vectors of one shape); throws UserError
+/// naming `what` when `op` is not defined for `t`.
+llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a, llvm::Value* b,
+                         const std::string& what);
+/// The comparison's i1 (or vector of i1).
+llvm::Value* emit_compare(BuilderState& s, CompareOp op, Scalar t, llvm::Value* a, llvm::Value* b);
+/// The conversion of `x` (element type `from`) to element type `to`, same shape.
+llvm::Value* emit_cast(BuilderState& s, llvm::Value* x, Scalar from, Scalar to);
+const char* compare_name(CompareOp op);
+/// Checks `fn`'s argument count and element type; the mangled OpenCL builtin for `lanes` lanes
+/// (1: scalar, `_Z4fminff`; 4: `_Z4fminDv4_fS_`).
+std::string math_builtin(MathFn fn, Scalar t, std::size_t given, unsigned lanes);
+
+}  // namespace spvjit::detail

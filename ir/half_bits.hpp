@@ -1,0 +1,19 @@
+// Half <-> float conversion of whole vectors in integer vector code, bit for bit as PoCL's
+// scalar vload_half/vstore_half do it. Used by vector loads and stores of half memory (ir/) and
+// by the SIMD coarsening (jit/): PoCL's own vload_halfN/vstore_halfN cannot be used (below).
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+
+namespace spvjit::detail {
+
+/// The half bits (a vector of i16) PoCL's scalar vstore_half writes for each float lane:
+/// round to nearest even, overflow to infinity, and every NaN to sign | 0x7fff (measured:
+/// PoCL's vstore_halfN keeps the payload instead, so it cannot be used).
+llvm::Value* float_to_half_bits(llvm::IRBuilder<>& b, llvm::Value* floats);
+
+/// The floats (a vector) PoCL's scalar vload_half gives for half bits (a vector of i16):
+/// exact, NaNs quieted with their payload kept (0x7c01 -> 0x7fc02000, measured).
+llvm::Value* half_bits_to_float(llvm::IRBuilder<>& b, llvm::Value* halves);
+
+}  // namespace spvjit::detail

@@ -1,0 +1,347 @@
+// Vector values: the element-wise operators reuse the scalar ones' checks and instruction choice
+// (ir/emit.hpp); this file adds the shape checks and what only vectors have (lanes, shuffles,
+// reductions, vector memory access).
+#include "spvjit/vector.hpp"
+
+#include <llvm/IR/Constants.h>
+
+#include <vector>
+
+#include "ir/emit.hpp"
+#include "ir/half_bits.hpp"
+
+namespace spvjit {
+
+std::string shape_name(Scalar element, unsigned lanes) {
+  return std::string(name(element)) + "x" + std::to_string(lanes);
+}
+
+namespace detail {
+void throw_vector_mismatch(Scalar expected, unsigned lanes, const VecValue& given) {
+  if (!given.valid()) throw UserError("Vec<T, N>: the vector is empty");
+  throw UserError("Vec<T, N>: expected " + shape_name(expected, lanes) + ", got " +
+                  shape_name(given.element(), given.lanes()));
+}
+}  // namespace detail
+
+namespace {
+
+std::string shape_of(const VecValue& v) { return shape_name(v.element(), v.lanes()); }
+
+detail::BuilderState& open_vector(const char* what, const VecValue& v) {
+  if (!v.valid()) throw UserError(std::string(what) + ": operand is an empty vector");
+  auto& s = *v.state();
+  s.check_open(what);
+  s.check_in_current_function(v.raw(), what);
+  return s;
+}
+
+void check_same_builder(detail::BuilderState& s, const VecValue& v, const char* what) {
+  if (!v.valid()) throw UserError(std::string(what) + ": operand is an empty vector");
+  if (v.state() != &s) {
+    throw UserError(std::string(what) + ": operand belongs to another kernel than '" + s.name + "'");
+  }
+  s.check_in_current_function(v.raw(), what);
+}
+
+detail::BuilderState& same_shape(const char* what, const VecValue& a, const VecValue& b) {
+  auto& s = open_vector(what, a);
+  check_same_builder(s, b, what);
+  if (a.element() != b.element() || a.lanes() != b.lanes()) {
+    throw UserError(std::string(what) + ": operand shapes differ: " + shape_of(a) + " and " +
+                    shape_of(b) + "; cast or shuffle one of them");
+  }
+  return s;
+}
+
+void check_lanes(const char* what, std::size_t lanes) {
+  if (!valid_lanes(static_cast<unsigned>(lanes)) || lanes > 16) {
+    throw UserError(std::string(what) + ": " + std::to_string(lanes) +
+                    " lanes; expected 2, 3, 4, 8 or 16");
+  }
+}
+
+[[noreturn]] void unsupported(const std::string& what, const VecValue& v, const char* expected) {
+  throw UserError(what + ": not defined for " + shape_of(v) + "; expected " + expected);
+}
+
+llvm::Type* vector_type(detail::BuilderState& s, Scalar element, unsigned lanes, bool memory) {
+  return llvm::FixedVectorType::get(memory ? s.memory_type(element) : s.register_type(element), lanes);
+}
+
+// A run-time lane number as i32, taken modulo `lanes` (unsigned), so no lane is out of range.
+llvm::Value* lane_index(detail::BuilderState& s, const Value& lane, unsigned lanes, const char* what) {
+  s.check_same_builder(lane, what);
+  if (!is_integer(lane.type())) {
+    throw UserError(std::string(what) + ": lane must be an integer, got " +
+                    std::string(name(lane.type())));
+  }
+  llvm::Value* i = s.ir.CreateIntCast(lane.raw(), s.ir.getInt32Ty(), false);
+  return (lanes & (lanes - 1)) == 0 ? s.ir.CreateAnd(i, s.ir.getInt32(lanes - 1))
+                                    : s.ir.CreateURem(i, s.ir.getInt32(lanes));
+}
+
+void check_lane(const char* what, const VecValue& v, unsigned lane) {
+  if (lane >= v.lanes()) {
+    throw UserError(std::string(what) + ": lane " + std::to_string(lane) + " of a " + shape_of(v) +
+                    "; expected 0 to " + std::to_string(v.lanes() - 1));
+  }
+}
+
+llvm::Value* element_index(detail::BuilderState& s, const Value& index, const char* what) {
+  s.check_same_builder(index, what);
+  if (!is_integer(index.type())) {
+    throw UserError(std::string(what) + ": index must be an integer, got " +
+                    std::string(name(index.type())));
+  }
+  return s.ir.CreateIntCast(index.raw(), s.ir.getInt64Ty(), is_signed(index.type()));
+}
+
+llvm::Align vector_align(Scalar element, unsigned lanes, VectorAlign align) {
+  // OpenCL sizes a 3-lane vector like a 4-lane one.
+  const unsigned stored = element == Scalar::F16 ? 2 : size_of(element);
+  return llvm::Align(align == VectorAlign::Element ? stored : stored * (lanes == 3 ? 4 : lanes));
+}
+
+// The address of element `first` of `p`, as a pointer to `type` in p's address space.
+llvm::Value* vector_address(detail::BuilderState& s, const Pointer& p, llvm::Value* first,
+                            llvm::Type* type) {
+  auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), first);
+  return s.ir.CreateBitCast(addr, llvm::PointerType::get(type, static_cast<unsigned>(p.space())));
+}
+
+}  // namespace
+
+VecValue binary(BinaryOp op, VecValue lhs, VecValue rhs) {
+  const std::string what(name(op));
+  auto& s = same_shape(what.c_str(), lhs, rhs);
+  return VecValue(&s, detail::emit_binary(s, op, lhs.element(), lhs.raw(), rhs.raw(), what),
+                  lhs.element(), lhs.lanes());
+}
+
+VecValue compare(CompareOp op, VecValue lhs, VecValue rhs) {
+  auto& s = same_shape(detail::compare_name(op), lhs, rhs);
+  return VecValue(&s, detail::emit_compare(s, op, lhs.element(), lhs.raw(), rhs.raw()),
+                  Scalar::Bool, lhs.lanes());
+}
+
+VecValue negate(VecValue v) {
+  auto& s = open_vector("neg", v);
+  if (v.element() == Scalar::Bool) unsupported("neg", v, "integer or float lanes");
+  auto* r = is_float(v.element()) ? s.ir.CreateFNeg(v.raw()) : s.ir.CreateNeg(v.raw());
+  return VecValue(&s, r, v.element(), v.lanes());
+}
+
+VecValue logical_not(VecValue v) {
+  auto& s = open_vector("not", v);
+  if (is_float(v.element())) unsupported("not", v, "bool or integer lanes");
+  return VecValue(&s, s.ir.CreateNot(v.raw()), v.element(), v.lanes());
+}
+
+VecValue select(VecValue cond, VecValue if_true, VecValue if_false) {
+  auto& s = same_shape("select", if_true, if_false);
+  check_same_builder(s, cond, "select");
+  if (cond.element() != Scalar::Bool || cond.lanes() != if_true.lanes()) {
+    throw UserError("select: condition is " + shape_of(cond) + "; expected " +
+                    shape_name(Scalar::Bool, if_true.lanes()) + " (a comparison of " +
+                    shape_of(if_true) + ")");
+  }
+  return VecValue(&s, s.ir.CreateSelect(cond.raw(), if_true.raw(), if_false.raw()),
+                  if_true.element(), if_true.lanes());
+}
+
+VecValue cast(VecValue v, Scalar to) {
+  auto& s = open_vector("cast", v);
+  if (to == Scalar::F16) {
+    throw UserError("cast to f16: f16 is a storage type; keep f32 lanes and store them through "
+                    "a half pointer");
+  }
+  if (v.element() == to) return v;
+  return VecValue(&s, detail::emit_cast(s, v.raw(), v.element(), to), to, v.lanes());
+}
+
+VecValue math(MathFn fn, std::initializer_list<VecValue> args) {
+  const std::string fname(name(fn));
+  if (args.size() == 0) throw UserError(fname + ": no operands");
+  const VecValue& first = *args.begin();
+  auto& s = open_vector(fname.c_str(), first);
+  std::vector<llvm::Value*> raw;
+  for (const VecValue& a : args) {
+    same_shape(fname.c_str(), first, a);
+    raw.push_back(a.raw());
+  }
+  const std::string mangled = detail::math_builtin(fn, first.element(), args.size(), first.lanes());
+  auto* call = s.call_builtin(mangled, first.raw()->getType(), raw);
+  return VecValue(&s, call, first.element(), first.lanes());
+}
+
+VecValue splat(Value v, unsigned lanes) {
+  if (!v.valid()) throw UserError("splat: operand is an empty Value");
+  check_lanes("splat", lanes);
+  auto& s = *v.state();
+  s.check_open("splat");
+  s.check_same_builder(v, "splat");
+  return VecValue(&s, s.ir.CreateVectorSplat(lanes, v.raw()), v.type(), lanes);
+}
+
+VecValue make_vector(std::span<const Value> lanes) {
+  check_lanes("make_vector", lanes.size());
+  const Value& first = lanes.front();
+  if (!first.valid()) throw UserError("make_vector: lane 0 is an empty Value");
+  auto& s = *first.state();
+  s.check_open("make_vector");
+  const auto n = static_cast<unsigned>(lanes.size());
+  llvm::Value* v = llvm::PoisonValue::get(vector_type(s, first.type(), n, false));
+  for (unsigned k = 0; k < n; ++k) {
+    s.check_same_builder(lanes[k], "make_vector");
+    if (lanes[k].type() != first.type()) {
+      throw UserError("make_vector: lane " + std::to_string(k) + " is " +
+                      std::string(name(lanes[k].type())) + ", lane 0 " +
+                      std::string(name(first.type())) + "; every lane must have one type");
+    }
+    v = s.ir.CreateInsertElement(v, lanes[k].raw(), s.ir.getInt32(k));
+  }
+  return VecValue(&s, v, first.type(), n);
+}
+
+Value extract(VecValue v, unsigned lane) {
+  auto& s = open_vector("extract", v);
+  check_lane("extract", v, lane);
+  return Value(&s, s.ir.CreateExtractElement(v.raw(), s.ir.getInt32(lane)), v.element());
+}
+
+Value extract(VecValue v, Value lane) {
+  auto& s = open_vector("extract", v);
+  return Value(&s, s.ir.CreateExtractElement(v.raw(), lane_index(s, lane, v.lanes(), "extract")),
+               v.element());
+}
+
+namespace {
+VecValue insert_at(detail::BuilderState& s, const VecValue& v, llvm::Value* index, const Value& x) {
+  s.check_same_builder(x, "insert");
+  if (x.type() != v.element()) {
+    throw UserError("insert: value of type " + std::string(name(x.type())) + " into a " +
+                    shape_of(v) + "; expected " + std::string(name(v.element())));
+  }
+  return VecValue(&s, s.ir.CreateInsertElement(v.raw(), x.raw(), index), v.element(), v.lanes());
+}
+}  // namespace
+
+VecValue insert(VecValue v, unsigned lane, Value x) {
+  auto& s = open_vector("insert", v);
+  check_lane("insert", v, lane);
+  return insert_at(s, v, s.ir.getInt32(lane), x);
+}
+
+VecValue insert(VecValue v, Value lane, Value x) {
+  auto& s = open_vector("insert", v);
+  return insert_at(s, v, lane_index(s, lane, v.lanes(), "insert"), x);
+}
+
+VecValue shuffle_vector(VecValue a, VecValue b, std::span<const int> mask) {
+  auto& s = same_shape("shuffle", a, b);
+  check_lanes("shuffle", mask.size());
+  const int limit = static_cast<int>(2 * a.lanes());
+  for (std::size_t k = 0; k < mask.size(); ++k) {
+    if (mask[k] < 0 || mask[k] >= limit) {
+      throw UserError("shuffle: mask lane " + std::to_string(k) + " picks " +
+                      std::to_string(mask[k]) + "; expected 0 to " + std::to_string(limit - 1) +
+                      " (lanes of the first " + shape_of(a) + ", then of the second)");
+    }
+  }
+  return VecValue(&s, s.ir.CreateShuffleVector(a.raw(), b.raw(), llvm::ArrayRef<int>(mask.data(), mask.size())),
+                  a.element(), static_cast<unsigned>(mask.size()));
+}
+
+Value reduce(ReduceOp op, VecValue v) {
+  static constexpr BinaryOp ops[] = {BinaryOp::Add, BinaryOp::Mul, BinaryOp::Min, BinaryOp::Max,
+                                     BinaryOp::And, BinaryOp::Or,  BinaryOp::Xor};
+  static constexpr const char* names[] = {"reduce_add", "reduce_mul", "reduce_min", "reduce_max",
+                                          "reduce_and", "reduce_or",  "reduce_xor"};
+  const auto k = static_cast<unsigned>(op);
+  const std::string what = names[k];
+  auto& s = open_vector(names[k], v);
+  const BinaryOp bop = ops[k];
+  const Scalar t = v.element();
+  llvm::Value* x = v.raw();
+  unsigned n = v.lanes();
+  // Halves while they are vectors of 2 lanes or more (SPIR-V has no 1-lane vectors).
+  while (n >= 4) {
+    std::vector<int> low(n / 2), high(n / 2);
+    for (unsigned i = 0; i < n / 2; ++i) {
+      low[i] = static_cast<int>(i);
+      high[i] = static_cast<int>(i + n / 2);
+    }
+    llvm::Value* lo = s.ir.CreateShuffleVector(x, x, low);
+    llvm::Value* hi = s.ir.CreateShuffleVector(x, x, high);
+    x = detail::emit_binary(s, bop, t, lo, hi, what);
+    n /= 2;
+  }
+  llvm::Value* r = detail::emit_binary(s, bop, t, s.ir.CreateExtractElement(x, s.ir.getInt32(0)),
+                                       s.ir.CreateExtractElement(x, s.ir.getInt32(1)), what);
+  if (n == 3) r = detail::emit_binary(s, bop, t, r, s.ir.CreateExtractElement(x, s.ir.getInt32(2)), what);
+  return Value(&s, r, t);
+}
+
+VecValue load_vector(const Pointer& p, Value first, unsigned lanes, VectorAlign align) {
+  if (!p.raw()) throw UserError("vload: empty pointer");
+  auto& s = *p.state();
+  s.check_open("vload");
+  s.check_in_current_function(p.raw(), "vload");
+  check_lanes("vload", lanes);
+  llvm::Value* i = element_index(s, first, "vload");
+  const llvm::Align a = vector_align(p.element(), lanes, align);
+  if (p.element() == Scalar::F16) {
+    // Integer vector code, bit for bit what scalar loads give (PoCL's vload_halfN cannot).
+    auto* bits_type = llvm::FixedVectorType::get(s.ir.getInt16Ty(), lanes);
+    auto* bits = s.ir.CreateAlignedLoad(bits_type, vector_address(s, p, i, bits_type), a);
+    return VecValue(&s, detail::half_bits_to_float(s.ir, bits), Scalar::F32, lanes);
+  }
+  auto* type = vector_type(s, p.element(), lanes, true);
+  llvm::Value* v = s.ir.CreateAlignedLoad(type, vector_address(s, p, i, type), a);
+  if (p.element() == Scalar::Bool) v = s.ir.CreateICmpNE(v, llvm::ConstantInt::get(type, 0));
+  return VecValue(&s, v, p.element(), lanes);
+}
+
+void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align) {
+  if (!p.raw()) throw UserError("vstore: empty pointer");
+  auto& s = *p.state();
+  s.check_open("vstore");
+  s.check_in_current_function(p.raw(), "vstore");
+  check_same_builder(s, v, "vstore");
+  if (p.read_only()) {
+    throw UserError("vstore: pointer to " + std::string(name(p.space())) + " const " +
+                    std::string(name(p.element())) + " is read-only");
+  }
+  const Scalar expected = p.element() == Scalar::F16 ? Scalar::F32 : p.element();
+  if (v.element() != expected) {
+    throw UserError("vstore: a " + shape_of(v) + " into memory of " +
+                    std::string(name(p.element())) + "; expected " +
+                    shape_name(expected, v.lanes()));
+  }
+  llvm::Value* i = element_index(s, first, "vstore");
+  const llvm::Align a = vector_align(p.element(), v.lanes(), align);
+  llvm::Value* data = v.raw();
+  if (p.element() == Scalar::F16) {
+    data = detail::float_to_half_bits(s.ir, data);  // vstore_half's rounding and NaN bits
+  } else if (p.element() == Scalar::Bool) {
+    data = s.ir.CreateZExt(data, vector_type(s, Scalar::Bool, v.lanes(), true));
+  }
+  s.ir.CreateAlignedStore(data, vector_address(s, p, i, data->getType()), a);
+}
+
+namespace detail {
+Pointer make_vector_variable(KernelBuilder& kb, Scalar element, unsigned lanes) {
+  auto& s = *kb.state();
+  s.check_open("vec_var");
+  check_lanes("vec_var", lanes);
+  if (element == Scalar::F16) throw UserError("vec_var: f16 is a storage type; use f32 lanes");
+  auto* slot = s.entry_alloca(vector_type(s, element, lanes, true), "vec_var");
+  slot->setAlignment(vector_align(element, lanes, VectorAlign::Vector));
+  llvm::IRBuilder<> entry(s.alloca_block);
+  auto* first = entry.CreateBitCast(slot, llvm::PointerType::get(s.memory_type(element), 0), "vec_var.first");
+  return Pointer(&s, first, element, AddressSpace::Private, false);
+}
+}  // namespace detail
+
+}  // namespace spvjit
