@@ -1,10 +1,12 @@
-// throughput/saxpy/<T>/<N>/{scalar,coarsened,openmp}: the saxpy kernel without and with SIMD
-// coarsening (jit/coarsen.hpp) beside the OpenMP loop, launch + synchronize per iteration.
+// throughput/saxpy/<T>/<N>/{scalar,coarsened,vector,openmp}: the saxpy kernel without and with
+// SIMD coarsening (jit/coarsen.hpp), saxpy written with Vec<T, W> by hand (W = the coarsening's
+// width), and the OpenMP loop; launch + synchronize per iteration.
 // throughput/matmul/Float32/<N>/{cpp_naive,scalar,coarsened,tiled}: C = A * B (N x N) as the
 // naive C++ triple loop, the one-output-per-work-item kernel without and with coarsening, and
 // the 16 x 16 tiled kernel. Each case reports `wall_us` (wall time per iteration) besides
 // bytes_per_second (saxpy) or flops (matmul, 2 N^3 per product, over wall time).
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,7 +55,11 @@ class WallRate {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-enum class Variant { Scalar, Coarsened, OpenMP };
+enum class Variant { Scalar, Coarsened, Vector, OpenMP };
+
+// The hand-written vector kernel's lanes: what the coarsening picks on PoCL here.
+template <class T>
+constexpr unsigned vector_lanes = sizeof(T) == 8 ? 8 : 16;
 
 template <class T>
 void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
@@ -75,17 +81,28 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
     }
     rate.report(state, "bytes_per_second", saxpy_bytes<T>(n));
   } else {
-    Jit& jit = variant == Variant::Scalar ? scalar_jit(*ctx) : ctx->jit;
-    Kernel kernel = jit.compile(saxpy_kernel(scalar_of<T>));
     auto X = ctx->runtime.upload(x);
     auto Y = ctx->runtime.upload(y);
     auto Z = ctx->runtime.zeros<T>(n);
-    const NDRange ndrange{n};
-    kernel.launch(ndrange, Z, X, Y, a);  // the first launch, out of the measurement
+    Kernel kernel;
+    std::function<void()> launch;
+    if (variant == Variant::Vector) {
+      static const KernelDef def = examples::saxpy_vector(scalar_of<T>, vector_lanes<T>);
+      kernel = scalar_jit(*ctx).compile(def);
+      const NDRange ndrange{(n + vector_lanes<T> - 1) / vector_lanes<T>};
+      const auto count = static_cast<std::int64_t>(n);
+      launch = [&, ndrange, count] { kernel.launch(ndrange, Z, X, Y, a, count); };
+    } else {
+      Jit& jit = variant == Variant::Scalar ? scalar_jit(*ctx) : ctx->jit;
+      kernel = jit.compile(saxpy_kernel(scalar_of<T>));
+      const NDRange ndrange{n};
+      launch = [&, ndrange] { kernel.launch(ndrange, Z, X, Y, a); };
+    }
+    launch();  // the first launch, out of the measurement
     ctx->runtime.synchronize();
     WallRate rate;
     for (auto _ : state) {
-      kernel.launch(ndrange, Z, X, Y, a);
+      launch();
       ctx->runtime.synchronize();
     }
     rate.report(state, "bytes_per_second", saxpy_bytes<T>(n));
@@ -155,7 +172,10 @@ void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
 template <class T>
 void register_saxpy_type() {
   const std::pair<Variant, const char*> variants[] = {
-      {Variant::Scalar, "scalar"}, {Variant::Coarsened, "coarsened"}, {Variant::OpenMP, "openmp"}};
+      {Variant::Scalar, "scalar"},
+      {Variant::Coarsened, "coarsened"},
+      {Variant::Vector, "vector"},
+      {Variant::OpenMP, "openmp"}};
   for (std::size_t n : throughput_sizes) {
     for (auto [variant, label] : variants) {
       const std::string name = std::string("throughput/saxpy/") + julia_name<T>() + "/" +

@@ -322,6 +322,12 @@ KernelBuilder& KernelBuilder::allow_padding() {
   return *this;
 }
 
+KernelBuilder& KernelBuilder::elementwise() {
+  state_->check_open("elementwise");
+  state_->declared_elementwise = true;
+  return *this;
+}
+
 KernelDef KernelBuilder::finish() {
   auto& s = *state_;
   s.check_kernel_scope("finish");
@@ -346,6 +352,7 @@ KernelDef KernelBuilder::finish() {
     // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
     s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
   }
+  if (s.declared_elementwise) s.module->getOrInsertNamedMetadata("spvjit.elementwise");
   detail::check_values_defined_where_used(*s.kernel, s.name);
   detail::order_blocks(*s.kernel);
   std::string errors;
@@ -359,6 +366,7 @@ KernelDef KernelBuilder::finish() {
   km->params = s.params;
   km->hidden_ndrange = s.uses_ndrange;
   km->pads_safely = s.uses_ndrange || s.allow_padding;
+  km->declared_elementwise = s.declared_elementwise;
   km->static_local_bytes = s.static_local_bytes;
   km->private_array_bytes = s.private_array_bytes;
   {

@@ -3,6 +3,7 @@
 #include "spvjit/builder.hpp"
 #include "spvjit/index.hpp"
 #include "spvjit/memory.hpp"
+#include "spvjit/vector.hpp"
 
 namespace spvjit::examples {
 
@@ -15,9 +16,41 @@ KernelDef saxpy_of() {
   auto x = kb.param<Const<T>>("X");
   auto y = kb.param<Const<T>>("Y");
   auto a = kb.param<A>("a");
+  kb.elementwise();  // coarsened on CPU devices, or compiling it says why not
   auto i = kb.global_index();
   kb.if_(kb.in_bounds(), [&] { z[i] = a * x[i] + y[i]; });
   return kb.finish();
+}
+
+template <class T, unsigned W>
+KernelDef saxpy_vector_of() {
+  using A = arithmetic_t<T>;
+  KernelBuilder kb("saxpy_vector_" + std::string(name(scalar_of<T>)) + "x" + std::to_string(W));
+  auto z = kb.param<Global<T>>("Z");
+  auto x = kb.param<Const<T>>("X");
+  auto y = kb.param<Const<T>>("Y");
+  auto a = kb.param<A>("a");
+  auto n = kb.param<std::int64_t>("n");
+  auto first = kb.global_index() * std::int64_t{W};
+  kb.if_else(
+      first + std::int64_t{W} <= n,
+      [&] { vstore(z, first, a * vload<W>(x, first) + vload<W>(y, first)); },
+      [&] {
+        kb.for_(first, n, kb.lit(std::int64_t{1}), [&](Val<std::int64_t> i) { z[i] = a * x[i] + y[i]; });
+      });
+  return kb.finish();
+}
+
+template <class T>
+KernelDef saxpy_vector_lanes(unsigned lanes) {
+  switch (lanes) {
+    case 2: return saxpy_vector_of<T, 2>();
+    case 4: return saxpy_vector_of<T, 4>();
+    case 8: return saxpy_vector_of<T, 8>();
+    case 16: return saxpy_vector_of<T, 16>();
+  }
+  throw UserError("examples::saxpy_vector: " + std::to_string(lanes) +
+                  " lanes; expected 2, 4, 8 or 16");
 }
 
 template <class T>
@@ -35,6 +68,17 @@ KernelDef scale_of(unsigned dims) {
   return kb.finish();
 }
 }  // namespace
+
+KernelDef saxpy_vector(Scalar element, unsigned lanes) {
+  switch (element) {
+    case Scalar::F16: return saxpy_vector_lanes<half>(lanes);
+    case Scalar::F32: return saxpy_vector_lanes<float>(lanes);
+    case Scalar::F64: return saxpy_vector_lanes<double>(lanes);
+    default:
+      throw UserError("examples::saxpy_vector: element type " + std::string(name(element)) +
+                      "; expected f16, f32 or f64");
+  }
+}
 
 KernelDef naive_matmul() {
   KernelBuilder kb("naive_matmul");

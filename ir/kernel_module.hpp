@@ -29,6 +29,9 @@ class KernelModule {
   /// Work-items past the ndrange do no harm (the kernel reads in_bounds()/ndrange(), or
   /// declared allow_padding()): launches may pad the ndrange to whole work-groups.
   bool pads_safely = false;
+  /// The author declared the kernel element-wise (KernelBuilder::elementwise()): on a device
+  /// that coarsens, a kernel the analysis cannot coarsen is a UserError, not a slow kernel.
+  bool declared_elementwise = false;
   std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
   std::uint64_t private_array_bytes = 0;  ///< private arrays, per work-item
   std::string bitcode;

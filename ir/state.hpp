@@ -68,6 +68,7 @@ class BuilderState {
   std::uint64_t private_array_bytes = 0;
   bool uses_ndrange = false;
   bool allow_padding = false;
+  bool declared_elementwise = false;
   bool finished = false;
 };
 

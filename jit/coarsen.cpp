@@ -158,7 +158,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                                   unsigned forced_width) {
   llvm::Function* kernel = m.getFunction(def.name);
   if (!kernel || kernel->isDeclaration() || !kernel->getReturnType()->isVoidTy()) {
-    return {1, "no kernel body"};
+    return {1, "has no kernel body"};
   }
   llvm::Value* extent0 = nullptr;
   if (spec.ndrange) {
@@ -166,7 +166,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   } else if (def.hidden_ndrange && kernel->arg_size() > def.params.size()) {
     extent0 = kernel->getArg(static_cast<unsigned>(def.params.size()));
   } else {
-    return {1, "the kernel does not know its ndrange"};
+    return {1, "does not know its ndrange (it never reads in_bounds() or ndrange())"};
   }
   // A static workgroup dividing a static ndrange launches exactly ndrange(0) indices, so the
   // bounds check may have been folded away (jit/specialize.cpp).
@@ -177,7 +177,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   if (!plan.ok()) return {1, plan.reason};
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
   unsigned width = forced_width > 1 ? forced_width : preferred_width(widths, plan.widest);
-  if (width < 2) return {1, "the device prefers scalars for this element type"};
+  if (width < 2) return {1, "the device prefers scalars for this element type", true};
   // Builtins called with 512-bit vectors return garbage on this PoCL 6.0 (built for
   // x86-64-v3, AVX2): every math function at float16 and double8, and vload_half16, measured —
   // most likely a calling-convention mismatch with the kernel library. 256 bits are exact, and
@@ -188,7 +188,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   }
   // 3 is left out: a float3 occupies 16 bytes in OpenCL, so its loads do not tile an array.
   if (width != 2 && width != 4 && width != 8 && width != 16) {
-    return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16"};
+    return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16", true};
   }
   auto* scalar_body = make_scalar_body(*kernel, plan);
   llvm::ValueToValueMapTy map;

@@ -31,6 +31,8 @@ struct VectorWidths {
 struct CoarsenResult {
   unsigned width = 1;   ///< indices per work-item; 1: the kernel was left alone
   std::string reason;   ///< why it was left alone (empty when coarsened)
+  /// Left alone for the device's or the options' sake (no useful width), not the kernel's.
+  bool device_limited = false;
 };
 
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise.

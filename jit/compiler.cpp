@@ -176,6 +176,11 @@ class JitCore {
       if (r.width > 1) {
         SPVJIT_LOG_DEBUG("kernel '" + def.name() + "' " + describe(spec) + ": coarsened, " +
                          std::to_string(r.width) + " indices per work-item");
+      } else if (def.module().declared_elementwise && !r.device_limited) {
+        throw UserError("kernel '" + def.name() + "' " + describe(spec) +
+                        ": declared elementwise() but cannot be coarsened: it " + r.reason +
+                        ". Index memory by global_index(0) plus values uniform across "
+                        "work-items and guard stores with in_bounds(), or drop the declaration");
       } else {
         SPVJIT_LOG_DEBUG("kernel '" + def.name() + "' " + describe(spec) +
                          ": not coarsened: " + r.reason);

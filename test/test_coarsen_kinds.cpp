@@ -201,3 +201,39 @@ TEST_CASE("KA's 3D scale kernel (x + nx * (y + ny * z)) is coarsened along x, bi
     CHECK(std::memcmp(out[0].data(), out[1].data(), n * sizeof(double)) == 0);
   }
 }
+
+TEST_CASE("elementwise(): a declared kernel is coarsened, or compiling it says why not") {
+  auto build = [](bool strided) {
+    KernelBuilder kb(strided ? "declared_strided" : "declared_saxpy");
+    auto z = kb.param<Global<float>>("Z");
+    auto x = kb.param<Const<float>>("X");
+    auto a = kb.param<float>("a");
+    kb.elementwise();
+    auto i = kb.global_index();
+    kb.if_(kb.in_bounds(), [&] { z[i] = a * x[strided ? i * std::int64_t{2} : i]; });
+    return kb.finish();
+  };
+  const KernelDef good = build(false), strided = build(true);
+  CHECK(is_coarsened(coarse_jit(), good));
+  CHECK_THROWS_WITH_AS(coarse_jit().compile(strided),
+                       doctest::Contains("declared elementwise() but cannot be coarsened: it "
+                                         "indexes memory by a value other than get_global_id(0)"),
+                       UserError);
+  // Where coarsening is off the declaration asks nothing, and the kernel runs as written.
+  auto& rt = test::runtime();
+  auto X = rt.upload(std::vector<float>(64, 1.5f));
+  auto Z = rt.zeros<float>(32);
+  scalar_jit().compile(strided).launch(NDRange{32}, Z, X, 2.0f);
+  coarse_jit().compile(good).launch(NDRange{17}, Z, X, 4.0f);
+  rt.synchronize();
+  const auto z = Z.to_vector();
+  for (std::size_t k = 0; k < 32; ++k) CHECK(z[k] == (k < 17 ? 6.0f : 3.0f));
+  // The declaration is part of the IR, so of every cache key.
+  KernelBuilder plain("declared_saxpy");
+  auto pz = plain.param<Global<float>>("Z");
+  auto px = plain.param<Const<float>>("X");
+  auto pa = plain.param<float>("a");
+  auto pi = plain.global_index();
+  plain.if_(plain.in_bounds(), [&] { pz[pi] = pa * px[pi]; });
+  CHECK(plain.finish().hash() != good.hash());
+}

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
 #include "test/coarsen_support.hpp"
 #include "test/lang_support.hpp"
@@ -484,4 +485,35 @@ TEST_CASE("vector: shape and type errors name the operation and both shapes") {
   auto other_in = other.param<Const<float>>("In");
   CHECK_THROWS_WITH_AS(binary(BinaryOp::Add, v4, static_cast<VecValue>(vload<4>(other_in, 0))),
                        doctest::Contains("belongs to another kernel"), UserError);
+}
+
+namespace {
+template <class T>
+void saxpy_vector_matches_scalar(unsigned lanes) {
+  CAPTURE(lanes);
+  using A = arithmetic_t<T>;
+  auto& rt = runtime();
+  for (std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{1001}}) {
+    CAPTURE(n);
+    const auto x = spvjit::test::random_data<T>(n, 11), y = spvjit::test::random_data<T>(n, 12);
+    auto X = rt.upload(x), Y = rt.upload(y);
+    auto scalar_z = rt.zeros<T>(n), vector_z = rt.zeros<T>(n);
+    scalar_jit().compile(examples::saxpy(scalar_of<T>)).launch(NDRange{n}, scalar_z, X, Y, A(1.75));
+    compile_checked(examples::saxpy_vector(scalar_of<T>, lanes))
+        .launch(NDRange{(n + lanes - 1) / lanes}, vector_z, X, Y, A(1.75), static_cast<std::int64_t>(n));
+    rt.synchronize();
+    const auto s = scalar_z.to_vector(), v = vector_z.to_vector();
+    CHECK(std::memcmp(s.data(), v.data(), n * sizeof(T)) == 0);
+  }
+}
+}  // namespace
+
+TEST_CASE("vector: examples::saxpy_vector gives the scalar saxpy's bits, tails included") {
+  for (unsigned lanes : {2u, 4u, 8u, 16u}) {
+    saxpy_vector_matches_scalar<half>(lanes);
+    saxpy_vector_matches_scalar<float>(lanes);
+    saxpy_vector_matches_scalar<double>(lanes);
+  }
+  CHECK_THROWS_WITH_AS(examples::saxpy_vector(Scalar::F32, 3), doctest::Contains("3 lanes"), UserError);
+  CHECK_THROWS_WITH_AS(examples::saxpy_vector(Scalar::I32, 4), doctest::Contains("element type i32"), UserError);
 }

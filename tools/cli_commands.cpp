@@ -24,6 +24,7 @@ const std::map<std::string, std::function<KernelDef()>>& example_kernels() {
       {"saxpy-f16", [] { return examples::saxpy(Scalar::F16); }},
       {"saxpy-f32", [] { return examples::saxpy(Scalar::F32); }},
       {"saxpy-f64", [] { return examples::saxpy(Scalar::F64); }},
+      {"saxpy-vector-f32x16", [] { return examples::saxpy_vector(Scalar::F32, 16); }},
       {"scale-f64", [] { return examples::scale(Scalar::F64, 1); }},
       {"scale3d-f64", [] { return examples::scale(Scalar::F64, 3); }},
   };

@@ -102,6 +102,13 @@ class KernelBuilder {
   /// work-groups. Kernels that read in_bounds() or ndrange() need not say so; any other kernel
   /// gets only workgroups that divide the ndrange (a UserError otherwise).
   KernelBuilder& allow_padding();
+  /// Declares the kernel element-wise: each work-item reads and writes only the elements at
+  /// its own global_index(0) (plus offsets uniform across work-items, as in A(row, col)), so
+  /// the JIT may run W consecutive indices per work-item as one vector (SIMD coarsening, on
+  /// CPU devices). Coarsening does not need the declaration; it makes it a promise the JIT
+  /// checks: where coarsening is on and the kernel does not qualify, compiling it throws a
+  /// UserError saying why ("... indexes memory by a value other than get_global_id(0)").
+  KernelBuilder& elementwise();
 
   /// A literal of type T.
   template <KernelScalar T>

@@ -12,6 +12,11 @@ namespace spvjit::examples {
 /// f64. Parameters: Z, X (const), Y (const), a (f32 for f16, else the element type).
 KernelDef saxpy(Scalar element);
 
+/// saxpy written with vectors by hand: each work-item computes `lanes` consecutive elements as
+/// one Vec (2, 4, 8 or 16 lanes), and the last work-item the tail one element at a time. Launch
+/// over ceil(n / lanes) work-items. Parameters: Z, X (const), Y (const), a, n (i64).
+KernelDef saxpy_vector(Scalar element, unsigned lanes);
+
 /// A[i] = 2 * B[i]: KernelAbstractions' launch-benchmark kernel. 1D, or 3D over a row-major
 /// (x fastest) array when `dims` is 3. Parameters: A, B (const).
 KernelDef scale(Scalar element, unsigned dims = 1);
