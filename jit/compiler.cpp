@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <span>
 
 #include "ir/kernel_module.hpp"
 #include "jit/cache_key.hpp"
@@ -17,6 +19,7 @@
 #include "jit/float_atomics.hpp"
 #include "jit/kernel_table.hpp"
 #include "jit/specialize.hpp"
+#include "jit/offset_safety.hpp"
 #include "jit/split_vector_calls.hpp"
 #include "jit/translate.hpp"
 #include "jit/warn.hpp"
@@ -219,6 +222,8 @@ class JitCore {
     std::string key;
     ClHandle<cl_program> program;
     std::vector<std::uint32_t> words;
+    std::span<const std::uint8_t> spirv_bytes;  // the SPIR-V built or loaded, for the launch facts
+    std::optional<DiskCache::Loaded> hit;
     // The coarsening width decides the launch geometry. The key holds the coarsening options
     // (the width follows from them and the IR); a disk hit reads the width back from the
     // entry's SPIR-V, so the hit path needs no LLVM (parsing the IR there cost 8 ms in a
@@ -227,8 +232,10 @@ class JitCore {
     if (disk.enabled()) {
       key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
                        key_options(), &runtime->info, ToolVersions::current()});
-      if (auto hit = disk.load(key)) {
+      hit = disk.load(key);
+      if (hit) {
         width = coarsened_width(hit->entry.spirv, km.name);
+        spirv_bytes = hit->entry.spirv;
         try {
           program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
                                               km.name);
@@ -253,6 +260,7 @@ class JitCore {
         compiles.fetch_add(1, std::memory_order_relaxed);
       }
       program = build_program_from_il(*runtime, words, options.build_options, km.name);
+      spirv_bytes = {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * 4};
       SPVJIT_LOG_INFO("kernel '" + km.name + "' " + describe(spec) + ": compiled (" +
                       std::to_string(words.size() * 4) + " bytes of SPIR-V) in " + elapsed_ms() +
                       " ms" + (disk.enabled() ? ", disk cache miss" : ", disk cache off"));
@@ -268,6 +276,7 @@ class JitCore {
     }
 
     state->coarsen = width;
+    state->runs_with_offsets = runs_with_offsets(spirv_bytes);
     return Kernel(std::move(state));
   }
 

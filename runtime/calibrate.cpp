@@ -1,5 +1,6 @@
-// Where PoCL's pthread device overtakes basic on this machine: a Float64 scale kernel (the
-// launch benchmark's), timed on both devices at growing sizes. It runs once, when an adaptive
+// Where PoCL's pthread device, and the inline threads splitting a launch, overtake basic alone
+// on this machine: a Float64 scale kernel (the launch benchmark's), timed each way at growing
+// sizes. It runs once, when an adaptive
 // Runtime of the process starts without a threshold given. Measured on the 2-core EPYC under
 // a load of 8: adaptive Runtime start ~40 ms with SPVJIT_INLINE_THRESHOLD set, 90-110 ms with
 // calibration (basic kept winning up to 2^19-2^20 items there, so every size was timed).
@@ -38,7 +39,22 @@ double fastest_us(cl_command_queue q, cl_kernel k, std::size_t n, int reps) {
   return best;
 }
 
-std::size_t measure_now(RuntimeCore& core) {
+double fastest_split_us(RuntimeCore& core, cl_kernel k, std::size_t n, int reps) {
+  double best = 1e300;
+  const std::size_t global[3] = {n, 1, 1};
+  const std::size_t local[3] = {std::min<std::size_t>(n, 256), 1, 1};
+  const unsigned parts = static_cast<unsigned>(
+      std::min<std::size_t>(n / local[0], 2 * std::size_t{core.inline_pool->threads()}));
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    check_cl(core.inline_pool->run(k, core.inline_queue.get(), 1, global, local, 0, parts),
+             "clEnqueueNDRangeKernel", "split threshold calibration");
+    best = std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  return best;
+}
+
+Thresholds measure_now(RuntimeCore& core) {
   cl_int err = CL_SUCCESS;
   const char* source = kScaleSource;
   ClHandle<cl_program> program(
@@ -71,25 +87,34 @@ std::size_t measure_now(RuntimeCore& core) {
   fastest_us(core.queue.get(), kernel.get(), smallest, 2);
 
   // Basic's time grows with n from ~1 us; pthread's starts at its wake-up cost (~20-30 us) and
-  // grows 1/cores as fast. The threshold is the largest size basic still wins.
-  std::size_t threshold = 0;
-  for (std::size_t n = smallest; n <= largest; n *= 2) {
+  // grows 1/cores as fast; the inline threads' split starts at a few microseconds of hand-off.
+  // Each threshold is the largest size basic alone still wins.
+  Thresholds t{0, core.inline_pool ? 0 : SIZE_MAX};
+  bool pthread_won = false, split_won = !core.inline_pool;
+  for (std::size_t n = smallest; n <= largest && !(pthread_won && split_won); n *= 2) {
     const int reps = n <= (std::size_t{1} << 14) ? 9 : n <= (std::size_t{1} << 17) ? 5 : 3;
     const double inline_us = fastest_us(core.inline_queue.get(), kernel.get(), n, reps);
-    const double threaded_us = fastest_us(core.queue.get(), kernel.get(), n, reps);
-    if (threaded_us < inline_us) break;
-    threshold = n;
+    if (!pthread_won) {
+      pthread_won = fastest_us(core.queue.get(), kernel.get(), n, reps) < inline_us;
+      if (!pthread_won) t.inline_items = n;
+    }
+    if (!split_won) {
+      split_won = fastest_split_us(core, kernel.get(), n, reps) < inline_us;
+      if (!split_won) t.split_items = n;
+    }
   }
-  return threshold;
+  return t;
 }
 
 }  // namespace
 
-std::size_t measure_inline_threshold(RuntimeCore& core) {
-  // Once per process: the machine does not change between runtimes.
+Thresholds measure_thresholds(RuntimeCore& core) {
+  // Once per process: the machine does not change between runtimes. (The split threshold is
+  // the first adaptive runtime's, with its number of inline threads.)
   static std::once_flag once;
-  static std::size_t measured = 0;
+  static Thresholds measured;
   std::call_once(once, [&] { measured = measure_now(core); });
+  if (!core.inline_pool) measured.split_items = SIZE_MAX;
   return measured;
 }
 

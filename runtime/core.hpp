@@ -3,15 +3,23 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "runtime/cl_handle.hpp"
+#include "runtime/inline_pool.hpp"
 #include "spvjit/runtime.hpp"
 
 namespace spvjit::detail {
+
+/// How long an inline worker spins for the next launch before it blocks: launches in a loop
+/// find it awake, an idle program stops spending a core within this time.
+inline constexpr std::chrono::microseconds inline_spin{200};
 
 class RuntimeCore {
  public:
@@ -58,6 +66,15 @@ class RuntimeCore {
   /// clFinish on every queue that may hold work.
   void finish();
 
+  /// Dispatch::Adaptive with more than one inline thread: runs launches above the threshold of
+  /// kernels that allow it on `basic` from several threads (runtime/inline_pool.hpp). Declared
+  /// last, so its threads stop before the queues and the context go.
+  std::unique_ptr<InlinePool> inline_pool;
+  /// Launches above this many work-items of kernels that allow it run split on inline_pool.
+  std::atomic<std::size_t> split_threshold{SIZE_MAX};
+  /// Launches that inline_pool ran split (for tests and SPVJIT_LOG).
+  std::atomic<std::uint64_t> split_launches{0};
+
  private:
   std::unique_lock<std::mutex> enter_adaptive(cl_command_queue q);
 
@@ -67,9 +84,14 @@ class RuntimeCore {
   std::atomic<cl_command_queue> last_queue_{nullptr};
 };
 
-/// The largest launch (in work-items) that PoCL's basic device runs faster than pthread on this
-/// machine, measured with a small kernel on both devices of an adaptive core.
-std::size_t measure_inline_threshold(RuntimeCore& core);
+/// The largest launches (in work-items) that PoCL's basic device alone runs faster than pthread
+/// (`inline_items`) and than the inline threads splitting it (`split_items`; SIZE_MAX without
+/// a pool), measured with a small kernel on an adaptive core.
+struct Thresholds {
+  std::size_t inline_items = 0;
+  std::size_t split_items = SIZE_MAX;
+};
+Thresholds measure_thresholds(RuntimeCore& core);
 
 /// Whether spvjit has made an OpenCL call in this process (Runtime, list_devices).
 bool opencl_started() noexcept;

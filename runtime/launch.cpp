@@ -240,6 +240,32 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
 
 }  // namespace
 
+// A large launch on an adaptive runtime: its work-groups in parts on `basic`, run by the
+// calling thread and the inline workers together (runtime/inline_pool.hpp). Split along the
+// outermost dimension with two groups or more, so each part covers contiguous rows; two parts
+// per thread, so a worker that wakes late still finds one. False when there is nothing to
+// split (one group).
+bool launch_split(LaunchState& s, RuntimeCore& core, const Geometry& g) {
+  unsigned dim = 3;
+  std::size_t groups = 1;
+  for (unsigned d = g.dims; d-- > 0;) {
+    groups = g.global[d] / g.local[d];
+    if (groups >= 2) {
+      dim = d;
+      break;
+    }
+  }
+  if (dim == 3) return false;
+  const unsigned parts =
+      static_cast<unsigned>(std::min<std::size_t>(groups, 2 * std::size_t{core.inline_pool->threads()}));
+  cl_command_queue queue = core.inline_queue.get();
+  const auto order = core.enter(queue);
+  const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, g.global, g.local, dim, parts);
+  if (err != CL_SUCCESS) [[unlikely]] failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
+  core.split_launches.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
 }  // namespace detail
 
 void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
@@ -275,6 +301,10 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     }
   }
   detail::RuntimeCore& core = *s.core;
+  if (core.inline_pool && s.runs_with_offsets && !event &&
+      g.items > core.split_threshold.load(std::memory_order_relaxed)) {
+    if (detail::launch_split(s, core, g)) return;
+  }
   cl_command_queue queue = core.queue_for(g.items);
   const auto order = core.enter(queue);  // adaptive runtimes only: a lock, maybe a clFinish
   // On PoCL `basic` the kernel runs inside this call (1M items: enqueue 1.9 ms, synchronize

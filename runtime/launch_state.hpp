@@ -66,6 +66,9 @@ class LaunchState {
   /// Indices per work-item in dimension 0 (jit/coarsen.hpp), set by the Jit: the launch runs
   /// ceil(ndrange / coarsen) work-items there, the hidden ndrange arguments keep the full size.
   std::size_t coarsen = 1;
+  /// The kernel's results do not depend on a global offset (jit/offset_safety.hpp), so an
+  /// adaptive runtime may split a large launch over its inline threads. Set by the Jit.
+  bool runs_with_offsets = false;
   /// Sets `coarsen` and recomputes the geometry a static ndrange fixes.
   void set_coarsen(std::size_t indices_per_item);
   /// Fills `fixed` for a static ndrange (with `coarsen` applied in dimension 0).

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <thread>
 
 #include "runtime/core.hpp"
 #include "src/log.hpp"
@@ -42,6 +43,38 @@ std::optional<std::size_t> threshold_from(const RuntimeOptions& options) {
   return static_cast<std::size_t>(v);
 }
 
+// The split threshold given in the options or SPVJIT_SPLIT_THRESHOLD; none: measure it.
+std::optional<std::size_t> split_threshold_from(const RuntimeOptions& options) {
+  if (options.split_threshold) return *options.split_threshold;
+  const char* env = std::getenv("SPVJIT_SPLIT_THRESHOLD");
+  if (!env || !*env) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(env, &end, 10);
+  if (errno != 0 || *end != '\0' || *env == '-') {
+    throw UserError(std::string("SPVJIT_SPLIT_THRESHOLD='") + env +
+                    "': expected a number of work-items (0 to 18446744073709551615)");
+  }
+  return static_cast<std::size_t>(v);
+}
+
+// The threads that run one large launch on `basic`: the options, SPVJIT_INLINE_THREADS, or
+// every hardware thread.
+unsigned inline_threads_from(const RuntimeOptions& options) {
+  if (options.inline_threads) return *options.inline_threads;
+  if (const char* env = std::getenv("SPVJIT_INLINE_THREADS"); env && *env) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long v = std::strtoul(env, &end, 10);
+    if (errno != 0 || *end != '\0' || *env == '-' || v > 256) {
+      throw UserError(std::string("SPVJIT_INLINE_THREADS='") + env +
+                      "': expected a number of threads from 0 to 256 (0 or 1: no splitting)");
+    }
+    return static_cast<unsigned>(v);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 ClHandle<cl_command_queue> make_queue(cl_context context, cl_device_id device,
                                       const std::string& name) {
   cl_int err = CL_SUCCESS;
@@ -64,6 +97,7 @@ void mark_opencl_started() noexcept { g_opencl_started.store(true); }
 RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   adaptive = options.dispatch == Dispatch::Adaptive;
   const auto threshold = adaptive ? threshold_from(options) : std::nullopt;
+  const unsigned threads = adaptive ? inline_threads_from(options) : 1;
   if (adaptive && !opencl_started() && !std::getenv("POCL_DEVICES")) {
     ::setenv("POCL_DEVICES", "basic pthread", 0);
   }
@@ -122,11 +156,23 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   last_queue_ = queue.get();
   if (adaptive) {
     inline_queue = make_queue(context.get(), inline_device, inline_info.name);
-    inline_threshold = threshold ? *threshold : measure_inline_threshold(*this);
+    if (threads > 1) {
+      inline_pool = std::make_unique<InlinePool>(context.get(), inline_device, threads,
+                                                 inline_spin);
+    }
+    const auto split = inline_pool ? split_threshold_from(options) : std::optional<std::size_t>(SIZE_MAX);
+    Thresholds measured;
+    if (!threshold || !split) measured = measure_thresholds(*this);
+    inline_threshold = threshold ? *threshold : measured.inline_items;
+    split_threshold = split ? *split : measured.split_items;
   }
   SPVJIT_LOG_INFO("device: " + info.summary() + " (" + std::to_string(seen.size()) +
                   " devices seen)" +
-                  (adaptive ? "; adaptive dispatch: up to " + std::to_string(inline_threshold) +
+                  (adaptive ? "; adaptive dispatch: " + std::to_string(threads) +
+                                  " inline threads (split above " +
+                                  (split_threshold == SIZE_MAX ? std::string("never")
+                                                               : std::to_string(split_threshold)) +
+                                  " work-items); up to " + std::to_string(inline_threshold) +
                                   " work-items run inline on " + inline_info.name
                             : std::string()));
 }
@@ -175,9 +221,18 @@ const DeviceInfo* Runtime::inline_device() const {
 Dispatch Runtime::dispatch() const {
   return detail::live_core(core_).adaptive ? Dispatch::Adaptive : Dispatch::Single;
 }
+unsigned Runtime::inline_threads() const {
+  auto& core = detail::live_core(core_);
+  return core.inline_pool ? core.inline_pool->threads() : (core.adaptive ? 1 : 0);
+}
 std::size_t Runtime::inline_threshold() const { return detail::live_core(core_).inline_threshold.load(); }
 void Runtime::set_inline_threshold(std::size_t work_items) {
   detail::live_core(core_).inline_threshold.store(work_items);
+}
+std::size_t Runtime::split_threshold() const { return detail::live_core(core_).split_threshold.load(); }
+void Runtime::set_split_threshold(std::size_t work_items) {
+  auto& core = detail::live_core(core_);
+  if (core.inline_pool) core.split_threshold.store(work_items);
 }
 
 void Runtime::synchronize() { detail::live_core(core_).finish(); }

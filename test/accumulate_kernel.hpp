@@ -16,4 +16,12 @@ inline KernelDef accumulate_kernel() {
   return kb.finish();
 }
 
+/// counter[0] += 1 atomically, once per work-item.
+inline KernelDef counting_kernel() {
+  KernelBuilder kb("count_work_items");
+  auto counter = kb.param<Global<std::int32_t>>("counter");
+  kb.if_(kb.in_bounds(), [&] { atomic_add(counter[0], std::int32_t{1}); });
+  return kb.finish();
+}
+
 }  // namespace spvjit::test

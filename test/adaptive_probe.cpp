@@ -3,6 +3,7 @@
 // per check and "FAIL: ..." for each failure; exit 0 when all pass, 1 when one fails, 2 when the
 // adaptive runtime cannot start.
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -33,6 +34,7 @@ void check(bool ok, const std::string& what) {
 template <class T>
 void same_results_on_both_devices(Runtime& rt, Jit& jit) {
   using A = arithmetic_t<T>;
+  rt.set_split_threshold(SIZE_MAX);  // pthread, not the inline threads, for large launches
   Kernel k = jit.compile(examples::saxpy(scalar_of<T>));
   for (std::size_t n : {std::size_t{16}, std::size_t{1000}, std::size_t{65537}}) {
     std::vector<T> x(n), y(n);
@@ -63,6 +65,7 @@ void same_results_on_both_devices(Runtime& rt, Jit& jit) {
 // between: the switch must wait for the big one.
 void ordered_across_devices(Runtime& rt, Jit& jit) {
   rt.set_inline_threshold(1024);
+  rt.set_split_threshold(SIZE_MAX);
   Kernel scale = jit.compile(examples::scale(Scalar::F64, 1));
   const std::size_t n = 1 << 18;
   auto B = rt.upload(std::vector<double>(n, 1.0));
@@ -81,8 +84,9 @@ void ordered_across_devices(Runtime& rt, Jit& jit) {
 }
 
 // Threads alternating small (basic) and large (pthread) launches of one kernel.
-void threads_across_devices(Runtime& rt, Jit& jit) {
+void threads_across_devices(Runtime& rt, Jit& jit, bool split) {
   rt.set_inline_threshold(1024);
+  rt.set_split_threshold(split ? 1024 : SIZE_MAX);  // the large launches: split, or pthread
   Kernel k = jit.compile(test::accumulate_kernel());
   constexpr unsigned threads = 4;
   constexpr int launches = 2000;
@@ -112,7 +116,8 @@ void threads_across_devices(Runtime& rt, Jit& jit) {
       ok = ok && v[i] == (t + 1.0) * (i < 16 ? launches : launches / 2);
     }
   }
-  check(ok, "4 threads x 2000 launches alternating basic and pthread: exact sums");
+  check(ok, std::string("4 threads x 2000 launches alternating basic and ") +
+                (split ? "split" : "pthread") + ": exact sums");
 }
 
 #if SPVJIT_HAVE_ALLOC_COUNTER  // the interposer is left out of sanitizer builds
@@ -152,6 +157,7 @@ void no_allocations_inline(Runtime& rt, Jit& jit) {
 
 // A program rebuilt from its device binary (what a disk cache does) runs on both devices.
 void binary_on_both_devices(Runtime& rt, Jit& jit) {
+  rt.set_split_threshold(SIZE_MAX);
   Kernel built = jit.compile(examples::scale(Scalar::F64, 1));
   const auto& s = detail::KernelAccess::state(built);
   const auto binary = detail::program_binary(s.program->get());
@@ -170,22 +176,144 @@ void binary_on_both_devices(Runtime& rt, Jit& jit) {
   check(ok, "a program built from its binary runs on pthread and on basic");
 }
 
+// Launches above the threshold run split over the inline threads (runtime/inline_pool.hpp):
+// the same bits as on basic alone, in 1D and 2D, with a static workgroup, after the workers
+// fell asleep; kernels that read group ids or use atomics go to pthread whole.
+void split_launches(Runtime& rt, Jit& jit) {
+  check(rt.inline_threads() >= 2, "inline threads: " + std::to_string(rt.inline_threads()));
+  Kernel saxpy = jit.compile(examples::saxpy(Scalar::F32));
+  auto& core = *detail::KernelAccess::state(saxpy).core;
+  auto run_both = [&](auto&& launch, auto& out) {  // basic alone, then split
+    using T = typename std::decay_t<decltype(out)>::value_type;
+    std::vector<std::vector<T>> results;
+    std::uint64_t splits[2];
+    for (std::size_t split : {SIZE_MAX, std::size_t{0}}) {
+      rt.set_inline_threshold(SIZE_MAX);
+      rt.set_split_threshold(split);
+      out.write(std::vector<T>(out.size(), T(-1)));
+      const auto before = core.split_launches.load();
+      launch();
+      rt.synchronize();
+      splits[results.size()] = core.split_launches.load() - before;
+      results.push_back(out.to_vector());
+    }
+    return std::make_pair(results[0] == results[1], splits[1]);
+  };
+  for (std::size_t n : {std::size_t{4097}, std::size_t{65537}, std::size_t{1} << 20}) {
+    std::vector<float> x(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<float>(i % 17) * 0.37f;
+      y[i] = static_cast<float>(i % 13) * 1.1f;
+    }
+    auto X = rt.upload(x), Y = rt.upload(y);
+    auto Z = rt.zeros<float>(n);
+    // Small ones with a workgroup given, so that they have several groups to split.
+    auto [same, splits] = run_both([&] {
+      if (n < 10000) {
+        saxpy.launch(NDRange{n}, WorkGroup{64}, Z, X, Y, 1.5f);
+      } else {
+        saxpy.launch(NDRange{n}, Z, X, Y, 1.5f);
+      }
+    }, Z);
+    check(same && splits == 1, "saxpy n=" + std::to_string(n) + ": split launch gives basic's bits");
+  }
+  {
+    const std::int64_t n = 70, p = 33, m = 129;
+    std::vector<float> a(n * p), b(p * m);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 7) * 0.25f - 0.5f;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 5) * 0.5f - 1.0f;
+    auto A = rt.upload(a), B = rt.upload(b);
+    auto C = rt.zeros<float>(n * m);
+    Kernel naive = jit.compile(examples::naive_matmul());
+    auto [same, splits] = run_both([&] { naive.launch(NDRange{m, n}, WorkGroup{8, 8}, C, A, B, n, p, m); }, C);
+    check(same && splits == 1, "naive matmul 70x33x129 (2D): split launch gives basic's bits");
+    Specialization tile;
+    tile.workgroup = WorkGroup{16, 16};
+    Kernel tiled = jit.compile(examples::tiled_matmul(16), tile);
+    auto [same2, splits2] = run_both([&] { tiled.launch(NDRange{m, n}, C, A, B, n, p, m); }, C);
+    check(same2 && splits2 == 1, "tiled matmul (local memory, barriers): split launch gives basic's bits");
+    // After the workers' spin ran out: they are woken, or the caller runs every part.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    auto [same3, splits3] = run_both([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      naive.launch(NDRange{m, n}, WorkGroup{8, 8}, C, A, B, n, p, m);
+    }, C);
+    check(same3 && splits3 == 1, "a split launch after the workers fell asleep gives basic's bits");
+  }
+  {
+    KernelBuilder kb("group_ids");
+    auto out = kb.param<Global<std::int64_t>>("out");
+    auto i = kb.global_index();
+    kb.if_(kb.in_bounds(), [&] { out[i] = kb.group_index() * std::int64_t{100000} + kb.local_index(); });
+    Kernel groups = jit.compile(kb.finish());
+    const std::size_t n = 50000;
+    auto Out = rt.zeros<std::int64_t>(n);
+    auto [same, splits] = run_both([&] { groups.launch(NDRange{n}, WorkGroup{100}, Out); }, Out);
+    const auto v = Out.to_vector();
+    bool exact = true;
+    for (std::size_t k = 0; k < n; ++k) exact = exact && v[k] == static_cast<std::int64_t>((k / 100) * 100000 + k % 100);
+    check(same && exact && splits == 0, "a kernel reading group ids is not split and sees its true group ids");
+    // Ordered without a synchronize: pthread (group ids) -> split (copy) -> basic (16 items).
+    KernelBuilder cb("plus_one");
+    auto dst = cb.param<Global<std::int64_t>>("dst");
+    auto src = cb.param<Const<std::int64_t>>("src");
+    auto j = cb.global_index();
+    cb.if_(cb.in_bounds(), [&] { dst[j] = src[j] + std::int64_t{1}; });
+    Kernel plus_one = jit.compile(cb.finish());
+    rt.set_inline_threshold(1024);
+    rt.set_split_threshold(1024);
+    auto Copy = rt.zeros<std::int64_t>(n);
+    auto Head = rt.zeros<std::int64_t>(n);
+    bool ordered = true;
+    for (int round = 0; round < 10; ++round) {
+      groups.launch(NDRange{n}, WorkGroup{100}, Out);  // pthread
+      plus_one.launch(NDRange{n}, Copy, Out);          // split
+      plus_one.launch(NDRange{16}, Head, Copy);        // basic
+      const auto c = Copy.to_vector();                 // no synchronize before the reads
+      const auto h = Head.to_vector();
+      for (std::size_t k = 0; k < n; ++k) ordered = ordered && c[k] == v[k] + 1;
+      for (std::size_t k = 0; k < 16; ++k) ordered = ordered && h[k] == v[k] + 2;
+    }
+    check(ordered, "pthread -> split -> basic launches and reads see each other's results in order");
+  }
+  {
+    Kernel count = jit.compile(test::counting_kernel());
+    const std::size_t n = 100000;
+    auto Counter = rt.zeros<std::int32_t>(1);
+    auto [same, splits] = run_both([&] {
+      Counter.write(std::vector<std::int32_t>{0});
+      count.launch(NDRange{n}, Counter);
+    }, Counter);
+    check(same && Counter.to_vector()[0] == static_cast<std::int32_t>(n) && splits == 0,
+          "a kernel using atomics is not split and counts exactly");
+  }
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool split_only = argc > 1 && std::strcmp(argv[1], "split") == 0;
   try {
     RuntimeOptions options;
     options.dispatch = Dispatch::Adaptive;
     Runtime rt(options);
-    std::printf("devices: %s + %s; threshold %zu; POCL_DEVICES=%s\n", rt.device().name.c_str(),
-                rt.inline_device()->name.c_str(), rt.inline_threshold(),
+    std::printf("devices: %s + %s; threshold %zu; split threshold %zu; POCL_DEVICES=%s\n",
+                rt.device().name.c_str(), rt.inline_device()->name.c_str(), rt.inline_threshold(),
+                rt.split_threshold(),
                 std::getenv("POCL_DEVICES") ? std::getenv("POCL_DEVICES") : "(unset)");
     Jit jit(rt);
+    if (split_only) {  // the ThreadSanitizer build runs this part
+      split_launches(rt, jit);
+      threads_across_devices(rt, jit, true);
+      return g_failures == 0 ? 0 : 1;
+    }
+    split_launches(rt, jit);
     same_results_on_both_devices<float>(rt, jit);
     same_results_on_both_devices<double>(rt, jit);
     same_results_on_both_devices<half>(rt, jit);
     ordered_across_devices(rt, jit);
-    threads_across_devices(rt, jit);
+    threads_across_devices(rt, jit, false);
+    threads_across_devices(rt, jit, true);
 #if SPVJIT_HAVE_ALLOC_COUNTER
     no_allocations_inline(rt, jit);
 #endif

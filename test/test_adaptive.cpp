@@ -7,6 +7,10 @@
 #include <cstdio>
 #include <string>
 
+#include "jit/offset_safety.hpp"
+#include "spvjit/examples.hpp"
+#include "spvjit/spvjit.hpp"
+#include "test/accumulate_kernel.hpp"
 #include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
 
@@ -40,4 +44,60 @@ TEST_CASE("adaptive dispatch without PoCL's basic device says how to get it") {
   options.dispatch = Dispatch::Adaptive;
   CHECK_THROWS_WITH_AS(Runtime{options}, doctest::Contains("POCL_DEVICES=\"basic pthread\""),
                        DeviceNotFoundError);
+}
+
+TEST_SUITE("concurrency") {
+// The inline threads (runtime/inline_pool.hpp) under the ThreadSanitizer build too: split
+// launches against basic alone, kernels that must not split, ordering across the three ways a
+// launch can go, and 4 threads launching at once. Three inline threads on two cores: the
+// workers are descheduled mid-part, which is when a hand-off goes wrong if it can.
+TEST_CASE("adaptive dispatch: large launches split over inline threads give basic's bits") {
+  std::string out;
+  const int code = test::run_command(
+      "POCL_DEVICES='basic pthread' SPVJIT_INLINE_THREADS=3 SPVJIT_INLINE_THRESHOLD=1024 " SPVJIT_ADAPTIVE_PROBE " split",
+      out);
+  CHECK_MESSAGE(code == 0, out);
+  CHECK(out.find("FAIL") == std::string::npos);
+  CHECK(out.find("inline threads: 3") != std::string::npos);
+}
+
+TEST_CASE("SPVJIT_INLINE_THREADS and SPVJIT_SPLIT_THRESHOLD are checked") {
+  std::string out;
+  CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=1 SPVJIT_INLINE_THREADS=x " SPVJIT_ADAPTIVE_PROBE, out) == 1);
+  CHECK_MESSAGE(out.find("SPVJIT_INLINE_THREADS='x': expected a number of threads") != std::string::npos, out);
+  out.clear();
+  CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=1 SPVJIT_SPLIT_THRESHOLD=-4 " SPVJIT_ADAPTIVE_PROBE, out) == 1);
+  CHECK_MESSAGE(out.find("SPVJIT_SPLIT_THRESHOLD='-4': expected a number of work-items") != std::string::npos, out);
+}
+}  // TEST_SUITE("concurrency")
+
+TEST_CASE("which kernels may run split with global offsets, read from their SPIR-V") {
+  auto offsets_ok = [](const KernelDef& def, const Specialization& spec = {}) {
+    const auto words = test::jit().spirv(def, spec);
+    return detail::runs_with_offsets(
+        {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * 4});
+  };
+  CHECK(offsets_ok(examples::saxpy(Scalar::F32)));
+  CHECK(offsets_ok(examples::naive_matmul()));
+  Specialization tile;
+  tile.workgroup = WorkGroup{16, 16};
+  CHECK(offsets_ok(examples::tiled_matmul(16), tile));  // local ids and barriers are fine
+  CHECK_FALSE(offsets_ok(test::counting_kernel()));     // atomics
+  auto reads = [](auto&& value) {
+    KernelBuilder kb("reads_a_query");
+    auto out = kb.param<Global<std::int64_t>>("out");
+    out[kb.global_index()] = value(kb);
+    return kb.finish();
+  };
+  CHECK_FALSE(offsets_ok(reads([](KernelBuilder& kb) { return kb.group_index(1); })));
+  CHECK_FALSE(offsets_ok(reads([](KernelBuilder& kb) { return num_groups(kb, 0); })));
+  CHECK(offsets_ok(reads([](KernelBuilder& kb) { return kb.local_index(2); })));
+  // Malformed or truncated SPIR-V: the safe answer.
+  const auto words = test::jit().spirv(examples::saxpy(Scalar::F32));
+  std::vector<std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(words.data()),
+                                  reinterpret_cast<const std::uint8_t*>(words.data()) + words.size() * 4);
+  CHECK_FALSE(detail::runs_with_offsets({bytes.data(), 16}));
+  CHECK(detail::runs_with_offsets(bytes));
+  bytes[5 * 4 + 2] = bytes[5 * 4 + 3] = 0;  // the first instruction's word count: 0
+  CHECK_FALSE(detail::runs_with_offsets(bytes));
 }

@@ -70,6 +70,17 @@ struct RuntimeOptions {
   /// Runtime of the process starts (a Float64 scale kernel timed on both devices at 2^8 ...
   /// 2^20 work-items; 50-70 ms on 2 loaded cores).
   std::optional<std::size_t> inline_threshold;
+  /// Dispatch::Adaptive: how many threads (the launching one included) run a launch above the
+  /// threshold on `basic` together, each a part of its work-groups, instead of sending it to
+  /// `pthread` (kernels that read group ids, the global size or offset, or use atomics still
+  /// go to `pthread`). 0 or 1: never split. Unset: SPVJIT_INLINE_THREADS; unset too: the
+  /// hardware threads. The extra threads wait for work spinning 200 us after each launch, then
+  /// blocked.
+  std::optional<unsigned> inline_threads;
+  /// Dispatch::Adaptive with 2+ inline threads: launches above this many work-items (of
+  /// kernels that allow it) run split over them; this rule comes before inline_threshold's.
+  /// Unset: SPVJIT_SPLIT_THRESHOLD; unset too: measured with the inline threshold.
+  std::optional<std::size_t> split_threshold;
 };
 
 namespace detail {
@@ -187,6 +198,13 @@ class Runtime {
   Dispatch dispatch() const;
   /// Dispatch::Adaptive: launches of at most this many work-items run inline on `basic`.
   std::size_t inline_threshold() const;
+  /// Dispatch::Adaptive: the threads that run a large launch on `basic` together (1: no
+  /// splitting); 0 for Dispatch::Single.
+  unsigned inline_threads() const;
+  /// Launches above this many work-items run split over the inline threads when the kernel
+  /// allows it (SIZE_MAX: never); the setter has no effect with fewer than 2 inline threads.
+  std::size_t split_threshold() const;
+  void set_split_threshold(std::size_t work_items);
   /// Changes the threshold for launches enqueued after this call (any thread).
   void set_inline_threshold(std::size_t work_items);
 

@@ -1,0 +1,158 @@
+#include "runtime/inline_pool.hpp"
+
+#include <algorithm>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define SPVJIT_PAUSE() _mm_pause()
+#else
+#define SPVJIT_PAUSE() std::this_thread::yield()
+#endif
+
+namespace spvjit::detail {
+
+namespace {
+
+constexpr std::uint64_t pack(std::uint32_t generation, unsigned parts, unsigned next) {
+  return std::uint64_t{generation} << 32 | std::uint64_t{parts & 0xffff} << 16 | (next & 0xffff);
+}
+constexpr std::uint32_t generation_of(std::uint64_t claims) { return static_cast<std::uint32_t>(claims >> 32); }
+
+}  // namespace
+
+InlinePool::InlinePool(cl_context context, cl_device_id device, unsigned threads,
+                       std::chrono::microseconds spin)
+    : spin_(spin) {
+  const unsigned count = threads > 1 ? threads - 1 : 0;
+  workers_.resize(count);
+  for (auto& w : workers_) {
+    cl_int err = CL_SUCCESS;
+    w.queue = ClHandle<cl_command_queue>(clCreateCommandQueueWithProperties(context, device, nullptr, &err));
+    check_cl(err, "clCreateCommandQueueWithProperties", "inline pool");
+  }
+  for (auto& w : workers_) {
+    cl_command_queue q = w.queue.get();
+    w.thread = std::thread([this, q] { work(q); });
+  }
+}
+
+InlinePool::~InlinePool() {
+  stop_.store(true);
+  {
+    std::lock_guard<std::mutex> lock(sleep_mutex_);
+    wake_.notify_all();
+  }
+  for (auto& w : workers_) {
+    if (w.thread.joinable()) w.thread.join();
+  }
+}
+
+cl_int InlinePool::run(cl_kernel kernel, cl_command_queue own_queue, cl_uint dims,
+                       const std::size_t* global, const std::size_t* local, unsigned dim,
+                       unsigned parts) noexcept {
+  parts = std::clamp(parts, 1u, 0xffffu);
+  Job job;
+  {
+    std::lock_guard<std::mutex> lock(job_mutex_);
+    job_.generation = generation_of(claims_.load(std::memory_order_relaxed)) + 1;
+    job_.kernel = kernel;
+    job_.dims = dims;
+    std::copy(global, global + 3, job_.global);
+    std::copy(local, local + 3, job_.local);
+    job_.dim = dim;
+    job_.parts = parts;
+    job = job_;
+  }
+  done_.store(0, std::memory_order_relaxed);
+  error_.store(CL_SUCCESS, std::memory_order_relaxed);
+  // Publishing the claims word is what starts the workers (seq_cst: see work()).
+  claims_.store(pack(job.generation, parts, 0));
+  if (sleepers_.load() > 0) {
+    std::lock_guard<std::mutex> lock(sleep_mutex_);
+    wake_.notify_all();
+  }
+  run_parts(own_queue, job);
+  // Parts a worker claimed may still be running.
+  for (unsigned spins = 0; done_.load(std::memory_order_acquire) != parts; ++spins) {
+    if (spins < 4096) {
+      SPVJIT_PAUSE();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+  return error_.load(std::memory_order_relaxed);
+}
+
+bool InlinePool::claim(const Job& job, unsigned& part) noexcept {
+  std::uint64_t claims = claims_.load(std::memory_order_acquire);
+  for (;;) {
+    const unsigned next = static_cast<unsigned>(claims & 0xffff);
+    if (generation_of(claims) != job.generation || next >= job.parts) return false;
+    if (claims_.compare_exchange_weak(claims, claims + 1, std::memory_order_acq_rel)) {
+      part = next;
+      return true;
+    }
+  }
+}
+
+void InlinePool::run_parts(cl_command_queue queue, const Job& job) noexcept {
+  unsigned part = 0;
+  while (claim(job, part)) {
+    const cl_int err = run_part(queue, job, part);
+    if (err != CL_SUCCESS) {
+      cl_int expected = CL_SUCCESS;
+      error_.compare_exchange_strong(expected, err);
+    }
+    done_.fetch_add(1, std::memory_order_release);
+  }
+}
+
+cl_int InlinePool::run_part(cl_command_queue queue, const Job& job, unsigned part) noexcept {
+  const unsigned d = job.dim;
+  const std::size_t groups = job.global[d] / job.local[d];
+  const std::size_t first = groups * part / job.parts;
+  const std::size_t last = groups * (part + 1) / job.parts;
+  if (first == last) return CL_SUCCESS;
+  std::size_t offset[3] = {0, 0, 0};
+  std::size_t global[3] = {job.global[0], job.global[1], job.global[2]};
+  offset[d] = first * job.local[d];
+  global[d] = (last - first) * job.local[d];
+  const cl_int err = clEnqueueNDRangeKernel(queue, job.kernel, job.dims, offset, global, job.local,
+                                            0, nullptr, nullptr);
+  if (err != CL_SUCCESS) return err;
+  return clFinish(queue);  // basic ran it inside the enqueue; this only retires the command
+}
+
+void InlinePool::work(cl_command_queue queue) {
+  std::uint32_t seen = 0;
+  for (;;) {
+    // Spin for a while after each job: launches in a loop find the worker awake.
+    const auto until = std::chrono::steady_clock::now() + spin_;
+    std::uint64_t claims = claims_.load();
+    unsigned spins = 0;
+    while (generation_of(claims) == seen && !stop_.load(std::memory_order_relaxed)) {
+      if ((++spins & 63) == 0 && std::chrono::steady_clock::now() >= until) break;
+      SPVJIT_PAUSE();
+      claims = claims_.load();
+    }
+    if (generation_of(claims) == seen && !stop_.load()) {
+      std::unique_lock<std::mutex> lock(sleep_mutex_);
+      sleepers_.fetch_add(1);  // seq_cst with run()'s store of claims_: no wake-up is lost
+      wake_.wait(lock, [&] { return stop_.load() || generation_of(claims_.load()) != seen; });
+      sleepers_.fetch_sub(1);
+    }
+    if (stop_.load()) return;
+    // The generation seen, not the copied job's: the caller writes the next job before it
+    // publishes its claims, so the copy may be newer than the claims that woke this worker. Its
+    // claims then fail, and the worker wakes again when they are published.
+    seen = generation_of(claims_.load());
+    Job job;
+    {
+      std::lock_guard<std::mutex> lock(job_mutex_);
+      job = job_;
+    }
+    run_parts(queue, job);
+  }
+}
+
+}  // namespace spvjit::detail
