@@ -178,11 +178,11 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
   unsigned width = forced_width > 1 ? forced_width : preferred_width(widths, plan.widest);
   if (width < 2) return {1, "the device prefers scalars for this element type", true};
-  // Builtins called with 512-bit vectors return garbage on this PoCL 6.0 (built for
-  // x86-64-v3, AVX2): every math function at float16 and double8, and vload_half16, measured —
-  // most likely a calling-convention mismatch with the kernel library. 256 bits are exact, and
-  // plain loads, arithmetic and stores are exact at any width. (Calls in Vec<T, N> code are
-  // split instead: jit/split_vector_calls.hpp.)
+  // Builtins taking vectors wider than the kernel library's registers (256 bits for PoCL built
+  // for x86-64-v3) return garbage from SPIR-V input: PoCL's SPIR wrapper passes them through a
+  // stack slot with a `tail call` lacking `byval`, so LLVM deletes the store (see
+  // jit/split_vector_calls.hpp). 256 bits are exact, and plain loads, arithmetic and stores are
+  // exact at any width. (Calls in Vec<T, N> code are split instead.)
   if (plan.widest_call_bits > 0) {
     width = std::min(width, std::max(2u, max_builtin_vector_bits / plan.widest_call_bits));
   }

@@ -174,8 +174,9 @@ class Vectorizer {
     const llvm::StringRef name = scalar->getName();
     if (name.startswith(vload_half_prefix)) {
       // vload_half(i, p): one W x i16 load from lane 0's element, widened here in integer
-      // vector code: no builtin call, so half data may take 16 lanes (vload_half16 returned
-      // zeros on this PoCL), and the saxpy Float16 kernel stays out of the kernel library.
+      // vector code: no builtin call, so half data may take 16 lanes at no risk from PoCL's
+      // wide-vector builtins (jit/split_vector_calls.hpp), and the saxpy Float16 kernel stays
+      // out of the kernel library.
       auto* ptr = c->getArgOperand(1);
       const unsigned space = ptr->getType()->getPointerAddressSpace();
       auto* first = b.CreateInBoundsGEP(ptr->getType()->getNonOpaquePointerElementType(), ptr,

@@ -1,7 +1,11 @@
-// PoCL built for x86-64-v3 returns garbage from builtins called on 512-bit vectors (sqrt of a
-// float16, fabs of a double8: measured), while 256-bit calls are exact. So on CPU devices the
-// JIT splits such calls into calls on 256-bit pieces and joins the results; the user's
-// Vec<float, 16> stays one value everywhere else.
+// PoCL 6.0 returns garbage from builtins called from SPIR-V on vectors wider than its kernel
+// library's registers (256 bits when built for x86-64-v3: sqrt of a float16, fabs of a double8,
+// vstore_half16; 512 bits for x86-64-v4, where double16 still fails), while OpenCL C source is
+// fine. The cause, found in PoCL's lib/kernel/SPIR/generate_spir_wrapper.py: the SPIR wrapper
+// stores a wide argument into a stack slot and `tail call`s the library function with the
+// slot's pointer but without `byval`, so LLVM may assume the callee does not read the caller's
+// stack and deletes the store. So on CPU devices the JIT splits such calls into calls on
+// 256-bit pieces and joins the results; the user's Vec<float, 16> stays one value elsewhere.
 #pragma once
 
 namespace llvm {
