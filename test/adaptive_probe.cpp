@@ -153,6 +153,46 @@ void no_allocations_inline(Runtime& rt, Jit& jit) {
   check(o <= w, "inline launch: " + std::to_string(o) + " allocations per 50 launches, raw " +
                     std::to_string(w));
 }
+
+// A split launch allocates no more than its parts enqueued with raw OpenCL calls: the
+// hand-off to the inline threads allocates nothing.
+void no_allocations_split(Runtime& rt, Jit& jit) {
+  rt.set_inline_threshold(1024);
+  rt.set_split_threshold(1024);
+  Kernel k = jit.compile(examples::scale(Scalar::F64, 1));
+  constexpr std::size_t n = 65536;
+  auto A = rt.zeros<double>(n);
+  auto B = rt.upload(std::vector<double>(n, 1.0));
+  auto& s = detail::KernelAccess::state(k);
+  cl_kernel ck = detail::KernelAccess::kernel(k);
+  cl_command_queue q = s.core->inline_queue.get();
+  const unsigned parts = 2 * rt.inline_threads();
+  auto ours = [&] { k.launch(NDRange{n}, A, B); rt.synchronize(); };
+  ours();
+  const std::size_t local = s.chosen_geometry.local[0], global = s.chosen_geometry.global[0];
+  const std::size_t groups = global / local;
+  auto raw = [&] {
+    for (unsigned p = 0; p < parts; ++p) {
+      const std::size_t first = groups * p / parts, last = groups * (p + 1) / parts;
+      const std::size_t offset = first * local, size = (last - first) * local;
+      clEnqueueNDRangeKernel(q, ck, 1, &offset, &size, &local, 0, nullptr, nullptr);
+      clFinish(q);
+    }
+  };
+  const auto splits_before = s.core->split_launches.load();
+  for (int i = 0; i < 20; ++i) { ours(); raw(); }
+  auto fewest = [](auto& f) {
+    std::uint64_t best = UINT64_MAX;
+    for (int r = 0; r < 5; ++r) {
+      best = std::min(best, support::count_allocations([&] { for (int i = 0; i < 20; ++i) f(); }).allocations);
+    }
+    return best;
+  };
+  const auto o = fewest(ours), w = fewest(raw);
+  check(s.core->split_launches.load() > splits_before && o <= w,
+        "split launch: " + std::to_string(o) + " allocations per 20 launches, raw parts " +
+            std::to_string(w));
+}
 #endif
 
 // A program rebuilt from its device binary (what a disk cache does) runs on both devices.
@@ -316,6 +356,7 @@ int main(int argc, char** argv) {
     threads_across_devices(rt, jit, true);
 #if SPVJIT_HAVE_ALLOC_COUNTER
     no_allocations_inline(rt, jit);
+    no_allocations_split(rt, jit);
 #endif
     binary_on_both_devices(rt, jit);
   } catch (const DeviceNotFoundError& e) {
