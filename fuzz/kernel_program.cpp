@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "fuzz/kernel_model.hpp"
+#include "spvjit/vector.hpp"
 
 namespace spvjit::fuzz {
 
@@ -50,7 +51,7 @@ class Generator {
       const std::uint8_t op = bytes_.byte();
       if (op == 0xff) return;  // closes the innermost body
       ++operations;
-      step(op % 8, depth);
+      step(op % 9, depth);
     }
   }
 
@@ -75,7 +76,75 @@ class Generator {
       case 5: cast_op(); break;
       case 6: unary_op(); break;
       case 7: (bytes_.byte() & 1) ? if_op(depth) : loop_op(depth); break;
+      case 8: vector_op(); break;
     }
+  }
+
+  // Lanes gathered from the pool into a Vec, an element-wise operation with a second vector,
+  // a constant shuffle, then one lane or a reduction back to a scalar (integers and bool only,
+  // so the model stays exact).
+  void vector_op() {
+    const Slot a = pick();
+    const Scalar t = a.value.type();
+    if (is_float(t)) return;
+    static constexpr unsigned widths[] = {2, 3, 4, 8, 16};
+    const unsigned n = widths[bytes_.byte() % std::size(widths)];
+    using Lanes = std::array<std::array<std::uint64_t, 16>, work_items>;  // [work-item][lane]
+    auto gather = [&](Lanes& model, bool& exact) {
+      std::vector<Value> lanes;
+      for (unsigned k = 0; k < n; ++k) {
+        const Slot* s = k == 0 ? &a : pick_of(t);
+        lanes.push_back(s->value);
+        exact = exact && s->exact;
+        for (std::size_t w = 0; w < work_items; ++w) model[w][k] = s->model[w];
+      }
+      return make_vector(lanes);
+    };
+    bool exact = true;
+    Lanes x{}, y{};
+    const VecValue vx = gather(x, exact), vy = gather(y, exact);
+    static constexpr BinaryOp logic[] = {BinaryOp::And, BinaryOp::Or, BinaryOp::Xor};
+    static constexpr BinaryOp integer[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
+                                           BinaryOp::Xor, BinaryOp::Shl, BinaryOp::Shr,
+                                           BinaryOp::Min, BinaryOp::Max};
+    const BinaryOp op = t == Scalar::Bool ? logic[bytes_.byte() % 3] : integer[bytes_.byte() % 8];
+    const VecValue combined = binary(op, vx, vy);
+    std::vector<int> mask(n);
+    for (unsigned k = 0; k < n; ++k) mask[k] = static_cast<int>(bytes_.byte() % (2 * n));
+    const VecValue shuffled = shuffle_vector(combined, vx, mask);
+    Lanes z{};
+    for (std::size_t w = 0; w < work_items; ++w) {
+      for (unsigned k = 0; k < n; ++k) {
+        const unsigned m = static_cast<unsigned>(mask[k]);
+        z[w][k] = m < n ? integer_op(op, t, x[w][m], y[w][m]) : x[w][m - n];
+      }
+    }
+    Slot r;
+    r.exact = exact;
+    const std::uint8_t how = bytes_.byte();
+    if (how & 1) {
+      const unsigned lane = (how >> 1) % n;
+      r.value = extract(shuffled, lane);
+      for (std::size_t w = 0; w < work_items; ++w) r.model[w] = z[w][lane];
+    } else {
+      static constexpr ReduceOp logic_reduce[] = {ReduceOp::And, ReduceOp::Or, ReduceOp::Xor};
+      static constexpr ReduceOp integer_reduce[] = {ReduceOp::Add, ReduceOp::Mul, ReduceOp::Min,
+                                                    ReduceOp::Max, ReduceOp::And, ReduceOp::Or,
+                                                    ReduceOp::Xor};
+      const ReduceOp rop = t == Scalar::Bool ? logic_reduce[(how >> 1) % 3]
+                                             : integer_reduce[(how >> 1) % 7];
+      static constexpr BinaryOp as_binary[] = {BinaryOp::Add, BinaryOp::Mul, BinaryOp::Min,
+                                               BinaryOp::Max, BinaryOp::And, BinaryOp::Or,
+                                               BinaryOp::Xor};
+      r.value = reduce(rop, shuffled);
+      // Integer reductions are exact in any order; the model folds left to right.
+      for (std::size_t w = 0; w < work_items; ++w) {
+        std::uint64_t v = z[w][0];
+        for (unsigned k = 1; k < n; ++k) v = integer_op(as_binary[static_cast<int>(rop)], t, v, z[w][k]);
+        r.model[w] = v;
+      }
+    }
+    pool.push_back(r);
   }
 
   void literal() {
