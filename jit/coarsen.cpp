@@ -3,7 +3,6 @@
 // itself becomes a dispatcher between them. Both helpers are always-inline; PoCL inlines them.
 #include "jit/coarsen.hpp"
 
-#include "jit/split_vector_calls.hpp"
 
 #include <algorithm>
 
@@ -16,6 +15,7 @@
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 #include "jit/coarsen_analysis.hpp"
+#include "jit/split_vector_calls.hpp"
 #include "jit/coarsen_vector.hpp"
 
 namespace spvjit::detail {

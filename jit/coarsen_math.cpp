@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include "jit/split_vector_calls.hpp"
+
 namespace spvjit::detail {
 
 std::string vector_math_name(const llvm::CallInst& call, unsigned width) {
@@ -40,21 +42,9 @@ std::string vector_math_name(const llvm::CallInst& call, unsigned width) {
 bool vector_intrinsic(const llvm::CallInst& call) {
   const auto* callee = call.getCalledFunction();
   if (!callee || !callee->isIntrinsic()) return false;
-  switch (callee->getIntrinsicID()) {
-    case llvm::Intrinsic::minnum:
-    case llvm::Intrinsic::maxnum:
-    case llvm::Intrinsic::fabs:
-    case llvm::Intrinsic::copysign:
-    case llvm::Intrinsic::floor:
-    case llvm::Intrinsic::ceil:
-    case llvm::Intrinsic::trunc:
-    case llvm::Intrinsic::rint:
-    case llvm::Intrinsic::round:
-    case llvm::Intrinsic::fma:
-      break;
-    default:
-      return false;
-  }
+  // llvm.sqrt is left out: the builder calls OpenCL's sqrt, and raw modules keep it scalar.
+  const auto id = callee->getIntrinsicID();
+  if (id == llvm::Intrinsic::sqrt || !builtin_intrinsic(id)) return false;
   for (const auto& a : call.args()) {
     if (a->getType() != call.getType()) return false;
   }

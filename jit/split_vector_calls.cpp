@@ -15,27 +15,6 @@ namespace {
 
 // The call's vector type when every operand and the result share it and it is wider than
 // `max_bits`; null otherwise.
-// The LLVM intrinsics the translator turns into OpenCL builtin calls (fmin, fabs, ...), each
-// overloaded on its one vector type.
-bool builtin_intrinsic(llvm::Intrinsic::ID id) {
-  switch (id) {
-    case llvm::Intrinsic::minnum:
-    case llvm::Intrinsic::maxnum:
-    case llvm::Intrinsic::fabs:
-    case llvm::Intrinsic::copysign:
-    case llvm::Intrinsic::floor:
-    case llvm::Intrinsic::ceil:
-    case llvm::Intrinsic::trunc:
-    case llvm::Intrinsic::rint:
-    case llvm::Intrinsic::round:
-    case llvm::Intrinsic::fma:
-    case llvm::Intrinsic::sqrt:
-      return true;
-    default:
-      return false;
-  }
-}
-
 llvm::FixedVectorType* wide_vector_call(const llvm::CallInst& call, unsigned max_bits) {
   const llvm::Function* callee = call.getCalledFunction();
   if (!callee || !callee->isDeclaration()) return nullptr;
@@ -114,6 +93,25 @@ void split(llvm::CallInst* call, llvm::FixedVectorType* type, unsigned max_bits)
 }
 
 }  // namespace
+
+bool builtin_intrinsic(llvm::Intrinsic::ID id) {
+  switch (id) {
+    case llvm::Intrinsic::minnum:
+    case llvm::Intrinsic::maxnum:
+    case llvm::Intrinsic::fabs:
+    case llvm::Intrinsic::copysign:
+    case llvm::Intrinsic::floor:
+    case llvm::Intrinsic::ceil:
+    case llvm::Intrinsic::trunc:
+    case llvm::Intrinsic::rint:
+    case llvm::Intrinsic::round:
+    case llvm::Intrinsic::fma:
+    case llvm::Intrinsic::sqrt:
+      return true;
+    default:
+      return false;
+  }
+}
 
 unsigned split_wide_builtin_calls(llvm::Module& m, unsigned max_bits) {
   std::vector<std::pair<llvm::CallInst*, llvm::FixedVectorType*>> wide;

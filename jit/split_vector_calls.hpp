@@ -8,6 +8,8 @@
 // 256-bit pieces and joins the results; the user's Vec<float, 16> stays one value elsewhere.
 #pragma once
 
+#include <llvm/IR/Intrinsics.h>
+
 namespace llvm {
 class Module;
 }
@@ -16,6 +18,10 @@ namespace spvjit::detail {
 
 /// The widest vector a builtin call may take on a CPU device, in bits.
 inline constexpr unsigned max_builtin_vector_bits = 256;
+
+/// The LLVM intrinsics the translator turns into OpenCL builtin calls (fmin, fabs, ...), each
+/// overloaded on its one operand type: what the rewrite below and the coarsening may vectorize.
+bool builtin_intrinsic(llvm::Intrinsic::ID id);
 
 /// Rewrites every call of an OpenCL builtin (`_Z...Dv16_f...`, or an LLVM intrinsic the
 /// translator makes one of: llvm.minnum, llvm.fabs, ...) whose operands and result are one

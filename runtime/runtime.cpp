@@ -28,31 +28,18 @@ std::string devices_seen(const std::vector<SeenDevice>& seen) {
   return msg;
 }
 
-// The threshold given in the options or SPVJIT_INLINE_THRESHOLD; none: measure it.
-std::optional<std::size_t> threshold_from(const RuntimeOptions& options) {
-  if (options.inline_threshold) return *options.inline_threshold;
-  const char* env = std::getenv("SPVJIT_INLINE_THRESHOLD");
+// A number of work-items from the options or else the environment variable `name`; none:
+// measure it.
+std::optional<std::size_t> work_items_from(const std::optional<std::size_t>& given,
+                                           const char* name) {
+  if (given) return *given;
+  const char* env = std::getenv(name);
   if (!env || !*env) return std::nullopt;
   char* end = nullptr;
   errno = 0;
   const unsigned long long v = std::strtoull(env, &end, 10);
   if (errno != 0 || *end != '\0' || *env == '-') {
-    throw UserError(std::string("SPVJIT_INLINE_THRESHOLD='") + env +
-                    "': expected a number of work-items (0 to 18446744073709551615)");
-  }
-  return static_cast<std::size_t>(v);
-}
-
-// The split threshold given in the options or SPVJIT_SPLIT_THRESHOLD; none: measure it.
-std::optional<std::size_t> split_threshold_from(const RuntimeOptions& options) {
-  if (options.split_threshold) return *options.split_threshold;
-  const char* env = std::getenv("SPVJIT_SPLIT_THRESHOLD");
-  if (!env || !*env) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = std::strtoull(env, &end, 10);
-  if (errno != 0 || *end != '\0' || *env == '-') {
-    throw UserError(std::string("SPVJIT_SPLIT_THRESHOLD='") + env +
+    throw UserError(std::string(name) + "='" + env +
                     "': expected a number of work-items (0 to 18446744073709551615)");
   }
   return static_cast<std::size_t>(v);
@@ -96,7 +83,8 @@ void mark_opencl_started() noexcept { g_opencl_started.store(true); }
 
 RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   adaptive = options.dispatch == Dispatch::Adaptive;
-  const auto threshold = adaptive ? threshold_from(options) : std::nullopt;
+  const auto threshold =
+      adaptive ? work_items_from(options.inline_threshold, "SPVJIT_INLINE_THRESHOLD") : std::nullopt;
   const unsigned threads = adaptive ? inline_threads_from(options) : 1;
   if (adaptive && !opencl_started() && !std::getenv("POCL_DEVICES")) {
     ::setenv("POCL_DEVICES", "basic pthread", 0);
@@ -160,7 +148,8 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
       inline_pool = std::make_unique<InlinePool>(context.get(), inline_device, threads,
                                                  inline_spin);
     }
-    const auto split = inline_pool ? split_threshold_from(options) : std::optional<std::size_t>(SIZE_MAX);
+    const auto split = inline_pool ? work_items_from(options.split_threshold, "SPVJIT_SPLIT_THRESHOLD")
+                                   : std::optional<std::size_t>(SIZE_MAX);
     Thresholds measured;
     if (!threshold || !split) measured = measure_thresholds(*this);
     inline_threshold = threshold ? *threshold : measured.inline_items;
