@@ -44,7 +44,7 @@ double fastest_split_us(RuntimeCore& core, cl_kernel k, std::size_t n, int reps)
   const std::size_t global[3] = {n, 1, 1};
   const std::size_t local[3] = {std::min<std::size_t>(n, 256), 1, 1};
   const unsigned parts = static_cast<unsigned>(
-      std::min<std::size_t>(n / local[0], 2 * std::size_t{core.inline_pool->threads()}));
+      std::min<std::size_t>(n / local[0], core.inline_pool->threads()));
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
     check_cl(core.inline_pool->run(k, core.inline_queue.get(), 1, global, local, 0, parts),

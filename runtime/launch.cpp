@@ -242,9 +242,10 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
 
 // A large launch on an adaptive runtime: its work-groups in parts on `basic`, run by the
 // calling thread and the inline workers together (runtime/inline_pool.hpp). Split along the
-// outermost dimension with two groups or more, so each part covers contiguous rows; two parts
-// per thread, so a worker that wakes late still finds one. False when there is nothing to
-// split (one group).
+// outermost dimension with two groups or more, so each part covers contiguous rows; one part
+// per thread (two per thread, for a worker that wakes late, measured 8 us slower on saxpy over
+// 2^20 floats: each part is an enqueue and a finish). False when there is nothing to split
+// (one group).
 bool launch_split(LaunchState& s, RuntimeCore& core, const Geometry& g) {
   unsigned dim = 3;
   std::size_t groups = 1;
@@ -257,7 +258,7 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Geometry& g) {
   }
   if (dim == 3) return false;
   const unsigned parts =
-      static_cast<unsigned>(std::min<std::size_t>(groups, 2 * std::size_t{core.inline_pool->threads()}));
+      static_cast<unsigned>(std::min<std::size_t>(groups, core.inline_pool->threads()));
   cl_command_queue queue = core.inline_queue.get();
   const auto order = core.enter(queue);
   const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, g.global, g.local, dim, parts);
@@ -301,11 +302,21 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     }
   }
   detail::RuntimeCore& core = *s.core;
-  if (core.inline_pool && s.runs_with_offsets && !event &&
-      g.items > core.split_threshold.load(std::memory_order_relaxed)) {
-    if (detail::launch_split(s, core, g)) return;
+  // Thresholds count indices (the calibration kernel does one per work-item); a coarsened
+  // work-item does `coarsen` of them.
+  const std::size_t work = g.items > SIZE_MAX / s.coarsen ? SIZE_MAX : g.items * s.coarsen;
+  cl_command_queue queue;
+  if (core.inline_pool && s.runs_with_offsets && !event) {
+    // Split above its threshold, else basic alone: below the split threshold basic beats the
+    // split, and the split beats pthread (runtime/inline_pool.hpp).
+    if (work > core.split_threshold.load(std::memory_order_relaxed) &&
+        detail::launch_split(s, core, g)) {
+      return;
+    }
+    queue = core.inline_queue.get();
+  } else {
+    queue = core.queue_for(work);
   }
-  cl_command_queue queue = core.queue_for(g.items);
   const auto order = core.enter(queue);  // adaptive runtimes only: a lock, maybe a clFinish
   // On PoCL `basic` the kernel runs inside this call (1M items: enqueue 1.9 ms, synchronize
   // 1 us), so launches of one kernel on basic run one at a time, under the lock above.

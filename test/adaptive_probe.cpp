@@ -166,7 +166,7 @@ void no_allocations_split(Runtime& rt, Jit& jit) {
   auto& s = detail::KernelAccess::state(k);
   cl_kernel ck = detail::KernelAccess::kernel(k);
   cl_command_queue q = s.core->inline_queue.get();
-  const unsigned parts = 2 * rt.inline_threads();
+  const unsigned parts = rt.inline_threads();
   auto ours = [&] { k.launch(NDRange{n}, A, B); rt.synchronize(); };
   ours();
   const std::size_t local = s.chosen_geometry.local[0], global = s.chosen_geometry.global[0];

@@ -78,8 +78,10 @@ struct RuntimeOptions {
   /// blocked.
   std::optional<unsigned> inline_threads;
   /// Dispatch::Adaptive with 2+ inline threads: launches above this many work-items (of
-  /// kernels that allow it) run split over them; this rule comes before inline_threshold's.
-  /// Unset: SPVJIT_SPLIT_THRESHOLD; unset too: measured with the inline threshold.
+  /// kernels that allow it) run split over them, smaller ones on `basic` alone (never on
+  /// `pthread`); inline_threshold then applies only to kernels that cannot be split. Unset:
+  /// SPVJIT_SPLIT_THRESHOLD; unset too: measured with the inline threshold. Both thresholds
+  /// count indices: a coarsened launch counts its work-items times the coarsening width.
   std::optional<std::size_t> split_threshold;
 };
 
