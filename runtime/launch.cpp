@@ -306,13 +306,11 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   // work-item does `coarsen` of them.
   const std::size_t work = g.items > SIZE_MAX / s.coarsen ? SIZE_MAX : g.items * s.coarsen;
   cl_command_queue queue;
-  if (core.inline_pool && s.runs_with_offsets && !event) {
+  const std::size_t split_threshold = core.split_threshold.load(std::memory_order_relaxed);
+  if (core.inline_pool && s.runs_with_offsets && !event && split_threshold != SIZE_MAX) {
     // Split above its threshold, else basic alone: below the split threshold basic beats the
     // split, and the split beats pthread (runtime/inline_pool.hpp).
-    if (work > core.split_threshold.load(std::memory_order_relaxed) &&
-        detail::launch_split(s, core, g)) {
-      return;
-    }
+    if (work > split_threshold && detail::launch_split(s, core, g)) return;
     queue = core.inline_queue.get();
   } else {
     queue = core.queue_for(work);

@@ -204,7 +204,8 @@ class Runtime {
   /// splitting); 0 for Dispatch::Single.
   unsigned inline_threads() const;
   /// Launches above this many work-items run split over the inline threads when the kernel
-  /// allows it (SIZE_MAX: never); the setter has no effect with fewer than 2 inline threads.
+  /// allows it, smaller ones on `basic`; SIZE_MAX: never split, every launch routed by the
+  /// inline threshold alone. The setter has no effect with fewer than 2 inline threads.
   std::size_t split_threshold() const;
   void set_split_threshold(std::size_t work_items);
   /// Changes the threshold for launches enqueued after this call (any thread).
