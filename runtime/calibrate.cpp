@@ -99,7 +99,10 @@ Thresholds measure_now(RuntimeCore& core) {
       if (!pthread_won) t.inline_items = n;
     }
     if (!split_won) {
-      split_won = fastest_split_us(core, kernel.get(), n, reps) < inline_us;
+      // One group is no split at all (the caller runs it alone): compare from two on.
+      if (n / std::min<std::size_t>(n, 256) >= 2) {
+        split_won = fastest_split_us(core, kernel.get(), n, reps) < inline_us;
+      }
       if (!split_won) t.split_items = n;
     }
   }
