@@ -193,7 +193,7 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
   }
   // Empty whatever the other sizes are (2^40 x 0 x 2^40 included): nothing runs, nothing can
   // overflow. Checked after the sizes themselves, so a negative size is still refused.
-  if ((nd.size[0] == 0) | (nd.size[1] == 0) | (nd.size[2] == 0)) [[unlikely]] return false;
+  if (nd.size[0] == 0 || nd.size[1] == 0 || nd.size[2] == 0) [[unlikely]] return false;
   if (given) {
     // checked above
   } else if (s.spec.workgroup) {
