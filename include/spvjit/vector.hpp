@@ -100,6 +100,10 @@ namespace detail {
 [[noreturn]] void throw_vector_mismatch(Scalar expected, unsigned lanes, const VecValue& given);
 }  // namespace detail
 
+/// The scalar types with arithmetic: every kernel scalar but bool (f16 never is a value).
+template <class T>
+concept KernelArithmetic = KernelScalar<T> && !std::is_same_v<T, bool>;
+
 /// A statically typed vector of N lanes of T.
 template <KernelScalar T, unsigned N>
 class Vec : public VecValue {
@@ -300,38 +304,19 @@ Vec<T, M> shuffle(Vec<T, N> a, const int (&mask)[M]) {
   return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(a), std::span<const int>(mask)));
 }
 
-template <KernelScalar T, unsigned N>
-  requires(!std::is_same_v<T, bool>)
-Val<T> reduce_add(Vec<T, N> v) {
-  return Val<T>(reduce(ReduceOp::Add, v));
-}
-template <KernelScalar T, unsigned N>
-  requires(!std::is_same_v<T, bool>)
-Val<T> reduce_mul(Vec<T, N> v) {
-  return Val<T>(reduce(ReduceOp::Mul, v));
-}
-template <KernelScalar T, unsigned N>
-  requires(!std::is_same_v<T, bool>)
-Val<T> reduce_min(Vec<T, N> v) {
-  return Val<T>(reduce(ReduceOp::Min, v));
-}
-template <KernelScalar T, unsigned N>
-  requires(!std::is_same_v<T, bool>)
-Val<T> reduce_max(Vec<T, N> v) {
-  return Val<T>(reduce(ReduceOp::Max, v));
-}
-template <KernelInteger T, unsigned N>
-Val<T> reduce_and(Vec<T, N> v) {
-  return Val<T>(reduce(ReduceOp::And, v));
-}
-template <KernelInteger T, unsigned N>
-Val<T> reduce_or(Vec<T, N> v) {
-  return Val<T>(reduce(ReduceOp::Or, v));
-}
-template <KernelInteger T, unsigned N>
-Val<T> reduce_xor(Vec<T, N> v) {
-  return Val<T>(reduce(ReduceOp::Xor, v));
-}
+#define SPVJIT_VECTOR_REDUCE(fn, op, Concept)  \
+  template <Concept T, unsigned N>              \
+  Val<T> fn(Vec<T, N> v) {                      \
+    return Val<T>(reduce(ReduceOp::op, v));     \
+  }
+SPVJIT_VECTOR_REDUCE(reduce_add, Add, KernelArithmetic)
+SPVJIT_VECTOR_REDUCE(reduce_mul, Mul, KernelArithmetic)
+SPVJIT_VECTOR_REDUCE(reduce_min, Min, KernelArithmetic)
+SPVJIT_VECTOR_REDUCE(reduce_max, Max, KernelArithmetic)
+SPVJIT_VECTOR_REDUCE(reduce_and, And, KernelInteger)
+SPVJIT_VECTOR_REDUCE(reduce_or, Or, KernelInteger)
+SPVJIT_VECTOR_REDUCE(reduce_xor, Xor, KernelInteger)
+#undef SPVJIT_VECTOR_REDUCE
 /// True when any (every) lane is true.
 template <unsigned N>
 Val<bool> any(Vec<bool, N> v) {
