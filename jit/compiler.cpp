@@ -275,7 +275,7 @@ class JitCore {
           state->max_workgroup, std::max<std::uint64_t>(1, private_group_budget / km.private_array_bytes));
     }
 
-    state->coarsen = width;
+    state->set_coarsen(width);  // a static ndrange's fixed geometry shrinks with it
     state->runs_with_offsets = runs_with_offsets(spirv_bytes);
     return Kernel(std::move(state));
   }
