@@ -1,9 +1,9 @@
 // Where PoCL's pthread device, and the inline threads splitting a launch, overtake basic alone
 // on this machine: a Float64 scale kernel (the launch benchmark's), timed each way at growing
-// sizes. It runs once, when an adaptive
-// Runtime of the process starts without a threshold given. Measured on the 2-core EPYC under
-// a load of 8: adaptive Runtime start ~40 ms with SPVJIT_INLINE_THRESHOLD set, 90-110 ms with
-// calibration (basic kept winning up to 2^19-2^20 items there, so every size was timed).
+// sizes. It runs once, when an adaptive Runtime of the process starts without a threshold
+// given. Measured on the 2-core EPYC under a load of 8: adaptive Runtime start ~40 ms with
+// SPVJIT_INLINE_THRESHOLD set, 90-110 ms with calibration (basic kept winning up to
+// 2^19-2^20 items there, so every size was timed).
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -117,8 +117,9 @@ Thresholds measure_thresholds(RuntimeCore& core) {
   static std::once_flag once;
   static Thresholds measured;
   std::call_once(once, [&] { measured = measure_now(core); });
-  if (!core.inline_pool) measured.split_items = SIZE_MAX;
-  return measured;
+  Thresholds t = measured;  // a copy: runtimes start in several threads at once
+  if (!core.inline_pool) t.split_items = SIZE_MAX;
+  return t;
 }
 
 }  // namespace spvjit::detail

@@ -194,22 +194,22 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
   // Empty whatever the other sizes are (2^40 x 0 x 2^40 included): nothing runs, nothing can
   // overflow. Checked after the sizes themselves, so a negative size is still refused.
   if (nd.size[0] == 0 || nd.size[1] == 0 || nd.size[2] == 0) [[unlikely]] return false;
-  if (given) {
-    // checked above
-  } else if (s.spec.workgroup) {
-    wg = &*s.spec.workgroup;
-  } else {
-    // KernelAbstractions' default (dynamic workgroup and ndrange) mostly repeats one ndrange:
-    // reuse its geometry and skip the choice and the divisions (~30 ns of a 0.66 us launch).
-    if (s.chosen_cached && nd == s.chosen_for && nd.dims == s.chosen_for.dims) {
-      g = s.chosen_geometry;
-      return true;
-    }
-    chosen = s.chosen_workgroup(s.coarsen == 1 ? nd : coarsened(nd, s.coarsen));
-    wg = &chosen;
-  }
   // A coarsened kernel (jit/coarsen.hpp) runs ceil(nd / coarsen) work-items in dimension 0.
   const NDRange run = s.coarsen == 1 ? nd : coarsened(nd, s.coarsen);
+  if (!given) {
+    if (s.spec.workgroup) {
+      wg = &*s.spec.workgroup;
+    } else {
+      // KernelAbstractions' default (dynamic workgroup and ndrange) mostly repeats one ndrange:
+      // reuse its geometry and skip the choice and the divisions (~30 ns of a 0.66 us launch).
+      if (s.chosen_cached && nd == s.chosen_for && nd.dims == s.chosen_for.dims) {
+        g = s.chosen_geometry;
+        return true;
+      }
+      chosen = s.chosen_workgroup(run);
+      wg = &chosen;
+    }
+  }
   g.items = 1;
   for (unsigned d = 0; d < 3; ++d) {
     const std::size_t n = run.size[d], l = wg->size[d];

@@ -28,36 +28,36 @@ std::string devices_seen(const std::vector<SeenDevice>& seen) {
   return msg;
 }
 
-// A number of work-items from the options or else the environment variable `name`; none:
-// measure it.
-std::optional<std::size_t> work_items_from(const std::optional<std::size_t>& given,
-                                           const char* name) {
-  if (given) return *given;
+// The unsigned number in the environment variable `name`, at most `max`; none when unset or
+// empty. Anything else is a UserError saying what was expected.
+std::optional<unsigned long long> number_from_env(const char* name, unsigned long long max,
+                                                  const char* expected) {
   const char* env = std::getenv(name);
   if (!env || !*env) return std::nullopt;
   char* end = nullptr;
   errno = 0;
   const unsigned long long v = std::strtoull(env, &end, 10);
-  if (errno != 0 || *end != '\0' || *env == '-') {
-    throw UserError(std::string(name) + "='" + env +
-                    "': expected a number of work-items (0 to 18446744073709551615)");
+  if (errno != 0 || *end != '\0' || *env == '-' || v > max) {
+    throw UserError(std::string(name) + "='" + env + "': expected " + expected);
   }
-  return static_cast<std::size_t>(v);
+  return v;
+}
+
+// A number of work-items from the options or else the environment variable `name`; none:
+// measure it.
+std::optional<std::size_t> work_items_from(const std::optional<std::size_t>& given,
+                                           const char* name) {
+  if (given) return *given;
+  return number_from_env(name, SIZE_MAX, "a number of work-items (0 to 18446744073709551615)");
 }
 
 // The threads that run one large launch on `basic`: the options, SPVJIT_INLINE_THREADS, or
 // every hardware thread.
 unsigned inline_threads_from(const RuntimeOptions& options) {
   if (options.inline_threads) return *options.inline_threads;
-  if (const char* env = std::getenv("SPVJIT_INLINE_THREADS"); env && *env) {
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long v = std::strtoul(env, &end, 10);
-    if (errno != 0 || *end != '\0' || *env == '-' || v > 256) {
-      throw UserError(std::string("SPVJIT_INLINE_THREADS='") + env +
-                      "': expected a number of threads from 0 to 256 (0 or 1: no splitting)");
-    }
-    return static_cast<unsigned>(v);
+  if (const auto v = number_from_env("SPVJIT_INLINE_THREADS", 256,
+                                     "a number of threads from 0 to 256 (0 or 1: no splitting)")) {
+    return static_cast<unsigned>(*v);
   }
   return std::max(1u, std::thread::hardware_concurrency());
 }
