@@ -133,12 +133,17 @@ void BuilderState::continue_in_new_block(const char* block_name) {
 }
 
 void BuilderState::check_same_builder(const Value& v, const char* what) const {
-  if (!v.valid()) throw UserError(std::string(what) + ": operand is an empty Value");
-  if (v.state() != this) {
+  check_same_builder(v.state(), v.raw(), what, "an empty Value");
+}
+
+void BuilderState::check_same_builder(const BuilderState* owner, llvm::Value* raw,
+                                      const char* what, const char* empty) const {
+  if (!raw) throw UserError(std::string(what) + ": operand is " + empty);
+  if (owner != this) {
     throw UserError(std::string(what) + ": operand belongs to another kernel than '" + name +
                     "'");
   }
-  check_in_current_function(v.raw(), what);
+  check_in_current_function(raw, what);
 }
 
 void BuilderState::check_in_current_function(llvm::Value* v, const char* what) const {

@@ -19,6 +19,9 @@ llvm::Value* emit_compare(BuilderState& s, CompareOp op, Scalar t, llvm::Value* 
 /// The conversion of `x` (element type `from`) to element type `to`, same shape.
 llvm::Value* emit_cast(BuilderState& s, llvm::Value* x, Scalar from, Scalar to);
 const char* compare_name(CompareOp op);
+/// An element index as i64 (sign- or zero-extended by its type); throws UserError naming
+/// `what` unless it is an integer of this kernel.
+llvm::Value* index64(BuilderState& s, const Value& index, const char* what);
 /// Checks `fn`'s argument count and element type; the mangled OpenCL builtin for `lanes` lanes
 /// (1: scalar, `_Z4fminff`; 4: `_Z4fminDv4_fS_`).
 std::string math_builtin(MathFn fn, Scalar t, std::size_t given, unsigned lanes);

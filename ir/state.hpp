@@ -45,6 +45,10 @@ class BuilderState {
   /// Moves the insertion point into a fresh block after a terminator (break, return).
   void continue_in_new_block(const char* name);
   void check_same_builder(const Value& v, const char* what) const;
+  /// The same for any operand: `owner` and `raw` of a Value or a VecValue, `empty` naming what
+  /// an empty one is ("an empty Value").
+  void check_same_builder(const BuilderState* owner, llvm::Value* raw, const char* what,
+                          const char* empty) const;
   /// Throws when `v` was computed in another function than the one being built (a kernel value
   /// captured by a device function's body): LLVM would only notice when verifying.
   void check_in_current_function(llvm::Value* v, const char* what) const;

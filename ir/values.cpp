@@ -160,6 +160,17 @@ llvm::Value* emit_cast(BuilderState& s, llvm::Value* x, Scalar from, Scalar to) 
   return ir.CreateIntCast(x, target, is_signed(from));
 }
 
+llvm::Value* index64(BuilderState& s, const Value& index, const char* what) {
+  s.check_same_builder(index, what);
+  if (!is_integer(index.type())) {
+    throw UserError(std::string(what) + ": index must be an integer, got " +
+                    std::string(name(index.type())));
+  }
+  llvm::Value* i = index.raw();
+  if (i->getType() != s.ir.getInt64Ty()) i = s.ir.CreateIntCast(i, s.ir.getInt64Ty(), is_signed(index.type()));
+  return i;
+}
+
 }  // namespace detail
 
 Value binary(BinaryOp op, Value lhs, Value rhs) {
@@ -228,16 +239,6 @@ Value constant_int(detail::BuilderState* state, Scalar type, std::uint64_t bits)
 
 namespace {
 
-llvm::Value* index64(detail::BuilderState& s, const Value& index, const char* what) {
-  s.check_same_builder(index, what);
-  if (!is_integer(index.type())) {
-    throw UserError(std::string(what) + ": index must be an integer, got " +
-                    std::string(name(index.type())));
-  }
-  llvm::Value* i = index.raw();
-  if (i->getType() != s.ir.getInt64Ty()) i = s.ir.CreateIntCast(i, s.ir.getInt64Ty(), is_signed(index.type()));
-  return i;
-}
 
 std::string half_builtin(const char* base, AddressSpace space, bool is_const) {
   // Itanium mangling of vload_half(size_t, const <space> half*) / vstore_half(float, size_t, ...)
@@ -256,7 +257,7 @@ Value load(const Pointer& p, Value index) {
   auto& s = *p.state();
   s.check_open("load");
   s.check_in_current_function(p.raw(), "load");
-  llvm::Value* i = index64(s, index, "load");
+  llvm::Value* i = detail::index64(s, index, "load");
   if (p.element() == Scalar::F16) {
     auto* call = s.call_builtin(half_builtin("_Z10vload_halfm", p.space(), true), s.ir.getFloatTy(),
                                 {i, p.raw()}, false);
@@ -286,7 +287,7 @@ void store(const Pointer& p, Value index, Value value) {
                     " into memory of " + std::string(name(p.element())) + "; expected " +
                     std::string(name(expected)));
   }
-  llvm::Value* i = index64(s, index, "store");
+  llvm::Value* i = detail::index64(s, index, "store");
   if (p.element() == Scalar::F16) {
     s.call_builtin(half_builtin("_Z11vstore_halffm", p.space(), false), s.ir.getVoidTy(),
                    {value.raw(), i, p.raw()}, false);

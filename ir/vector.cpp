@@ -37,11 +37,7 @@ detail::BuilderState& open_vector(const char* what, const VecValue& v) {
 }
 
 void check_same_builder(detail::BuilderState& s, const VecValue& v, const char* what) {
-  if (!v.valid()) throw UserError(std::string(what) + ": operand is an empty vector");
-  if (v.state() != &s) {
-    throw UserError(std::string(what) + ": operand belongs to another kernel than '" + s.name + "'");
-  }
-  s.check_in_current_function(v.raw(), what);
+  s.check_same_builder(v.state(), v.raw(), what, "an empty vector");
 }
 
 detail::BuilderState& same_shape(const char* what, const VecValue& a, const VecValue& b) {
@@ -88,18 +84,9 @@ void check_lane(const char* what, const VecValue& v, unsigned lane) {
   }
 }
 
-llvm::Value* element_index(detail::BuilderState& s, const Value& index, const char* what) {
-  s.check_same_builder(index, what);
-  if (!is_integer(index.type())) {
-    throw UserError(std::string(what) + ": index must be an integer, got " +
-                    std::string(name(index.type())));
-  }
-  return s.ir.CreateIntCast(index.raw(), s.ir.getInt64Ty(), is_signed(index.type()));
-}
-
 llvm::Align vector_align(Scalar element, unsigned lanes, VectorAlign align) {
   // OpenCL sizes a 3-lane vector like a 4-lane one.
-  const unsigned stored = element == Scalar::F16 ? 2 : size_of(element);
+  const unsigned stored = size_of(element);
   return llvm::Align(align == VectorAlign::Element ? stored : stored * (lanes == 3 ? 4 : lanes));
 }
 
@@ -289,7 +276,7 @@ VecValue load_vector(const Pointer& p, Value first, unsigned lanes, VectorAlign 
   s.check_open("vload");
   s.check_in_current_function(p.raw(), "vload");
   check_lanes("vload", lanes);
-  llvm::Value* i = element_index(s, first, "vload");
+  llvm::Value* i = detail::index64(s, first, "vload");
   const llvm::Align a = vector_align(p.element(), lanes, align);
   if (p.element() == Scalar::F16) {
     // Integer vector code, bit for bit what scalar loads give (PoCL's vload_halfN cannot).
@@ -319,7 +306,7 @@ void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align) 
                     std::string(name(p.element())) + "; expected " +
                     shape_name(expected, v.lanes()));
   }
-  llvm::Value* i = element_index(s, first, "vstore");
+  llvm::Value* i = detail::index64(s, first, "vstore");
   const llvm::Align a = vector_align(p.element(), v.lanes(), align);
   llvm::Value* data = v.raw();
   if (p.element() == Scalar::F16) {
