@@ -113,10 +113,6 @@ struct KernelAccess {
   static LaunchState& state(const Kernel& k) { return *k.state_; }
   static cl_kernel kernel(const Kernel& k) { return k.state_->kernel.get(); }
   static cl_command_queue queue(const Kernel& k) { return k.state_->core->queue.get(); }
-  /// The queue a launch of `items` work-items goes to (adaptive runtimes: basic or pthread).
-  static cl_command_queue queue_for(const Kernel& k, std::size_t items) {
-    return k.state_->core->queue_for(items);
-  }
 };
 
 }  // namespace spvjit::detail
