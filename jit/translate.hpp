@@ -12,10 +12,8 @@ class Module;
 
 namespace spvjit::detail {
 
-/// Validates `module` (validate.hpp), then translates it to SPIR-V 1.2. Throws
-/// TranslationError; never lets the translator end the process.
-/// `validate` = false is for tests of the isolation itself.
-std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::string& kernel_name,
-                                              bool validate = true);
+/// Validates `module` (validate.hpp), then translates it to SPIR-V 1.2 in this process. Throws
+/// TranslationError for anything the translator would reject.
+std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::string& kernel_name);
 
 }  // namespace spvjit::detail

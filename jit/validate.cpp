@@ -65,7 +65,12 @@ bool legal_type(llvm::Type* t) {
     const unsigned n = v->getNumElements();
     return (n == 2 || n == 3 || n == 4 || n == 8 || n == 16) && legal_scalar(v->getElementType());
   }
-  if (t->isPointerTy()) return true;
+  if (auto* p = llvm::dyn_cast<llvm::PointerType>(t)) {
+    // Typed pointers (validated above): what they point at must be legal too, e.g. no i128*.
+    if (p->isOpaque()) return true;
+    auto* pointee = p->getNonOpaquePointerElementType();
+    return pointee->isFunctionTy() || pointee->isStructTy() || legal_type(pointee);
+  }
   if (auto* a = llvm::dyn_cast<llvm::ArrayType>(t)) return legal_type(a->getElementType());
   if (auto* s = llvm::dyn_cast<llvm::StructType>(t)) {
     for (auto* e : s->elements()) {
@@ -74,6 +79,57 @@ bool legal_type(llvm::Type* t) {
     return true;
   }
   return legal_scalar(t);
+}
+
+// Instructions SPIRV-LLVM-Translator 15 translates. Anything else (freeze, invoke, landingpad,
+// callbr, indirectbr, va_arg, ...) makes it call std::exit ("InvalidInstruction: Can't
+// translate llvm instruction"), which in-process would end the host.
+bool translatable(const llvm::Instruction& inst, std::string& why) {
+  switch (inst.getOpcode()) {
+    case llvm::Instruction::Ret: case llvm::Instruction::Br: case llvm::Instruction::Switch:
+    case llvm::Instruction::Unreachable: case llvm::Instruction::FNeg:
+    case llvm::Instruction::Add: case llvm::Instruction::FAdd: case llvm::Instruction::Sub:
+    case llvm::Instruction::FSub: case llvm::Instruction::Mul: case llvm::Instruction::FMul:
+    case llvm::Instruction::UDiv: case llvm::Instruction::SDiv: case llvm::Instruction::FDiv:
+    case llvm::Instruction::URem: case llvm::Instruction::SRem: case llvm::Instruction::FRem:
+    case llvm::Instruction::Shl: case llvm::Instruction::LShr: case llvm::Instruction::AShr:
+    case llvm::Instruction::And: case llvm::Instruction::Or: case llvm::Instruction::Xor:
+    case llvm::Instruction::Alloca: case llvm::Instruction::Load: case llvm::Instruction::Store:
+    case llvm::Instruction::GetElementPtr: case llvm::Instruction::Fence:
+    case llvm::Instruction::AtomicCmpXchg: case llvm::Instruction::Trunc:
+    case llvm::Instruction::ZExt: case llvm::Instruction::SExt: case llvm::Instruction::FPToUI:
+    case llvm::Instruction::FPToSI: case llvm::Instruction::UIToFP: case llvm::Instruction::SIToFP:
+    case llvm::Instruction::FPTrunc: case llvm::Instruction::FPExt: case llvm::Instruction::PtrToInt:
+    case llvm::Instruction::IntToPtr: case llvm::Instruction::BitCast:
+    case llvm::Instruction::AddrSpaceCast: case llvm::Instruction::ICmp: case llvm::Instruction::FCmp:
+    case llvm::Instruction::PHI: case llvm::Instruction::Select: case llvm::Instruction::Call:
+    case llvm::Instruction::ExtractElement: case llvm::Instruction::InsertElement:
+    case llvm::Instruction::ShuffleVector: case llvm::Instruction::ExtractValue:
+    case llvm::Instruction::InsertValue:
+      return true;
+    case llvm::Instruction::AtomicRMW: {
+      const auto op = llvm::cast<llvm::AtomicRMWInst>(inst).getOperation();
+      switch (op) {
+        case llvm::AtomicRMWInst::Xchg: case llvm::AtomicRMWInst::Add:
+        case llvm::AtomicRMWInst::Sub: case llvm::AtomicRMWInst::And:
+        case llvm::AtomicRMWInst::Or: case llvm::AtomicRMWInst::Xor:
+        case llvm::AtomicRMWInst::Max: case llvm::AtomicRMWInst::Min:
+        case llvm::AtomicRMWInst::UMax: case llvm::AtomicRMWInst::UMin:
+          if (inst.getType()->isIntegerTy()) return true;
+          break;
+        default:
+          break;
+      }
+      why = "atomicrmw " + llvm::AtomicRMWInst::getOperationName(op).str() + " on " +
+            (inst.getType()->isIntegerTy() ? "integers" : "floating point") +
+            ", which SPIR-V has no instruction for (use a cmpxchg loop)";
+      return false;
+    }
+    default:
+      why = std::string("the instruction '") + inst.getOpcodeName() +
+            "', which SPIRV-LLVM-Translator 15 cannot translate";
+      return false;
+  }
 }
 
 std::string type_name(llvm::Type* t) {
@@ -130,6 +186,12 @@ void validate_for_spirv(llvm::Module& m, const std::string& kernel_name) {
       }
       continue;
     }
+    for (auto& arg : f.args()) {
+      if (!legal_type(arg.getType())) {
+        fail("function '" + name.str() + "' takes a parameter of type " +
+             type_name(arg.getType()) + ", which SPIR-V kernels cannot hold");
+      }
+    }
     const auto cc = f.getCallingConv();
     if (cc != llvm::CallingConv::SPIR_FUNC && cc != llvm::CallingConv::SPIR_KERNEL) {
       fail("function '" + name.str() +
@@ -137,9 +199,18 @@ void validate_for_spirv(llvm::Module& m, const std::string& kernel_name) {
     }
     for (auto& bb : f) {
       for (auto& inst : bb) {
+        std::string why;
+        if (!translatable(inst, why)) fail("function '" + name.str() + "' uses " + why);
         if (!legal_type(inst.getType())) {
           fail("function '" + name.str() + "' computes a value of type " +
                type_name(inst.getType()) + ", which SPIR-V kernels cannot hold");
+        }
+        for (const llvm::Use& operand : inst.operands()) {
+          llvm::Type* t = operand->getType();
+          if (!legal_type(t)) {
+            fail("function '" + name.str() + "' uses a value of type " + type_name(t) +
+                 ", which SPIR-V kernels cannot hold");
+          }
         }
         if (auto* call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
           if (call->isInlineAsm()) fail("function '" + name.str() + "' uses inline assembly");

@@ -22,10 +22,6 @@ case "$kind" in
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
     export LSAN_OPTIONS="suppressions=$root/sanitizers/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-    # GCC 12's ASan allocator is not fork-safe: a forked translation copy deadlocked on an
-    # allocator lock another compiling thread held. spvjit kills such a copy and translates in
-    # process; a short limit keeps that from costing 20 s per occurrence here.
-    export SPVJIT_TRANSLATE_TIMEOUT_MS=3000
     run=(test/spvjit_tests)
     ;;
   tsan)
