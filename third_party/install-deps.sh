@@ -8,6 +8,7 @@ PACKAGES=(
   doctest-dev libbenchmark-dev spirv-tools cmake ninja-build
   libclang-15-dev libclang-cpp15-dev libhwloc-dev pkg-config
   dpkg-dev python3 python3-matplotlib
+  pocl-opencl-icd clinfo  # Debian's PoCL 3.1 beside ours: the embedding tests check they coexist
   libopenmpi-dev openmpi-bin
   libclang-common-15-dev  # clang-15's libFuzzer and sanitizer runtimes (make fuzz)
 )

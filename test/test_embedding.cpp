@@ -1,0 +1,79 @@
+// spvjit inside a host application, tested the way a user's process runs: a child process
+// (test/host_probe.cpp) with the host's environment, signal state and installed packages as
+// the inputs. No OCL_ICD_VENDORS (the Makefile's is removed): the ICD loader reads the system's
+// vendor list, as it does for every application.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "test/run_command.hpp"
+#include "test/temp_dir.hpp"
+
+using namespace spvjit;
+
+namespace {
+
+// The probe in a clean PoCL cache and spvjit cache (or the caller's), with the user's ICD list.
+std::string probe_command(const test::TempDir& dir, const std::string& args,
+                          const std::string& spvjit_cache = {}) {
+  return "env -u OCL_ICD_VENDORS POCL_CACHE_DIR=" + dir.path() + "/pocl SPVJIT_CACHE_DIR=" +
+         (spvjit_cache.empty() ? dir.path() + "/spvjit" : spvjit_cache) +
+         " timeout 300 " SPVJIT_HOST_PROBE " " + args;
+}
+
+bool installed(const std::string& package) {
+  std::string out;
+  return test::run_command("dpkg-query -W -f='${Status}' " + package, out) == 0 &&
+         out.find("install ok installed") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("embedding: Debian's own PoCL installed beside ours, no OCL_ICD_VENDORS") {
+  // Both PoCLs registered LLVM command-line options in the one libLLVM-15 and the process
+  // aborted before main ("Option 'add-wi-metadata' registered more than once!").
+  REQUIRE_MESSAGE(installed("pocl-opencl-icd"),
+                  "Debian's pocl-opencl-icd must be installed for this test (make deps does)");
+  test::TempDir dir("spvjit-embed");
+  std::string out;
+  CHECK_MESSAGE(test::run_command(probe_command(dir, ""), out) == 0, out);
+  CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
+  out.clear();
+  CHECK_MESSAGE(test::run_command("env -u OCL_ICD_VENDORS timeout 120 " SPVJIT_TOOL " devices", out) == 0,
+                out);
+  CHECK_MESSAGE(out.find("Portable Computing Language") != std::string::npos, out);
+}
+
+TEST_CASE("embedding: a host that ignores SIGCHLD compiles, cold and from the disk cache") {
+  // SIG_IGN reaps every child at once: PoCL's waitpid() for its helper processes failed and it
+  // aborted ("pocl: waitpid() failed.") or failed the final link ("No child processes").
+  test::TempDir dir("spvjit-embed");
+  std::string out;
+  CHECK_MESSAGE(test::run_command(probe_command(dir, "--sigchld=ignore --name=sigchld_ignore"),
+                                  out) == 0, out);
+  CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
+  // The same kernel again from spvjit's warm disk cache, with PoCL's own cache empty.
+  test::TempDir pocl_empty("spvjit-embed");
+  out.clear();
+  CHECK_MESSAGE(test::run_command(probe_command(pocl_empty, "--sigchld=ignore --name=sigchld_ignore",
+                                                dir.path() + "/spvjit"), out) == 0, out);
+  CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
+}
+
+TEST_CASE("embedding: a host whose SIGCHLD handler reaps every child compiles") {
+  test::TempDir dir("spvjit-embed");
+  std::string out;
+  CHECK_MESSAGE(test::run_command(probe_command(dir, "--sigchld=reap --name=sigchld_reap"), out) == 0,
+                out);
+  CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
+}
+
+TEST_CASE("embedding: a host thread holding stdout's lock does not stall a compile") {
+  // The forked translation flushed every FILE first, taking each one's lock: a host thread
+  // holding stdout stalled a compile for as long as it held it.
+  test::TempDir dir("spvjit-embed");
+  std::string out;
+  CHECK_MESSAGE(test::run_command(probe_command(dir, "--hold-stdout --name=stdout_lock"), out) == 0,
+                out);
+  CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
+}
