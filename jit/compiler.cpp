@@ -27,6 +27,7 @@
 #include "runtime/program.hpp"
 #include "spvjit/jit.hpp"
 #include "spvjit/partition.hpp"
+#include "src/env.hpp"
 #include "src/log.hpp"
 
 namespace spvjit {
@@ -40,16 +41,12 @@ namespace {
 // thread stack) crashed with SIGSEGV. Half of that leaves room for everything else on the stack.
 constexpr std::uint64_t private_group_budget = std::uint64_t{4} << 20;
 
-// SPVJIT_COARSEN=off turns coarsening off, a number (2, 4, 8, 16) forces the width: for
-// measuring and for ruling coarsening out when a kernel misbehaves.
+// SPVJIT_COARSEN overrides the coarsening options: off, on (the device's width) or a width 2,
+// 4, 8 or 16; for measuring and for ruling coarsening out when a kernel misbehaves.
 JitOptions with_environment(JitOptions options) {
-  if (const char* env = std::getenv("SPVJIT_COARSEN")) {
-    const std::string value = env;
-    if (value == "off" || value == "0") {
-      options.coarsen = false;
-    } else if (value == "2" || value == "4" || value == "8" || value == "16") {
-      options.coarsen_width = static_cast<unsigned>(std::stoul(value));
-    }
+  if (const auto choice = env_choice("SPVJIT_COARSEN", {"off", "on", "2", "4", "8", "16"})) {
+    options.coarsen = *choice != 0;
+    options.coarsen_width = *choice >= 2 ? 1u << (*choice - 1) : 0;
   }
   return options;
 }
@@ -290,8 +287,7 @@ class JitCore {
       return;
     }
     if (binary.empty()) return;
-    disk.store(key, words, binary);
-    if (disk.enabled()) {
+    if (disk.store(key, words, binary)) {
       disk_writes.fetch_add(1, std::memory_order_relaxed);
       SPVJIT_LOG_DEBUG("stored " + disk.path_for(key) + " (" + std::to_string(binary.size()) +
                        " bytes of device binary)");

@@ -1,11 +1,12 @@
 // Runtime: choose the SPIR-V device (or PoCL's basic + pthread pair), make the context and the
 // in-order queues, and keep commands on two queues in the order they were enqueued.
 #include <atomic>
-#include <cerrno>
 #include <cstdlib>
 #include <thread>
 
 #include "runtime/core.hpp"
+#include "runtime/pocl_diagnosis.hpp"
+#include "src/env.hpp"
 #include "src/log.hpp"
 
 namespace spvjit {
@@ -28,38 +29,25 @@ std::string devices_seen(const std::vector<SeenDevice>& seen) {
   return msg;
 }
 
-// The unsigned number in the environment variable `name`, at most `max`; none when unset or
-// empty. Anything else is a UserError saying what was expected.
-std::optional<unsigned long long> number_from_env(const char* name, unsigned long long max,
-                                                  const char* expected) {
-  const char* env = std::getenv(name);
-  if (!env || !*env) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = std::strtoull(env, &end, 10);
-  if (errno != 0 || *end != '\0' || *env == '-' || v > max) {
-    throw UserError(std::string(name) + "='" + env + "': expected " + expected);
-  }
-  return v;
-}
+// The variables a Runtime reads (src/env.hpp), all checked whatever the dispatch: a typo in one
+// is a UserError even where the value would have no effect.
+struct RuntimeEnv {
+  std::string device;
+  std::optional<std::size_t> inline_threshold;
+  std::optional<unsigned> inline_threads;
+  std::optional<std::size_t> split_threshold;
+};
 
-// A number of work-items from the options or else the environment variable `name`; none:
-// measure it.
-std::optional<std::size_t> work_items_from(const std::optional<std::size_t>& given,
-                                           const char* name) {
-  if (given) return *given;
-  return number_from_env(name, SIZE_MAX, "a number of work-items (0 to 18446744073709551615)");
-}
-
-// The threads that run one large launch on `basic`: the options, SPVJIT_INLINE_THREADS, or
-// every hardware thread.
-unsigned inline_threads_from(const RuntimeOptions& options) {
-  if (options.inline_threads) return *options.inline_threads;
-  if (const auto v = number_from_env("SPVJIT_INLINE_THREADS", 256,
-                                     "a number of threads from 0 to 256 (0 or 1: no splitting)")) {
-    return static_cast<unsigned>(*v);
+RuntimeEnv read_runtime_env() {
+  log_level_from_env();
+  RuntimeEnv env;
+  env.device = env_value("SPVJIT_DEVICE").value_or(std::string());
+  env.inline_threshold = env_number("SPVJIT_INLINE_THRESHOLD", 0, SIZE_MAX, "a number of work-items");
+  if (const auto v = env_number("SPVJIT_INLINE_THREADS", 0, 256, "a number of threads")) {
+    env.inline_threads = static_cast<unsigned>(*v);
   }
-  return std::max(1u, std::thread::hardware_concurrency());
+  env.split_threshold = env_number("SPVJIT_SPLIT_THRESHOLD", 0, SIZE_MAX, "a number of work-items");
+  return env;
 }
 
 ClHandle<cl_command_queue> make_queue(cl_context context, cl_device_id device,
@@ -82,18 +70,22 @@ bool opencl_started() noexcept { return g_opencl_started.load(); }
 void mark_opencl_started() noexcept { g_opencl_started.store(true); }
 
 RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
+  const RuntimeEnv env = read_runtime_env();
   adaptive = options.dispatch == Dispatch::Adaptive;
-  const auto threshold =
-      adaptive ? work_items_from(options.inline_threshold, "SPVJIT_INLINE_THRESHOLD") : std::nullopt;
-  const unsigned threads = adaptive ? inline_threads_from(options) : 1;
+  const auto threshold = adaptive ? (options.inline_threshold ? options.inline_threshold
+                                                              : env.inline_threshold)
+                                  : std::nullopt;
+  // The options, SPVJIT_INLINE_THREADS, or every hardware thread.
+  const unsigned threads =
+      !adaptive ? 1
+                : options.inline_threads.value_or(
+                      env.inline_threads.value_or(std::max(1u, std::thread::hardware_concurrency())));
   if (adaptive && !opencl_started() && !std::getenv("POCL_DEVICES")) {
     ::setenv("POCL_DEVICES", "basic pthread", 0);
   }
 
-  std::string wanted = options.device_name_contains;
-  if (wanted.empty()) {
-    if (const char* env = std::getenv("SPVJIT_DEVICE")) wanted = env;
-  }
+  const std::string wanted =
+      options.device_name_contains.empty() ? env.device : options.device_name_contains;
   auto seen = enumerate_devices();
   const SeenDevice* chosen = nullptr;
   const SeenDevice* basic = nullptr;
@@ -113,17 +105,23 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   }
   if (adaptive && (!chosen || !basic || chosen->platform != basic->platform)) {
     const char* env = std::getenv("POCL_DEVICES");
+    const std::string problems = pocl_startup_problems(seen);
     throw DeviceNotFoundError(
         "Dispatch::Adaptive needs PoCL's basic (cpu-minimal-*) and pthread (cpu-*) devices on "
-        "one platform, both accepting SPIR-V; devices seen: " + devices_seen(seen) +
-        ". POCL_DEVICES is " + (env ? std::string("'") + env + "'" : std::string("unset")) +
-        "; set POCL_DEVICES=\"basic pthread\" before the process makes its first OpenCL call.");
+        "one platform, both accepting SPIR-V; devices seen: " + devices_seen(seen) + ". " +
+        (!problems.empty()
+             ? problems
+             : "POCL_DEVICES is " + (env ? std::string("'") + env + "'" : std::string("unset")) +
+                   "; set POCL_DEVICES=\"basic pthread\" before the process makes its first "
+                   "OpenCL call."));
   }
   if (!chosen) {
     std::string msg = "no OpenCL device accepts SPIR-V";
     if (!wanted.empty()) msg += " with a name containing '" + wanted + "'";
-    msg += " (CL_DEVICE_IL_VERSION must name SPIR-V); devices seen: " + devices_seen(seen);
-    msg += ". Install PoCL 6 with `make deps` (third_party/pocl/build.sh).";
+    msg += " (CL_DEVICE_IL_VERSION must name SPIR-V); devices seen: " + devices_seen(seen) + ". ";
+    // A known reason PoCL did not start says more than the install hint.
+    const std::string problems = pocl_startup_problems(seen);
+    msg += problems.empty() ? "Install PoCL 6 with `make deps` (third_party/pocl/build.sh)." : problems;
     throw DeviceNotFoundError(msg);
   }
   platform = chosen->platform;
@@ -148,8 +146,9 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
       inline_pool = std::make_unique<InlinePool>(context.get(), inline_device, threads,
                                                  inline_spin);
     }
-    const auto split = inline_pool ? work_items_from(options.split_threshold, "SPVJIT_SPLIT_THRESHOLD")
-                                   : std::optional<std::size_t>(SIZE_MAX);
+    const auto split = !inline_pool             ? std::optional<std::size_t>(SIZE_MAX)
+                       : options.split_threshold ? options.split_threshold
+                                                 : env.split_threshold;
     Thresholds measured;
     if (!threshold || !split) measured = measure_thresholds(*this);
     inline_threshold = threshold ? *threshold : measured.inline_items;

@@ -2,25 +2,24 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
-#include <cstring>
+#include "src/env.hpp"
 
 namespace spvjit::detail {
 
-namespace {
-LogLevel read_level() noexcept {
-  const char* env = std::getenv("SPVJIT_LOG");
-  if (!env || !*env || std::strcmp(env, "off") == 0 || std::strcmp(env, "0") == 0) return LogLevel::Off;
-  if (std::strcmp(env, "info") == 0) return LogLevel::Info;
-  if (std::strcmp(env, "debug") == 0) return LogLevel::Debug;
-  static const char warning[] = "[spvjit warning] SPVJIT_LOG must be off, info or debug; logging stays off\n";
-  [[maybe_unused]] auto n = ::write(STDERR_FILENO, warning, sizeof warning - 1);
-  return LogLevel::Off;
+LogLevel log_level_from_env() {
+  const auto choice = env_choice("SPVJIT_LOG", {"off", "info", "debug"});
+  return choice ? static_cast<LogLevel>(*choice) : LogLevel::Off;
 }
-}  // namespace
 
 LogLevel log_level() noexcept {
-  static const LogLevel level = read_level();
+  // A bad value reads as off here; Runtime's constructor reports it (log_level_from_env).
+  static const LogLevel level = [] {
+    try {
+      return log_level_from_env();
+    } catch (...) {
+      return LogLevel::Off;
+    }
+  }();
   return level;
 }
 

@@ -9,8 +9,11 @@ namespace spvjit::detail {
 
 enum class LogLevel : int { Off = 0, Info = 1, Debug = 2 };
 
-/// The level from SPVJIT_LOG, read once per process ("info", "debug"; anything else: off,
-/// with one warning for a value that is not "off" or empty).
+/// SPVJIT_LOG's level: off, info or debug (any case; unset or empty: off). Anything else throws
+/// UserError; Runtime's constructor calls this, so a bad value stops the first Runtime.
+LogLevel log_level_from_env();
+
+/// The level from SPVJIT_LOG, read once per process (a bad value reads as off here).
 LogLevel log_level() noexcept;
 
 inline bool log_enabled(LogLevel level) noexcept {

@@ -1,7 +1,9 @@
 // A fresh process for the disk-cache tests: compiles saxpy (f32, static workgroup 64) with the
-// disk cache in argv[1], runs it over 1000 items and checks the result. Prints the Jit's stats;
-// exit 0: right answer, 1: wrong answer, 2: an exception.
+// disk cache in argv[1] ("-": the directory the environment selects), runs it over 1000 items
+// and checks the result. Prints the Jit's stats and cache directory; exit 0: right answer, 1:
+// wrong answer, 2: an exception.
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "spvjit/examples.hpp"
@@ -16,7 +18,7 @@ int main(int argc, char** argv) {
   try {
     Runtime rt;
     JitOptions options;
-    options.cache_dir = argv[1];
+    if (std::string(argv[1]) != "-") options.cache_dir = argv[1];
     Jit jit(rt, options);
     Specialization spec;
     spec.workgroup = WorkGroup{64};
@@ -30,10 +32,10 @@ int main(int argc, char** argv) {
     std::size_t wrong = 0;
     for (float z : Z.to_vector()) wrong += z != 3.25f;
     const JitStats s = jit.stats();
-    std::printf("compiles=%llu disk_hits=%llu disk_writes=%llu wrong=%zu\n",
+    std::printf("compiles=%llu disk_hits=%llu disk_writes=%llu wrong=%zu cache_dir=%s\n",
                 static_cast<unsigned long long>(s.compiles),
                 static_cast<unsigned long long>(s.disk_hits),
-                static_cast<unsigned long long>(s.disk_writes), wrong);
+                static_cast<unsigned long long>(s.disk_writes), wrong, jit.cache_dir().c_str());
     return wrong == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::printf("error: %s\n", e.what());
