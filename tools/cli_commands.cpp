@@ -71,8 +71,18 @@ int devices(std::span<const std::string> args) {
     return exit_usage;
   }
   const auto devices = Runtime::list_devices();
+  // A Runtime's DeviceNotFoundError names the known causes (a POCL_DEVICES without a CPU
+  // driver, PoCL's cache folder out of reach).
+  const auto explain = [] {
+    try {
+      Runtime rt;
+    } catch (const Error& e) {
+      std::cout << e.what() << "\n";
+    }
+  };
   if (devices.empty()) {
     std::cout << "no OpenCL platform found (check OCL_ICD_VENDORS and /etc/OpenCL/vendors)\n";
+    explain();
     return exit_failure;
   }
   bool any_spirv = false;
@@ -93,6 +103,7 @@ int devices(std::span<const std::string> args) {
   }
   if (!any_spirv) {
     std::cout << "none of these devices accepts SPIR-V: spvjit cannot run here\n";
+    explain();
     return exit_failure;
   }
   return exit_ok;

@@ -7,7 +7,7 @@ expect() {  # expect <exit code> <text the output must contain> <args...>
   local code=$1 text=$2
   shift 2
   local out rc
-  out=$("$cli" "$@" 2>&1)
+  out=$(timeout 60 "$cli" "$@" 2>&1)  # a hang fails (exit 124) instead of stalling CTest
   rc=$?
   if [ "$rc" -ne "$code" ] || ! grep -qF -- "$text" <<<"$out"; then
     echo "FAIL: spvjit $* -> exit $rc (expected $code), output lacks '$text':"
@@ -45,5 +45,18 @@ expect 0 "entries:     0" cache stats
 "$cli" dump saxpy-f32 >/dev/null 2>&1  # dump only translates: still no entry
 expect 2 "usage: spvjit cache" cache bogus
 expect 0 "removed 0 files" cache clear
+# A FIFO named like an entry is no entry: stats skip it, clear removes it, neither opens it.
+mkfifo "$SPVJIT_CACHE_DIR/odd.spvk"
+expect 0 "entries:     0" cache stats
+expect 0 "removed 1 files" cache clear
 rm -rf "$SPVJIT_CACHE_DIR"
+unset SPVJIT_CACHE_DIR
+
+# Without a device, `devices` says why PoCL did not start.
+out=$(POCL_DEVICES=garbage "$cli" devices 2>&1)
+if [ $? -eq 1 ] && grep -qF "POCL_DEVICES='garbage' names no CPU driver" <<<"$out"; then
+  echo "ok: spvjit devices names a POCL_DEVICES without a CPU driver"
+else
+  echo "FAIL: POCL_DEVICES=garbage spvjit devices:"; echo "$out" | head -5; fail=1
+fi
 exit $fail
