@@ -20,13 +20,15 @@ struct JitOptions {
   /// Extra options for clBuildProgram (part of the cache key).
   std::string build_options;
   /// Keep compiled kernels on disk across processes. The environment variable SPVJIT_CACHE=off
-  /// turns it off whatever this says.
+  /// (or false, no, 0) turns it off whatever this says; a value that is no flag makes the Jit
+  /// constructor throw UserError.
   bool disk_cache = true;
   /// The disk cache's directory; empty: $SPVJIT_CACHE_DIR, else $XDG_CACHE_HOME/spvjit, else
   /// ~/.cache/spvjit. One that cannot be written leaves the Jit caching in memory, with one
   /// warning on stderr.
   std::string cache_dir;
-  /// Past this size the least recently used entries of the directory are deleted.
+  /// Past this size the least recently used entries of the directory are deleted. An entry
+  /// larger than this (or than 256 MiB) is removed unread when found.
   std::uint64_t cache_max_bytes = std::uint64_t{1} << 30;
   /// Use the device's float atomic add (cl_ext_float_atomics) where it has one; false always
   /// builds atomic_add on f32/f64 as a compare-exchange loop (part of the cache key).
@@ -38,7 +40,7 @@ struct JitOptions {
   /// cache key. SPVJIT_LOG=debug says why a kernel was left alone.
   bool coarsen = true;
   /// W for every coarsened kernel instead of the device's preference: 2, 4, 8 or 16 (0: the
-  /// device's). Mostly for measuring.
+  /// device's). Mostly for measuring. SPVJIT_COARSEN (off, on, 2, 4, 8, 16) overrides both.
   unsigned coarsen_width = 0;
 };
 
