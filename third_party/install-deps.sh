@@ -7,6 +7,7 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-dev
   doctest-dev libbenchmark-dev spirv-tools cmake ninja-build
   libclang-15-dev libclang-cpp15-dev libhwloc-dev pkg-config
+  liblld-15-dev  # PoCL links kernels in-process with lld (third_party/pocl/patches)
   dpkg-dev python3 python3-matplotlib
   pocl-opencl-icd clinfo  # Debian's PoCL 3.1 beside ours: the embedding tests check they coexist
   libopenmpi-dev openmpi-bin

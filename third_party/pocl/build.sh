@@ -4,7 +4,18 @@
 #
 # Why: Debian 12 ships PoCL 3.1, whose clCreateProgramWithIL returns CL_INVALID_VALUE (no SPIR-V).
 # Only the *source* comes from trixie; its binary packages would pull in a newer libc.
-# The build is reused while the stamp (version + flags) matches; anything else rebuilds it.
+#
+# This PoCL is made to live inside someone else's process:
+# - LLVM, Clang and lld are linked into libpocl.so statically and privately (STATIC_LLVM,
+#   -Bsymbolic, --exclude-libs, only cl* exported), with the CPU drivers inside it
+#   (ENABLE_LOADABLE_DRIVERS=OFF): it no longer loads the shared libLLVM-15, so it coexists
+#   with Debian's PoCL 3.1, whose LLVM options in that one shared LLVM clashed with ours.
+# - It starts no child process (patches/, applied after dpkg-source): SPIR-V is translated
+#   in-process by lib/pocl/libpocl-spirv-shim.so (Debian's shared translator library, loaded
+#   on first use), kernels are linked in-process by lld.  The llvm-spirv program is only
+#   looked at by PoCL's CMake (-DLLVM_SPIRV turns SPIR-V support on), never run.
+# The build is reused while the stamp (version, flags, patches, translator and linker library
+# versions) matches; anything else rebuilds it.
 set -euo pipefail
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -13,6 +24,7 @@ POCL_VERSION=6.0-6
 PREFIX=${SPVJIT_POCL_PREFIX:-/opt/spvjit-pocl-6.0}
 WORK=${SPVJIT_POCL_WORK:-/var/tmp/spvjit-pocl-build}
 ICD_FILE=/etc/OpenCL/vendors/spvjit-pocl6.icd
+PATCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/patches"
 
 # LLVM 15 cannot name this CPU, so PoCL's autodetection fails: name a portable AVX2 target.
 CMAKE_FLAGS=(
@@ -30,14 +42,27 @@ CMAKE_FLAGS=(
   # Debian's gcc builds PIE objects by default; without this, linking libpocl.so fails on
   # spirv_parser.cc.o ("relocation R_X86_64_PC32 against __libc_single_threaded").
   -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+  # LLVM and Clang static, inside libpocl.so (Debian's static archives are PIC).
+  -DSTATIC_LLVM=ON
+  # The basic and pthread drivers inside libpocl.so, so nothing outside it needs its internals
+  # (patches/0003 then exports cl* only).
+  -DENABLE_LOADABLE_DRIVERS=OFF
 )
-STAMP_TEXT="pocl=$POCL_VERSION flags=${CMAKE_FLAGS[*]}"
+# What else the result is made of: the patches, and the libraries the patches bring in (the
+# shared translator the shim loads, the static lld and SPIRV-Tools linked in).
+PATCHES_HASH=$(cd "$PATCH_DIR" && cat ./*.patch | sha256sum | cut -c1-16)
+LIB_VERSIONS=$(dpkg-query -W -f='${Package}=${Version} ' libllvmspirvlib15 liblld-15-dev spirv-tools 2>/dev/null || true)
+STAMP_TEXT="pocl=$POCL_VERSION flags=${CMAKE_FLAGS[*]} patches=$PATCHES_HASH libs=$LIB_VERSIONS"
 STAMP_FILE="$PREFIX/.spvjit-stamp"
 
 if [ -f "$STAMP_FILE" ] && [ "$(cat "$STAMP_FILE")" = "$STAMP_TEXT" ] && [ -f "$PREFIX/lib/libpocl.so" ]; then
   echo "pocl: reusing $PREFIX ($POCL_VERSION)"
 else
-  echo "pocl: building $POCL_VERSION into $PREFIX (about 5 minutes on 2 cores)"
+  echo "pocl: building $POCL_VERSION into $PREFIX (2 to 4 minutes on 2 cores)"
+  for pkg in liblld-15-dev libllvmspirvlib-15-dev spirv-tools; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+      { echo "pocl: $pkg is missing; run third_party/install-deps.sh" >&2; exit 1; }
+  done
   # A deb-src entry for trixie, made from this machine's own Debian entry: only the type and
   # the suite change, so no registry host is written down anywhere but in apt's own copy.
   SRC_LIST=/etc/apt/sources.list.d/spvjit-trixie-src.sources
@@ -78,6 +103,10 @@ PY
   rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK"
   apt-get source --download-only "pocl=$POCL_VERSION"
   dpkg-source --no-check -x pocl_*.dsc src >/dev/null
+  for patch_file in "$PATCH_DIR"/*.patch; do
+    patch -d src -p1 --forward --batch --quiet <"$patch_file" ||
+      { echo "pocl: $(basename "$patch_file") does not apply" >&2; exit 1; }
+  done
   mkdir -p build; cd build
   cmake ../src "${CMAKE_FLAGS[@]}" >cmake.log 2>&1 || { tail -50 cmake.log; exit 1; }
   ninja -j"$(nproc)" >ninja.log 2>&1 || { tail -80 ninja.log; exit 1; }
