@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "ir/block_order.hpp"
+#include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/scope_check.hpp"
 #include "ir/state.hpp"
@@ -373,7 +374,7 @@ KernelDef KernelBuilder::finish() {
   km->pads_safely = s.uses_ndrange || s.allow_padding;
   km->declared_elementwise = s.declared_elementwise;
   km->static_local_bytes = s.static_local_bytes;
-  km->private_array_bytes = s.private_array_bytes;
+  km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
   {
     llvm::raw_string_ostream os(km->ir_text);
     s.module->print(os, nullptr);

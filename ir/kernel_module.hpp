@@ -33,7 +33,9 @@ class KernelModule {
   /// that coarsens, a kernel the analysis cannot coarsen is a UserError, not a slow kernel.
   bool declared_elementwise = false;
   std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
-  std::uint64_t private_array_bytes = 0;  ///< private arrays, per work-item
+  /// What each work-item keeps on the stack of the thread that runs its work-group on PoCL's
+  /// CPU devices: private arrays and values live across barriers (ir/group_stack.hpp).
+  std::uint64_t stack_bytes_per_item = 0;
   std::string bitcode;
   std::string ir_text;
   std::uint64_t hash = 0;

@@ -137,7 +137,6 @@ Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t coun
   auto* type = llvm::ArrayType::get(s.memory_type(element), count);
   auto* slot = s.entry_alloca(type, "private");
   slot->setAlignment(llvm::Align(array_alignment));
-  s.private_array_bytes += count * size_of(element);
   llvm::IRBuilder<> entry(s.alloca_block);
   auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");
   return Pointer(&s, first, element, AddressSpace::Private, false);

@@ -68,8 +68,6 @@ class BuilderState {
   std::string function_name;
   /// Bytes of statically sized local arrays (@localmem), checked against the device at compile.
   std::uint64_t static_local_bytes = 0;
-  /// Bytes of private arrays per work-item (kernel and device functions together).
-  std::uint64_t private_array_bytes = 0;
   bool uses_ndrange = false;
   bool allow_padding = false;
   bool declared_elementwise = false;

@@ -10,10 +10,9 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
+#include "ir/group_stack.hpp"
 #include "jit/coarsen_analysis.hpp"
 #include "jit/split_vector_calls.hpp"
 #include "jit/coarsen_vector.hpp"
@@ -31,37 +30,6 @@ unsigned preferred_width(const VectorWidths& w, llvm::Type* t) {
     case 32: return w.i32;
     default: return w.i64;
   }
-}
-
-// The builder keeps scalar parameters and variables in allocas; as SSA values (phis) the
-// analysis can tell which are varying. PoCL would promote them anyway.
-// The builder reaches a variable through `getelementptr %slot, 0`, which mem2reg does not
-// look through: those are the slot itself.
-void fold_zero_offsets(llvm::AllocaInst* slot) {
-  std::vector<llvm::GetElementPtrInst*> zero;
-  for (auto* user : slot->users()) {
-    if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
-        gep && gep->hasAllZeroIndices() && gep->getType() == slot->getType()) {
-      zero.push_back(gep);
-    }
-  }
-  for (auto* gep : zero) {
-    gep->replaceAllUsesWith(slot);
-    gep->eraseFromParent();
-  }
-}
-
-void promote_variables(llvm::Function& kernel) {
-  std::vector<llvm::AllocaInst*> allocas;
-  for (auto& i : kernel.getEntryBlock()) {
-    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
-      fold_zero_offsets(a);
-      if (llvm::isAllocaPromotable(a)) allocas.push_back(a);
-    }
-  }
-  if (allocas.empty()) return;
-  llvm::DominatorTree dt(kernel);
-  llvm::PromoteMemToReg(allocas, dt);
 }
 
 // A copy of `kernel` as a spir_func with one more i64 argument, named `suffix`.
@@ -172,6 +140,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // bounds check may have been folded away (jit/specialize.cpp).
   const bool exact = spec.ndrange && spec.workgroup && spec.workgroup->size[0] != 0 &&
                      spec.ndrange->size[0] % spec.workgroup->size[0] == 0;
+  // As SSA values (phis) the analysis can tell which variables vary; PoCL promotes them anyway.
   promote_variables(*kernel);
   CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact);
   if (!plan.ok()) return {1, plan.reason};

@@ -23,6 +23,7 @@
 #include "jit/split_vector_calls.hpp"
 #include "jit/translate.hpp"
 #include "jit/warn.hpp"
+#include "runtime/group_stack.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/program.hpp"
 #include "spvjit/jit.hpp"
@@ -35,11 +36,6 @@ namespace spvjit {
 namespace detail {
 
 namespace {
-
-// PoCL's CPU device keeps the private arrays of every work-item of a group on one worker
-// thread's stack: measured with PoCL 6.0, 7.75 MiB per group ran and 8 MiB (the 8 MiB default
-// thread stack) crashed with SIGSEGV. Half of that leaves room for everything else on the stack.
-constexpr std::uint64_t private_group_budget = std::uint64_t{4} << 20;
 
 // SPVJIT_COARSEN overrides the coarsening options: off, on (the device's width) or a width 2,
 // 4, 8 or 16; for measuring and for ruling coarsening out when a kernel misbehaves.
@@ -94,17 +90,9 @@ class JitCore {
                       std::to_string(local_bytes) + " bytes; the device has " +
                       std::to_string(runtime->info.local_mem_size) + " bytes of local memory");
     }
-    const std::uint64_t private_bytes = def.module().private_array_bytes;
-    if (private_bytes > private_group_budget) {
-      throw UserError("compile of kernel '" + def.name() + "': its private arrays take " +
-                      std::to_string(private_bytes) + " bytes per work-item; at most " +
-                      std::to_string(private_group_budget) + " bytes per work-group fit");
-    }
-    if (spec.workgroup && spec.workgroup->total() * private_bytes > private_group_budget) {
-      throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
-                      spec.workgroup->to_string() + " times " + std::to_string(private_bytes) +
-                      " bytes of private arrays per work-item exceeds the " +
-                      std::to_string(private_group_budget) + " bytes a work-group may hold");
+    const GroupStack stack = group_stack(def);
+    if (!stack.fits(1)) [[unlikely]] {
+      throw UserError("compile of kernel '" + def.name() + "': " + stack.refusal("", 1));
     }
     if (spec.workgroup) check_extent(def.name(), "workgroup", *spec.workgroup);
     if (spec.ndrange) check_extent(def.name(), "ndrange", *spec.ndrange);
@@ -125,6 +113,10 @@ class JitCore {
                         spec.workgroup->to_string() + " has " + std::to_string(items) +
                         " work-items; the device allows " + std::to_string(info.max_workgroup_size));
       }
+      if (!stack.fits(items)) [[unlikely]] {
+        throw UserError("compile of kernel '" + def.name() + "': " +
+                        stack.refusal("static workgroup " + spec.workgroup->to_string(), items));
+      }
     }
     if (spec.ndrange && spec.workgroup && spec.workgroup->dims > spec.ndrange->dims) {
       throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
@@ -133,11 +125,8 @@ class JitCore {
     }
     if (spec.ndrange && !spec.workgroup) {
       // A static ndrange fixes the workgroup too: choose it now so it can be a constant.
-      std::size_t max_items = info.max_workgroup_size;
-      if (private_bytes > 0) {
-        max_items = std::min<std::size_t>(max_items, std::max<std::uint64_t>(1, private_group_budget / private_bytes));
-      }
-      const WorkGroupLimits limits{max_items, info.max_work_item_sizes, 1};
+      const WorkGroupLimits limits{std::min(info.max_workgroup_size, stack.max_items()),
+                                   info.max_work_item_sizes, 1};
       WorkGroup wg = choose_workgroup(*spec.ndrange, limits);
       // A kernel without bounds checks needs groups that tile the ndrange exactly.
       for (unsigned d = 0; d < 3 && !def.pads_safely(); ++d) {
@@ -192,6 +181,11 @@ class JitCore {
   }
 
   bool coarsening() const { return options.coarsen && runtime->info.cpu; }
+
+  // A work-group's work-items against the stack of the thread that runs the group.
+  GroupStack group_stack(const KernelDef& def) const {
+    return {def.module().stack_bytes_per_item, thread_stack};
+  }
 
   Kernel compile(const KernelDef& def, const Specialization& requested) {
     const Specialization spec = normalize(def, requested);
@@ -267,10 +261,8 @@ class JitCore {
     auto state = std::make_shared<LaunchState>(runtime, std::move(shared), km.name, km.params,
                                                km.hidden_ndrange, spec);
     state->pads_safely = km.pads_safely;
-    if (km.private_array_bytes > 0) {  // chosen workgroups stay small enough; larger ones throw
-      state->max_workgroup = std::min<std::size_t>(
-          state->max_workgroup, std::max<std::uint64_t>(1, private_group_budget / km.private_array_bytes));
-    }
+    state->static_local_bytes = km.static_local_bytes;
+    state->limit_group_stack(group_stack(def));  // chosen workgroups fit; larger ones throw
 
     state->set_coarsen(width);  // a static ndrange's fixed geometry shrinks with it
     state->runs_with_offsets = runs_with_offsets(spirv_bytes);
@@ -310,6 +302,8 @@ class JitCore {
   JitOptions options;
   FloatAtomicAdd float_atomics;  // what the device adds natively
   DiskCache disk;
+  // The stack PoCL's workers got when the Runtime started them (runtime/group_stack.hpp).
+  std::uint64_t thread_stack = default_thread_stack_bytes();
   KernelTable table;
   std::atomic<std::uint64_t> compiles{0};
   std::atomic<std::uint64_t> disk_hits{0};

@@ -3,9 +3,11 @@
 
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
 
+#include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
 #include "spvjit/error.hpp"
 
@@ -24,6 +26,18 @@ bool scalar_of_type(llvm::Type* t, Scalar& out) {
     case 64: return out = Scalar::I64, true;
     default: return false;
   }
+}
+
+// Kernel-scope __local arrays are addrspace(3) globals, as clang emits them; PoCL's CPU device
+// places them in the same local memory as the LocalMemory arguments.
+std::uint64_t local_global_bytes(const llvm::Module& module) {
+  std::uint64_t bytes = 0;
+  for (const auto& g : module.globals()) {
+    if (g.getAddressSpace() == static_cast<unsigned>(AddressSpace::Local) && !g.isDeclaration()) {
+      bytes += module.getDataLayout().getTypeAllocSize(g.getValueType());
+    }
+  }
+  return bytes;
 }
 }  // namespace
 
@@ -69,6 +83,8 @@ KernelDef kernel_from_module(const llvm::Module& module, std::string_view kernel
     }
     km->params.push_back(p);
   }
+  km->static_local_bytes = local_global_bytes(module);
+  km->stack_bytes_per_item = detail::stack_bytes_per_work_item(module, name);
   {
     llvm::raw_string_ostream os(km->ir_text);
     module.print(os, nullptr);

@@ -33,7 +33,8 @@ namespace {
   } else if (given.kind == ParamKind::Pointer && given.kind == p.kind && given.type == p.type &&
              given.owner != nullptr && given.owner != s.core.get()) {
     // OpenCL leaves a buffer of another context undefined behaviour; PoCL does not check it.
-    why = ": the buffer belongs to another Runtime (another OpenCL context)";
+    why = given.svm ? ": the SharedArray belongs to another Runtime (another OpenCL context)"
+                    : ": the buffer belongs to another Runtime (another OpenCL context)";
   } else if (given.kind == ParamKind::LocalArray && given.kind == p.kind) {
     why = ": LocalMemory of " + std::to_string(given.size) + " bytes; expected 1 to " +
           std::to_string(s.local_mem_size) + " (the device's local memory)";
@@ -77,6 +78,7 @@ namespace {
     }
     items *= wg.size[d];
   }
+  if (!s.stack.fits(items)) bad_geometry(s, s.stack.refusal("workgroup " + wg.to_string(), items));
   bad_geometry(s, "workgroup " + wg.to_string() + " has " + std::to_string(items) +
                       " work-items; the kernel allows at most " + std::to_string(s.max_workgroup));
 }
@@ -116,6 +118,17 @@ inline bool extent_ok(const Extent3& e) {
   std::string where = "kernel '" + s.name + "'";
   if (index != SIZE_MAX) where += ", argument " + std::to_string(index);
   throw OpenCLError(function, err, where);
+}
+
+// The kernel's local arrays and its LocalMemory arguments share the device's local memory.
+[[noreturn, gnu::cold, gnu::noinline]] void bad_local_total(const LaunchState& s,
+                                                             std::uint64_t launch_bytes) {
+  const std::uint64_t total = s.static_local_bytes + launch_bytes;
+  throw UserError("launch of kernel '" + s.name + "': local memory: " +
+                  std::to_string(s.static_local_bytes) + " bytes static (local_array) + " +
+                  std::to_string(launch_bytes) + " bytes LocalMemory = " + std::to_string(total) +
+                  " bytes, the device has " + std::to_string(s.local_mem_size) +
+                  "; pass less LocalMemory or declare smaller local arrays");
 }
 
 inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a) {
@@ -275,7 +288,13 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   if (!state_) [[unlikely]] throw UserError("launch: the Kernel is empty (default-constructed)");
   auto& s = *state_;
   if (count != s.params.size()) [[unlikely]] detail::bad_count(s, count);
-  for (std::size_t i = 0; i < count; ++i) detail::check_argument(s, i, args[i]);
+  // Each LocalMemory is at most the device's local memory (check_argument): no overflow.
+  std::uint64_t local = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    detail::check_argument(s, i, args[i]);
+    if (args[i].kind == ParamKind::LocalArray) local += args[i].size;
+  }
+  if (s.static_local_bytes + local > s.local_mem_size) [[unlikely]] detail::bad_local_total(s, local);
 
   std::lock_guard<std::mutex> lock(s.mutex);
   detail::Geometry g;

@@ -62,6 +62,11 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
   compute_fixed_geometry();
 }
 
+void LaunchState::limit_group_stack(const GroupStack& s) {
+  stack = s;
+  max_workgroup = std::max<std::size_t>(1, std::min(max_workgroup, s.max_items()));
+}
+
 void LaunchState::set_coarsen(std::size_t indices_per_item) {
   coarsen = std::max<std::size_t>(indices_per_item, 1);
   compute_fixed_geometry();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/core.hpp"
+#include "runtime/group_stack.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace spvjit::detail {
@@ -61,6 +62,14 @@ class LaunchState {
   std::array<std::size_t, 3> max_items{};
   std::size_t preferred_multiple = 1;
   std::uint64_t local_mem_size = 0;
+  /// Bytes of the kernel's own local arrays (local_array), set by the Jit: PoCL's CPU device
+  /// puts them after the LocalMemory arguments in one region of the device's local memory and
+  /// aborts the process when they do not fit (pocl_setup_kernel_arg_array_with_locals), so a
+  /// launch checks the sum. CL_KERNEL_LOCAL_MEM_SIZE would say it, but PoCL 6.0 reports 0.
+  std::uint64_t static_local_bytes = 0;
+  /// The stack each work-item of a group takes on the thread that runs it, set by the Jit
+  /// through limit_group_stack.
+  GroupStack stack;
   bool static_geometry = false;    ///< static ndrange: `fixed` holds the whole geometry
   Geometry fixed;
   /// Indices per work-item in dimension 0 (jit/coarsen.hpp), set by the Jit: the launch runs
@@ -69,6 +78,9 @@ class LaunchState {
   /// The kernel's results do not depend on a global offset (jit/offset_safety.hpp), so an
   /// adaptive runtime may split a large launch over its inline threads. Set by the Jit.
   bool runs_with_offsets = false;
+  /// Records `s` and caps max_workgroup to what fits in it: chosen workgroups shrink to fit,
+  /// given ones above it are refused with s.refusal().
+  void limit_group_stack(const GroupStack& s);
   /// Sets `coarsen` and recomputes the geometry a static ndrange fixes.
   void set_coarsen(std::size_t indices_per_item);
   /// Fills `fixed` for a static ndrange (with `coarsen` applied in dimension 0).

@@ -31,7 +31,7 @@ struct ArgView {
   const void* data = nullptr;  ///< scalars: the value
   _cl_mem* mem = nullptr;      ///< buffers: the handle
   const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
-  const RuntimeCore* owner = nullptr;  ///< buffers and views: the Runtime that allocated them
+  const RuntimeCore* owner = nullptr;  ///< buffers, views, shared arrays: their Runtime
 };
 
 template <KernelScalar T>
@@ -47,12 +47,12 @@ ArgView arg_view(const BufferView<T>& v) {
 template <KernelScalar T>
 ArgView arg_view(const SharedSpan<T>& s) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
-                 s.data()};
+                 s.data(), s.owner()};
 }
 template <KernelScalar T>
 ArgView arg_view(const SharedArray<T>& a) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
-                 a.data()};
+                 a.data(), a.owner()};
 }
 template <KernelScalar T>
 ArgView arg_view(const T& v) {

@@ -19,23 +19,33 @@ void* svm_allocate(RuntimeCore& core, std::size_t bytes);
 void svm_free(RuntimeCore& core, void* ptr) noexcept;
 }  // namespace detail
 
-/// `size()` elements at `data()`, inside a SharedArray.
+template <KernelScalar T>
+class SharedArray;
+
+/// `size()` elements at `data()`, inside a SharedArray (made by SharedArray::view or the
+/// conversion from a SharedArray, so that a launch can tell whose memory it is).
 template <KernelScalar T>
 class SharedSpan {
  public:
   using value_type = T;
   SharedSpan() = default;
-  SharedSpan(T* data, std::size_t size) : data_(data), size_(size) {}
   T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
   T& operator[](std::size_t i) const noexcept { return data_[i]; }
   std::span<T> span() const noexcept { return {data_, size_}; }
   T* begin() const noexcept { return data_; }
   T* end() const noexcept { return data_ + size_; }
+  /// The Runtime (context) of the SharedArray this is a window into; launches check it.
+  const detail::RuntimeCore* owner() const noexcept { return owner_; }
 
  private:
+  friend class SharedArray<T>;
+  SharedSpan(T* data, std::size_t size, const detail::RuntimeCore* owner)
+      : data_(data), size_(size), owner_(owner) {}
+
   T* data_ = nullptr;
   std::size_t size_ = 0;
+  const detail::RuntimeCore* owner_ = nullptr;
 };
 
 /// Fine-grained shared virtual memory of `size()` elements. Move-only. Host accesses are
@@ -74,6 +84,8 @@ class SharedArray {
   std::span<T> span() const noexcept { return {data_, size_}; }
   T* begin() const noexcept { return data_; }
   T* end() const noexcept { return data_ + size_; }
+  /// The Runtime (context) the memory was allocated in; launches check it matches theirs.
+  const detail::RuntimeCore* owner() const noexcept { return core_.get(); }
 
   /// Elements [offset, offset + count): any offset (kernels get a pointer into the array).
   SharedSpan<T> view(std::size_t offset, std::size_t count) const {
@@ -82,9 +94,9 @@ class SharedArray {
                       std::to_string(offset) + "+" + std::to_string(count) +
                       ") are outside the array of " + std::to_string(size_) + " elements");
     }
-    return SharedSpan<T>(data_ + offset, count);
+    return SharedSpan<T>(data_ + offset, count, core_.get());
   }
-  operator SharedSpan<T>() const noexcept { return SharedSpan<T>(data_, size_); }
+  operator SharedSpan<T>() const noexcept { return SharedSpan<T>(data_, size_, core_.get()); }
 
  private:
   std::shared_ptr<detail::RuntimeCore> core_;
