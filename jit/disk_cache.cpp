@@ -40,9 +40,10 @@ std::string default_dir() {
 }
 
 // What is at an entry's path, as read_entry_file found it.
-enum class Found { missing, entry, not_regular, directory, too_large, unreadable };
+enum class Found { missing, entry, not_regular, directory, too_large };
 
 const char* kind_of(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISSOCK(mode)) return "a socket";
   if (S_ISCHR(mode)) return "a character device";
@@ -52,26 +53,25 @@ const char* kind_of(mode_t mode) {
 
 // Reads the regular file at `path` into `out` when it holds at most `limit` bytes. The open
 // neither blocks (a FIFO would block open() until a writer came) nor follows a symlink, and the
-// descriptor is checked with fstat before a byte is read, so the size is the file's own.
+// descriptor is checked with fstat before a byte is read, so the size is the file's own. A file
+// that cannot be opened reads as missing, as before: store() replaces it, or reports the
+// directory's problem once.
 Found read_entry_file(const std::string& path, std::uint64_t limit, std::vector<std::uint8_t>& out,
                       std::string& what) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
-    const int err = errno;
-    if (err == ENOENT) return Found::missing;
-    if (err == ELOOP) return what = "a symbolic link", Found::not_regular;
-    struct stat st {};  // a socket fails open() with ENXIO
-    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    // O_NOFOLLOW fails a symlink with ELOOP, a socket fails with ENXIO: say which it was.
+    struct stat st {};
+    if (errno != ENOENT && ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+        !S_ISDIR(st.st_mode)) {
       return what = kind_of(st.st_mode), Found::not_regular;
     }
-    what = std::strerror(err);
-    return Found::unreadable;
+    return Found::missing;
   }
   struct stat st {};
   Found found = Found::entry;
   if (::fstat(fd, &st) != 0) {
-    what = std::strerror(errno);
-    found = Found::unreadable;
+    found = Found::missing;
   } else if (S_ISDIR(st.st_mode)) {
     found = Found::directory;
   } else if (!S_ISREG(st.st_mode)) {
@@ -182,8 +182,6 @@ std::optional<DiskCache::Loaded> DiskCache::load(const std::string& key) {
                           std::to_string(max_entry_bytes()) +
                           " bytes: the smaller of the cache's byte budget and 256 MiB)",
                       true);
-    case Found::unreadable:
-      return rejected("cannot be read (" + what + ")", false);
     case Found::entry:
       break;
   }
