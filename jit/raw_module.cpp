@@ -1,6 +1,7 @@
-// kernel_from_module: adopt a user-built llvm::Module as a KernelDef.
+// kernel_from_bitcode: adopt a user-built module, as bitcode, as a KernelDef.
 #include "spvjit/raw_module.hpp"
 
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Module.h>
@@ -41,16 +42,20 @@ std::uint64_t local_global_bytes(const llvm::Module& module) {
 }
 }  // namespace
 
-KernelDef kernel_from_module(const llvm::Module& module, std::string_view kernel_name) {
+KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_name) {
   const std::string name(kernel_name);
+  llvm::LLVMContext context;
+  context.setOpaquePointers(false);
+  auto parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), name), context);
+  if (!parsed) {
+    throw UserError("kernel_from_bitcode: kernel '" + name + "': the bytes are not LLVM 15 "
+                    "bitcode spvjit can read: " + llvm::toString(parsed.takeError()));
+  }
+  const llvm::Module& module = **parsed;
   const llvm::Function* fn = module.getFunction(name);
   if (!fn || fn->isDeclaration()) {
     throw UserError("kernel_from_module: the module defines no function '" + name + "'");
-  }
-  if (!module.getContext().supportsTypedPointers()) {
-    throw UserError("kernel_from_module: the module's LLVMContext uses opaque pointers; "
-                    "SPIRV-LLVM-Translator 15 needs typed ones (call setOpaquePointers(false) "
-                    "before building the module)");
   }
   auto km = std::make_shared<detail::KernelModule>();
   km->name = name;

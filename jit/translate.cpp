@@ -1,59 +1,98 @@
-// Translation to SPIR-V, in this process. SPIRV-LLVM-Translator 15 as Debian builds it answers
-// some unsupported input with std::exit (SPIRVErrorLog::checkError under SPIRVDbgError = Exit,
-// a switch the shared library does not export), so everything it would reject is refused first
-// by validate_for_spirv with a TranslationError. There is no fork: a copy of the host costs time
-// in proportion to its memory (1.2 s at 16 GiB), runs LLVM in a copy of a multithreaded process
-// and fails under a pids limit.
+// Translation to SPIR-V: validated here, translated by the spvjit-translate program
+// (jit/translator_main.cpp) started as a child without copying this process
+// (src/child_process.hpp). The translator cannot live in this process: Debian ships it only as
+// a shared library on the shared libLLVM-15, which would put a second LLVM next to our private
+// one and next to a host's own, and it answers some input with std::exit. Validation still
+// comes first, so that a bad module is a TranslationError naming the problem rather than the
+// translator's last words.
 #include "jit/translate.hpp"
 
-#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <dlfcn.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+#include <unistd.h>
 
 #include <cstring>
-#include <mutex>
-#include <sstream>
+#include <filesystem>
 
 #include "jit/validate.hpp"
 #include "spvjit/error.hpp"
+#include "src/child_process.hpp"
 
 namespace spvjit::detail {
 
 namespace {
 
-SPIRV::TranslatorOpts translator_options() {
-  // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2". Float atomic add (OpAtomicFAddEXT)
-  // needs its extension allowed; only modules that use it declare it, and the JIT lowers it
-  // away for devices without cl_ext_float_atomics.
-  return SPIRV::TranslatorOpts(SPIRV::VersionNumber::SPIRV_1_2,
-                               {{SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_add, true}});
+// Installed: <libdir>/../libexec/spvjit/spvjit-translate beside the library holding this code;
+// in the build tree, where CMake built it.
+const std::string& translator_program() {
+  static const std::string path = [] {
+    std::vector<std::string> tried;
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<void*>(&translator_program), &info) && info.dli_fname) {
+      const auto here = std::filesystem::path(info.dli_fname).parent_path();
+      tried.push_back((here / SPVJIT_LIBEXEC_FROM_LIB / "spvjit-translate").lexically_normal());
+    }
+    tried.push_back(SPVJIT_BUILD_TRANSLATOR);
+    for (const auto& p : tried) {
+      if (::access(p.c_str(), X_OK) == 0) return p;
+    }
+    std::string list;
+    for (const auto& p : tried) list += (list.empty() ? "" : ", ") + p;
+    return "missing: " + list;
+  }();
+  return path;
 }
 
-// The translator keeps process-wide state (its error-handling mode, lazily built tables) that
-// it does not document as thread-safe; a translation takes milliseconds, so one at a time.
-std::mutex& translator_mutex() {
-  static std::mutex m;
-  return m;
-}
+// A translation takes tens of milliseconds; far past that, the program is stuck.
+constexpr std::chrono::seconds translate_timeout{120};
 
 }  // namespace
 
 std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::string& kernel) {
   validate_for_spirv(module, kernel);
-  std::ostringstream os;
-  std::string error;
-  bool ok = false;
-  {
-    std::lock_guard<std::mutex> lock(translator_mutex());
-    ok = llvm::writeSpirv(&module, translator_options(), os, error);
+  const std::string& program = translator_program();
+  if (program.rfind("missing: ", 0) == 0) {
+    throw Error("spvjit-translate, the SPIR-V translator program installed with spvjit, was "
+                "not found (looked for " + program.substr(9) + "); reinstall spvjit");
   }
-  if (!ok) throw TranslationError(kernel, "SPIRV-LLVM-Translator: " + error, module_text(module));
-  const std::string bytes = os.str();
-  if (bytes.size() % 4 != 0 || bytes.size() < 20) {
-    throw TranslationError(kernel, "translator produced " + std::to_string(bytes.size()) +
+  std::string bitcode;
+  {
+    llvm::raw_string_ostream os(bitcode);
+    llvm::WriteBitcodeToFile(module, os);
+  }
+  const ChildResult child = run_child(program, {}, bitcode, translate_timeout);
+  // The answer is in the output (see translator_main.cpp): whole, or none.
+  std::uint64_t length = 0;
+  const bool whole = child.out.size() >= 9 && [&] {
+    for (int byte = 0; byte < 8; ++byte) {
+      length |= static_cast<std::uint64_t>(static_cast<unsigned char>(child.out[1 + byte])) << (8 * byte);
+    }
+    return child.out.size() == 9 + length;
+  }();
+  if (!whole) {
+    std::string err = child.err;
+    while (!err.empty() && err.back() == '\n') err.pop_back();
+    const std::string how =
+        child.timed_out ? "did not finish in " + std::to_string(translate_timeout.count()) + " s"
+        : !child.status_known ? "ended without an answer"
+        : child.exited ? "exited with status " + std::to_string(child.exit_code)
+                       : "was killed by signal " + std::to_string(child.signal);
+    throw TranslationError(kernel, "SPIRV-LLVM-Translator " + how + (err.empty() ? "" : ": " + err),
+                           module_text(module));
+  }
+  const std::string payload = child.out.substr(9);
+  if (child.out[0] != '\1') {
+    throw TranslationError(kernel, "SPIRV-LLVM-Translator: " + payload, module_text(module));
+  }
+  const std::size_t bytes = payload.size();
+  if (bytes % 4 != 0 || bytes < 20) {
+    throw TranslationError(kernel, "translator produced " + std::to_string(bytes) +
                                        " bytes, not a SPIR-V module", module_text(module));
   }
-  std::vector<std::uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), bytes.size());
+  std::vector<std::uint32_t> words(bytes / 4);
+  std::memcpy(words.data(), payload.data(), bytes);
   return words;
 }
 

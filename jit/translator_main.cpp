@@ -1,0 +1,72 @@
+// spvjit-translate: LLVM bitcode on standard input, SPIR-V on standard output, run by
+// libspvjit as a child (jit/translate.cpp). It is the only spvjit code that loads Debian's
+// libLLVMSPIRVLib.so.15 and with it the shared libLLVM-15: kept out of the host's process, the
+// translator's std::exit on unsupported input ends this program, not the host, and its LLVM
+// never meets the host's.
+//
+// Reply on standard output: one byte (1: SPIR-V follows; 0: the translator's error message
+// follows), the payload's length as 8 little-endian bytes, the payload; then exit 0. The length
+// lets the library tell a whole reply from a cut one without the exit status, which a host that
+// reaps every child may have taken.
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+namespace {
+
+bool write_all(const std::string& bytes) {
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+int reply(bool ok, const std::string& payload) {
+  std::string message(1, ok ? '\1' : '\0');
+  for (int byte = 0; byte < 8; ++byte) {
+    message.push_back(static_cast<char>((static_cast<std::uint64_t>(payload.size()) >> (8 * byte)) & 0xff));
+  }
+  return write_all(message + payload) ? 0 : 3;
+}
+
+}  // namespace
+
+int main() {
+  std::string bitcode;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return reply(false, "spvjit-translate: cannot read its input");
+    if (n == 0) break;
+    bitcode.append(buffer, static_cast<std::size_t>(n));
+  }
+  llvm::LLVMContext context;
+  context.setOpaquePointers(false);  // the v15 translator takes typed pointers only
+  auto module = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "kernel"), context);
+  if (!module) {
+    return reply(false, "spvjit-translate: cannot read the bitcode: " +
+                            llvm::toString(module.takeError()));
+  }
+  // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2". Float atomic add (OpAtomicFAddEXT)
+  // needs its extension allowed; only modules that use it declare it.
+  const SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_2,
+                                      {{SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_add, true}});
+  std::ostringstream spirv;
+  std::string error;
+  if (!llvm::writeSpirv(module->get(), options, spirv, error)) return reply(false, error);
+  return reply(true, spirv.str());
+}
