@@ -180,7 +180,8 @@ std::optional<DiskCache::Loaded> DiskCache::load(const std::string& key) {
     case Found::too_large:
       return rejected("is " + what + ", more than an entry may hold (" +
                           std::to_string(max_entry_bytes()) +
-                          " bytes: the smaller of the cache's byte budget and 256 MiB)",
+                          " bytes: the smaller of the cache's byte budget and " +
+                          std::to_string(max_entry_size >> 20) + " MiB)",
                       true);
     case Found::entry:
       break;

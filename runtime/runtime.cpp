@@ -39,7 +39,7 @@ struct RuntimeEnv {
 };
 
 RuntimeEnv read_runtime_env() {
-  log_level_from_env();
+  log_level_from_env();  // only to check it: the level is read once per process (src/log.hpp)
   RuntimeEnv env;
   env.device = env_value("SPVJIT_DEVICE").value_or(std::string());
   env.inline_threshold = env_number("SPVJIT_INLINE_THRESHOLD", 0, SIZE_MAX, "a number of work-items");
