@@ -62,7 +62,13 @@ std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::s
     llvm::raw_string_ostream os(bitcode);
     llvm::WriteBitcodeToFile(module, os);
   }
-  const ChildResult child = run_child(program, {}, bitcode, translate_timeout);
+  ChildResult child;
+  try {
+    child = run_child(program, {}, bitcode, translate_timeout);
+  } catch (const Error& e) {
+    throw Error("kernel '" + kernel + "': the SPIR-V translator program could not run, nothing "
+                "was compiled (the process lives on; compile again later): " + e.what());
+  }
   // The answer is in the output (see translator_main.cpp): whole, or none.
   std::uint64_t length = 0;
   const bool whole = child.out.size() >= 9 && [&] {

@@ -128,7 +128,8 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   ::munmap(stack, stack_size);
   if (pid < 0) {
     errno = clone_errno;
-    fail("starting " + program);
+    fail("cannot start " + program + (clone_errno == EAGAIN ? " (the process is at its pids or "
+                                                              "process-count limit?)" : ""));
   }
   Fd child(pidfd);
   out_write.reset();

@@ -5,6 +5,12 @@
 // their case; it exits 0 and prints "ok compile_ms=<ms>" when everything computed right.
 //
 //   host_probe [--sigchld=ignore|reap] [--heap-mib=N] [--hold-stdout] [--name=TEXT]
+//              [--pids-cgroup=DIR]
+//
+// --pids-cgroup: DIR is a pids cgroup holding this process alone. Once the runtime has started
+// its threads, the cgroup's limit is set to the tasks it has, so that nothing more can start:
+// the first compile must fail with an exception (no fork fallback exists, and none may crash);
+// then the limit is lifted and the compile must work.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +21,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -105,6 +115,19 @@ int main(int argc, char** argv) {
     if (name.empty()) name = "host_probe_" + std::to_string(::getpid());
     Runtime rt;
     Jit jit(rt);
+    if (const std::string cgroup = option(argc, argv, "pids-cgroup"); !cgroup.empty()) {
+      const auto tasks = std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                                       std::filesystem::directory_iterator());
+      std::ofstream(cgroup + "/pids.max") << tasks << std::flush;
+      try {
+        jit.compile(affine_kernel(name + "_limited"));
+        throw std::runtime_error("compiled at a pids limit of " + std::to_string(tasks) +
+                                 " tasks; expected the translator program not to start");
+      } catch (const spvjit::Error& e) {
+        std::printf("at the limit: %s\n", e.what());
+      }
+      std::ofstream(cgroup + "/pids.max") << "max" << std::flush;
+    }
     const auto start = std::chrono::steady_clock::now();
     Kernel k = jit.compile(affine_kernel(name));
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
