@@ -105,3 +105,18 @@ TEST_CASE("embedding: a host at its pids limit gets an exception from compile, t
                          "could not run") != std::string::npos, out);
   CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
 }
+
+TEST_CASE("embedding: a host that links its own LLVM statically") {
+  // Two LLVMs in one process shared one command-line registry and aborted the host before main
+  // ("Option 'opaque-pointers' registered more than once!"): spvjit's LLVM is private now, and
+  // so is PoCL's.
+  for (const char* host : {SPVJIT_STATIC_LLVM_HOST, SPVJIT_STATIC_LLVM_HOST_EXPORTED}) {
+    CAPTURE(std::string(host));
+    test::TempDir dir("spvjit-embed");
+    std::string out;
+    const std::string command = "env -u OCL_ICD_VENDORS POCL_CACHE_DIR=" + dir.path() +
+                                " SPVJIT_CACHE_DIR=" + dir.path() + "/spvjit timeout 300 " + host;
+    CHECK_MESSAGE(test::run_command(command, out) == 0, out);
+    CHECK_MESSAGE(out.find("ok") == 0, out);
+  }
+}
