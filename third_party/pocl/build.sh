@@ -10,10 +10,20 @@
 #   -Bsymbolic, --exclude-libs, only cl* exported), with the CPU drivers inside it
 #   (ENABLE_LOADABLE_DRIVERS=OFF): it no longer loads the shared libLLVM-15, so it coexists
 #   with Debian's PoCL 3.1, whose LLVM options in that one shared LLVM clashed with ours.
-# - It starts no child process (patches/, applied after dpkg-source): SPIR-V is translated
-#   in-process by lib/pocl/libpocl-spirv-shim.so (Debian's shared translator library, loaded
-#   on first use), kernels are linked in-process by lld.  The llvm-spirv program is only
-#   looked at by PoCL's CMake (-DLLVM_SPIRV turns SPIR-V support on), never run.
+# - Patches (patches/, applied after dpkg-source), each explained at its top:
+#   0001: SPIR-V is translated by lib/pocl/pocl-spirv-tool, a small program on Debian's
+#     shared translator library and shared libLLVM, run as a child process: started without
+#     copying the host (clone CLONE_VM|CLONE_VFORK|CLONE_PIDFD + execve, as posix_spawn),
+#     input in a memfd, output from pipes with a time limit, waited for through its pidfd,
+#     and judged by its self-delimiting reply, so a host that ignores SIGCHLD or reaps
+#     children itself does not break it.  libpocl never loads the shared libLLVM (which
+#     clashes with a host's own exported LLVM: "Option ... registered more than once!"),
+#     and the translator's exit()/abort() on bad input ends only the tool: any failure of
+#     the tool is a build error with its reason in the build log.  The llvm-spirv program
+#     is only looked at by PoCL's CMake (-DLLVM_SPIRV turns SPIR-V support on), never run.
+#   0002: kernels are linked in-process by lld (no ld child process).
+#   0003: libpocl exports the OpenCL entry points only.
+#   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
 # versions) matches; anything else rebuilds it.
 set -euo pipefail
@@ -49,7 +59,7 @@ CMAKE_FLAGS=(
   -DENABLE_LOADABLE_DRIVERS=OFF
 )
 # What else the result is made of: the patches, and the libraries the patches bring in (the
-# shared translator the shim loads, the static lld and SPIRV-Tools linked in).
+# shared translator pocl-spirv-tool runs on, the static lld and SPIRV-Tools linked in).
 PATCHES_HASH=$(cd "$PATCH_DIR" && cat ./*.patch | sha256sum | cut -c1-16)
 LIB_VERSIONS=$(dpkg-query -W -f='${Package}=${Version} ' libllvmspirvlib15 liblld-15-dev spirv-tools 2>/dev/null || true)
 STAMP_TEXT="pocl=$POCL_VERSION flags=${CMAKE_FLAGS[*]} patches=$PATCHES_HASH libs=$LIB_VERSIONS"
