@@ -109,14 +109,19 @@ TEST_CASE("embedding: a host at its pids limit gets an exception from compile, t
 TEST_CASE("embedding: a host that links its own LLVM statically") {
   // Two LLVMs in one process shared one command-line registry and aborted the host before main
   // ("Option 'opaque-pointers' registered more than once!"): spvjit's LLVM is private now, and
-  // so is PoCL's.
-  for (const char* host : {SPVJIT_STATIC_LLVM_HOST, SPVJIT_STATIC_LLVM_HOST_EXPORTED}) {
-    CAPTURE(std::string(host));
-    test::TempDir dir("spvjit-embed");
-    std::string out;
-    const std::string command = "env -u OCL_ICD_VENDORS POCL_CACHE_DIR=" + dir.path() +
-                                " SPVJIT_CACHE_DIR=" + dir.path() + "/spvjit timeout 300 " + host;
-    CHECK_MESSAGE(test::run_command(command, out) == 0, out);
-    CHECK_MESSAGE(out.find("ok") == 0, out);
-  }
+  // so is PoCL's, and neither loads the shared libLLVM-15.
+  test::TempDir dir("spvjit-embed");
+  const std::string caches =
+      "POCL_CACHE_DIR=" + dir.path() + " SPVJIT_CACHE_DIR=" + dir.path() + "/spvjit timeout 300 ";
+  std::string out;
+  // With the system's ICD list: Debian's PoCL 3.1 loads too when it is installed.
+  CHECK_MESSAGE(test::run_command("env -u OCL_ICD_VENDORS " + caches + SPVJIT_STATIC_LLVM_HOST, out) == 0,
+                out);
+  CHECK_MESSAGE(out.find("ok") == 0, out);
+  // A host exporting its LLVM (-rdynamic) cannot load Debian's PoCL 3.1, which brings the
+  // shared libLLVM-15 whose options then clash with the host's, with or without spvjit: run it
+  // with our PoCL alone (the caller's OCL_ICD_VENDORS, as make sets it).
+  out.clear();
+  CHECK_MESSAGE(test::run_command(caches + SPVJIT_STATIC_LLVM_HOST_EXPORTED, out) == 0, out);
+  CHECK_MESSAGE(out.find("ok") == 0, out);
 }
