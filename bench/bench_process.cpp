@@ -6,7 +6,8 @@
 //   compile/cold/host_heap=16GiB  compile/cold in a child that first fills 16 GiB of heap, as a
 //                          large host does (a fork()ed translation once cost 1.2 s there)
 //   baseline/opencl_c/compile/{cold,warm_process}  the same saxpy as OpenCL C source through
-//                          clBuildProgram in a child, PoCL's cache empty / warm
+//                          clBuildProgram in a child, PoCL's cache empty / warm; and cold in a
+//                          child holding 16 GiB, beside compile/cold/host_heap=16GiB
 // and one that does not:
 //   compile/in_memory_hit  Jit::compile of a kernel this Jit already compiled
 // The two child compiles time themselves (manual time), so process start-up is not counted.
@@ -156,7 +157,9 @@ void compile_in_memory_hit(benchmark::State& state) {
 
 // The baseline: the same saxpy as OpenCL C source through clBuildProgram, as an application
 // without spvjit would build it (PoCL caches compiled sources in POCL_CACHE_DIR).
-[[noreturn]] void child_compile_opencl_c() {
+[[noreturn]] void child_compile_opencl_c(std::size_t heap_mib = 0) {
+  std::vector<char> heap(heap_mib << 20, 1);
+  benchmark::DoNotOptimize(heap.data());
   static const char* source =
       "__kernel void saxpy_f32(__global float* Z, __global const float* X,\n"
       "                        __global const float* Y, float a, long n) {\n"
@@ -188,6 +191,7 @@ int child_main(const std::string& mode) {
     if (mode == "compile") child_compile();
     if (mode == "compile_big_host") child_compile(std::size_t{16} << 10);
     if (mode == "compile_opencl_c") child_compile_opencl_c();
+    if (mode == "compile_opencl_c_big_host") child_compile_opencl_c(std::size_t{16} << 10);
     std::fprintf(stderr, "spvjit_bench: unknown child mode '%s'\n", mode.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "spvjit_bench child '%s': %s\n", mode.c_str(), e.what());
@@ -209,6 +213,11 @@ void register_process() {
   add_case("time_to_load", time_to_load)->Unit(benchmark::kMillisecond);
   add_case("baseline/opencl_c/compile/cold",
            [](benchmark::State& s) { compile_in_child(s, true, "compile_opencl_c"); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  // What a 16 GiB host costs PoCL's compile alone, with no spvjit in the process.
+  add_case("baseline/opencl_c/compile/cold/host_heap=16GiB",
+           [](benchmark::State& s) { compile_in_child(s, true, "compile_opencl_c_big_host"); })
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
   add_case("baseline/opencl_c/compile/warm_process",
