@@ -53,6 +53,18 @@ inline std::vector<fs::path> entries(const std::string& dir) {
   return out;
 }
 
+// Compiles `def` (workgroup 16) with a Jit caching in `options.cache_dir`, and returns the one
+// entry that wrote.
+inline fs::path write_one_entry(const KernelDef& def, const JitOptions& options) {
+  {
+    Jit writer(runtime(), options);
+    writer.compile(def, wg(16));
+  }
+  const auto files = entries(options.cache_dir);
+  REQUIRE(files.size() == 1);
+  return files[0];
+}
+
 inline std::vector<std::uint8_t> read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -92,13 +92,8 @@ TEST_CASE("an entry larger than an entry may hold is removed by its size, before
     TempDir dir;
     JitOptions options = in_dir(dir);
     options.cache_max_bytes = c.budget;
-    {
-      Jit writer(runtime(), options);
-      writer.compile(def, wg(16));
-    }
-    const auto files = entries(dir.path());
-    REQUIRE(files.size() == 1);
-    make_sparse(files[0], c.size);
+    const fs::path entry = write_one_entry(def, options);
+    make_sparse(entry, c.size);
     const auto warnings = detail::warning_count();
     Jit reader(runtime(), options);
     Kernel k = reader.compile(def, wg(16));
@@ -112,23 +107,18 @@ TEST_CASE("an entry larger than an entry may hold is removed by its size, before
     CHECK(reader.stats().compiles == 1);
     CHECK(saxpy_right(k));
     // Removed and written again at its real size.
-    CHECK(fs::file_size(files[0]) < (std::uintmax_t{1} << 20));
-    CHECK(detail::decode_entry(read_all(files[0])).ok());
+    CHECK(fs::file_size(entry) < (std::uintmax_t{1} << 20));
+    CHECK(detail::decode_entry(read_all(entry)).ok());
   }
 }
 
 TEST_CASE("a directory at an entry's path is left alone; the Jit keeps its disk cache") {
   TempDir dir;
   const auto def = examples::saxpy(Scalar::F32);
-  {
-    Jit writer(runtime(), in_dir(dir));
-    writer.compile(def, wg(16));
-  }
-  const auto files = entries(dir.path());
-  REQUIRE(files.size() == 1);
-  fs::remove(files[0]);
-  fs::create_directory(files[0]);
-  std::ofstream(files[0] / "someone's file") << "keep me";
+  const fs::path entry = write_one_entry(def, in_dir(dir));
+  fs::remove(entry);
+  fs::create_directory(entry);
+  std::ofstream(entry / "someone's file") << "keep me";
   const auto warnings = detail::warning_count();
   Jit reader(runtime(), in_dir(dir));
   Kernel k = reader.compile(def, wg(16));
@@ -136,7 +126,7 @@ TEST_CASE("a directory at an entry's path is left alone; the Jit keeps its disk 
   CHECK(detail::last_warning().find("is a directory, not a regular file; left alone") != std::string::npos);
   CHECK(saxpy_right(k));
   CHECK(reader.stats().disk_writes == 0);
-  CHECK(std::ifstream(files[0] / "someone's file").good());
+  CHECK(std::ifstream(entry / "someone's file").good());
   // Only that kernel goes uncached: the next one is stored.
   CHECK(reader.cache_dir() == dir.path());
   reader.compile(def, wg(8));

@@ -64,15 +64,10 @@ TEST_CASE("a corrupt or truncated entry is removed and rebuilt with one warning"
   for (const auto& damage : damages) {
     CAPTURE(damage.what);
     TempDir dir;
-    {
-      Jit writer(runtime(), in_dir(dir));
-      writer.compile(def, wg(16));
-    }
-    const auto files = entries(dir.path());
-    REQUIRE(files.size() == 1);
-    auto bytes = read_all(files[0]);
+    const fs::path entry = write_one_entry(def, in_dir(dir));
+    auto bytes = read_all(entry);
     damage.apply(bytes);
-    write_all(files[0], bytes);
+    write_all(entry, bytes);
 
     const auto warnings = detail::warning_count();
     Jit reader(runtime(), in_dir(dir));
@@ -83,27 +78,22 @@ TEST_CASE("a corrupt or truncated entry is removed and rebuilt with one warning"
     CHECK(reader.stats().disk_hits == 0);
     CHECK(saxpy_right(k));
     // Rebuilt and stored again, valid this time.
-    CHECK(detail::decode_entry(read_all(files[0])).ok());
+    CHECK(detail::decode_entry(read_all(entry)).ok());
   }
 }
 
 TEST_CASE("a binary the device rejects is rebuilt from the entry's SPIR-V") {
   TempDir dir;
   const auto def = examples::saxpy(Scalar::F32);
-  {
-    Jit writer(runtime(), in_dir(dir));
-    writer.compile(def, wg(16));
-  }
-  const auto files = entries(dir.path());
-  REQUIRE(files.size() == 1);
+  const fs::path entry = write_one_entry(def, in_dir(dir));
   // A well-formed entry under the right key whose binary is not one PoCL made.
-  const auto good = read_all(files[0]);
+  const auto good = read_all(entry);
   const auto d = detail::decode_entry(good);
   REQUIRE(d.ok());
   std::vector<std::uint32_t> words(d.entry.spirv.size() / 4);
   std::memcpy(words.data(), d.entry.spirv.data(), d.entry.spirv.size());
   const std::string junk = "this is not a device binary";
-  write_all(files[0], detail::encode_entry(d.entry.key, words,
+  write_all(entry, detail::encode_entry(d.entry.key, words,
                                            std::vector<std::uint8_t>(junk.begin(), junk.end())));
   const auto warnings = detail::warning_count();
   Jit reader(runtime(), in_dir(dir));
@@ -113,7 +103,7 @@ TEST_CASE("a binary the device rejects is rebuilt from the entry's SPIR-V") {
   CHECK(reader.stats().compiles == 0);  // no translation: the stored SPIR-V was built
   CHECK(reader.stats().disk_writes == 1);
   CHECK(saxpy_right(k));
-  const auto fixed = read_all(files[0]);
+  const auto fixed = read_all(entry);
   CHECK(detail::decode_entry(fixed).ok());
   CHECK(fixed != detail::encode_entry(d.entry.key, words,
                                       std::vector<std::uint8_t>(junk.begin(), junk.end())));
