@@ -18,6 +18,7 @@
 
 #include "jit/validate.hpp"
 #include "spvjit/error.hpp"
+#include "jit/translator_reply.hpp"
 #include "src/child_process.hpp"
 
 namespace spvjit::detail {
@@ -25,7 +26,8 @@ namespace spvjit::detail {
 namespace {
 
 // Installed: <libdir>/../libexec/spvjit/spvjit-translate beside the library holding this code;
-// in the build tree, where CMake built it.
+// in the build tree, where CMake built it. Throws when neither exists (and looks again on the
+// next call: a static whose initializer throws is not initialized).
 const std::string& translator_program() {
   static const std::string path = [] {
     std::vector<std::string> tried;
@@ -40,7 +42,8 @@ const std::string& translator_program() {
     }
     std::string list;
     for (const auto& p : tried) list += (list.empty() ? "" : ", ") + p;
-    return "missing: " + list;
+    throw Error("spvjit-translate, the SPIR-V translator program installed with spvjit, was not "
+                "found (looked for " + list + "); reinstall spvjit");
   }();
   return path;
 }
@@ -53,10 +56,6 @@ constexpr std::chrono::seconds translate_timeout{120};
 std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::string& kernel) {
   validate_for_spirv(module, kernel);
   const std::string& program = translator_program();
-  if (program.rfind("missing: ", 0) == 0) {
-    throw Error("spvjit-translate, the SPIR-V translator program installed with spvjit, was "
-                "not found (looked for " + program.substr(9) + "); reinstall spvjit");
-  }
   std::string bitcode;
   {
     llvm::raw_string_ostream os(bitcode);
@@ -69,15 +68,9 @@ std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::s
     throw Error("kernel '" + kernel + "': the SPIR-V translator program could not run, nothing "
                 "was compiled (the process lives on; compile again later): " + e.what());
   }
-  // The answer is in the output (see translator_main.cpp): whole, or none.
-  std::uint64_t length = 0;
-  const bool whole = child.out.size() >= 9 && [&] {
-    for (int byte = 0; byte < 8; ++byte) {
-      length |= static_cast<std::uint64_t>(static_cast<unsigned char>(child.out[1 + byte])) << (8 * byte);
-    }
-    return child.out.size() == 9 + length;
-  }();
-  if (!whole) {
+  // The answer is in the output, whole or not at all; the status is only a diagnostic.
+  const auto reply = decode_translator_reply(child.out);
+  if (!reply) {
     std::string err = child.err;
     while (!err.empty() && err.back() == '\n') err.pop_back();
     const std::string how =
@@ -88,9 +81,10 @@ std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::s
     throw TranslationError(kernel, "SPIRV-LLVM-Translator " + how + (err.empty() ? "" : ": " + err),
                            module_text(module));
   }
-  const std::string payload = child.out.substr(9);
-  if (child.out[0] != '\1') {
-    throw TranslationError(kernel, "SPIRV-LLVM-Translator: " + payload, module_text(module));
+  const std::string_view payload = reply->payload;
+  if (!reply->ok) {
+    throw TranslationError(kernel, "SPIRV-LLVM-Translator: " + std::string(payload),
+                           module_text(module));
   }
   const std::size_t bytes = payload.size();
   if (bytes % 4 != 0 || bytes < 20) {

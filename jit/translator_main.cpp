@@ -4,10 +4,7 @@
 // translator's std::exit on unsupported input ends this program, not the host, and its LLVM
 // never meets the host's.
 //
-// Reply on standard output: one byte (1: SPIR-V follows; 0: the translator's error message
-// follows), the payload's length as 8 little-endian bytes, the payload; then exit 0. The length
-// lets the library tell a whole reply from a cut one without the exit status, which a host that
-// reaps every child may have taken.
+// Reply on standard output as jit/translator_reply.hpp encodes it, then exit 0.
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
@@ -17,9 +14,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdint>
 #include <sstream>
 #include <string>
+
+#include "jit/translator_reply.hpp"
 
 namespace {
 
@@ -34,11 +32,7 @@ bool write_all(const std::string& bytes) {
 }
 
 int reply(bool ok, const std::string& payload) {
-  std::string message(1, ok ? '\1' : '\0');
-  for (int byte = 0; byte < 8; ++byte) {
-    message.push_back(static_cast<char>((static_cast<std::uint64_t>(payload.size()) >> (8 * byte)) & 0xff));
-  }
-  return write_all(message + payload) ? 0 : 3;
+  return write_all(spvjit::detail::encode_translator_reply(ok, payload)) ? 0 : 3;
 }
 
 }  // namespace
