@@ -4,6 +4,7 @@
 // which the JIT lowers to a compare-exchange loop for devices without it.
 #include "spvjit/atomics.hpp"
 
+#include "ir/bounds.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/state.hpp"
 
@@ -44,8 +45,8 @@ std::string mangle(const std::string& fn, AddressSpace space, Scalar t, unsigned
   return out;
 }
 
-// The element's address, after checking that atomics may touch it.
-llvm::Value* atomic_address(const char* what, const Pointer& p, const Value& index) {
+// The element's index as i64, after checking that atomics may touch it.
+llvm::Value* atomic_index(const char* what, const Pointer& p, const Value& index) {
   if (!p.raw()) throw UserError(std::string(what) + ": empty pointer");
   auto& s = *p.state();
   s.check_open(what);
@@ -63,7 +64,12 @@ llvm::Value* atomic_address(const char* what, const Pointer& p, const Value& ind
     throw UserError(std::string(what) + ": index must be an integer, got " +
                     std::string(name(index.type())));
   }
-  llvm::Value* i = s.ir.CreateIntCast(index.raw(), s.ir.getInt64Ty(), is_signed(index.type()));
+  return s.ir.CreateIntCast(index.raw(), s.ir.getInt64Ty(), is_signed(index.type()));
+}
+
+// The element's address (inside the bounds check).
+llvm::Value* atomic_address(const Pointer& p, llvm::Value* i) {
+  auto& s = *p.state();
   return s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), i);
 }
 
@@ -100,35 +106,40 @@ Value float_add(const Pointer& p, llvm::Value* addr, llvm::Value* value) {
 
 Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
   const char* what = op_name(op);
-  llvm::Value* addr = atomic_address(what, p, index);
+  llvm::Value* i = atomic_index(what, p, index);
   check_value(what, p, value);
   auto& s = *p.state();
   const Scalar t = p.element();
-  if (t == Scalar::F32 || t == Scalar::F64) {
-    if (op == AtomicOp::Add) return float_add(p, addr, value.raw());
-    if (op == AtomicOp::Sub) return float_add(p, addr, s.ir.CreateFNeg(value.raw()));
-    if (op == AtomicOp::Exchange) {
-      const Scalar bits = bits_of(t);
-      auto* int_type = s.register_type(bits);
-      auto* int_addr = s.ir.CreateBitCast(
-          addr, llvm::PointerType::get(int_type, static_cast<unsigned>(p.space())));
-      auto* old = s.call_builtin(mangle(what, p.space(), bits, 1), int_type,
-                                 {int_addr, s.ir.CreateBitCast(value.raw(), int_type)}, false);
-      return Value(&s, s.ir.CreateBitCast(old, value.raw()->getType()), t);
-    }
-  }
-  if (!type_code(t)) {
+  const bool is_float = t == Scalar::F32 || t == Scalar::F64;
+  const bool float_op = op == AtomicOp::Add || op == AtomicOp::Sub || op == AtomicOp::Exchange;
+  if (!(is_float && float_op) && !type_code(t)) {
     throw UserError(std::string(what) + ": not defined on memory of " + std::string(name(t)) +
                     "; expected i32, u32, i64 or u64 (f32 and f64 take add, sub and exchange)");
   }
-  auto* old = s.call_builtin(mangle(what, p.space(), t, 1), value.raw()->getType(),
-                             {addr, value.raw()}, false);
+  llvm::Value* old = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
+    llvm::Value* addr = atomic_address(p, i);
+    if (is_float && float_op) {
+      if (op == AtomicOp::Add) return float_add(p, addr, value.raw()).raw();
+      if (op == AtomicOp::Sub) return float_add(p, addr, s.ir.CreateFNeg(value.raw())).raw();
+      if (op == AtomicOp::Exchange) {
+        const Scalar bits = bits_of(t);
+        auto* int_type = s.register_type(bits);
+        auto* int_addr = s.ir.CreateBitCast(
+            addr, llvm::PointerType::get(int_type, static_cast<unsigned>(p.space())));
+        auto* swapped = s.call_builtin(mangle(what, p.space(), bits, 1), int_type,
+                                       {int_addr, s.ir.CreateBitCast(value.raw(), int_type)}, false);
+        return s.ir.CreateBitCast(swapped, value.raw()->getType());
+      }
+    }
+    return s.call_builtin(mangle(what, p.space(), t, 1), value.raw()->getType(),
+                          {addr, value.raw()}, false);
+  });
   return Value(&s, old, t);
 }
 
 Value atomic_cmpxchg(const Pointer& p, Value index, Value expected, Value desired) {
   const char* what = "atomic_cmpxchg";
-  llvm::Value* addr = atomic_address(what, p, index);
+  llvm::Value* i = atomic_index(what, p, index);
   check_value(what, p, expected);
   check_value(what, p, desired);
   if (!type_code(p.element())) {
@@ -136,8 +147,11 @@ Value atomic_cmpxchg(const Pointer& p, Value index, Value expected, Value desire
                     std::string(name(p.element())) + "; expected i32, u32, i64 or u64");
   }
   auto& s = *p.state();
-  return Value(&s, cmpxchg_call(s, p.space(), p.element(), addr, expected.raw(), desired.raw()),
-               p.element());
+  llvm::Value* old = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
+    return cmpxchg_call(s, p.space(), p.element(), atomic_address(p, i), expected.raw(),
+                        desired.raw());
+  });
+  return Value(&s, old, p.element());
 }
 
 }  // namespace spvjit

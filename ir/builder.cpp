@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "ir/block_order.hpp"
+#include "ir/bounds.hpp"
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/scope_check.hpp"
@@ -225,8 +226,20 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
   p.type = element;
   p.space = space;
   p.read_only = read_only || space == AddressSpace::Constant;
+  // How many elements the launch passed: a hidden argument once finished (src/bounds.hpp).
+  auto* extent_type = llvm::FunctionType::get(entry.getInt64Ty(), {entry.getInt32Ty()}, false);
+  auto* extent_fn = llvm::cast<llvm::Function>(
+      s.module->getOrInsertFunction(detail::marker_extent, extent_type).getCallee());
+  extent_fn->addFnAttr(llvm::Attribute::ReadNone);
+  extent_fn->addFnAttr(llvm::Attribute::NoUnwind);
+  auto* extent = entry.CreateCall(
+      extent_fn, {entry.getInt32(static_cast<std::uint32_t>(s.params.size()))},
+      std::string(name) + ".extent");
+  const int array = s.add_array(
+      space == AddressSpace::Local ? "LocalMemory " + std::string(name) : std::string(name),
+      std::string(name));
   s.params.push_back(p);
-  return Pointer(state_.get(), handle, element, space, p.read_only);
+  return Pointer(state_.get(), handle, element, space, p.read_only, extent, array);
 }
 
 Value KernelBuilder::scalar_param(std::string_view name, Scalar type) {
@@ -328,6 +341,12 @@ KernelBuilder& KernelBuilder::allow_padding() {
   return *this;
 }
 
+KernelBuilder& KernelBuilder::inbounds() {
+  state_->check_open("inbounds");
+  state_->inbounds = true;
+  return *this;
+}
+
 KernelBuilder& KernelBuilder::elementwise() {
   state_->check_open("elementwise");
   state_->declared_elementwise = true;
@@ -354,6 +373,21 @@ KernelDef KernelBuilder::finish() {
       b.CreateUnreachable();
     }
   }
+  if (s.inbounds || s.bounds_sites.empty()) {
+    detail::remove_bounds_checks(*s.module);
+    s.bounds_sites.clear();
+  }
+  const bool checked = !s.bounds_sites.empty();
+  if (checked) {
+    // The extents and the record the checks read (src/bounds.hpp); specialize() wires the
+    // markers to them.
+    for (const Param& p : s.params) {
+      if (detail::has_extent(p)) {
+        s.add_argument(s.ir.getInt64Ty(), detail::hidden_extent_name + p.name);
+      }
+    }
+    s.add_argument(detail::record_pointer_type(s.ctx()), detail::hidden_record_name);
+  }
   if (s.allow_padding) {
     // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
     s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
@@ -374,6 +408,8 @@ KernelDef KernelBuilder::finish() {
   km->pads_safely = s.uses_ndrange || s.allow_padding;
   km->declared_elementwise = s.declared_elementwise;
   km->static_local_bytes = s.static_local_bytes;
+  km->bounds_checked = checked;
+  km->bounds_sites = std::move(s.bounds_sites);
   km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
   {
     llvm::raw_string_ostream os(km->ir_text);

@@ -4,6 +4,7 @@
 #include "spvjit/function.hpp"
 
 #include "ir/block_order.hpp"
+#include "ir/bounds.hpp"
 #include "ir/state.hpp"
 
 namespace spvjit {
@@ -18,7 +19,11 @@ struct FunctionFrame {
   llvm::IRBuilderBase::InsertPoint saved_point;
   std::vector<LoopFrame> saved_loops;
   std::string saved_name;
+  llvm::Value* saved_record = nullptr;
   std::vector<FunctionParam> params;
+  /// Per parameter: the hidden extent argument's index and the array number (pointers only).
+  std::vector<unsigned> extent_arg;
+  std::vector<int> array;
   std::optional<Scalar> result;
   bool closed = false;
 
@@ -27,6 +32,7 @@ struct FunctionFrame {
     state->alloca_block = saved_alloca;
     state->loops = std::move(saved_loops);
     state->function_name = std::move(saved_name);
+    state->bounds_record = saved_record;
     state->ir.restoreIP(saved_point);
   }
 };
@@ -59,6 +65,13 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
                                                        static_cast<unsigned>(p.space))
                               : arg_type(s, p.type, fn_name));
   }
+  // Hidden: each pointer's extent (the caller's, or the largest i64 for an unchecked one), and
+  // the record a failing check reports to (ir/bounds.hpp).
+  const std::size_t user_count = types.size();
+  for (const FunctionParam& p : params) {
+    if (p.pointer) types.push_back(s.ir.getInt64Ty());
+  }
+  types.push_back(record_pointer_type(s.ctx()));
   llvm::Type* ret = result ? arg_type(s, *result, fn_name) : s.ir.getVoidTy();
   auto* fn = llvm::Function::Create(llvm::FunctionType::get(ret, types, false),
                                     llvm::Function::InternalLinkage, fn_name, *s.module);
@@ -75,6 +88,17 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   f.saved_point = s.ir.saveIP();
   f.saved_loops = std::move(s.loops);
   f.saved_name = s.function_name;
+  f.saved_record = s.bounds_record;
+  unsigned next_extent = static_cast<unsigned>(user_count);
+  for (std::size_t i = 0; i < f.params.size(); ++i) {
+    const bool pointer = f.params[i].pointer;
+    f.extent_arg.push_back(pointer ? next_extent++ : 0);
+    f.array.push_back(pointer ? s.add_array("argument " + std::to_string(i) + " of device function " +
+                                                fn_name,
+                                            fn_name + ".arg" + std::to_string(i))
+                              : -1);
+  }
+  s.bounds_record = fn->getArg(fn->arg_size() - 1);
 
   s.kernel = fn;
   s.loops.clear();
@@ -100,7 +124,8 @@ Value DeviceFunctionScope::arg(unsigned i) const {
 Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
   if (!p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a scalar");
-  return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only);
+  return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
+                 frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i));
 }
 
 void* DeviceFunctionScope::close(std::optional<Value> result) {
@@ -174,6 +199,12 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
   if (callee == s.kernel) throw UserError(what + ": a device function cannot call itself");
   std::vector<llvm::Value*> raw;
   for (std::size_t i = 0; i < args.size(); ++i) raw.push_back(call_operand(s, what, i, params[i], args[i]));
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!params[i].pointer) continue;
+    llvm::Value* extent = args[i].pointer.extent();
+    raw.push_back(extent ? extent : s.ir.getInt64(~std::uint64_t{0}));
+  }
+  raw.push_back(record_pointer(s));
   auto* call = s.ir.CreateCall(callee, raw);
   call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   return result ? Value(&s, call, *result) : Value();

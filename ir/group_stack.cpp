@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/kernel_module.hpp"
+
 namespace spvjit::detail {
 
 namespace {
@@ -63,6 +65,16 @@ class Estimate {
     return f && !f->isDeclaration() ? f : nullptr;
   }
 
+  // The builder's markers for the ndrange, extents and bounds record become kernel arguments
+  // (jit/specialize.cpp): uniform, kept in no context array.
+  static bool becomes_argument(llvm::Instruction& inst) {
+    auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+    llvm::Function* f = call ? call->getCalledFunction() : nullptr;
+    if (!f) return false;
+    const auto name = f->getName();
+    return name == marker_ndrange || name == marker_extent || name == marker_record;
+  }
+
   // A barrier, or a call to a function that reaches one (inlined, it is one).
   bool is_barrier_point(llvm::Instruction& inst) {
     auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
@@ -93,6 +105,7 @@ class Estimate {
       for (auto& inst : block) {
         any_barrier = any_barrier || is_barrier_point(inst);
         if (inst.getType()->isVoidTy() || llvm::isa<llvm::AllocaInst>(inst)) continue;
+        if (becomes_argument(inst)) continue;
         index[&inst] = static_cast<unsigned>(size.size());
         size.push_back(layout_.getTypeAllocSize(inst.getType()));
       }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "spvjit/signature.hpp"
+#include "src/bounds.hpp"
 
 namespace spvjit::detail {
 
@@ -15,6 +16,16 @@ inline constexpr const char* marker_ndrange = "__spvjit.ndrange";        // i64 
 inline constexpr const char* marker_group_size = "__spvjit.group_size";  // i64 (i32 dim)
 inline constexpr const char* marker_in_bounds = "__spvjit.in_bounds";    // i1 ()
 inline constexpr const char* hidden_ndrange_name = "__spvjit_ndrange";   // + dim
+/// Bounds checks (ir/bounds.hpp). The extent of user parameter i, and the record pointer, are
+/// markers until specialized into hidden arguments.
+inline constexpr const char* marker_extent = "__spvjit.extent";          // i64 (i32 param)
+inline constexpr const char* marker_record = "__spvjit.bounds.record";   // i64 global* ()
+/// `.N`, N = 1 to 4: i1 (i64 index, i64 extent) x N, true when every index is below its extent.
+inline constexpr const char* marker_check = "__spvjit.bounds.check.";
+/// `.N`: void (i64 global* record, i32 site, i64 global id 0, (i64 index, i64 extent) x N).
+inline constexpr const char* marker_report = "__spvjit.bounds.report.";
+inline constexpr const char* hidden_extent_name = "__spvjit_extent_";   // + parameter name
+inline constexpr const char* hidden_record_name = "__spvjit_bounds";
 /// The builder's float atomic add: SPV_EXT_shader_atomic_float_add's OpAtomicFAddEXT in the
 /// translator's SPIR-V-friendly spelling, (ptr, scope, semantics, value) -> old value. The JIT
 /// keeps it where the device adds floats atomically and lowers it to a compare-exchange loop
@@ -33,6 +44,10 @@ class KernelModule {
   /// that coarsens, a kernel the analysis cannot coarsen is a UserError, not a slow kernel.
   bool declared_elementwise = false;
   std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
+  /// The kernel checks its accesses: it takes the hidden extents and record (src/bounds.hpp),
+  /// and `bounds_sites` describes each check for the host's message.
+  bool bounds_checked = false;
+  std::vector<BoundsSite> bounds_sites;
   /// What each work-item keeps on the stack of the thread that runs its work-group on PoCL's
   /// CPU devices: private arrays and values live across barriers (ir/group_stack.hpp).
   std::uint64_t stack_bytes_per_item = 0;

@@ -89,7 +89,8 @@ Value extent(const Shape& shape, unsigned d) {
   return shape.extent[d];
 }
 
-Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what) {
+Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what,
+             ViewIndex* view) {
   if (count != shape.rank) {
     throw UserError(std::string(what) + ": " + std::to_string(count) + " indices for a " +
                     std::to_string(shape.rank) + "-dimensional array; expected " +
@@ -103,6 +104,11 @@ Value offset(const Shape& shape, const Value* indices, unsigned count, const cha
                       std::string(name(indices[d].type())) + "; expected an integer");
     }
     Value i = cast(indices[d], Scalar::I64);
+    if (view) {
+      view->index[d] = i.raw();
+      view->extent[d] = shape.extent[d].raw();
+      view->rank = count;
+    }
     // Row-major: ((i0 * n1) + i1) * n2 + i2.
     linear = d == 0 ? i : binary(BinaryOp::Add, binary(BinaryOp::Mul, linear, shape.extent[d]), i);
   }
@@ -128,7 +134,8 @@ Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
   llvm::Constant* zero = s.ir.getInt64(0);
   llvm::Constant* first = llvm::ConstantExpr::getInBoundsGetElementPtr(type, global,
                                                                       llvm::ArrayRef{zero, zero});
-  return Pointer(&s, first, element, AddressSpace::Local, false);
+  const int array = s.add_array("local array " + std::string(array_name), std::string(array_name));
+  return Pointer(&s, first, element, AddressSpace::Local, false, s.ir.getInt64(count), array);
 }
 
 Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t count) {
@@ -139,7 +146,8 @@ Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t coun
   slot->setAlignment(llvm::Align(array_alignment));
   llvm::IRBuilder<> entry(s.alloca_block);
   auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");
-  return Pointer(&s, first, element, AddressSpace::Private, false);
+  const int array = s.add_array("private array", "private");
+  return Pointer(&s, first, element, AddressSpace::Private, false, s.ir.getInt64(count), array);
 }
 
 }  // namespace detail

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "spvjit/error.hpp"
+#include "src/bounds.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/value.hpp"
 
@@ -68,6 +69,20 @@ class BuilderState {
   std::string function_name;
   /// Bytes of statically sized local arrays (@localmem), checked against the device at compile.
   std::uint64_t static_local_bytes = 0;
+  /// Bounds checks: what each checkable array is called in messages (Pointer::array indexes
+  /// it), each checked access (its index is the site number the report passes), and the
+  /// current function's record pointer (the kernel's is a marker until specialized).
+  struct ArrayName {
+    std::string described;  ///< "Z", "local array tile"
+    std::string name;       ///< "Z", "tile"
+  };
+  std::vector<ArrayName> arrays;
+  std::vector<BoundsSite> bounds_sites;
+  llvm::Value* bounds_record = nullptr;
+  /// KernelBuilder::inbounds(): finish() removes every check.
+  bool inbounds = false;
+  /// Registers an array for messages; returns its number for Pointer::array.
+  int add_array(std::string described, std::string short_name);
   bool uses_ndrange = false;
   bool allow_padding = false;
   bool declared_elementwise = false;

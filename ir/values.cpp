@@ -7,6 +7,7 @@
 //  - Min/Max on floats follow fmin/fmax (a NaN operand yields the other operand).
 #include <llvm/IR/Intrinsics.h>
 
+#include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "spvjit/pointer.hpp"
 
@@ -252,26 +253,39 @@ std::string half_builtin(const char* base, AddressSpace space, bool is_const) {
 
 }  // namespace
 
-Value load(const Pointer& p, Value index) {
+Value load(const Pointer& p, Value index) { return detail::load_element(p, index, nullptr); }
+
+void store(const Pointer& p, Value index, Value value) {
+  detail::store_element(p, index, value, nullptr);
+}
+
+namespace detail {
+
+Value load_element(const Pointer& p, Value index, const ViewIndex* view) {
   if (!p.raw()) throw UserError("load: empty pointer");
   auto& s = *p.state();
   s.check_open("load");
   s.check_in_current_function(p.raw(), "load");
   llvm::Value* i = detail::index64(s, index, "load");
   if (p.element() == Scalar::F16) {
-    auto* call = s.call_builtin(half_builtin("_Z10vload_halfm", p.space(), true), s.ir.getFloatTy(),
-                                {i, p.raw()}, false);
-    call->getCalledFunction()->addFnAttr(llvm::Attribute::ReadOnly);
-    return Value(&s, call, Scalar::F32);
+    auto* v = guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
+      auto* call = s.call_builtin(half_builtin("_Z10vload_halfm", p.space(), true),
+                                  s.ir.getFloatTy(), {i, p.raw()}, false);
+      call->getCalledFunction()->addFnAttr(llvm::Attribute::ReadOnly);
+      return call;
+    });
+    return Value(&s, v, Scalar::F32);
   }
   auto* type = s.memory_type(p.element());
-  auto* addr = s.ir.CreateInBoundsGEP(type, p.raw(), i);
-  auto* loaded = s.ir.CreateAlignedLoad(type, addr, llvm::Align(size_of(p.element())));
+  auto* loaded = guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
+    auto* addr = s.ir.CreateInBoundsGEP(type, p.raw(), i);
+    return s.ir.CreateAlignedLoad(type, addr, llvm::Align(size_of(p.element())));
+  });
   if (p.element() == Scalar::Bool) return Value(&s, s.ir.CreateICmpNE(loaded, s.ir.getInt8(0)), Scalar::Bool);
   return Value(&s, loaded, p.element());
 }
 
-void store(const Pointer& p, Value index, Value value) {
+void store_element(const Pointer& p, Value index, Value value, const ViewIndex* view) {
   if (!p.raw()) throw UserError("store: empty pointer");
   auto& s = *p.state();
   s.check_open("store");
@@ -288,15 +302,20 @@ void store(const Pointer& p, Value index, Value value) {
                     std::string(name(expected)));
   }
   llvm::Value* i = detail::index64(s, index, "store");
-  if (p.element() == Scalar::F16) {
-    s.call_builtin(half_builtin("_Z11vstore_halffm", p.space(), false), s.ir.getVoidTy(),
-                   {value.raw(), i, p.raw()}, false);
-    return;
-  }
-  auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), i);
-  llvm::Value* v = value.raw();
-  if (p.element() == Scalar::Bool) v = s.ir.CreateZExt(v, s.ir.getInt8Ty());
-  s.ir.CreateAlignedStore(v, addr, llvm::Align(size_of(p.element())));
+  guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
+    if (p.element() == Scalar::F16) {
+      s.call_builtin(half_builtin("_Z11vstore_halffm", p.space(), false), s.ir.getVoidTy(),
+                     {value.raw(), i, p.raw()}, false);
+      return nullptr;
+    }
+    auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), i);
+    llvm::Value* v = value.raw();
+    if (p.element() == Scalar::Bool) v = s.ir.CreateZExt(v, s.ir.getInt8Ty());
+    s.ir.CreateAlignedStore(v, addr, llvm::Align(size_of(p.element())));
+    return nullptr;
+  });
 }
+
+}  // namespace detail
 
 }  // namespace spvjit

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "ir/half_bits.hpp"
 
@@ -281,11 +282,15 @@ VecValue load_vector(const Pointer& p, Value first, unsigned lanes, VectorAlign 
   if (p.element() == Scalar::F16) {
     // Integer vector code, bit for bit what scalar loads give (PoCL's vload_halfN cannot).
     auto* bits_type = llvm::FixedVectorType::get(s.ir.getInt16Ty(), lanes);
-    auto* bits = s.ir.CreateAlignedLoad(bits_type, vector_address(s, p, i, bits_type), a);
+    auto* bits = detail::guarded_access(s, p, i, nullptr, lanes, [&]() -> llvm::Value* {
+      return s.ir.CreateAlignedLoad(bits_type, vector_address(s, p, i, bits_type), a);
+    });
     return VecValue(&s, detail::half_bits_to_float(s.ir, bits), Scalar::F32, lanes);
   }
   auto* type = vector_type(s, p.element(), lanes, true);
-  llvm::Value* v = s.ir.CreateAlignedLoad(type, vector_address(s, p, i, type), a);
+  llvm::Value* v = detail::guarded_access(s, p, i, nullptr, lanes, [&]() -> llvm::Value* {
+    return s.ir.CreateAlignedLoad(type, vector_address(s, p, i, type), a);
+  });
   if (p.element() == Scalar::Bool) v = s.ir.CreateICmpNE(v, llvm::ConstantInt::get(type, 0));
   return VecValue(&s, v, p.element(), lanes);
 }
@@ -314,7 +319,10 @@ void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align) 
   } else if (p.element() == Scalar::Bool) {
     data = s.ir.CreateZExt(data, vector_type(s, Scalar::Bool, v.lanes(), true));
   }
-  s.ir.CreateAlignedStore(data, vector_address(s, p, i, data->getType()), a);
+  detail::guarded_access(s, p, i, nullptr, v.lanes(), [&]() -> llvm::Value* {
+    s.ir.CreateAlignedStore(data, vector_address(s, p, i, data->getType()), a);
+    return nullptr;
+  });
 }
 
 namespace detail {

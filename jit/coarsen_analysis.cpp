@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "ir/kernel_module.hpp"
 #include "jit/coarsen_math.hpp"
 
 namespace spvjit::detail {
@@ -52,6 +53,9 @@ class Analysis {
       }
     }
     if (!plan_.ok()) return std::move(plan_);
+    for (auto& [inst, r] : plan_.roles) {
+      if (r == Role::Check || r == Role::Report) check_bounds_call(llvm::cast<llvm::CallInst>(inst), r);
+    }
     for (auto* s : side_effects_) check_store(s);
     if (plan_.ok() && !exact_without_check) check_guarded();
     if (plan_.ok()) order();
@@ -75,7 +79,8 @@ class Analysis {
   bool uniform(llvm::Value* v) { return role(v) == nullptr; }
   bool consecutive(llvm::Value* v) { return is(v, Role::Index) || is(v, Role::Offset); }
   void mark(llvm::Instruction* i, Role r) {
-    if (plan_.roles.emplace(i, r).second && r != Role::InBounds && r != Role::Store) {
+    if (plan_.roles.emplace(i, r).second && r != Role::InBounds && r != Role::Store &&
+        r != Role::Check && r != Role::Report) {
       work_.push_back(i);
     }
   }
@@ -131,6 +136,8 @@ class Analysis {
           }
         } else if (name.startswith(vstore_half_prefix)) {
           side_effects_.push_back(call);
+        } else if (name.startswith(marker_report)) {
+          // A failed bounds check's report (ir/bounds.hpp): rewritten for the failing lane.
         } else if (!name.startswith(vload_half_prefix) && !callee->doesNotAccessMemory()) {
           fail("calls " + name.str());
           return false;
@@ -190,6 +197,9 @@ class Analysis {
 
   void classify_call(llvm::CallInst* call) {
     const auto name = call->getCalledFunction()->getName();
+    // Bounds checks and their reports: their operands are checked once every role is known.
+    if (name.startswith(marker_check)) return mark(call, Role::Check);
+    if (name.startswith(marker_report)) return mark(call, Role::Report);
     if (name.startswith(vload_half_prefix)) {
       if (consecutive(call->getArgOperand(0)) && uniform(call->getArgOperand(1))) {
         widen(call->getType());
@@ -208,6 +218,28 @@ class Analysis {
       return mark(call, Role::Vector);
     }
     fail("passes a varying value to " + name.str());
+  }
+
+  // A check's (index, extent) pairs — after the report's record, site and global id — must have
+  // consecutive or uniform indices and uniform extents: then W lanes pass or fail together in
+  // one scalar test of the first and last lane.
+  void check_bounds_call(llvm::CallInst* call, Role r) {
+    const unsigned first_pair = r == Role::Check ? 0 : 3;
+    if (r == Role::Report && !is(call->getArgOperand(2), Role::Index)) {
+      fail("reports a bounds failure without its global index");
+      return;
+    }
+    for (unsigned k = first_pair; k + 1 < call->arg_size(); k += 2) {
+      llvm::Value* index = call->getArgOperand(k);
+      if (!consecutive(index) && !uniform(index)) {
+        fail("checks the bounds of an index that is not get_global_id(0) plus a uniform value");
+        return;
+      }
+      if (!uniform(call->getArgOperand(k + 1))) {
+        fail("checks bounds against an extent that differs between work-items");
+        return;
+      }
+    }
   }
 
   void check_store(llvm::Instruction* s) {

@@ -24,6 +24,8 @@ enum class Role {
   Address,   ///< &p[Index or Offset] with p uniform: W consecutive elements
   Vector,    ///< any other varying value: one W-wide vector
   Store,     ///< a store (or vstore_half) to an Address
+  Check,     ///< a bounds check of consecutive or uniform indices: one scalar test for W lanes
+  Report,    ///< a failed check's report: made for the first failing lane
 };
 
 struct CoarsenPlan {

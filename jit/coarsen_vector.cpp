@@ -104,8 +104,57 @@ class Vectorizer {
         return;
       }
       case Role::Store: return rewrite_store(b, inst);
+      case Role::Check: inst->replaceAllUsesWith(all_lanes_inside(b, llvm::cast<llvm::CallInst>(inst), 0)); return;
+      case Role::Report: return rewrite_report(b, llvm::cast<llvm::CallInst>(inst));
       case Role::Vector: vectors_[inst] = vector_value(b, inst); return;
     }
+  }
+
+  bool is_consecutive(llvm::Value* v) const { return firsts_.count(v) != 0; }
+
+  // A bounds check of W lanes: a consecutive index passes when its first and last lane do (two
+  // tests, so that a negative first lane cannot wrap into range), a uniform one as itself.
+  llvm::Value* all_lanes_inside(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair) {
+    llvm::Value* all = b.getTrue();
+    for (unsigned k = first_pair; k + 1 < c->arg_size(); k += 2) {
+      llvm::Value* index = c->getArgOperand(k);
+      llvm::Value* extent = c->getArgOperand(k + 1);
+      if (is_consecutive(index)) {
+        llvm::Value* first = first_of(index);
+        llvm::Value* last = b.CreateAdd(first, b.getInt64(width_ - 1));
+        all = b.CreateAnd(all, b.CreateAnd(b.CreateICmpULT(first, extent), b.CreateICmpULT(last, extent)));
+      } else {
+        all = b.CreateAnd(all, b.CreateICmpULT(index, extent));
+      }
+    }
+    return all;
+  }
+
+  // The report of a failed W-lane check names the first lane that fails: the W lanes of a
+  // consecutive index fail from lane (extent - first) on, a uniform index's all at once.
+  void rewrite_report(llvm::IRBuilder<>& b, llvm::CallInst* c) {
+    constexpr unsigned first_pair = 3;  // after the record, the site and the global index
+    llvm::Value* lane = b.getInt64(width_ - 1);
+    for (unsigned k = first_pair; k + 1 < c->arg_size(); k += 2) {
+      llvm::Value* index = c->getArgOperand(k);
+      llvm::Value* extent = c->getArgOperand(k + 1);
+      llvm::Value* fails_from;
+      if (is_consecutive(index)) {
+        llvm::Value* first = first_of(index);
+        fails_from = b.CreateSelect(b.CreateICmpULT(first, extent), b.CreateSub(extent, first), b.getInt64(0));
+      } else {
+        fails_from = b.CreateSelect(b.CreateICmpULT(index, extent), b.getInt64(width_), b.getInt64(0));
+      }
+      lane = b.CreateSelect(b.CreateICmpULT(fails_from, lane), fails_from, lane);
+    }
+    std::vector<llvm::Value*> args = {c->getArgOperand(0), c->getArgOperand(1),
+                                      b.CreateAdd(first_of(c->getArgOperand(2)), lane)};
+    for (unsigned k = first_pair; k < c->arg_size(); ++k) {
+      llvm::Value* a = c->getArgOperand(k);
+      const bool index = (k - first_pair) % 2 == 0;
+      args.push_back(index && is_consecutive(a) ? b.CreateAdd(first_of(a), lane) : a);
+    }
+    b.CreateCall(c->getCalledFunction(), args);
   }
 
   void rewrite_store(llvm::IRBuilder<>& b, llvm::Instruction* inst) {

@@ -13,6 +13,8 @@
 #include <span>
 
 #include "ir/kernel_module.hpp"
+#include "ir/bounds.hpp"
+#include "jit/bounds_lowering.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/coarsen.hpp"
 #include "jit/disk_cache.hpp"
@@ -44,6 +46,7 @@ JitOptions with_environment(JitOptions options) {
     options.coarsen = *choice != 0;
     options.coarsen_width = *choice >= 2 ? 1u << (*choice - 1) : 0;
   }
+  if (const auto checks = env_flag("SPVJIT_BOUNDS_CHECKS")) options.bounds_checks = *checks;
   return options;
 }
 
@@ -154,6 +157,7 @@ class JitCore {
   std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelDef& def,
                                       const Specialization& spec, unsigned& width) {
     auto module = specialize(context, def.module(), spec);
+    if (!bounds_checks()) remove_bounds_checks(*module);
     width = 1;
     if (coarsening()) {
       const auto& w = runtime->info.preferred_vector_width;
@@ -175,12 +179,22 @@ class JitCore {
                          ": not coarsened: " + r.reason);
       }
     }
+    lower_bounds_checks(*module);
     lower_float_atomics(*module, float_atomics);
     if (runtime->info.cpu) split_wide_builtin_calls(*module, max_builtin_vector_bits);
     return module;
   }
 
   bool coarsening() const { return options.coarsen && runtime->info.cpu; }
+  // Checks need a record the host can read (runtime/bounds_records.hpp).
+  bool bounds_checks() const {
+    if (!options.bounds_checks) return false;
+    if (runtime->bounds_records.available()) return true;
+    warn_once("no-bounds-records", "device '" + runtime->info.name +
+                                       "' has no fine-grained buffer SVM for bounds-check records; "
+                                       "kernels run without bounds checks");
+    return false;
+  }
 
   // A work-group's work-items against the stack of the thread that runs the group.
   GroupStack group_stack(const KernelDef& def) const {
@@ -262,6 +276,7 @@ class JitCore {
                                                km.hidden_ndrange, spec);
     state->pads_safely = km.pads_safely;
     state->static_local_bytes = km.static_local_bytes;
+    if (km.bounds_checked) state->enable_bounds_checks(km.bounds_sites);
     state->limit_group_stack(group_stack(def));  // chosen workgroups fit; larger ones throw
 
     state->set_coarsen(width);  // a static ndrange's fixed geometry shrinks with it
@@ -295,7 +310,7 @@ class JitCore {
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +
-           coarsen;
+           coarsen + (bounds_checks() ? "" : "\n[bounds checks off]");
   }
 
   std::shared_ptr<RuntimeCore> runtime;

@@ -39,6 +39,14 @@ unsigned dim_of(llvm::CallInst* call) {
   return static_cast<unsigned>(c->getZExtValue());
 }
 
+unsigned dim_of_param(llvm::CallInst* call, const KernelModule& def) {
+  auto* c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+  if (!c || c->getZExtValue() >= def.params.size() || !has_extent(def.params[c->getZExtValue()])) {
+    throw InternalError("specialize: extent marker of no pointer parameter");
+  }
+  return static_cast<unsigned>(c->getZExtValue());
+}
+
 llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* mangled, unsigned dim) {
   auto* type = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false);
   auto callee = m.getOrInsertFunction(mangled, type);
@@ -124,6 +132,22 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
     call->replaceAllUsesWith(inside);
     call->eraseFromParent();
   }
+  // Bounds checks read the hidden extents and record (src/bounds.hpp).
+  for (auto* call : calls_to(*m, marker_extent)) {
+    if (!def.bounds_checked) throw InternalError("specialize: an extent marker in an unchecked kernel");
+    const unsigned param = dim_of_param(call, def);
+    unsigned index = first_extent_arg(def.params, def.hidden_ndrange);
+    for (unsigned i = 0; i < param; ++i) index += has_extent(def.params[i]);
+    call->replaceAllUsesWith(kernel->getArg(index));
+    call->eraseFromParent();
+  }
+  for (auto* call : calls_to(*m, marker_record)) {
+    if (!def.bounds_checked) throw InternalError("specialize: a record marker in an unchecked kernel");
+    call->replaceAllUsesWith(kernel->getArg(record_arg(def.params, def.hidden_ndrange)));
+    call->eraseFromParent();
+  }
+  erase_marker(*m, marker_extent);
+  erase_marker(*m, marker_record);
   erase_marker(*m, marker_ndrange);
   erase_marker(*m, marker_group_size);
   erase_marker(*m, marker_in_bounds);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/bounds_records.hpp"
 #include "runtime/cl_handle.hpp"
 #include "runtime/inline_pool.hpp"
 #include "spvjit/runtime.hpp"
@@ -65,6 +66,9 @@ class RuntimeCore {
 
   /// clFinish on every queue that may hold work.
   void finish();
+
+  /// The slots checked kernels report bounds failures to (after the context, which frees them).
+  BoundsRecords bounds_records{*this};
 
   /// Dispatch::Adaptive with more than one inline thread: runs launches above the threshold of
   /// kernels that allow it on `basic` from several threads (runtime/inline_pool.hpp). Declared

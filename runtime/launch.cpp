@@ -113,6 +113,19 @@ inline bool extent_ok(const Extent3& e) {
                       "out of bounds");
 }
 
+// A raw module's p[get_global_id(0)], run by every work-item, past the end of what was passed:
+// certain before the launch (jit/raw_bounds.hpp).
+[[noreturn, gnu::cold, gnu::noinline]] void bad_raw_extent(const LaunchState& s, unsigned param,
+                                                            std::size_t count, const NDRange& nd) {
+  const Param& p = s.params[param];
+  throw BoundsError(s.name, p.name,
+                    "kernel '" + s.name + "': " + p.name + "[" + std::to_string(count) +
+                        "] is out of bounds: " + p.name + " holds " + std::to_string(count) + " " +
+                        std::string(name(p.type)) + " (work-item " + std::to_string(count) +
+                        " of ndrange " + nd.to_string() + " reads or writes " + p.name +
+                        "[get_global_id(0)]); nothing was launched");
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] void failed(const LaunchState& s, const char* function,
                                                     cl_int err, std::size_t index) {
   std::string where = "kernel '" + s.name + "'";
@@ -296,6 +309,10 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   }
   if (s.static_local_bytes + local > s.local_mem_size) [[unlikely]] detail::bad_local_total(s, local);
 
+  for (unsigned p : s.extent_covers_ndrange) {
+    if (args[p].count < nd.size[0]) [[unlikely]] detail::bad_raw_extent(s, p, args[p].count, nd);
+  }
+
   std::lock_guard<std::mutex> lock(s.mutex);
   detail::Geometry g;
   if (!detail::geometry(s, nd, given, g)) return;
@@ -320,6 +337,18 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
       detail::set_argument(s, static_cast<cl_uint>(count + d), sizeof(extent), &extent);
     }
   }
+  if (s.bounds_checked) {
+    // The elements each pointer reaches, for the kernel's bounds checks (src/bounds.hpp).
+    cl_uint index = s.first_extent_arg;
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto& a = args[i];
+      if (a.kind == ParamKind::Scalar) continue;
+      const cl_long extent = static_cast<cl_long>(
+          a.kind == ParamKind::LocalArray ? a.size / size_of(s.params[i].type) : a.count);
+      detail::set_argument(s, index++, sizeof(extent), &extent);
+    }
+    s.last_ndrange = nd;
+  }
   detail::RuntimeCore& core = *s.core;
   // Thresholds count indices (the calibration kernel does one per work-item); a coarsened
   // work-item does `coarsen` of them.
@@ -340,6 +369,10 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   const cl_int err = clEnqueueNDRangeKernel(queue, s.kernel.get(), g.dims, nullptr, g.global,
                                             g.local, 0, nullptr, event);
   if (err != CL_SUCCESS) [[unlikely]] detail::failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
+}
+
+Event Kernel::make_event(_cl_event* event) const {
+  return Event(event, state_ ? state_->core : nullptr);
 }
 
 }  // namespace spvjit

@@ -14,6 +14,26 @@ std::string Extent3::to_string() const {
   return out + (dims == 1 ? ",)" : ")");
 }
 
+LaunchState::~LaunchState() { core->bounds_records.release(bounds_slot); }
+
+void LaunchState::enable_bounds_checks(std::vector<BoundsSite> sites) {
+  bounds_checked = true;
+  bounds_sites = std::move(sites);
+  first_extent_arg = static_cast<cl_uint>(detail::first_extent_arg(params, hidden_ndrange));
+  const cl_uint record = static_cast<cl_uint>(record_arg(params, hidden_ndrange));
+  memo.resize(record + 1);
+  bounds_slot = core->bounds_records.acquire(this);
+  cl_int err;
+  if (bounds_slot) {
+    err = clSetKernelArgSVMPointer(kernel.get(), record, bounds_slot);
+  } else {
+    // No SVM: the Jit compiled the checks away, and the argument is never read.
+    cl_mem none = nullptr;
+    err = clSetKernelArg(kernel.get(), record, sizeof(none), &none);
+  }
+  check_cl(err, "clSetKernelArg", "kernel '" + name + "', bounds record");
+}
+
 namespace {
 
 std::size_t kernel_workgroup_size(cl_kernel kernel, cl_device_id device) {

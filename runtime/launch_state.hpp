@@ -11,6 +11,7 @@
 
 #include "runtime/core.hpp"
 #include "runtime/group_stack.hpp"
+#include "src/bounds.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace spvjit::detail {
@@ -44,6 +45,9 @@ class LaunchState {
   LaunchState(std::shared_ptr<RuntimeCore> core, std::shared_ptr<ClHandle<cl_program>> program,
               std::string name, std::vector<Param> params, bool hidden_ndrange,
               Specialization spec);
+  ~LaunchState();
+  LaunchState(const LaunchState&) = delete;
+  LaunchState& operator=(const LaunchState&) = delete;
 
   /// KernelAbstractions-style default: fill dimension 0 first, up to the kernel's maximum.
   WorkGroup chosen_workgroup(const NDRange& nd) const noexcept;
@@ -85,6 +89,19 @@ class LaunchState {
   void set_coarsen(std::size_t indices_per_item);
   /// Fills `fixed` for a static ndrange (with `coarsen` applied in dimension 0).
   void compute_fixed_geometry();
+  /// The kernel takes bounds checks' hidden arguments (src/bounds.hpp): set by the Jit through
+  /// enable_bounds_checks. Each launch passes the extents from `first_extent_arg` on; the record
+  /// pointer (`bounds_slot`, or null where the device has no SVM for it) is set once.
+  void enable_bounds_checks(std::vector<BoundsSite> sites);
+  bool bounds_checked = false;
+  cl_uint first_extent_arg = 0;
+  std::vector<BoundsSite> bounds_sites;
+  std::uint64_t* bounds_slot = nullptr;
+  /// The ndrange of the latest launch (guarded by `mutex`), for BoundsError's message.
+  NDRange last_ndrange;
+  /// Raw modules: parameters whose extent must hold ndrange(0), because every work-item reads
+  /// or writes p[get_global_id(0)] (jit/raw_bounds.hpp); checked before the launch. Set by the Jit.
+  std::vector<unsigned> extent_covers_ndrange;
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included
   // The geometry of the last launch whose workgroup spvjit chose (guarded by `mutex`).
   bool chosen_cached = false;

@@ -223,14 +223,21 @@ void Runtime::set_split_threshold(std::size_t work_items) {
   if (core.inline_pool) core.split_threshold.store(work_items);
 }
 
-void Runtime::synchronize() { detail::live_core(core_).finish(); }
+void Runtime::synchronize() {
+  auto& core = detail::live_core(core_);
+  core.finish();
+  core.bounds_records.throw_failures();
+}
 
 namespace detail {
 
 void event_release(_cl_event* e) noexcept {
   if (e) clReleaseEvent(e);
 }
-void event_wait(_cl_event* e) { check_cl(clWaitForEvents(1, &e), "clWaitForEvents"); }
+void event_wait(_cl_event* e, RuntimeCore* core) {
+  check_cl(clWaitForEvents(1, &e), "clWaitForEvents");
+  if (core) core->bounds_records.throw_failures();
+}
 bool event_complete(_cl_event* e) {
   cl_int status = CL_QUEUED;
   check_cl(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),

@@ -19,6 +19,13 @@ bool fine_grained(cl_device_id device) {
 
 }  // namespace
 
+bool fine_grained_svm(const RuntimeCore& core) {
+  for (cl_device_id d : core.devices()) {
+    if (!fine_grained(d)) return false;
+  }
+  return true;
+}
+
 void* svm_allocate(RuntimeCore& core, std::size_t bytes) {
   for (cl_device_id d : core.devices()) {
     if (!fine_grained(d)) {

@@ -203,8 +203,10 @@ void binary_on_both_devices(Runtime& rt, Jit& jit) {
   const auto binary = detail::program_binary(s.program->get());
   auto program = std::make_shared<detail::ClHandle<cl_program>>(
       detail::build_program_from_binary(*s.core, binary, "", s.name));
-  Kernel k(std::make_shared<detail::LaunchState>(s.core, program, s.name, s.params,
-                                                 s.hidden_ndrange, s.spec));
+  auto state = std::make_shared<detail::LaunchState>(s.core, program, s.name, s.params,
+                                                     s.hidden_ndrange, s.spec);
+  if (s.bounds_checked) state->enable_bounds_checks(s.bounds_sites);
+  Kernel k(state);
   auto B = rt.upload(std::vector<double>(64, 3.0));
   bool ok = true;
   for (std::size_t threshold : {std::size_t{0}, SIZE_MAX}) {

@@ -35,8 +35,11 @@ KernelDef barrier_kernel() {
   auto out = kb.param<Global<float>>("out");
   auto in = kb.param<Const<float>>("in");
   auto i = kb.global_index();
+  // Padding work-items (a chosen workgroup need not divide 4096) read row 0: their loads must
+  // stay inside `in` too, or the bounds check reports them.
+  auto row = select(kb.in_bounds(), i, kb.lit<std::int64_t>(0));
   std::vector<Val<float>> values;
-  for (std::int64_t j = 0; j < held; ++j) values.push_back(in[i * held + j].get());
+  for (std::int64_t j = 0; j < held; ++j) values.push_back(in[row * held + j].get());
   barrier(kb, Fence::Local);
   Val<float> sum = values[0];
   for (std::int64_t j = 1; j < held; ++j) sum = sum + values[static_cast<std::size_t>(j)];

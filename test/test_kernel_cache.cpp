@@ -118,8 +118,9 @@ TEST_CASE("a static ndrange divided by the static workgroup leaves no bounds com
   CHECK(specialized_ir(def, ragged).find("icmp ult") != std::string::npos);
   CHECK(specialized_ir(def, dynamic).find("icmp ult") != std::string::npos);
 
-  JitOptions uncoarsened;  // coarsening adds compares of its own (jit/coarsen.cpp)
+  JitOptions uncoarsened;  // coarsening and bounds checks add compares of their own
   uncoarsened.coarsen = false;
+  uncoarsened.bounds_checks = false;
   Jit jit(test::runtime(), uncoarsened);
   CHECK(count_op(jit.spirv(def, divides), op_u_less_than) == 0);
   CHECK(count_op(jit.spirv(def, ragged), op_u_less_than) == 1);

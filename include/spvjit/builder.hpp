@@ -102,6 +102,12 @@ class KernelBuilder {
   /// work-groups. Kernels that read in_bounds() or ndrange() need not say so; any other kernel
   /// gets only workgroups that divide the ndrange (a UserError otherwise).
   KernelBuilder& allow_padding();
+  /// Turns off the kernel's bounds checks (KernelAbstractions' `@inbounds` over the whole
+  /// kernel). By default every load, store and atomic through a parameter, a view, a local or
+  /// private array is checked against what the launch passed; a failing access touches no
+  /// memory, and the next Runtime::synchronize() (or Event::wait) throws BoundsError naming it.
+  /// For one pointer or array, use `inbounds(p)` instead.
+  KernelBuilder& inbounds();
   /// Declares the kernel element-wise: each work-item reads and writes only the elements at
   /// its own global_index(0) (plus offsets uniform across work-items, as in A(row, col)), so
   /// the JIT may run W consecutive indices per work-item as one vector (SIMD coarsening, on

@@ -20,6 +20,24 @@ class UserError : public Error {
   using Error::Error;
 };
 
+/// A kernel indexed memory outside what it was given: a buffer, view, shared array, local or
+/// private array (see KernelBuilder::inbounds). The access was skipped (a read gave 0); the
+/// runtime and later launches are unaffected, and what the failing launch wrote is unspecified.
+/// Thrown by the next Runtime::synchronize() or Event::wait() after the launch, or by the launch
+/// itself when the failure is certain before it runs (raw modules' `x[get_global_id(0)]`).
+class BoundsError : public UserError {
+ public:
+  BoundsError(std::string kernel, std::string array, const std::string& message)
+      : UserError(message), kernel_(std::move(kernel)), array_(std::move(array)) {}
+  const std::string& kernel_name() const noexcept { return kernel_; }
+  /// The array as the message names it: "Z", "local array tile", ...
+  const std::string& array_name() const noexcept { return array_; }
+
+ private:
+  std::string kernel_;
+  std::string array_;
+};
+
 /// A bug in spvjit itself: an invariant that should have held did not.
 class InternalError : public Error {
  public:

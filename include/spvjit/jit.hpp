@@ -39,6 +39,11 @@ struct JitOptions {
   /// vector width for the widest element type (CL_DEVICE_PREFERRED_VECTOR_WIDTH_*). Part of the
   /// cache key. SPVJIT_LOG=debug says why a kernel was left alone.
   bool coarsen = true;
+  /// Check every access of builder kernels against what the launch passed (see
+  /// KernelBuilder::inbounds; BoundsError). false compiles every kernel without its checks, for
+  /// measuring what they cost; part of the cache key. SPVJIT_BOUNDS_CHECKS=off (or on)
+  /// overrides it.
+  bool bounds_checks = true;
   /// W for every coarsened kernel instead of the device's preference: 2, 4, 8 or 16 (0: the
   /// device's). Mostly for measuring. SPVJIT_COARSEN (off, on, 2, 4, 8, 16) overrides both.
   unsigned coarsen_width = 0;

@@ -32,27 +32,28 @@ struct ArgView {
   _cl_mem* mem = nullptr;      ///< buffers: the handle
   const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
   const RuntimeCore* owner = nullptr;  ///< buffers, views, shared arrays: their Runtime
+  std::size_t count = 0;  ///< buffers, views, shared arrays: elements (for bounds checks)
 };
 
 template <KernelScalar T>
 ArgView arg_view(const Buffer<T>& b) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle(),
-                 nullptr, b.owner()};
+                 nullptr, b.owner(), b.size()};
 }
 template <KernelScalar T>
 ArgView arg_view(const BufferView<T>& v) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, v.handle(),
-                 nullptr, &v.core()};
+                 nullptr, &v.core(), v.size()};
 }
 template <KernelScalar T>
 ArgView arg_view(const SharedSpan<T>& s) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
-                 s.data(), s.owner()};
+                 s.data(), s.owner(), s.size()};
 }
 template <KernelScalar T>
 ArgView arg_view(const SharedArray<T>& a) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
-                 a.data(), a.owner()};
+                 a.data(), a.owner(), a.size()};
 }
 template <KernelScalar T>
 ArgView arg_view(const T& v) {
@@ -102,14 +103,14 @@ class Kernel {
     const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
     _cl_event* event = nullptr;
     launch_packed(ndrange, &workgroup, views, sizeof...(A), &event);
-    return Event(event);
+    return make_event(event);
   }
   template <class... A>
   [[nodiscard]] Event launch_event(const NDRange& ndrange, const A&... args) {
     const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
     _cl_event* event = nullptr;
     launch_packed(ndrange, nullptr, views, sizeof...(A), &event);
-    return Event(event);
+    return make_event(event);
   }
 
   const std::string& name() const;
@@ -122,6 +123,8 @@ class Kernel {
  private:
   void launch_packed(const NDRange& ndrange, const WorkGroup* workgroup,
                      const detail::ArgView* args, std::size_t count, _cl_event** event);
+  /// The Event of a launch, tied to this kernel's runtime for its bounds checks.
+  Event make_event(_cl_event* event) const;
   friend struct detail::KernelAccess;
   std::shared_ptr<detail::LaunchState> state_;
 };

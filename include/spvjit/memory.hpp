@@ -38,8 +38,10 @@ struct Shape {
   unsigned rank = 0;
 };
 /// The element offset of `indices` in `shape`; throws UserError naming `what` when the count
-/// of indices differs from the rank or an index is not an integer.
-Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what);
+/// of indices differs from the rank or an index is not an integer. Fills `view` (if given) with
+/// the indices and extents for the bounds check.
+Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what,
+             ViewIndex* view = nullptr);
 Shape make_shape(detail::BuilderState* s, std::initializer_list<std::int64_t> extents,
                  const char* what);
 /// A shape from run-time extents (integers of any width); throws UserError otherwise.
@@ -68,10 +70,15 @@ class Array {
   Array(Ptr<T, Space> base, detail::Shape shape) : base_(base), shape_(shape) {}
 
   /// The element at (i, j, ...): as many indices as the array has dimensions.
+  /// Each index is checked against its extent, then the offset against the memory, unless the
+  /// array was made with inbounds().
   template <class... I>
   Ref<T> operator()(const I&... indices) const {
     const Value values[sizeof...(I) + 1] = {detail::index_value(base_.state(), indices)..., {}};
-    return Ref<T>(base_, detail::offset(shape_, values, sizeof...(I), "array index"));
+    detail::ViewIndex view;
+    Value linear = detail::offset(shape_, values, sizeof...(I), "array index",
+                                  base_.extent() ? &view : nullptr);
+    return Ref<T>(base_, linear, view);
   }
   /// The element at a linear (row-major) offset.
   template <class I>
@@ -82,6 +89,7 @@ class Array {
   /// The extent of dimension `d` (0 = the slowest); throws UserError past the rank.
   Val<std::int64_t> extent(unsigned d) const { return Val<std::int64_t>(detail::extent(shape_, d)); }
   const Ptr<T, Space>& data() const { return base_; }
+  const detail::Shape& shape() const { return shape_; }
 
  private:
   Ptr<T, Space> base_;
@@ -106,6 +114,12 @@ Array<T, AddressSpace::Private> private_array(KernelBuilder& kb,
   auto shape = detail::make_shape(kb.state(), extents, "private_array");
   auto p = detail::make_private_array(kb, scalar_of<T>, detail::element_count(extents, "private_array"));
   return {Ptr<T, AddressSpace::Private>(p), shape};
+}
+
+/// The array with its bounds checks turned off (KernelAbstractions' `@inbounds`).
+template <class T, AddressSpace Space>
+Array<T, Space> inbounds(const Array<T, Space>& a) {
+  return {inbounds(a.data()), a.shape()};
 }
 
 /// Views a pointer as a row-major array with run-time extents (sizes given as kernel values).

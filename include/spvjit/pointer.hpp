@@ -6,27 +6,54 @@
 
 namespace spvjit {
 
-/// A dynamically typed pointer. Loads and stores check the element and value types.
+/// A dynamically typed pointer. Loads and stores check the element and value types, and, where
+/// the pointer knows how many elements it reaches (`extent`), the index against it at run time.
 class Pointer {
  public:
   Pointer() = default;
   Pointer(detail::BuilderState* state, llvm::Value* value, Scalar element, AddressSpace space,
-          bool read_only) noexcept
-      : state_(state), value_(value), element_(element), space_(space), read_only_(read_only) {}
+          bool read_only, llvm::Value* extent = nullptr, int array = -1) noexcept
+      : state_(state), value_(value), extent_(extent), element_(element), space_(space),
+        read_only_(read_only), array_(array) {}
 
   Scalar element() const noexcept { return element_; }
   AddressSpace space() const noexcept { return space_; }
   bool read_only() const noexcept { return read_only_; }
   llvm::Value* raw() const noexcept { return value_; }
   detail::BuilderState* state() const noexcept { return state_; }
+  /// The elements an index may reach (an i64 in the kernel), or null: accesses go unchecked.
+  llvm::Value* extent() const noexcept { return extent_; }
+  /// Which array of the kernel this points into, for bounds messages (-1: unchecked).
+  int array() const noexcept { return array_; }
+  /// The same pointer without bounds checks (see inbounds()).
+  Pointer unchecked() const noexcept {
+    Pointer p = *this;
+    p.extent_ = nullptr;
+    p.array_ = -1;
+    return p;
+  }
 
  private:
   detail::BuilderState* state_ = nullptr;
   llvm::Value* value_ = nullptr;
+  llvm::Value* extent_ = nullptr;
   Scalar element_ = Scalar::F32;
   AddressSpace space_ = AddressSpace::Global;
   bool read_only_ = false;
+  int array_ = -1;
 };
+
+namespace detail {
+/// A view's indices and extents (i64 values in the kernel), checked before its linear offset.
+struct ViewIndex {
+  llvm::Value* index[3] = {nullptr, nullptr, nullptr};
+  llvm::Value* extent[3] = {nullptr, nullptr, nullptr};
+  unsigned rank = 0;
+};
+/// load/store through a view: `view` (or null) is checked along with the linear index.
+Value load_element(const Pointer& p, Value index, const ViewIndex* view);
+void store_element(const Pointer& p, Value index, Value value, const ViewIndex* view);
+}  // namespace detail
 
 /// Loads element `index` (an i64 or i32). An f16 element is widened to f32.
 Value load(const Pointer& p, Value index);
@@ -44,18 +71,22 @@ template <class T>
 class Ref {
  public:
   using value_type = arithmetic_t<T>;
-  Ref(const Pointer& p, Value index) : ptr_(p), index_(index) {}
+  Ref(const Pointer& p, Value index, const detail::ViewIndex& view = {})
+      : ptr_(p), index_(index), view_(view) {}
 
-  operator Val<value_type>() const { return Val<value_type>(load(ptr_, index_)); }
+  operator Val<value_type>() const {
+    return Val<value_type>(detail::load_element(ptr_, index_, view_.rank ? &view_ : nullptr));
+  }
   Val<value_type> get() const { return *this; }
   /// Where the element lives (for atomics): the pointer and the element index.
   const Pointer& pointer() const { return ptr_; }
   const Value& index() const { return index_; }
+  const detail::ViewIndex& view() const { return view_; }
 
   const Ref& operator=(Val<value_type> v) const
     requires(!std::is_const_v<T>)
   {
-    store(ptr_, index_, v);
+    detail::store_element(ptr_, index_, v, view_.rank ? &view_ : nullptr);
     return *this;
   }
   const Ref& operator=(const Ref& other) const
@@ -88,6 +119,7 @@ class Ref {
  private:
   Pointer ptr_;
   Value index_;
+  detail::ViewIndex view_;
 };
 
 template <class T, AddressSpace Space>
@@ -101,7 +133,7 @@ class Ptr : public Pointer {
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
   Ptr(const Ptr<U, Space>& p)
-      : Pointer(p.state(), p.raw(), p.element(), p.space(), true) {}
+      : Pointer(p.state(), p.raw(), p.element(), p.space(), true, p.extent(), p.array()) {}
 
   template <class I>
     requires(std::is_integral_v<I>)
@@ -112,6 +144,13 @@ class Ptr : public Pointer {
     return Ref<T>(*this, detail::literal(state(), index));
   }
 };
+
+/// `p` with its bounds checks turned off (KernelAbstractions' `@inbounds`): the author vouches
+/// that every index through it is inside what the launch passed. Also takes arrays and views.
+template <class T, AddressSpace Space>
+Ptr<T, Space> inbounds(const Ptr<T, Space>& p) {
+  return Ptr<T, Space>(p.unchecked());
+}
 
 template <class T>
 using Global = Ptr<T, AddressSpace::Global>;

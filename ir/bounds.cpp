@@ -1,0 +1,141 @@
+#include "ir/bounds.hpp"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <vector>
+
+#include "ir/kernel_module.hpp"
+
+namespace spvjit::detail {
+
+int BuilderState::add_array(std::string described, std::string short_name) {
+  arrays.push_back({std::move(described), std::move(short_name)});
+  return static_cast<int>(arrays.size() - 1);
+}
+
+llvm::PointerType* record_pointer_type(llvm::LLVMContext& ctx) {
+  return llvm::PointerType::get(llvm::Type::getInt64Ty(ctx), static_cast<unsigned>(AddressSpace::Global));
+}
+
+llvm::Value* record_pointer(BuilderState& s) {
+  if (s.bounds_record) return s.bounds_record;
+  // Only the kernel lacks one (a device function's is its argument): a marker in its entry
+  // block, which specialize() replaces with the hidden argument.
+  auto* type = llvm::FunctionType::get(record_pointer_type(s.ctx()), {}, false);
+  auto* fn = llvm::cast<llvm::Function>(s.module->getOrInsertFunction(marker_record, type).getCallee());
+  fn->addFnAttr(llvm::Attribute::ReadNone);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> entry(s.alloca_block);
+  s.bounds_record = entry.CreateCall(fn, {}, "bounds.record");
+  return s.bounds_record;
+}
+
+namespace {
+
+llvm::Function* marker(BuilderState& s, const std::string& name, llvm::Type* ret,
+                       const std::vector<llvm::Type*>& params, bool pure) {
+  auto* type = llvm::FunctionType::get(ret, params, false);
+  auto* fn = llvm::cast<llvm::Function>(s.module->getOrInsertFunction(name, type).getCallee());
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  if (pure) {
+    fn->addFnAttr(llvm::Attribute::ReadNone);
+  } else {
+    fn->addFnAttr(llvm::Attribute::Cold);
+  }
+  return fn;
+}
+
+}  // namespace
+
+llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* index,
+                            const ViewIndex* view, unsigned lanes,
+                            llvm::function_ref<llvm::Value*()> access) {
+  if (!p.extent() || p.array() < 0 || static_cast<std::size_t>(p.array()) >= s.arrays.size()) {
+    return access();
+  }
+  auto& ir = s.ir;
+  std::vector<llvm::Value*> pairs;
+  const unsigned rank = view ? view->rank : 0;
+  for (unsigned d = 0; d < rank; ++d) {
+    pairs.push_back(view->index[d]);
+    pairs.push_back(view->extent[d]);
+  }
+  pairs.push_back(index);
+  pairs.push_back(p.extent());
+  if (lanes > 1) {
+    pairs.push_back(ir.CreateAdd(index, ir.getInt64(lanes - 1), "last"));
+    pairs.push_back(p.extent());
+  }
+  const unsigned n = static_cast<unsigned>(pairs.size() / 2);
+  const auto& array = s.arrays[static_cast<std::size_t>(p.array())];
+  s.bounds_sites.push_back({array.described, array.name, p.element(), rank, lanes});
+  const auto site = static_cast<std::uint32_t>(s.bounds_sites.size() - 1);
+
+  auto* i64 = ir.getInt64Ty();
+  const std::vector<llvm::Type*> pair_types(pairs.size(), i64);
+  auto* check = marker(s, marker_check + std::to_string(n), ir.getInt1Ty(), pair_types, true);
+  std::vector<llvm::Type*> report_types = {record_pointer_type(s.ctx()), ir.getInt32Ty(), i64};
+  report_types.insert(report_types.end(), pair_types.begin(), pair_types.end());
+  auto* report = marker(s, marker_report + std::to_string(n), ir.getVoidTy(), report_types, false);
+
+  llvm::Value* record = record_pointer(s);
+  auto* ok = ir.CreateCall(check, pairs, "in.bounds");
+  auto* inside = llvm::BasicBlock::Create(s.ctx(), "access", s.kernel);
+  auto* outside = llvm::BasicBlock::Create(s.ctx(), "out.of.bounds", s.kernel);
+  auto* join = llvm::BasicBlock::Create(s.ctx(), "after.access", s.kernel);
+  ir.CreateCondBr(ok, inside, outside, llvm::MDBuilder(s.ctx()).createBranchWeights(1u << 20, 1));
+
+  ir.SetInsertPoint(outside);
+  auto* gid0 = s.call_builtin("_Z13get_global_idj", i64, {ir.getInt32(0)});
+  std::vector<llvm::Value*> report_args = {record, ir.getInt32(site), gid0};
+  report_args.insert(report_args.end(), pairs.begin(), pairs.end());
+  ir.CreateCall(report, report_args);
+  ir.CreateBr(join);
+
+  ir.SetInsertPoint(inside);
+  llvm::Value* value = access();
+  llvm::BasicBlock* inside_end = ir.GetInsertBlock();
+  ir.CreateBr(join);
+
+  ir.SetInsertPoint(join);
+  if (!value || value->getType()->isVoidTy()) return nullptr;
+  auto* phi = ir.CreatePHI(value->getType(), 2);
+  phi->addIncoming(value, inside_end);
+  phi->addIncoming(llvm::Constant::getNullValue(value->getType()), outside);
+  return phi;
+}
+
+void remove_bounds_checks(llvm::Module& m) {
+  std::vector<llvm::Function*> markers;
+  for (auto& f : m) {
+    const auto name = f.getName();
+    if (name.startswith(marker_check) || name.startswith(marker_report) || name == marker_record ||
+        name == marker_extent) {
+      markers.push_back(&f);
+    }
+  }
+  if (markers.empty()) return;
+  for (auto* f : markers) {
+    const auto name = f->getName();
+    llvm::Value* replacement = nullptr;
+    if (name.startswith(marker_check)) replacement = llvm::ConstantInt::getTrue(m.getContext());
+    if (name == marker_record) replacement = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(f->getReturnType()));
+    if (name == marker_extent) replacement = llvm::ConstantInt::get(f->getReturnType(), INT64_MAX);
+    while (!f->use_empty()) {
+      auto* call = llvm::cast<llvm::CallInst>(f->user_back());
+      if (replacement) call->replaceAllUsesWith(replacement);
+      call->eraseFromParent();
+    }
+    f->eraseFromParent();
+  }
+  for (auto& f : m) {
+    if (f.isDeclaration()) continue;
+    for (auto& bb : f) llvm::ConstantFoldTerminator(&bb);
+    llvm::removeUnreachableBlocks(f);
+  }
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,55 @@
+// Where checked kernels report a failed bounds check (src/bounds.hpp): one 128-byte slot per
+// compiled kernel in fine-grained SVM, which the kernel writes and the host reads after a
+// synchronize without a map. A slot is taken when a LaunchState is made and given back when it
+// goes; synchronize() and Event::wait() turn a filled slot into a BoundsError.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace spvjit::detail {
+
+class RuntimeCore;
+class LaunchState;
+
+class BoundsRecords {
+ public:
+  explicit BoundsRecords(RuntimeCore& core) : core_(core) {}
+  ~BoundsRecords();
+  BoundsRecords(const BoundsRecords&) = delete;
+  BoundsRecords& operator=(const BoundsRecords&) = delete;
+
+  /// Whether the device can hold records (fine-grained buffer SVM); without it the Jit builds
+  /// kernels without checks.
+  bool available() const;
+  /// A zeroed slot for `owner`'s launches; null when unavailable.
+  std::uint64_t* acquire(const LaunchState* owner);
+  void release(std::uint64_t* slot) noexcept;
+  /// After the queues are finished: throws BoundsError for a failure recorded since the last
+  /// call, clearing every filled slot. Nothing to do (one atomic load) while no checked kernel
+  /// exists.
+  void throw_failures() {
+    if (live_.load(std::memory_order_acquire) != 0) scan();
+  }
+
+ private:
+  static constexpr unsigned slots_per_region = 256;
+  struct Region {
+    std::uint64_t* memory = nullptr;
+    const LaunchState* owner[slots_per_region] = {};
+    unsigned used = 0;  ///< slots handed out so far (the high-water mark)
+  };
+  void scan();
+
+  RuntimeCore& core_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Region>> regions_;
+  std::vector<std::uint64_t*> free_;
+  std::atomic<unsigned> live_{0};
+  mutable int available_ = -1;  ///< -1: not asked yet
+};
+
+}  // namespace spvjit::detail

@@ -1,0 +1,58 @@
+// Bounds checks, as every layer sees them (no LLVM, no OpenCL): where each checked access of a
+// kernel sits (its site), where the hidden arguments that feed the checks go, and the record a
+// failing access writes for the host to read back.
+//
+// A checked kernel takes, after the user's parameters and the hidden ndrange, one i64 extent per
+// pointer or local parameter (the elements the launch passed) and then a pointer to its record:
+// one 128-byte slot of the Runtime's fine-grained SVM (runtime/bounds_records.hpp).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "spvjit/signature.hpp"
+
+namespace spvjit::detail {
+
+/// One access the builder checks, for the message when it fails.
+struct BoundsSite {
+  std::string array;  ///< "Z", "local array tile", "argument 0 of device function axpy"
+  std::string name;   ///< how the index is written: "Z", "tile"
+  Scalar element = Scalar::F32;
+  /// 0: a linear index (x[i]); 1 to 3: a view's indices A(i, j), each checked against the view's
+  /// extent, and then the linear offset against the memory's.
+  unsigned rank = 0;
+  /// A vector access (vload/vstore) of `lanes` consecutive elements; 1 for a scalar one.
+  unsigned lanes = 1;
+};
+
+/// The words of a record slot (u64 each). The kernel's report sets `flag` with a 32-bit
+/// compare-exchange (0 -> 1) so that the first failure of a launch wins; the rest follows.
+namespace record {
+inline constexpr unsigned flag = 0;
+inline constexpr unsigned site = 1;
+inline constexpr unsigned work_item = 2;  ///< 3 words: the global id in dimensions 0 to 2
+inline constexpr unsigned pairs = 5;      ///< up to 4 (index, extent) pairs
+inline constexpr unsigned pair_count = 13;
+inline constexpr unsigned words = 16;
+inline constexpr unsigned max_pairs = 4;
+}  // namespace record
+inline constexpr std::size_t bounds_slot_bytes = record::words * 8;
+
+/// Whether a parameter of this kind gets a hidden extent argument.
+inline bool has_extent(const Param& p) { return p.kind != ParamKind::Scalar; }
+
+/// The index of the first hidden extent argument: after the user's parameters and the hidden
+/// ndrange.
+inline unsigned first_extent_arg(std::span<const Param> params, bool hidden_ndrange) {
+  return static_cast<unsigned>(params.size()) + (hidden_ndrange ? hidden_ndrange_params : 0);
+}
+/// The index of the record pointer argument, after the extents.
+inline unsigned record_arg(std::span<const Param> params, bool hidden_ndrange) {
+  unsigned extents = 0;
+  for (const Param& p : params) extents += has_extent(p);
+  return first_extent_arg(params, hidden_ndrange) + extents;
+}
+
+}  // namespace spvjit::detail
