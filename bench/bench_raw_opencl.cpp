@@ -1,5 +1,6 @@
 // baseline/raw_opencl/launch/<case>: KA's launch cases through raw OpenCL calls, with the very
 // SPIR-V spvjit builds (Jit::spirv), so the gap to launch/<case> is spvjit's own overhead.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +18,9 @@ raw::Device& raw_device() {
   static raw::Device device;
   return device;
 }
+
+// The scale kernel's arguments: A, B, the hidden ndrange (3), then the bounds checks' ones.
+constexpr cl_uint first_bounds_arg = 5;
 
 // One case's kernel and buffers on the raw device; `launch` is the whole per-launch code.
 class RawLaunch {
@@ -36,6 +40,18 @@ class RawLaunch {
       local_[d] = wg.size[d];
       extent_[d] = static_cast<cl_long>(nd.size[d]);
     }
+    // The bounds checks' hidden arguments (src/bounds.hpp) after the ndrange's: each buffer's
+    // elements, then the record, which a launch that stays in bounds never writes. They do not
+    // change between launches, so, as a raw OpenCL program would, they are set once.
+    const cl_long elements = static_cast<cl_long>(host_in_.size());
+    cl_mem no_record = nullptr;
+    cl_kernel k = kernel_.get();
+    for (cl_uint a = first_bounds_arg; a + 1 < kernel_.arguments(); ++a) {
+      raw::check(clSetKernelArg(k, a, sizeof(cl_long), &elements), "clSetKernelArg");
+    }
+    if (kernel_.arguments() > first_bounds_arg) {
+      raw::check(clSetKernelArg(k, kernel_.arguments() - 1, sizeof(cl_mem), &no_record), "clSetKernelArg");
+    }
     launch();
     check();
   }
@@ -47,7 +63,7 @@ class RawLaunch {
     raw::check(clSetKernelArg(k, 0, sizeof(cl_mem), &out), "clSetKernelArg");
     raw::check(clSetKernelArg(k, 1, sizeof(cl_mem), &in), "clSetKernelArg");
     // spvjit's hidden ndrange arguments follow the user's two, when the kernel has them.
-    for (cl_uint a = 2; a < kernel_.arguments(); ++a) {
+    for (cl_uint a = 2; a < std::min(kernel_.arguments(), first_bounds_arg); ++a) {
       raw::check(clSetKernelArg(k, a, sizeof(cl_long), &extent_[a - 2]), "clSetKernelArg");
     }
     raw::check(clEnqueueNDRangeKernel(raw_device().queue(), k, dims_, nullptr, global_, local_, 0,

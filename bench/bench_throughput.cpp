@@ -1,9 +1,11 @@
-// throughput/saxpy/<T>/<N>/{scalar,coarsened,vector,openmp}: the saxpy kernel without and with
-// SIMD coarsening (jit/coarsen.hpp), saxpy written with Vec<T, W> by hand (W = the coarsening's
-// width), and the OpenMP loop; launch + synchronize per iteration.
-// throughput/matmul/Float32/<N>/{cpp_naive,scalar,coarsened,tiled}: C = A * B (N x N) as the
-// naive C++ triple loop, the one-output-per-work-item kernel without and with coarsening, and
-// the 16 x 16 tiled kernel. Each case reports `wall_us` (wall time per iteration) besides
+// throughput/saxpy/<T>/<N>/{scalar,coarsened,coarsened_unchecked,vector,openmp}: the saxpy
+// kernel without and with SIMD coarsening (jit/coarsen.hpp), coarsened with its bounds checks
+// compiled out (JitOptions::bounds_checks = false: what the checks cost), saxpy written with
+// Vec<T, W> by hand (W = the coarsening's width), and the OpenMP loop; launch + synchronize
+// per iteration.
+// throughput/matmul/Float32/<N>/{cpp_naive,scalar,coarsened,coarsened_unchecked,tiled}: C = A * B
+// (N x N) as the naive C++ triple loop, the one-output-per-work-item kernel without and with
+// coarsening (and coarsened without bounds checks), and the 16 x 16 tiled kernel. Each case reports `wall_us` (wall time per iteration) besides
 // bytes_per_second (saxpy) or flops (matmul, 2 N^3 per product, over wall time).
 #include <chrono>
 #include <functional>
@@ -37,6 +39,16 @@ Jit& scalar_jit(Context& ctx) {
   return *jit;
 }
 
+// Another, with bounds checks compiled out: what the checks cost, side by side.
+Jit& unchecked_jit(Context& ctx) {
+  static std::unique_ptr<Jit> jit = [&] {
+    JitOptions options;
+    options.bounds_checks = false;
+    return std::make_unique<Jit>(ctx.runtime, options);
+  }();
+  return *jit;
+}
+
 // Wall time per iteration, and a rate over wall time, from construction to `report`.
 class WallRate {
  public:
@@ -55,7 +67,7 @@ class WallRate {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-enum class Variant { Scalar, Coarsened, Vector, OpenMP };
+enum class Variant { Scalar, Coarsened, CoarsenedUnchecked, Vector, OpenMP };
 
 // The hand-written vector kernel's lanes: what the coarsening picks on PoCL here.
 template <class T>
@@ -93,7 +105,9 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
       const auto count = static_cast<std::int64_t>(n);
       launch = [&, ndrange, count] { kernel.launch(ndrange, Z, X, Y, a, count); };
     } else {
-      Jit& jit = variant == Variant::Scalar ? scalar_jit(*ctx) : ctx->jit;
+      Jit& jit = variant == Variant::Scalar               ? scalar_jit(*ctx)
+                 : variant == Variant::CoarsenedUnchecked ? unchecked_jit(*ctx)
+                                                          : ctx->jit;
       kernel = jit.compile(saxpy_kernel(scalar_of<T>));
       const NDRange ndrange{n};
       launch = [&, ndrange] { kernel.launch(ndrange, Z, X, Y, a); };
@@ -116,7 +130,7 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
   }
 }
 
-enum class Matmul { CppNaive, Scalar, Coarsened, Tiled };
+enum class Matmul { CppNaive, Scalar, Coarsened, CoarsenedUnchecked, Tiled };
 
 const KernelDef& naive_kernel() {
   static const KernelDef def = examples::naive_matmul();
@@ -149,7 +163,9 @@ void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
     const bool tiled = variant == Matmul::Tiled;
     Specialization spec;
     if (tiled) spec.workgroup = WorkGroup{matmul_tile, matmul_tile};
-    Jit& jit = variant == Matmul::Scalar ? scalar_jit(*ctx) : ctx->jit;
+    Jit& jit = variant == Matmul::Scalar               ? scalar_jit(*ctx)
+               : variant == Matmul::CoarsenedUnchecked ? unchecked_jit(*ctx)
+                                                       : ctx->jit;
     Kernel kernel = jit.compile(tiled ? tiled_kernel() : naive_kernel(), spec);
     auto A = ctx->runtime.upload(a);
     auto B = ctx->runtime.upload(b);
@@ -174,6 +190,7 @@ void register_saxpy_type() {
   const std::pair<Variant, const char*> variants[] = {
       {Variant::Scalar, "scalar"},
       {Variant::Coarsened, "coarsened"},
+      {Variant::CoarsenedUnchecked, "coarsened_unchecked"},
       {Variant::Vector, "vector"},
       {Variant::OpenMP, "openmp"}};
   for (std::size_t n : throughput_sizes) {
@@ -195,6 +212,7 @@ void register_throughput() {
   const std::pair<Matmul, const char*> variants[] = {{Matmul::CppNaive, "cpp_naive"},
                                                      {Matmul::Scalar, "scalar"},
                                                      {Matmul::Coarsened, "coarsened"},
+                                                     {Matmul::CoarsenedUnchecked, "coarsened_unchecked"},
                                                      {Matmul::Tiled, "tiled"}};
   for (std::size_t n : matmul_sizes) {
     for (auto [variant, label] : variants) {

@@ -48,6 +48,9 @@ class KernelModule {
   /// and `bounds_sites` describes each check for the host's message.
   bool bounds_checked = false;
   std::vector<BoundsSite> bounds_sites;
+  /// Raw modules: the parameters every work-item indexes at get_global_id(0), whose extent a
+  /// launch checks against the ndrange (jit/raw_bounds.hpp).
+  std::vector<unsigned> extent_covers_ndrange;
   /// What each work-item keeps on the stack of the thread that runs its work-group on PoCL's
   /// CPU devices: private arrays and values live across barriers (ir/group_stack.hpp).
   std::uint64_t stack_bytes_per_item = 0;

@@ -277,6 +277,7 @@ class JitCore {
     state->pads_safely = km.pads_safely;
     state->static_local_bytes = km.static_local_bytes;
     if (km.bounds_checked) state->enable_bounds_checks(km.bounds_sites);
+    if (bounds_checks()) state->extent_covers_ndrange = km.extent_covers_ndrange;
     state->limit_group_stack(group_stack(def));  // chosen workgroups fit; larger ones throw
 
     state->set_coarsen(width);  // a static ndrange's fixed geometry shrinks with it

@@ -10,6 +10,7 @@
 
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
+#include "jit/raw_bounds.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit {
@@ -52,8 +53,8 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
     throw UserError("kernel_from_bitcode: kernel '" + name + "': the bytes are not LLVM 15 "
                     "bitcode spvjit can read: " + llvm::toString(parsed.takeError()));
   }
-  const llvm::Module& module = **parsed;
-  const llvm::Function* fn = module.getFunction(name);
+  llvm::Module& module = **parsed;
+  llvm::Function* fn = module.getFunction(name);
   if (!fn || fn->isDeclaration()) {
     throw UserError("kernel_from_module: the module defines no function '" + name + "'");
   }
@@ -89,6 +90,7 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
     km->params.push_back(p);
   }
   km->static_local_bytes = local_global_bytes(module);
+  km->extent_covers_ndrange = detail::params_indexed_by_every_work_item(*fn);
   km->stack_bytes_per_item = detail::stack_bytes_per_work_item(module, name);
   {
     llvm::raw_string_ostream os(km->ir_text);

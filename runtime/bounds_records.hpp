@@ -10,6 +10,8 @@
 #include <mutex>
 #include <vector>
 
+#include <CL/cl.h>
+
 namespace spvjit::detail {
 
 class RuntimeCore;
@@ -25,8 +27,14 @@ class BoundsRecords {
   /// Whether the device can hold records (fine-grained buffer SVM); without it the Jit builds
   /// kernels without checks.
   bool available() const;
-  /// A zeroed slot for `owner`'s launches; null when unavailable.
-  std::uint64_t* acquire(const LaunchState* owner);
+  /// A zeroed slot for `owner`'s launches, and the buffer kernels receive for it (a sub-buffer
+  /// of the region: a plain buffer argument, since an SVM pointer argument costs PoCL an
+  /// allocation on every launch); {null, null} when unavailable. The caller releases the buffer.
+  struct Slot {
+    std::uint64_t* memory = nullptr;
+    cl_mem buffer = nullptr;
+  };
+  Slot acquire(const LaunchState* owner);
   void release(std::uint64_t* slot) noexcept;
   /// After the queues are finished: throws BoundsError for a failure recorded since the last
   /// call, clearing every filled slot. Nothing to do (one atomic load) while no checked kernel
@@ -39,6 +47,7 @@ class BoundsRecords {
   static constexpr unsigned slots_per_region = 256;
   struct Region {
     std::uint64_t* memory = nullptr;
+    cl_mem buffer = nullptr;  ///< over `memory` (CL_MEM_USE_HOST_PTR)
     const LaunchState* owner[slots_per_region] = {};
     unsigned used = 0;  ///< slots handed out so far (the high-water mark)
   };

@@ -22,16 +22,13 @@ void LaunchState::enable_bounds_checks(std::vector<BoundsSite> sites) {
   first_extent_arg = static_cast<cl_uint>(detail::first_extent_arg(params, hidden_ndrange));
   const cl_uint record = static_cast<cl_uint>(record_arg(params, hidden_ndrange));
   memo.resize(record + 1);
-  bounds_slot = core->bounds_records.acquire(this);
-  cl_int err;
-  if (bounds_slot) {
-    err = clSetKernelArgSVMPointer(kernel.get(), record, bounds_slot);
-  } else {
-    // No SVM: the Jit compiled the checks away, and the argument is never read.
-    cl_mem none = nullptr;
-    err = clSetKernelArg(kernel.get(), record, sizeof(none), &none);
-  }
-  check_cl(err, "clSetKernelArg", "kernel '" + name + "', bounds record");
+  const auto slot = core->bounds_records.acquire(this);
+  bounds_slot = slot.memory;
+  bounds_buffer = ClHandle<cl_mem>(slot.buffer);
+  // Without SVM (no slot) the Jit compiled the checks away: the null buffer is never read.
+  cl_mem buffer = slot.buffer;
+  check_cl(clSetKernelArg(kernel.get(), record, sizeof(buffer), &buffer), "clSetKernelArg",
+           "kernel '" + name + "', bounds record");
 }
 
 namespace {

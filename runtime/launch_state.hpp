@@ -97,6 +97,7 @@ class LaunchState {
   cl_uint first_extent_arg = 0;
   std::vector<BoundsSite> bounds_sites;
   std::uint64_t* bounds_slot = nullptr;
+  ClHandle<cl_mem> bounds_buffer;  ///< the record as the kernel's argument
   /// The ndrange of the latest launch (guarded by `mutex`), for BoundsError's message.
   NDRange last_ndrange;
   /// Raw modules: parameters whose extent must hold ndrange(0), because every work-item reads

@@ -1,0 +1,335 @@
+// Bounds checks: an access outside what a launch passed touches no memory, and the next
+// synchronize (or Event::wait) throws BoundsError naming the kernel, the array, the index, its
+// extent and the work-item. The runtime and later launches carry on.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/launch_state.hpp"
+#include "spvjit/examples.hpp"
+#include "spvjit/spvjit.hpp"
+#include "test/shared_runtime.hpp"
+
+using namespace spvjit;
+
+namespace {
+
+// z[i] = 1 for every work-item, with no bounds check of its own: the scenario.
+KernelDef fill_ones(bool inbounds_kernel = false) {
+  KernelBuilder kb(inbounds_kernel ? "fill_ones_inbounds" : "fill_ones");
+  auto z = kb.param<Global<float>>("Z");
+  z[kb.global_index()] = 1.0f;
+  if (inbounds_kernel) kb.inbounds();
+  return kb.finish();
+}
+
+}  // namespace
+
+TEST_CASE("an unguarded store past a buffer throws BoundsError at synchronize and writes nothing") {
+  auto& rt = test::runtime();
+  // The buffer is a view of 1000 floats at the start of a larger one whose tail is a canary.
+  auto whole = rt.upload(std::vector<float>(1024 + 256, -7.0f));
+  auto z = view(whole, 0, 1000);
+  Kernel k = test::jit().compile(fill_ones());
+  k.launch(NDRange{1100}, z);
+  try {
+    rt.synchronize();
+    FAIL("no BoundsError");
+  } catch (const BoundsError& e) {
+    CHECK(e.kernel_name() == "fill_ones");
+    CHECK(e.array_name() == "Z");
+    CHECK(std::string(e.what()) ==
+          "kernel 'fill_ones': Z[1000] is out of bounds: Z holds 1000 f32 (work-item 1000 of "
+          "ndrange (1100))");
+  }
+  auto after = whole.to_vector();
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(after[i] == (i < 1000 ? 1.0f : -7.0f));
+  }
+  // The error was reported once; the runtime and the kernel work on.
+  rt.synchronize();
+  auto ok = rt.zeros<float>(1100);
+  k.launch(NDRange{1100}, ok);
+  rt.synchronize();
+  CHECK(ok.to_vector() == std::vector<float>(1100, 1.0f));
+}
+
+namespace {
+
+// Runs `launch`, then synchronizes; returns the BoundsError's message ("" when none).
+template <class F>
+std::string bounds_message(F&& launch) {
+  launch();
+  try {
+    test::runtime().synchronize();
+  } catch (const BoundsError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("bounds: the first and the last work-item, reads and writes, negative indices") {
+  auto& rt = test::runtime();
+  KernelBuilder kb("bounds_shift");
+  auto out = kb.param<Global<std::int32_t>>("out");
+  auto in = kb.param<Const<std::int32_t>>("in");
+  auto shift = kb.param<std::int64_t>("shift");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { out[i] = in[i + shift]; });
+  Kernel k = test::jit().compile(kb.finish());
+  auto in_buf = rt.upload(std::vector<std::int32_t>(64, 5));
+  auto out_buf = rt.zeros<std::int32_t>(64);
+  CHECK(bounds_message([&] { k.launch(NDRange{64}, out_buf, in_buf, std::int64_t{-1}); }) ==
+        "kernel 'bounds_shift': in[-1] is out of bounds: in holds 64 i32 (work-item 0 of ndrange (64))");
+  CHECK(bounds_message([&] { k.launch(NDRange{64}, out_buf, in_buf, std::int64_t{1}); }) ==
+        "kernel 'bounds_shift': in[64] is out of bounds: in holds 64 i32 (work-item 63 of ndrange (64))");
+  // A read that failed gave 0 and touched nothing; the others ran.
+  auto got = out_buf.to_vector();
+  CHECK(got[63] == 0);
+  CHECK(got[0] == 5);
+  CHECK(bounds_message([&] { k.launch(NDRange{65}, out_buf, in_buf, std::int64_t{0}); }) ==
+        "kernel 'bounds_shift': in[64] is out of bounds: in holds 64 i32 (work-item 64 of ndrange (65))");
+  CHECK(bounds_message([&] { k.launch(NDRange{64}, out_buf, in_buf, std::int64_t{0}); }).empty());
+  CHECK(out_buf.to_vector() == std::vector<std::int32_t>(64, 5));
+}
+
+TEST_CASE("bounds: views check each index against its extent, then the offset against the memory") {
+  auto& rt = test::runtime();
+  KernelBuilder kb("bounds_view2d");
+  auto out = kb.param<Global<float>>("out");
+  auto rows = kb.param<std::int64_t>("rows");
+  auto cols = kb.param<std::int64_t>("cols");
+  auto dc = kb.param<std::int64_t>("dc");
+  auto A = view(out, rows, cols);
+  auto c = kb.global_index(0), r = kb.global_index(1);
+  kb.if_(kb.in_bounds(), [&] { A(r, c + dc) = 2.0f; });
+  Kernel k = test::jit().compile(kb.finish());
+  auto buf = rt.zeros<float>(12);
+  // Column 4 of a 3 x 4 view is inside the memory (row 0, col 4 = element 4) but not the view.
+  CHECK(bounds_message([&] { k.launch(NDRange{4, 3}, buf, std::int64_t{3}, std::int64_t{4}, std::int64_t{1}); }) ==
+        "kernel 'bounds_view2d': out(0, 4) is out of bounds: out is viewed as (3, 4) (work-item (3, 0) of ndrange (4, 3))");
+  // A view larger than its memory: the offset fails.
+  CHECK(bounds_message([&] { k.launch(NDRange{4, 4}, buf, std::int64_t{4}, std::int64_t{4}, std::int64_t{0}); }) ==
+        "kernel 'bounds_view2d': out(3, 0) is out of bounds: its offset 12 is past out, which holds 12 f32 (work-item (0, 3) of ndrange (4, 4))");
+}
+
+TEST_CASE("bounds: a 3-D read, local arrays, LocalMemory and private arrays") {
+  auto& rt = test::runtime();
+  {
+    KernelBuilder kb("bounds_view3d");
+    auto out = kb.param<Global<float>>("out");
+    auto in = kb.param<Const<float>>("in");
+    auto V = view(in, 2, 2, 2);
+    auto x = kb.global_index(0), y = kb.global_index(1), z = kb.global_index(2);
+    out[(z * 2 + y) * 2 + x] = V(z, y, x + 1).get();
+    Kernel k = test::jit().compile(kb.finish());
+    auto in_buf = rt.zeros<float>(8);
+    auto out_buf = rt.zeros<float>(8);
+    CHECK(bounds_message([&] { k.launch(NDRange{2, 2, 2}, WorkGroup{2, 2, 2}, out_buf, in_buf); }) ==
+          "kernel 'bounds_view3d': in(0, 0, 2) is out of bounds: in is viewed as (2, 2, 2) (work-item (1, 0, 0) of ndrange (2, 2, 2))");
+  }
+  {
+    KernelBuilder kb("bounds_local");
+    auto out = kb.param<Global<float>>("out");
+    auto scratch = kb.param<Local<float>>("scratch");
+    auto reach = kb.param<std::int64_t>("reach");
+    auto tile = local_array<float>(kb, {16}, "tile");
+    auto l = kb.local_index();
+    tile(l + reach) = 1.0f;
+    scratch[l + reach] = 2.0f;
+    barrier(kb, Fence::Local);
+    out[kb.global_index()] = tile(l).get() + scratch[l].get();
+    Kernel k = test::jit().compile(kb.finish());
+    auto out_buf = rt.zeros<float>(16);
+    CHECK(bounds_message([&] { k.launch(NDRange{16}, WorkGroup{16}, out_buf, LocalMemory{64}, std::int64_t{1}); }) ==
+          "kernel 'bounds_local': tile(16) is out of bounds: local array tile is viewed as (16) (work-item 15 of ndrange (16))");
+    // LocalMemory of 15 floats: scratch[15] is past it (the local array now fits).
+    auto k2 = k;
+    CHECK(bounds_message([&] { k2.launch(NDRange{16}, WorkGroup{16}, out_buf, LocalMemory{60}, std::int64_t{0}); }) ==
+          "kernel 'bounds_local': scratch[15] is out of bounds: LocalMemory scratch holds 15 f32 (work-item 15 of ndrange (16))");
+  }
+  {
+    KernelBuilder kb("bounds_private");
+    auto out = kb.param<Global<std::int32_t>>("out");
+    auto n = kb.param<std::int64_t>("n");
+    auto acc = private_array<std::int32_t>(kb, {4});
+    kb.for_(kb.lit<std::int64_t>(0), n, kb.lit<std::int64_t>(1), [&](Val<std::int64_t> j) { acc[j] = 1; });
+    out[kb.global_index()] = acc[0].get();
+    Kernel k = test::jit().compile(kb.finish());
+    auto out_buf = rt.zeros<std::int32_t>(1);
+    CHECK(bounds_message([&] { k.launch(NDRange{1}, out_buf, std::int64_t{5}); }) ==
+          "kernel 'bounds_private': private[4] is out of bounds: private array holds 4 i32 (work-item 0 of ndrange (1))");
+  }
+}
+
+TEST_CASE("bounds: inside a device function, through vectors, atomics and shared arrays") {
+  auto& rt = test::runtime();
+  {
+    KernelBuilder kb("bounds_device_fn");
+    auto y = kb.param<Global<float>>("Y");
+    auto x = kb.param<Const<float>>("X");
+    auto axpy = device_function<void(Global<float>, Const<float>, float, std::int64_t)>(
+        kb, "axpy", [&](Global<float> yy, Const<float> xx, Val<float> a, Val<std::int64_t> i) {
+          yy[i] = a * xx[i] + yy[i];
+        });
+    axpy(y, x, kb.lit(2.0f), kb.global_index());
+    Kernel k = test::jit().compile(kb.finish());
+    auto X = rt.zeros<float>(10);
+    auto Y = rt.zeros<float>(12);
+    CHECK(bounds_message([&] { k.launch(NDRange{12}, Y, X); }) ==
+          "kernel 'bounds_device_fn': axpy.arg1[10] is out of bounds: argument 1 of device function axpy holds 10 f32 (work-item 10 of ndrange (12))");
+  }
+  {
+    KernelBuilder kb("bounds_vector");
+    auto z = kb.param<Global<float>>("Z");
+    auto i = kb.global_index();
+    vstore(z, i * 4, Vec<float, 4>::splat(kb.lit(1.0f)));
+    Kernel k = test::jit().compile(kb.finish());
+    auto Z = rt.zeros<float>(10);
+    CHECK(bounds_message([&] { k.launch(NDRange{3}, Z); }) ==
+          "kernel 'bounds_vector': Z[8..11] is out of bounds: Z holds 10 f32 (work-item 2 of ndrange (3))");
+    CHECK(Z.to_vector() == std::vector<float>{1, 1, 1, 1, 1, 1, 1, 1, 0, 0});
+  }
+  {
+    KernelBuilder kb("bounds_atomic");
+    auto counts = kb.param<Global<std::int32_t>>("counts");
+    atomic_add(counts[kb.global_index()], 1);
+    Kernel k = test::jit().compile(kb.finish());
+    auto C = rt.zeros<std::int32_t>(4);
+    CHECK(bounds_message([&] { k.launch(NDRange{5}, C); }) ==
+          "kernel 'bounds_atomic': counts[4] is out of bounds: counts holds 4 i32 (work-item 4 of ndrange (5))");
+    CHECK(C.to_vector() == std::vector<std::int32_t>(4, 1));
+  }
+  {
+    Kernel k = test::jit().compile(fill_ones());
+    auto shared = zeros_shared<float>(rt, 8);
+    CHECK(bounds_message([&] { k.launch(NDRange{9}, shared); }) ==
+          "kernel 'fill_ones': Z[8] is out of bounds: Z holds 8 f32 (work-item 8 of ndrange (9))");
+  }
+}
+
+TEST_CASE("bounds: coarsened kernels report the failing lane, in the vector body and in the tail") {
+  auto& rt = test::runtime();
+  KernelBuilder kb("bounds_coarse");
+  auto z = kb.param<Global<float>>("Z");
+  auto x = kb.param<Const<float>>("X");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { z[i] = x[i] * 2.0f; });
+  const KernelDef def = kb.finish();
+  for (unsigned width : {4u, 16u}) {
+    CAPTURE(width);
+    JitOptions options;
+    options.coarsen_width = width;
+    Jit jit(rt, options);
+    Kernel k = jit.compile(def);
+    REQUIRE(detail::KernelAccess::state(k).coarsen == width);
+    auto X = rt.upload(std::vector<float>(1000, 1.0f));
+    // 1000 = 62 vectors of 16 + a tail of 8: Z of 995 fails in the tail, Z of 900 inside a vector.
+    for (std::size_t size : {995, 900, 999}) {
+      CAPTURE(size);
+      auto Z = rt.zeros<float>(size);
+      CHECK(bounds_message([&] { k.launch(NDRange{1000}, Z, X); }) ==
+            "kernel 'bounds_coarse': Z[" + std::to_string(size) + "] is out of bounds: Z holds " +
+                std::to_string(size) + " f32 (work-item " + std::to_string(size) + " of ndrange (1000))");
+    }
+    auto Z = rt.zeros<float>(1000);
+    CHECK(bounds_message([&] { k.launch(NDRange{1000}, Z, X); }).empty());
+    CHECK(Z.to_vector() == std::vector<float>(1000, 2.0f));
+  }
+}
+
+TEST_CASE("bounds: Event::wait throws too, and failures of several kernels are told at once") {
+  auto& rt = test::runtime();
+  Kernel k = test::jit().compile(fill_ones());
+  auto small = rt.zeros<float>(4);
+  Event e = k.launch_event(NDRange{5}, small);
+  CHECK_THROWS_WITH_AS(e.wait(), doctest::Contains("Z[4] is out of bounds"), BoundsError);
+  rt.synchronize();  // reported once
+
+  KernelBuilder kb("bounds_other");
+  auto w = kb.param<Global<float>>("W");
+  w[kb.global_index() + 1] = 0.0f;
+  Kernel other = test::jit().compile(kb.finish());
+  k.launch(NDRange{5}, small);
+  other.launch(NDRange{4}, small);
+  CHECK_THROWS_WITH_AS(rt.synchronize(), doctest::Contains("1 more kernel failed bounds checks"), BoundsError);
+  rt.synchronize();
+}
+
+TEST_CASE("bounds: checks on and off give the same bits for kernels that stay inside") {
+  auto& rt = test::runtime();
+  JitOptions off;
+  off.bounds_checks = false;
+  Jit unchecked(rt, off);
+  for (Scalar t : {Scalar::F32, Scalar::F64}) {
+    const KernelDef def = examples::saxpy(t);
+    for (std::size_t n : {1, 17, 1000, 4099}) {
+      CAPTURE(n);
+      std::vector<double> xs(n), ys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        xs[i] = std::sin(double(i)) * 1e3;
+        ys[i] = std::cos(double(i) * 0.7);
+      }
+      auto run = [&](Jit& jit) {
+        if (t == Scalar::F32) {
+          auto X = rt.upload(std::vector<float>(xs.begin(), xs.end()));
+          auto Y = rt.upload(std::vector<float>(ys.begin(), ys.end()));
+          auto Z = rt.zeros<float>(n);
+          jit.compile(def).launch(NDRange{n}, Z, X, Y, 1.7f);
+          rt.synchronize();
+          auto z = Z.to_vector();
+          return std::vector<double>(z.begin(), z.end());
+        }
+        auto X = rt.upload(xs);
+        auto Y = rt.upload(ys);
+        auto Z = rt.zeros<double>(n);
+        jit.compile(def).launch(NDRange{n}, Z, X, Y, 1.7);
+        rt.synchronize();
+        return Z.to_vector();
+      };
+      const auto checked = run(test::jit());
+      const auto plain = run(unchecked);
+      CHECK(std::memcmp(checked.data(), plain.data(), n * sizeof(double)) == 0);
+    }
+  }
+}
+
+TEST_CASE("bounds: opting out is visible in the kernel and in the SPIR-V") {
+  const std::string checked_ir = fill_ones().to_string();
+  CHECK(checked_ir.find("__spvjit.bounds.check") != std::string::npos);
+  CHECK(checked_ir.find("__spvjit_extent_Z") != std::string::npos);
+  const std::string kernel_off = fill_ones(true).to_string();
+  CHECK(kernel_off.find("__spvjit.bounds") == std::string::npos);
+  CHECK(kernel_off.find("__spvjit_extent") == std::string::npos);
+
+  KernelBuilder kb("bounds_one_unchecked");
+  auto z = kb.param<Global<float>>("Z");
+  auto x = kb.param<Const<float>>("X");
+  auto i = kb.global_index();
+  z[i] = inbounds(x)[i];  // the read is vouched for, the write still checked
+  const std::string ir = kb.finish().to_string();
+  std::size_t checks = 0;
+  for (std::size_t at = ir.find("call i1 @__spvjit.bounds.check"); at != std::string::npos;
+       at = ir.find("call i1 @__spvjit.bounds.check", at + 1)) {
+    ++checks;
+  }
+  CHECK(checks == 1);
+
+  JitOptions off;
+  off.bounds_checks = false;
+  off.disk_cache = false;
+  Jit unchecked(test::runtime(), off);
+  const auto words = unchecked.spirv(fill_ones());
+  const std::string text(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+  CHECK(text.find("__spvjit_report") == std::string::npos);
+  const auto checked_words = test::jit().spirv(fill_ones());
+  const std::string checked_text(reinterpret_cast<const char*>(checked_words.data()), checked_words.size() * 4);
+  CHECK(checked_text.find("__spvjit_report") != std::string::npos);
+}

@@ -159,3 +159,46 @@ TEST_CASE("reliability: compiling under a signal-firing interval timer does not 
   CHECK_MESSAGE(code == 0, out);
   CHECK_MESSAGE(out.find("survived") != std::string::npos, out);
 }
+
+TEST_CASE("reliability: a raw module's p[get_global_id(0)] past its buffer is refused before launch") {
+  // kernel void raw_fill(global float* p) { [if (gid < 10)] p[get_global_id(0)] = 1; }
+  auto make = [](const char* name, bool guarded) {
+    RawKernel raw(name);
+    auto& ctx = raw.context;
+    auto* fn = raw.fn;
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+    auto* gid_type = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false);
+    auto gid_fn = raw.module->getOrInsertFunction("_Z13get_global_idj", gid_type);
+    llvm::cast<llvm::Function>(gid_fn.getCallee())->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    auto* gid = b.CreateCall(gid_fn, {b.getInt32(0)});
+    gid->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    auto* done = llvm::BasicBlock::Create(ctx, "done", fn);
+    if (guarded) {
+      auto* body = llvm::BasicBlock::Create(ctx, "body", fn);
+      b.CreateCondBr(b.CreateICmpULT(gid, b.getInt64(10)), body, done);
+      b.SetInsertPoint(body);
+    }
+    b.CreateStore(llvm::ConstantFP::get(b.getFloatTy(), 1.0),
+                  b.CreateInBoundsGEP(b.getFloatTy(), fn->getArg(0), gid));
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+    return kernel_from_module(*raw.module, fn->getName());
+  };
+  auto& rt = test::runtime();
+  Kernel every = test::jit().compile(make("raw_fill_every", false));
+  auto small = rt.zeros<float>(10);
+  CHECK_THROWS_WITH_AS(every.launch(NDRange{16}, small),
+                       "kernel 'raw_fill_every': p[10] is out of bounds: p holds 10 f32 (work-item 10 "
+                       "of ndrange (16,) reads or writes p[get_global_id(0)]); nothing was launched",
+                       BoundsError);
+  every.launch(NDRange{10}, small);
+  rt.synchronize();
+  CHECK(small.to_vector() == std::vector<float>(10, 1.0f));
+  // Under a condition the analysis cannot follow, the launch is the kernel's business.
+  Kernel guarded = test::jit().compile(make("raw_fill_guarded", true));
+  auto other = rt.zeros<float>(10);
+  guarded.launch(NDRange{16}, other);
+  rt.synchronize();
+  CHECK(other.to_vector() == std::vector<float>(10, 1.0f));
+}
