@@ -44,13 +44,13 @@ class RawLaunch {
     // elements, then the record, which a launch that stays in bounds never writes. They do not
     // change between launches, so, as a raw OpenCL program would, they are set once.
     const cl_long elements = static_cast<cl_long>(host_in_.size());
-    cl_mem no_record = nullptr;
+    const cl_ulong no_record = 0;
     cl_kernel k = kernel_.get();
     for (cl_uint a = first_bounds_arg; a + 1 < kernel_.arguments(); ++a) {
       raw::check(clSetKernelArg(k, a, sizeof(cl_long), &elements), "clSetKernelArg");
     }
     if (kernel_.arguments() > first_bounds_arg) {
-      raw::check(clSetKernelArg(k, kernel_.arguments() - 1, sizeof(cl_mem), &no_record), "clSetKernelArg");
+      raw::check(clSetKernelArg(k, kernel_.arguments() - 1, sizeof(no_record), &no_record), "clSetKernelArg");
     }
     launch();
     check();

@@ -16,15 +16,13 @@ int BuilderState::add_array(std::string described, std::string short_name) {
   return static_cast<int>(arrays.size() - 1);
 }
 
-llvm::PointerType* record_pointer_type(llvm::LLVMContext& ctx) {
-  return llvm::PointerType::get(llvm::Type::getInt64Ty(ctx), static_cast<unsigned>(AddressSpace::Global));
-}
+llvm::Type* record_type(llvm::LLVMContext& ctx) { return llvm::Type::getInt64Ty(ctx); }
 
 llvm::Value* record_pointer(BuilderState& s) {
   if (s.bounds_record) return s.bounds_record;
   // Only the kernel lacks one (a device function's is its argument): a marker in its entry
   // block, which specialize() replaces with the hidden argument.
-  auto* type = llvm::FunctionType::get(record_pointer_type(s.ctx()), {}, false);
+  auto* type = llvm::FunctionType::get(record_type(s.ctx()), {}, false);
   auto* fn = llvm::cast<llvm::Function>(s.module->getOrInsertFunction(marker_record, type).getCallee());
   fn->addFnAttr(llvm::Attribute::ReadNone);
   fn->addFnAttr(llvm::Attribute::NoUnwind);
@@ -77,7 +75,7 @@ llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* inde
   auto* i64 = ir.getInt64Ty();
   const std::vector<llvm::Type*> pair_types(pairs.size(), i64);
   auto* check = marker(s, marker_check + std::to_string(n), ir.getInt1Ty(), pair_types, true);
-  std::vector<llvm::Type*> report_types = {record_pointer_type(s.ctx()), ir.getInt32Ty(), i64};
+  std::vector<llvm::Type*> report_types = {record_type(s.ctx()), ir.getInt32Ty(), i64};
   report_types.insert(report_types.end(), pair_types.begin(), pair_types.end());
   auto* report = marker(s, marker_report + std::to_string(n), ir.getVoidTy(), report_types, false);
 
@@ -122,7 +120,7 @@ void remove_bounds_checks(llvm::Module& m) {
     const auto name = f->getName();
     llvm::Value* replacement = nullptr;
     if (name.startswith(marker_check)) replacement = llvm::ConstantInt::getTrue(m.getContext());
-    if (name == marker_record) replacement = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(f->getReturnType()));
+    if (name == marker_record) replacement = llvm::ConstantInt::get(f->getReturnType(), 0);
     if (name == marker_extent) replacement = llvm::ConstantInt::get(f->getReturnType(), INT64_MAX);
     while (!f->use_empty()) {
       auto* call = llvm::cast<llvm::CallInst>(f->user_back());

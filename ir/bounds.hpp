@@ -6,7 +6,7 @@
 //   %ok = call i1 @__spvjit.bounds.check.1(i64 %i, i64 %extent)
 //   br i1 %ok, label %access, label %out_of_bounds      ; weighted: the failure is cold
 //   out_of_bounds:
-//     call void @__spvjit.bounds.report.1(i64 addrspace(1)* %record, i32 site, i64 gid0, i64 %i, i64 %extent)
+//     call void @__spvjit.bounds.report.1(i64 %record, i32 site, i64 gid0, i64 %i, i64 %extent)
 //     br label %join                                    ; a load gives 0; memory is not touched
 #pragma once
 
@@ -30,10 +30,11 @@ llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* inde
                             const ViewIndex* view, unsigned lanes,
                             llvm::function_ref<llvm::Value*()> access);
 
-/// The current function's record pointer: the kernel's marker (emitted once), or a device
-/// function's hidden argument.
+/// The current function's record address: the kernel's marker (emitted once), or a device
+/// function's hidden argument. An i64: the record is fine-grained shared memory, whose address
+/// a kernel may take as a number (src/bounds.hpp).
 llvm::Value* record_pointer(BuilderState& s);
-llvm::PointerType* record_pointer_type(llvm::LLVMContext& ctx);
+llvm::Type* record_type(llvm::LLVMContext& ctx);
 
 /// Removes every check of the module: checks become `true` (their branches fold), reports go,
 /// record markers become null and extent markers the largest i64. For kernels built with

@@ -386,7 +386,7 @@ KernelDef KernelBuilder::finish() {
         s.add_argument(s.ir.getInt64Ty(), detail::hidden_extent_name + p.name);
       }
     }
-    s.add_argument(detail::record_pointer_type(s.ctx()), detail::hidden_record_name);
+    s.add_argument(detail::record_type(s.ctx()), detail::hidden_record_name);
   }
   if (s.allow_padding) {
     // In the IR, so that the content hash (and every cache key) tells the two kernels apart.

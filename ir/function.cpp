@@ -71,7 +71,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   for (const FunctionParam& p : params) {
     if (p.pointer) types.push_back(s.ir.getInt64Ty());
   }
-  types.push_back(record_pointer_type(s.ctx()));
+  types.push_back(record_type(s.ctx()));
   llvm::Type* ret = result ? arg_type(s, *result, fn_name) : s.ir.getVoidTy();
   auto* fn = llvm::Function::Create(llvm::FunctionType::get(ret, types, false),
                                     llvm::Function::InternalLinkage, fn_name, *s.module);

@@ -16,13 +16,13 @@ inline constexpr const char* marker_ndrange = "__spvjit.ndrange";        // i64 
 inline constexpr const char* marker_group_size = "__spvjit.group_size";  // i64 (i32 dim)
 inline constexpr const char* marker_in_bounds = "__spvjit.in_bounds";    // i1 ()
 inline constexpr const char* hidden_ndrange_name = "__spvjit_ndrange";   // + dim
-/// Bounds checks (ir/bounds.hpp). The extent of user parameter i, and the record pointer, are
+/// Bounds checks (ir/bounds.hpp). The extent of user parameter i, and the record address, are
 /// markers until specialized into hidden arguments.
 inline constexpr const char* marker_extent = "__spvjit.extent";          // i64 (i32 param)
-inline constexpr const char* marker_record = "__spvjit.bounds.record";   // i64 global* ()
+inline constexpr const char* marker_record = "__spvjit.bounds.record";   // i64 () (an address)
 /// `.N`, N = 1 to 4: i1 (i64 index, i64 extent) x N, true when every index is below its extent.
 inline constexpr const char* marker_check = "__spvjit.bounds.check.";
-/// `.N`: void (i64 global* record, i32 site, i64 global id 0, (i64 index, i64 extent) x N).
+/// `.N`: void (i64 record address, i32 site, i64 global id 0, (i64 index, i64 extent) x N).
 inline constexpr const char* marker_report = "__spvjit.bounds.report.";
 inline constexpr const char* hidden_extent_name = "__spvjit_extent_";   // + parameter name
 inline constexpr const char* hidden_record_name = "__spvjit_bounds";

@@ -71,7 +71,7 @@ class BuilderState {
   std::uint64_t static_local_bytes = 0;
   /// Bounds checks: what each checkable array is called in messages (Pointer::array indexes
   /// it), each checked access (its index is the site number the report passes), and the
-  /// current function's record pointer (the kernel's is a marker until specialized).
+  /// current function's record address (the kernel's is a marker until specialized).
   struct ArrayName {
     std::string described;  ///< "Z", "local array tile"
     std::string name;       ///< "Z", "tile"

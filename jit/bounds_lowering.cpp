@@ -26,7 +26,7 @@ llvm::CallInst* call(llvm::IRBuilder<>& b, llvm::Function* fn, llvm::ArrayRef<ll
   return c;
 }
 
-// void report(i64 global* record, i32 site, i64 gid0, i64 gid1, i64 gid2, (i64 index, i64
+// void report(i64 record address, i32 site, i64 gid0, i64 gid1, i64 gid2, (i64 index, i64
 // extent) x N): the first failure of a launch takes the record's flag with a compare-exchange
 // and writes the rest. Out of line, so that a kernel with many checks carries one copy; the
 // global ids come from the call site, because PoCL resolves work-item queries only inside the
@@ -51,8 +51,10 @@ llvm::Function* define_report(llvm::Module& m, llvm::Function* marker, unsigned 
   llvm::IRBuilder<> b(entry);
   auto* i32 = b.getInt32Ty();
   auto* i64 = b.getInt64Ty();
-  llvm::Value* record = fn->getArg(0);
-  const unsigned space = record->getType()->getPointerAddressSpace();
+  // The record is fine-grained shared memory (runtime/bounds_records.hpp): its address, passed
+  // as a number, is a global pointer in the kernel.
+  const unsigned space = static_cast<unsigned>(AddressSpace::Global);
+  llvm::Value* record = b.CreateIntToPtr(fn->getArg(0), llvm::PointerType::get(i64, space), "record");
   auto* flag_type = llvm::PointerType::get(i32, space);
   auto* cmpxchg = opencl_builtin(
       m, "_Z14atomic_cmpxchgPU3AS1Vjjj", llvm::FunctionType::get(i32, {flag_type, i32, i32}, false));

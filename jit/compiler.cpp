@@ -15,6 +15,7 @@
 #include "ir/kernel_module.hpp"
 #include "ir/bounds.hpp"
 #include "jit/bounds_lowering.hpp"
+#include "jit/hoist_bounds.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/coarsen.hpp"
 #include "jit/disk_cache.hpp"
@@ -157,7 +158,11 @@ class JitCore {
   std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelDef& def,
                                       const Specialization& spec, unsigned& width) {
     auto module = specialize(context, def.module(), spec);
-    if (!bounds_checks()) remove_bounds_checks(*module);
+    if (!bounds_checks()) {
+      remove_bounds_checks(*module);
+    } else if (auto* kernel = module->getFunction(def.name())) {
+      hoist_loop_bounds_checks(*kernel);
+    }
     width = 1;
     if (coarsening()) {
       const auto& w = runtime->info.preferred_vector_width;

@@ -9,6 +9,7 @@
 namespace spvjit::detail {
 
 bool fine_grained_svm(const RuntimeCore& core);
+bool fine_grained_system_svm(const RuntimeCore& core);
 
 namespace {
 
@@ -75,20 +76,17 @@ BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const 
 }  // namespace
 
 BoundsRecords::~BoundsRecords() {
-  for (auto& r : regions_) {
-    if (r->buffer) clReleaseMemObject(r->buffer);
-    clSVMFree(core_.context.get(), r->memory);
-  }
+  for (auto& r : regions_) clSVMFree(core_.context.get(), r->memory);
 }
 
 bool BoundsRecords::available() const {
-  if (available_ < 0) available_ = fine_grained_svm(core_) ? 1 : 0;
+  if (available_ < 0) available_ = fine_grained_svm(core_) && fine_grained_system_svm(core_) ? 1 : 0;
   return available_ == 1;
 }
 
-BoundsRecords::Slot BoundsRecords::acquire(const LaunchState* owner) {
+std::uint64_t* BoundsRecords::acquire(const LaunchState* owner) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!available()) return {};
+  if (!available()) return nullptr;
   std::uint64_t* slot = nullptr;
   if (!free_.empty()) {
     slot = free_.back();
@@ -105,36 +103,19 @@ BoundsRecords::Slot BoundsRecords::acquire(const LaunchState* owner) {
                           std::to_string(bytes) + " bytes for bounds-check records");
       }
       std::memset(region->memory, 0, bytes);
-      cl_int err = CL_SUCCESS;
-      region->buffer = clCreateBuffer(core_.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                      bytes, region->memory, &err);
-      if (err != CL_SUCCESS) {
-        clSVMFree(core_.context.get(), region->memory);
-        throw OpenCLError("clCreateBuffer", err, "bounds-check records");
-      }
       regions_.push_back(std::move(region));
     }
     Region& r = *regions_.back();
     slot = r.memory + std::size_t{r.used++} * record::words;
   }
-  cl_mem buffer = nullptr;
   for (auto& r : regions_) {
     if (slot >= r->memory && slot < r->memory + slots_per_region * record::words) {
       r->owner[(slot - r->memory) / record::words] = owner;
-      const cl_buffer_region part{static_cast<std::size_t>(slot - r->memory) * sizeof(std::uint64_t),
-                                  bounds_slot_bytes};
-      cl_int err = CL_SUCCESS;
-      buffer = clCreateSubBuffer(r->buffer, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &part, &err);
-      if (err != CL_SUCCESS) {
-        free_.push_back(slot);
-        r->owner[(slot - r->memory) / record::words] = nullptr;
-        throw OpenCLError("clCreateSubBuffer", err, "a bounds-check record");
-      }
     }
   }
   std::memset(slot, 0, bounds_slot_bytes);
   live_.fetch_add(1, std::memory_order_release);
-  return {slot, buffer};
+  return slot;
 }
 
 void BoundsRecords::release(std::uint64_t* slot) noexcept {

@@ -1,6 +1,8 @@
 // Where checked kernels report a failed bounds check (src/bounds.hpp): one 128-byte slot per
 // compiled kernel in fine-grained SVM, which the kernel writes and the host reads after a
-// synchronize without a map. A slot is taken when a LaunchState is made and given back when it
+// synchronize without a map. Kernels get a slot's address as a number, which fine-grained
+// system sharing (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) lets them dereference without the runtime
+// naming it to OpenCL. A slot is taken when a LaunchState is made and given back when it
 // goes; synchronize() and Event::wait() turn a filled slot into a BoundsError.
 #pragma once
 
@@ -9,8 +11,6 @@
 #include <memory>
 #include <mutex>
 #include <vector>
-
-#include <CL/cl.h>
 
 namespace spvjit::detail {
 
@@ -24,17 +24,11 @@ class BoundsRecords {
   BoundsRecords(const BoundsRecords&) = delete;
   BoundsRecords& operator=(const BoundsRecords&) = delete;
 
-  /// Whether the device can hold records (fine-grained buffer SVM); without it the Jit builds
-  /// kernels without checks.
+  /// Whether the devices can hold records (fine-grained buffer and system SVM); without them
+  /// the Jit builds kernels without checks.
   bool available() const;
-  /// A zeroed slot for `owner`'s launches, and the buffer kernels receive for it (a sub-buffer
-  /// of the region: a plain buffer argument, since an SVM pointer argument costs PoCL an
-  /// allocation on every launch); {null, null} when unavailable. The caller releases the buffer.
-  struct Slot {
-    std::uint64_t* memory = nullptr;
-    cl_mem buffer = nullptr;
-  };
-  Slot acquire(const LaunchState* owner);
+  /// A zeroed slot for `owner`'s launches; null when unavailable.
+  std::uint64_t* acquire(const LaunchState* owner);
   void release(std::uint64_t* slot) noexcept;
   /// After the queues are finished: throws BoundsError for a failure recorded since the last
   /// call, clearing every filled slot. Nothing to do (one atomic load) while no checked kernel
@@ -47,7 +41,6 @@ class BoundsRecords {
   static constexpr unsigned slots_per_region = 256;
   struct Region {
     std::uint64_t* memory = nullptr;
-    cl_mem buffer = nullptr;  ///< over `memory` (CL_MEM_USE_HOST_PTR)
     const LaunchState* owner[slots_per_region] = {};
     unsigned used = 0;  ///< slots handed out so far (the high-water mark)
   };

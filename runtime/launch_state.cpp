@@ -22,12 +22,10 @@ void LaunchState::enable_bounds_checks(std::vector<BoundsSite> sites) {
   first_extent_arg = static_cast<cl_uint>(detail::first_extent_arg(params, hidden_ndrange));
   const cl_uint record = static_cast<cl_uint>(record_arg(params, hidden_ndrange));
   memo.resize(record + 1);
-  const auto slot = core->bounds_records.acquire(this);
-  bounds_slot = slot.memory;
-  bounds_buffer = ClHandle<cl_mem>(slot.buffer);
-  // Without SVM (no slot) the Jit compiled the checks away: the null buffer is never read.
-  cl_mem buffer = slot.buffer;
-  check_cl(clSetKernelArg(kernel.get(), record, sizeof(buffer), &buffer), "clSetKernelArg",
+  bounds_slot = core->bounds_records.acquire(this);
+  // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.
+  const cl_ulong address = reinterpret_cast<std::uintptr_t>(bounds_slot);
+  check_cl(clSetKernelArg(kernel.get(), record, sizeof(address), &address), "clSetKernelArg",
            "kernel '" + name + "', bounds record");
 }
 

@@ -90,14 +90,13 @@ class LaunchState {
   /// Fills `fixed` for a static ndrange (with `coarsen` applied in dimension 0).
   void compute_fixed_geometry();
   /// The kernel takes bounds checks' hidden arguments (src/bounds.hpp): set by the Jit through
-  /// enable_bounds_checks. Each launch passes the extents from `first_extent_arg` on; the record
-  /// pointer (`bounds_slot`, or null where the device has no SVM for it) is set once.
+  /// enable_bounds_checks. Each launch passes the extents from `first_extent_arg` on; the record's
+  /// address (`bounds_slot`, or 0 where the device has no SVM for it) is set once.
   void enable_bounds_checks(std::vector<BoundsSite> sites);
   bool bounds_checked = false;
   cl_uint first_extent_arg = 0;
   std::vector<BoundsSite> bounds_sites;
   std::uint64_t* bounds_slot = nullptr;
-  ClHandle<cl_mem> bounds_buffer;  ///< the record as the kernel's argument
   /// The ndrange of the latest launch (guarded by `mutex`), for BoundsError's message.
   NDRange last_ndrange;
   /// Raw modules: parameters whose extent must hold ndrange(0), because every work-item reads

@@ -8,20 +8,29 @@ namespace spvjit::detail {
 
 namespace {
 
-bool fine_grained(cl_device_id device) {
+bool has_svm(cl_device_id device, cl_device_svm_capabilities wanted) {
   cl_device_svm_capabilities caps = 0;
   if (clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, nullptr) !=
       CL_SUCCESS) {
     return false;
   }
-  return (caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
+  return (caps & wanted) != 0;
 }
+
+bool fine_grained(cl_device_id device) { return has_svm(device, CL_DEVICE_SVM_FINE_GRAIN_BUFFER); }
 
 }  // namespace
 
 bool fine_grained_svm(const RuntimeCore& core) {
   for (cl_device_id d : core.devices()) {
     if (!fine_grained(d)) return false;
+  }
+  return true;
+}
+
+bool fine_grained_system_svm(const RuntimeCore& core) {
+  for (cl_device_id d : core.devices()) {
+    if (!has_svm(d, CL_DEVICE_SVM_FINE_GRAIN_SYSTEM)) return false;
   }
   return true;
 }

@@ -3,8 +3,10 @@
 // failing access writes for the host to read back.
 //
 // A checked kernel takes, after the user's parameters and the hidden ndrange, one i64 extent per
-// pointer or local parameter (the elements the launch passed) and then a pointer to its record:
-// one 128-byte slot of the Runtime's fine-grained SVM (runtime/bounds_records.hpp).
+// pointer or local parameter (the elements the launch passed) and then the address of its
+// record, as an i64: one 128-byte slot of the Runtime's fine-grained SVM
+// (runtime/bounds_records.hpp). A number, not a buffer: PoCL handles a buffer or SVM argument on
+// every launch (measured: one allocation and ~0.1 us per launch), a scalar not at all.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +50,7 @@ inline bool has_extent(const Param& p) { return p.kind != ParamKind::Scalar; }
 inline unsigned first_extent_arg(std::span<const Param> params, bool hidden_ndrange) {
   return static_cast<unsigned>(params.size()) + (hidden_ndrange ? hidden_ndrange_params : 0);
 }
-/// The index of the record pointer argument, after the extents.
+/// The index of the record address argument, after the extents.
 inline unsigned record_arg(std::span<const Param> params, bool hidden_ndrange) {
   unsigned extents = 0;
   for (const Param& p : params) extents += has_extent(p);

@@ -333,3 +333,44 @@ TEST_CASE("bounds: opting out is visible in the kernel and in the SPIR-V") {
   const std::string checked_text(reinterpret_cast<const char*>(checked_words.data()), checked_words.size() * 4);
   CHECK(checked_text.find("__spvjit_report") != std::string::npos);
 }
+
+TEST_CASE("bounds: a loop's checks are tested once before it, and a failing loop still reports the access") {
+  auto& rt = test::runtime();
+  const KernelDef def = examples::naive_matmul();
+  // Versioned: the loop without checks, and its copy with them (jit/hoist_bounds.hpp).
+  const auto words = test::jit().spirv(def);
+  const std::string text(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+  CHECK(text.find(".checked") != std::string::npos);
+
+  // C (1 x 16) = A (1 x 4) * B (4 x 16), with B one element short: only column 15 at k = 3
+  // reaches past it.
+  Kernel k = test::jit().compile(def);
+  auto A = rt.upload(std::vector<float>(4, 1.0f));
+  auto C = rt.zeros<float>(16);
+  const std::int64_t n = 1, p = 4, m = 16;
+  auto short_b = rt.upload(std::vector<float>(63, 2.0f));
+  CHECK(bounds_message([&] { k.launch(NDRange{16, 1}, C, A, short_b, n, p, m); }) ==
+        "kernel 'naive_matmul': B(3, 15) is out of bounds: its offset 63 is past B, which holds 63 "
+        "f32 (work-item (15, 0) of ndrange (16, 1))");
+  auto B = rt.upload(std::vector<float>(64, 2.0f));
+  CHECK(bounds_message([&] { k.launch(NDRange{16, 1}, C, A, B, n, p, m); }).empty());
+  CHECK(C.to_vector() == std::vector<float>(16, 8.0f));
+
+  // Checked and unchecked give the same bits, on sizes that leave coarsening tails.
+  JitOptions off;
+  off.bounds_checks = false;
+  Jit unchecked(rt, off);
+  const std::int64_t rows = 37, inner = 29, cols = 45;
+  std::vector<float> a(rows * inner), b(inner * cols);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::sin(float(i));
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::cos(float(i) * 0.3f);
+  auto run = [&](Jit& jit) {
+    auto A2 = rt.upload(a), B2 = rt.upload(b);
+    auto C2 = rt.zeros<float>(rows * cols);
+    jit.compile(def).launch(NDRange{std::size_t(cols), std::size_t(rows)}, C2, A2, B2, rows, inner, cols);
+    rt.synchronize();
+    return C2.to_vector();
+  };
+  const auto with = run(test::jit()), without = run(unchecked);
+  CHECK(std::memcmp(with.data(), without.data(), with.size() * sizeof(float)) == 0);
+}
