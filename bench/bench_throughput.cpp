@@ -29,23 +29,17 @@ namespace {
 constexpr std::size_t throughput_sizes[] = {4096, 65536, 262144, 1048576};
 constexpr std::size_t matmul_sizes[] = {256, 512, 1024};
 
-// A Jit beside the shared (coarsening) one, with coarsening off: the scalar kernels.
-Jit& scalar_jit(Context& ctx) {
-  static std::unique_ptr<Jit> jit = [&] {
+// Jits beside the shared one (which coarsens and checks bounds): one with coarsening off, for
+// the scalar kernels, and one with bounds checks compiled out, for what the checks cost.
+enum class SideJit { Scalar, Unchecked };
+Jit& side_jit(Context& ctx, SideJit which) {
+  static std::unique_ptr<Jit> jits[2];
+  auto& jit = jits[static_cast<int>(which)];
+  if (!jit) {
     JitOptions options;
-    options.coarsen = false;
-    return std::make_unique<Jit>(ctx.runtime, options);
-  }();
-  return *jit;
-}
-
-// Another, with bounds checks compiled out: what the checks cost, side by side.
-Jit& unchecked_jit(Context& ctx) {
-  static std::unique_ptr<Jit> jit = [&] {
-    JitOptions options;
-    options.bounds_checks = false;
-    return std::make_unique<Jit>(ctx.runtime, options);
-  }();
+    (which == SideJit::Scalar ? options.coarsen : options.bounds_checks) = false;
+    jit = std::make_unique<Jit>(ctx.runtime, options);
+  }
   return *jit;
 }
 
@@ -100,13 +94,13 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
     std::function<void()> launch;
     if (variant == Variant::Vector) {
       static const KernelDef def = examples::saxpy_vector(scalar_of<T>, vector_lanes<T>);
-      kernel = scalar_jit(*ctx).compile(def);
+      kernel = side_jit(*ctx, SideJit::Scalar).compile(def);
       const NDRange ndrange{(n + vector_lanes<T> - 1) / vector_lanes<T>};
       const auto count = static_cast<std::int64_t>(n);
       launch = [&, ndrange, count] { kernel.launch(ndrange, Z, X, Y, a, count); };
     } else {
-      Jit& jit = variant == Variant::Scalar               ? scalar_jit(*ctx)
-                 : variant == Variant::CoarsenedUnchecked ? unchecked_jit(*ctx)
+      Jit& jit = variant == Variant::Scalar               ? side_jit(*ctx, SideJit::Scalar)
+                 : variant == Variant::CoarsenedUnchecked ? side_jit(*ctx, SideJit::Unchecked)
                                                           : ctx->jit;
       kernel = jit.compile(saxpy_kernel(scalar_of<T>));
       const NDRange ndrange{n};
@@ -163,8 +157,8 @@ void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
     const bool tiled = variant == Matmul::Tiled;
     Specialization spec;
     if (tiled) spec.workgroup = WorkGroup{matmul_tile, matmul_tile};
-    Jit& jit = variant == Matmul::Scalar               ? scalar_jit(*ctx)
-               : variant == Matmul::CoarsenedUnchecked ? unchecked_jit(*ctx)
+    Jit& jit = variant == Matmul::Scalar               ? side_jit(*ctx, SideJit::Scalar)
+               : variant == Matmul::CoarsenedUnchecked ? side_jit(*ctx, SideJit::Unchecked)
                                                        : ctx->jit;
     Kernel kernel = jit.compile(tiled ? tiled_kernel() : naive_kernel(), spec);
     auto A = ctx->runtime.upload(a);
