@@ -46,11 +46,14 @@ class RawLaunch {
     const cl_long elements = static_cast<cl_long>(host_in_.size());
     const cl_ulong no_record = 0;
     cl_kernel k = kernel_.get();
-    for (cl_uint a = first_bounds_arg; a + 1 < kernel_.arguments(); ++a) {
-      raw::check(clSetKernelArg(k, a, sizeof(cl_long), &elements), "clSetKernelArg");
-    }
-    if (kernel_.arguments() > first_bounds_arg) {
-      raw::check(clSetKernelArg(k, kernel_.arguments() - 1, sizeof(no_record), &no_record), "clSetKernelArg");
+    // A, B's extents, the record, and the least extent (src/bounds.hpp).
+    if (kernel_.arguments() == first_bounds_arg + 4) {
+      for (cl_uint a : {first_bounds_arg, first_bounds_arg + 1}) {
+        raw::check(clSetKernelArg(k, a, sizeof(cl_long), &elements), "clSetKernelArg");
+      }
+      const cl_long fast_end = std::min(elements, extent_[0]);
+      raw::check(clSetKernelArg(k, first_bounds_arg + 3, sizeof(fast_end), &fast_end), "clSetKernelArg");
+      raw::check(clSetKernelArg(k, first_bounds_arg + 2, sizeof(no_record), &no_record), "clSetKernelArg");
     }
     launch();
     check();

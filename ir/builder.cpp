@@ -387,6 +387,7 @@ KernelDef KernelBuilder::finish() {
       }
     }
     s.add_argument(detail::record_type(s.ctx()), detail::hidden_record_name);
+    s.add_argument(s.ir.getInt64Ty(), detail::hidden_fast_end_name);
   }
   if (s.allow_padding) {
     // In the IR, so that the content hash (and every cache key) tells the two kernels apart.

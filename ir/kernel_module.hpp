@@ -26,6 +26,7 @@ inline constexpr const char* marker_check = "__spvjit.bounds.check.";
 inline constexpr const char* marker_report = "__spvjit.bounds.report.";
 inline constexpr const char* hidden_extent_name = "__spvjit_extent_";   // + parameter name
 inline constexpr const char* hidden_record_name = "__spvjit_bounds";
+inline constexpr const char* hidden_fast_end_name = "__spvjit_fast_end";
 /// The builder's float atomic add: SPV_EXT_shader_atomic_float_add's OpAtomicFAddEXT in the
 /// translator's SPIR-V-friendly spelling, (ptr, scope, semantics, value) -> old value. The JIT
 /// keeps it where the device adds floats atomically and lowers it to a compare-exchange loop

@@ -9,6 +9,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
@@ -78,8 +79,12 @@ llvm::Function* make_scalar_body(llvm::Function& kernel, const CoarsenPlan& plan
 }
 
 // The kernel becomes: g = get_global_id(0); base = W*g; all W inside -> vector body(g), else
-// scalar body(i) for i in base .. min(base+W, extent)-1.
+// scalar body(i) for i in base .. min(base+W, extent)-1. With a `fast_body` (no bounds checks
+// of get_global_id(0) itself), a full vector below `fast_end` (the least of ndrange(0) and
+// every extent, from the launch) runs it instead: the one compare per work-item an unchecked
+// kernel makes.
 void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
+                     llvm::Function* fast_body, llvm::Value* fast_end,
                      llvm::Function* scalar_body, unsigned width) {
   auto& ctx = kernel.getContext();
   llvm::Function* gid = kernel.getParent()->getFunction(global_id_builtin);
@@ -88,6 +93,9 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
   while (!kernel.empty()) kernel.begin()->eraseFromParent();
   auto* entry = llvm::BasicBlock::Create(ctx, "entry", &kernel);
   auto* full = llvm::BasicBlock::Create(ctx, "full", &kernel);
+  // Blocks in dominance order, as SPIR-V wants them: fast and checked come before full.
+  auto* fast = fast_body ? llvm::BasicBlock::Create(ctx, "fast", &kernel, full) : nullptr;
+  auto* checked = fast_body ? llvm::BasicBlock::Create(ctx, "checked", &kernel, full) : nullptr;
   auto* tail = llvm::BasicBlock::Create(ctx, "tail", &kernel);
   auto* loop = llvm::BasicBlock::Create(ctx, "tail.loop", &kernel);
   auto* body = llvm::BasicBlock::Create(ctx, "tail.body", &kernel);
@@ -97,6 +105,15 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
   g->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   auto* base = b.CreateMul(g, b.getInt64(width), "base", /*HasNUW=*/true);
   auto* end = b.CreateAdd(base, b.getInt64(width), "end", /*HasNUW=*/true);
+  if (fast_body) {
+    // Weighted: a launch that passes enough memory never leaves the fast path.
+    b.CreateCondBr(b.CreateICmpULE(end, fast_end), fast, checked,
+                   llvm::MDBuilder(ctx).createBranchWeights(1u << 20, 1));
+    b.SetInsertPoint(fast);
+    call_helper(b, kernel, fast_body, g);
+    b.CreateBr(done);
+    b.SetInsertPoint(checked);
+  }
   b.CreateCondBr(b.CreateICmpULE(end, extent0), full, tail);
 
   b.SetInsertPoint(full);
@@ -163,8 +180,19 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   llvm::ValueToValueMapTy map;
   // The name carries the width: coarsened_width reads it back from the SPIR-V.
   auto* vector_body = clone_with_index(*kernel, ".vector.w" + std::to_string(width), map);
-  vectorize_body(*vector_body, plan, map, width);
-  make_dispatcher(*kernel, extent0, vector_body, scalar_body, width);
+  const std::vector<IndexExtent> index_extents = vectorize_body(*vector_body, plan, map, width);
+  // Bounds checks of get_global_id(0) itself pass for every full vector below the least extent
+  // the launch passed: a second vector body without them, for those.
+  llvm::Function* fast_body = nullptr;
+  llvm::Value* fast_end = nullptr;
+  if (!index_extents.empty() && def.bounds_checked &&
+      kernel->arg_size() > fast_end_arg(def.params, def.hidden_ndrange)) {
+    fast_end = kernel->getArg(fast_end_arg(def.params, def.hidden_ndrange));
+    llvm::ValueToValueMapTy fast_map;
+    fast_body = clone_with_index(*kernel, ".fast.w" + std::to_string(width), fast_map);
+    vectorize_body(*fast_body, plan, fast_map, width, /*index_fits=*/true);
+  }
+  make_dispatcher(*kernel, extent0, vector_body, fast_body, fast_end, scalar_body, width);
   return {width, {}};
 }
 

@@ -8,6 +8,9 @@
 #include <llvm/IR/Module.h>
 
 #include <cstring>
+#include <optional>
+
+#include <llvm/ADT/DenseSet.h>
 
 #include "jit/coarsen_math.hpp"
 #include "spvjit/error.hpp"
@@ -18,8 +21,9 @@ namespace {
 
 class Vectorizer {
  public:
-  Vectorizer(llvm::Function& f, const CoarsenPlan& plan, llvm::ValueToValueMapTy& map, unsigned w)
-      : f_(f), plan_(plan), map_(map), width_(w) {
+  Vectorizer(llvm::Function& f, const CoarsenPlan& plan, llvm::ValueToValueMapTy& map, unsigned w,
+             bool index_fits)
+      : f_(f), plan_(plan), map_(map), width_(w), index_fits_(index_fits) {
     llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
     g_ = f.getArg(f.arg_size() - 1);
     base_ = b.CreateMul(g_, b.getInt64(width_), "coarse.base", /*HasNUW=*/true);
@@ -80,6 +84,7 @@ class Vectorizer {
     llvm::IRBuilder<> b(inst);
     switch (role) {
       case Role::Index: {
+        index_values_.insert(inst);
         std::vector<llvm::Constant*> lanes;
         for (unsigned l = 0; l < width_; ++l) lanes.push_back(b.getInt64(l));
         vectors_[inst] = b.CreateAdd(b.CreateVectorSplat(width_, base_),
@@ -112,6 +117,24 @@ class Vectorizer {
 
   bool is_consecutive(llvm::Value* v) const { return firsts_.count(v) != 0; }
 
+  // A check of get_global_id(0) itself against an argument or a constant: the dispatcher can
+  // test it once against the ndrange.
+  std::optional<IndexExtent> index_extent(llvm::Value* index, llvm::Value* extent) const {
+    if (!index_values_.count(index)) return std::nullopt;
+    if (auto* arg = llvm::dyn_cast<llvm::Argument>(extent)) {
+      if (arg->getParent() == &f_ && arg->getArgNo() + 1 < f_.arg_size()) {
+        return IndexExtent{static_cast<int>(arg->getArgNo()), 0};
+      }
+    }
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(extent)) return IndexExtent{-1, c->getZExtValue()};
+    return std::nullopt;
+  }
+
+ public:
+  std::vector<IndexExtent> index_extents_;
+
+ private:
+
   // A bounds check of W lanes: a consecutive index passes when its first and last lane do (two
   // tests, so that a negative first lane cannot wrap into range), a uniform one as itself.
   llvm::Value* all_lanes_inside(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair) {
@@ -119,6 +142,10 @@ class Vectorizer {
     for (unsigned k = first_pair; k + 1 < c->arg_size(); k += 2) {
       llvm::Value* index = c->getArgOperand(k);
       llvm::Value* extent = c->getArgOperand(k + 1);
+      if (const auto fitted = index_extent(index, extent)) {
+        index_extents_.push_back(*fitted);
+        if (index_fits_) continue;  // the dispatcher tested it once for the launch
+      }
       if (is_consecutive(index)) {
         llvm::Value* first = first_of(index);
         llvm::Value* last = b.CreateAdd(first, b.getInt64(width_ - 1));
@@ -269,6 +296,8 @@ class Vectorizer {
   const CoarsenPlan& plan_;
   llvm::ValueToValueMapTy& map_;
   unsigned width_;
+  bool index_fits_;
+  llvm::DenseSet<llvm::Value*> index_values_;
   llvm::Value* g_ = nullptr;
   llvm::Value* base_ = nullptr;
   llvm::DenseMap<llvm::Value*, llvm::Value*> vectors_;
@@ -280,9 +309,12 @@ class Vectorizer {
 
 }  // namespace
 
-void vectorize_body(llvm::Function& body, const CoarsenPlan& plan, llvm::ValueToValueMapTy& map,
-                    unsigned width) {
-  Vectorizer(body, plan, map, width).run();
+std::vector<IndexExtent> vectorize_body(llvm::Function& body, const CoarsenPlan& plan,
+                                        llvm::ValueToValueMapTy& map, unsigned width,
+                                        bool index_fits) {
+  Vectorizer v(body, plan, map, width, index_fits);
+  v.run();
+  return std::move(v.index_extents_);
 }
 
 }  // namespace spvjit::detail

@@ -338,15 +338,20 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     }
   }
   if (s.bounds_checked) {
-    // The elements each pointer reaches, for the kernel's bounds checks (src/bounds.hpp).
+    // The elements each pointer reaches, for the kernel's bounds checks (src/bounds.hpp), and
+    // the least of them and ndrange(0), below which a coarsened kernel skips the checks of
+    // get_global_id(0) (jit/coarsen.cpp).
     cl_uint index = s.first_extent_arg;
+    cl_long fast_end = static_cast<cl_long>(nd.size[0]);
     for (std::size_t i = 0; i < count; ++i) {
       const auto& a = args[i];
       if (a.kind == ParamKind::Scalar) continue;
       const cl_long extent = static_cast<cl_long>(
           a.kind == ParamKind::LocalArray ? a.size / size_of(s.params[i].type) : a.count);
+      fast_end = std::min(fast_end, extent);
       detail::set_argument(s, index++, sizeof(extent), &extent);
     }
+    detail::set_argument(s, index + 1, sizeof(fast_end), &fast_end);  // after the record
     s.last_ndrange = nd;
   }
   detail::RuntimeCore& core = *s.core;

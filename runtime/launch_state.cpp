@@ -21,7 +21,7 @@ void LaunchState::enable_bounds_checks(std::vector<BoundsSite> sites) {
   bounds_sites = std::move(sites);
   first_extent_arg = static_cast<cl_uint>(detail::first_extent_arg(params, hidden_ndrange));
   const cl_uint record = static_cast<cl_uint>(record_arg(params, hidden_ndrange));
-  memo.resize(record + 1);
+  memo.resize(fast_end_arg(params, hidden_ndrange) + 1);
   bounds_slot = core->bounds_records.acquire(this);
   // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.
   const cl_ulong address = reinterpret_cast<std::uintptr_t>(bounds_slot);

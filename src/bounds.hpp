@@ -56,5 +56,11 @@ inline unsigned record_arg(std::span<const Param> params, bool hidden_ndrange) {
   for (const Param& p : params) extents += has_extent(p);
   return first_extent_arg(params, hidden_ndrange) + extents;
 }
+/// The index of the last hidden argument: the least of ndrange(0) and every extent, which a
+/// coarsened kernel compares a full vector's end with to run it without the checks of
+/// get_global_id(0) itself (jit/coarsen.cpp). Set by each launch.
+inline unsigned fast_end_arg(std::span<const Param> params, bool hidden_ndrange) {
+  return record_arg(params, hidden_ndrange) + 1;
+}
 
 }  // namespace spvjit::detail
