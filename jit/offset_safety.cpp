@@ -1,19 +1,11 @@
 #include "jit/offset_safety.hpp"
 
-#include <algorithm>
-#include <string_view>
-#include <vector>
-
-#include "jit/bounds_lowering.hpp"
 
 namespace spvjit::detail {
 
 namespace {
 
 // SPIR-V 1.2 numbers (the SPIR-V specification, sections 3.21 and 3.32).
-constexpr std::uint32_t op_name = 5;
-constexpr std::uint32_t op_function = 54;
-constexpr std::uint32_t op_function_end = 56;
 constexpr std::uint32_t op_decorate = 71;
 constexpr std::uint32_t decoration_builtin = 11;
 constexpr std::uint32_t builtin_num_workgroups = 24;
@@ -41,36 +33,16 @@ bool is_atomic(std::uint32_t op) noexcept {
          op == op_atomic_fadd_ext;
 }
 
-// Whether OpName's literal (from word `at`, `words` long) starts with `prefix`.
-bool name_starts_with(std::span<const std::uint8_t> spirv, std::size_t at, std::size_t words,
-                      std::string_view prefix) noexcept {
-  if (words * 4 < prefix.size()) return false;
-  const auto* text = reinterpret_cast<const char*>(spirv.data() + 4 * at);
-  return std::string_view(text, prefix.size()) == prefix;
-}
-
 }  // namespace
 
 bool runs_with_offsets(std::span<const std::uint8_t> spirv) noexcept {
   const std::size_t count = spirv.size() / 4;
   if (count <= header_words) return false;
-  // The bounds-check report (jit/bounds_lowering.cpp) takes its record with a compare-exchange
-  // whatever the offset: its atomics do not count.
-  std::vector<std::uint32_t> report_ids;
-  bool in_report = false;
   for (std::size_t i = header_words; i < count;) {
     const std::uint32_t first = word(spirv, i);
     const std::uint32_t length = first >> 16, op = first & 0xffff;
     if (length == 0 || i + length > count) return false;  // malformed: the safe answer
-    if (op == op_name && length >= 3 && name_starts_with(spirv, i + 2, length - 2, bounds_report_function)) {
-      report_ids.push_back(word(spirv, i + 1));
-    }
-    if (op == op_function && length >= 3) {
-      const std::uint32_t id = word(spirv, i + 2);
-      in_report = std::find(report_ids.begin(), report_ids.end(), id) != report_ids.end();
-    }
-    if (op == op_function_end) in_report = false;
-    if (is_atomic(op) && !in_report) return false;
+    if (is_atomic(op)) return false;
     if (op == op_decorate && length >= 4 && word(spirv, i + 2) == decoration_builtin) {
       const std::uint32_t builtin = word(spirv, i + 3);
       if (builtin == builtin_num_workgroups || builtin == builtin_workgroup_id ||

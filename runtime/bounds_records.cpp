@@ -28,6 +28,13 @@ std::string extent_text(const std::uint64_t* values, unsigned dims) {
 // Z holds 1000 f32 (work-item 1000 of ndrange (1100))".
 BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const NDRange& nd,
                      unsigned others) {
+  if (slot[record::flag] != bounds_seal(slot)) {
+    // Two work-items failed at the same moment and their reports interleaved.
+    return BoundsError(owner.name, "",
+                       "kernel '" + owner.name + "': out-of-bounds accesses in several work-items "
+                       "at once of its launch over ndrange " + nd.to_string() +
+                       " (their reports overlapped; run with a smaller ndrange to see one)");
+  }
   const std::uint64_t site_number = slot[record::site];
   const std::uint64_t* pairs = slot + record::pairs;
   const unsigned pair_count = static_cast<unsigned>(std::min<std::uint64_t>(slot[record::pair_count], record::max_pairs));

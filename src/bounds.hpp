@@ -29,8 +29,10 @@ struct BoundsSite {
   unsigned lanes = 1;
 };
 
-/// The words of a record slot (u64 each). The kernel's report sets `flag` with a 32-bit
-/// compare-exchange (0 -> 1) so that the first failure of a launch wins; the rest follows.
+/// The words of a record slot (u64 each). A report finding `flag` 0 writes the other words,
+/// then `flag` = bounds_seal(words): plain stores, no atomics (jit/bounds_lowering.cpp says
+/// why), so two work-items failing at once may interleave; the host trusts a record whose seal
+/// matches its words and says so when it does not.
 namespace record {
 inline constexpr unsigned flag = 0;
 inline constexpr unsigned site = 1;
@@ -41,6 +43,15 @@ inline constexpr unsigned words = 16;
 inline constexpr unsigned max_pairs = 4;
 }  // namespace record
 inline constexpr std::size_t bounds_slot_bytes = record::words * 8;
+
+inline constexpr std::uint64_t bounds_seal_start = 0x9e3779b97f4a7c15ull;
+inline constexpr std::uint64_t bounds_seal_multiplier = 0x100000001b3ull;
+/// The seal of a record's words 1 .. words-1, as the kernel computes it; never 0.
+inline std::uint64_t bounds_seal(const std::uint64_t* slot) {
+  std::uint64_t seal = bounds_seal_start;
+  for (unsigned w = 1; w < record::words; ++w) seal = (seal ^ slot[w]) * bounds_seal_multiplier;
+  return seal | 1;
+}
 
 /// Whether a parameter of this kind gets a hidden extent argument.
 inline bool has_extent(const Param& p) { return p.kind != ParamKind::Scalar; }
