@@ -30,7 +30,6 @@ std::vector<llvm::CallInst*> calls_of(llvm::Function& f) {
 // the host sees as a seal that does not match the words.
 void write_report(llvm::CallInst* c) {
   llvm::Module& m = *c->getModule();
-  auto& ctx = m.getContext();
   llvm::IRBuilder<> b(c);
   auto* i64 = b.getInt64Ty();
   const auto space = static_cast<unsigned>(AddressSpace::Global);
@@ -64,7 +63,6 @@ void write_report(llvm::CallInst* c) {
     seal = b.CreateMul(b.CreateXor(seal, words[w]), b.getInt64(bounds_seal_multiplier));
   }
   b.CreateAlignedStore(b.CreateOr(seal, b.getInt64(1)), seal_ptr, llvm::Align(8), true);
-  (void)ctx;
 }
 
 }  // namespace
