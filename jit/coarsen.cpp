@@ -180,17 +180,23 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   llvm::ValueToValueMapTy map;
   // The name carries the width: coarsened_width reads it back from the SPIR-V.
   auto* vector_body = clone_with_index(*kernel, ".vector.w" + std::to_string(width), map);
-  const std::vector<IndexExtent> index_extents = vectorize_body(*vector_body, plan, map, width);
-  // Bounds checks of get_global_id(0) itself pass for every full vector below the least extent
-  // the launch passed: a second vector body without them, for those.
+  // Bounds checks of get_global_id(0) itself against a buffer's extent pass for every full
+  // vector below the least extent the launch passed: a second vector body without them, for
+  // those.
+  const bool has_fast_end = def.bounds_checked &&
+                            kernel->arg_size() > fast_end_arg(def.params, def.hidden_ndrange);
+  const FastEndArgs covered =
+      has_fast_end ? FastEndArgs{first_extent_arg(def.params, def.hidden_ndrange),
+                                 record_arg(def.params, def.hidden_ndrange)}
+                   : FastEndArgs{};
+  const bool checks_index = vectorize_body(*vector_body, plan, map, width, covered);
   llvm::Function* fast_body = nullptr;
   llvm::Value* fast_end = nullptr;
-  if (!index_extents.empty() && def.bounds_checked &&
-      kernel->arg_size() > fast_end_arg(def.params, def.hidden_ndrange)) {
+  if (checks_index) {
     fast_end = kernel->getArg(fast_end_arg(def.params, def.hidden_ndrange));
     llvm::ValueToValueMapTy fast_map;
     fast_body = clone_with_index(*kernel, ".fast.w" + std::to_string(width), fast_map);
-    vectorize_body(*fast_body, plan, fast_map, width, /*index_fits=*/true);
+    vectorize_body(*fast_body, plan, fast_map, width, covered, /*index_fits=*/true);
   }
   make_dispatcher(*kernel, extent0, vector_body, fast_body, fast_end, scalar_body, width);
   return {width, {}};

@@ -8,7 +8,6 @@
 #include <llvm/IR/Module.h>
 
 #include <cstring>
-#include <optional>
 
 #include <llvm/ADT/DenseSet.h>
 
@@ -22,8 +21,8 @@ namespace {
 class Vectorizer {
  public:
   Vectorizer(llvm::Function& f, const CoarsenPlan& plan, llvm::ValueToValueMapTy& map, unsigned w,
-             bool index_fits)
-      : f_(f), plan_(plan), map_(map), width_(w), index_fits_(index_fits) {
+             FastEndArgs covered, bool index_fits)
+      : f_(f), plan_(plan), map_(map), width_(w), covered_(covered), index_fits_(index_fits) {
     llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
     g_ = f.getArg(f.arg_size() - 1);
     base_ = b.CreateMul(g_, b.getInt64(width_), "coarse.base", /*HasNUW=*/true);
@@ -117,21 +116,15 @@ class Vectorizer {
 
   bool is_consecutive(llvm::Value* v) const { return firsts_.count(v) != 0; }
 
-  // A check of get_global_id(0) itself against an argument or a constant: the dispatcher can
-  // test it once against the ndrange.
-  std::optional<IndexExtent> index_extent(llvm::Value* index, llvm::Value* extent) const {
-    if (!index_values_.count(index)) return std::nullopt;
-    if (auto* arg = llvm::dyn_cast<llvm::Argument>(extent)) {
-      if (arg->getParent() == &f_ && arg->getArgNo() + 1 < f_.arg_size()) {
-        return IndexExtent{static_cast<int>(arg->getArgNo()), 0};
-      }
-    }
-    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(extent)) return IndexExtent{-1, c->getZExtValue()};
-    return std::nullopt;
+  // A check of get_global_id(0) itself against a hidden extent that fast_end covers.
+  bool covered_by_fast_end(llvm::Value* index, llvm::Value* extent) const {
+    auto* arg = llvm::dyn_cast<llvm::Argument>(extent);
+    return index_values_.count(index) && arg && arg->getParent() == &f_ &&
+           arg->getArgNo() >= covered_.first && arg->getArgNo() < covered_.end;
   }
 
  public:
-  std::vector<IndexExtent> index_extents_;
+  bool checks_index_ = false;
 
  private:
 
@@ -142,8 +135,8 @@ class Vectorizer {
     for (unsigned k = first_pair; k + 1 < c->arg_size(); k += 2) {
       llvm::Value* index = c->getArgOperand(k);
       llvm::Value* extent = c->getArgOperand(k + 1);
-      if (const auto fitted = index_extent(index, extent)) {
-        index_extents_.push_back(*fitted);
+      if (covered_by_fast_end(index, extent)) {
+        checks_index_ = true;
         if (index_fits_) continue;  // the dispatcher tested it once for the launch
       }
       if (is_consecutive(index)) {
@@ -296,6 +289,7 @@ class Vectorizer {
   const CoarsenPlan& plan_;
   llvm::ValueToValueMapTy& map_;
   unsigned width_;
+  FastEndArgs covered_;
   bool index_fits_;
   llvm::DenseSet<llvm::Value*> index_values_;
   llvm::Value* g_ = nullptr;
@@ -309,12 +303,11 @@ class Vectorizer {
 
 }  // namespace
 
-std::vector<IndexExtent> vectorize_body(llvm::Function& body, const CoarsenPlan& plan,
-                                        llvm::ValueToValueMapTy& map, unsigned width,
-                                        bool index_fits) {
-  Vectorizer v(body, plan, map, width, index_fits);
+bool vectorize_body(llvm::Function& body, const CoarsenPlan& plan, llvm::ValueToValueMapTy& map,
+                    unsigned width, FastEndArgs covered, bool index_fits) {
+  Vectorizer v(body, plan, map, width, covered, index_fits);
   v.run();
-  return std::move(v.index_extents_);
+  return v.checks_index_;
 }
 
 }  // namespace spvjit::detail

@@ -4,27 +4,25 @@
 
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
-#include <cstdint>
-#include <vector>
 
 #include "jit/coarsen_analysis.hpp"
 
 namespace spvjit::detail {
 
-/// A bounds-check extent that indices equal to get_global_id(0) are checked against: the
-/// kernel's argument `argument`, or `constant` (argument < 0).
-struct IndexExtent {
-  int argument = -1;
-  std::uint64_t constant = 0;
+/// The kernel arguments [first, end) that a launch's `fast_end` is the least of (with the
+/// ndrange): the hidden extents of the pointer parameters (src/bounds.hpp).
+struct FastEndArgs {
+  unsigned first = 0;
+  unsigned end = 0;
 };
 
 /// `body` is a clone of the analysed kernel (`map`: kernel value -> clone value) whose last
 /// argument is the coarsened work-item index g; lanes are W*g .. W*g+W-1, all in bounds.
-/// Returns the extents of the bounds checks whose index is get_global_id(0) itself. With
-/// `index_fits`, those checks are left out: the caller runs this body only when each of those
-/// extents holds the ndrange (every lane of a full vector is below it).
-std::vector<IndexExtent> vectorize_body(llvm::Function& body, const CoarsenPlan& plan,
-                                        llvm::ValueToValueMapTy& map, unsigned width,
-                                        bool index_fits = false);
+/// Returns whether the body checks get_global_id(0) itself against one of `covered`. With
+/// `index_fits`, those checks are left out: the caller runs this body only for full vectors
+/// below fast_end, where they pass. Checks against any other extent (a view's, a local array's)
+/// stay.
+bool vectorize_body(llvm::Function& body, const CoarsenPlan& plan, llvm::ValueToValueMapTy& map,
+                    unsigned width, FastEndArgs covered = {}, bool index_fits = false);
 
 }  // namespace spvjit::detail

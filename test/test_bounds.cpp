@@ -398,3 +398,24 @@ TEST_CASE("bounds: a record whose seal does not match its words is told as overl
   CHECK_THROWS_WITH_AS(rt.synchronize(), doctest::Contains("out-of-bounds accesses in several work-items at once"), BoundsError);
   rt.synchronize();  // both told once
 }
+
+TEST_CASE("bounds: a coarsened kernel's fast vectors still check view extents that are no buffer's") {
+  // A(0, c) with c = get_global_id(0) over a 1 x 8 view of 16 floats: columns 8..15 are inside
+  // the memory, so only the view's own extent (a scalar parameter) catches them. The fast vector
+  // body skips only what the launch's least buffer extent covers.
+  auto& rt = test::runtime();
+  KernelBuilder kb("bounds_fast_view");
+  auto out = kb.param<Global<float>>("out");
+  auto cols = kb.param<std::int64_t>("cols");
+  auto A = view(out, kb.lit<std::int64_t>(1), cols);
+  auto c = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { A(0, c) = 2.0f; });
+  JitOptions wide;
+  wide.coarsen_width = 16;
+  Jit jit(rt, wide);
+  Kernel k = jit.compile(kb.finish());
+  REQUIRE(detail::KernelAccess::state(k).coarsen == 16);
+  auto buf = rt.zeros<float>(16);
+  CHECK(bounds_message([&] { k.launch(NDRange{16}, buf, std::int64_t{8}); }) ==
+        "kernel 'bounds_fast_view': out(0, 8) is out of bounds: out is viewed as (1, 8) (work-item 8 of ndrange (16))");
+}
