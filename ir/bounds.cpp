@@ -18,35 +18,30 @@ int BuilderState::add_array(std::string described, std::string short_name) {
 
 llvm::Type* record_type(llvm::LLVMContext& ctx) { return llvm::Type::getInt64Ty(ctx); }
 
+llvm::Function* bounds_marker(llvm::Module& m, const std::string& name, llvm::Type* ret,
+                              llvm::ArrayRef<llvm::Type*> params, bool pure) {
+  auto* type = llvm::FunctionType::get(ret, params, false);
+  auto* fn = llvm::cast<llvm::Function>(m.getOrInsertFunction(name, type).getCallee());
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addFnAttr(pure ? llvm::Attribute::ReadNone : llvm::Attribute::Cold);
+  return fn;
+}
+
+llvm::Function* check_marker(llvm::Module& m, unsigned pairs) {
+  auto* i64 = llvm::Type::getInt64Ty(m.getContext());
+  return bounds_marker(m, marker_check + std::to_string(pairs), llvm::Type::getInt1Ty(m.getContext()),
+                       std::vector<llvm::Type*>(2 * pairs, i64), true);
+}
+
 llvm::Value* record_pointer(BuilderState& s) {
   if (s.bounds_record) return s.bounds_record;
   // Only the kernel lacks one (a device function's is its argument): a marker in its entry
   // block, which specialize() replaces with the hidden argument.
-  auto* type = llvm::FunctionType::get(record_type(s.ctx()), {}, false);
-  auto* fn = llvm::cast<llvm::Function>(s.module->getOrInsertFunction(marker_record, type).getCallee());
-  fn->addFnAttr(llvm::Attribute::ReadNone);
-  fn->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::IRBuilder<> entry(s.alloca_block);
-  s.bounds_record = entry.CreateCall(fn, {}, "bounds.record");
+  s.bounds_record = entry.CreateCall(bounds_marker(*s.module, marker_record, record_type(s.ctx()), {}, true),
+                                     {}, "bounds.record");
   return s.bounds_record;
 }
-
-namespace {
-
-llvm::Function* marker(BuilderState& s, const std::string& name, llvm::Type* ret,
-                       const std::vector<llvm::Type*>& params, bool pure) {
-  auto* type = llvm::FunctionType::get(ret, params, false);
-  auto* fn = llvm::cast<llvm::Function>(s.module->getOrInsertFunction(name, type).getCallee());
-  fn->addFnAttr(llvm::Attribute::NoUnwind);
-  if (pure) {
-    fn->addFnAttr(llvm::Attribute::ReadNone);
-  } else {
-    fn->addFnAttr(llvm::Attribute::Cold);
-  }
-  return fn;
-}
-
-}  // namespace
 
 llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* index,
                             const ViewIndex* view, unsigned lanes,
@@ -73,11 +68,11 @@ llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* inde
   const auto site = static_cast<std::uint32_t>(s.bounds_sites.size() - 1);
 
   auto* i64 = ir.getInt64Ty();
-  const std::vector<llvm::Type*> pair_types(pairs.size(), i64);
-  auto* check = marker(s, marker_check + std::to_string(n), ir.getInt1Ty(), pair_types, true);
+  auto* check = check_marker(*s.module, n);
   std::vector<llvm::Type*> report_types = {record_type(s.ctx()), ir.getInt32Ty(), i64};
-  report_types.insert(report_types.end(), pair_types.begin(), pair_types.end());
-  auto* report = marker(s, marker_report + std::to_string(n), ir.getVoidTy(), report_types, false);
+  report_types.insert(report_types.end(), pairs.size(), i64);
+  auto* report = bounds_marker(*s.module, marker_report + std::to_string(n), ir.getVoidTy(),
+                               report_types, false);
 
   llvm::Value* record = record_pointer(s);
   auto* ok = ir.CreateCall(check, pairs, "in.bounds");

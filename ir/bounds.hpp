@@ -36,6 +36,12 @@ llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* inde
 llvm::Value* record_pointer(BuilderState& s);
 llvm::Type* record_type(llvm::LLVMContext& ctx);
 
+/// Declares (once) one of the builder's bounds markers (ir/kernel_module.hpp): nounwind, and
+/// readnone when `pure`. `check_marker` is `__spvjit.bounds.check.<pairs>`.
+llvm::Function* bounds_marker(llvm::Module& m, const std::string& name, llvm::Type* ret,
+                              llvm::ArrayRef<llvm::Type*> params, bool pure);
+llvm::Function* check_marker(llvm::Module& m, unsigned pairs);
+
 /// Removes every check of the module: checks become `true` (their branches fold), reports go,
 /// record markers become null and extent markers the largest i64. For kernels built with
 /// inbounds() and for JitOptions::bounds_checks = false.

@@ -227,11 +227,8 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
   p.space = space;
   p.read_only = read_only || space == AddressSpace::Constant;
   // How many elements the launch passed: a hidden argument once finished (src/bounds.hpp).
-  auto* extent_type = llvm::FunctionType::get(entry.getInt64Ty(), {entry.getInt32Ty()}, false);
-  auto* extent_fn = llvm::cast<llvm::Function>(
-      s.module->getOrInsertFunction(detail::marker_extent, extent_type).getCallee());
-  extent_fn->addFnAttr(llvm::Attribute::ReadNone);
-  extent_fn->addFnAttr(llvm::Attribute::NoUnwind);
+  auto* extent_fn = detail::bounds_marker(*s.module, detail::marker_extent, entry.getInt64Ty(),
+                                          {entry.getInt32Ty()}, true);
   auto* extent = entry.CreateCall(
       extent_fn, {entry.getInt32(static_cast<std::uint32_t>(s.params.size()))},
       std::string(name) + ".extent");

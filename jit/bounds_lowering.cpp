@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/kernel_module.hpp"
+#include "jit/coarsen_analysis.hpp"
 
 namespace spvjit::detail {
 
@@ -40,7 +41,7 @@ void write_report(llvm::CallInst* c) {
   llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(free, c, false);
   b.SetInsertPoint(then);
   auto* global_id = llvm::cast<llvm::Function>(
-      m.getOrInsertFunction("_Z13get_global_idj", llvm::FunctionType::get(i64, {b.getInt32Ty()}, false))
+      m.getOrInsertFunction(global_id_builtin, llvm::FunctionType::get(i64, {b.getInt32Ty()}, false))
           .getCallee());
   global_id->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   auto query = [&](unsigned dim) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/bounds.hpp"
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
 
@@ -158,17 +159,11 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, std::set<llvm::Ba
     add(last, p.extent);
   }
   if (any_affine) add(count, b.getInt64((std::int64_t{1} << 31) + 1));
-  const std::vector<llvm::Type*> types(args.size(), i64);
-  auto* marker = llvm::cast<llvm::Function>(
-      f.getParent()
-          ->getOrInsertFunction(marker_check + std::to_string(args.size() / 2),
-                                llvm::FunctionType::get(b.getInt1Ty(), types, false))
-          .getCallee());
-  marker->addFnAttr(llvm::Attribute::ReadNone);
-  marker->addFnAttr(llvm::Attribute::NoUnwind);
   // A loop that never runs its body reaches nothing.
-  llvm::Value* inside = b.CreateOr(b.CreateICmpEQ(count, b.getInt64(0)),
-                                   b.CreateCall(marker, args, "loop.in.bounds"));
+  llvm::Value* inside = b.CreateOr(
+      b.CreateICmpEQ(count, b.getInt64(0)),
+      b.CreateCall(check_marker(*f.getParent(), static_cast<unsigned>(args.size() / 2)), args,
+                   "loop.in.bounds"));
 
   // Two versions: the original loop without the hoisted checks, and a copy with them.
   llvm::BasicBlock* fast_entry = llvm::SplitBlock(preheader, at, &a.dt, &a.loops);

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "jit/coarsen_analysis.hpp"
+
 namespace spvjit::detail {
 
 namespace {
@@ -15,7 +17,7 @@ namespace {
 bool is_global_id0(const llvm::Value* v) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(v);
   const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
-  if (!f || f->getName() != "_Z13get_global_idj") return false;
+  if (!f || f->getName() != global_id_builtin) return false;
   auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
   return dim && dim->isZero();
 }
