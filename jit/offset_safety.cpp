@@ -1,6 +1,5 @@
 #include "jit/offset_safety.hpp"
 
-
 namespace spvjit::detail {
 
 namespace {

@@ -87,8 +87,12 @@ BoundsRecords::~BoundsRecords() {
 }
 
 bool BoundsRecords::available() const {
-  if (available_ < 0) available_ = fine_grained_svm(core_) && fine_grained_system_svm(core_) ? 1 : 0;
-  return available_ == 1;
+  int known = available_.load(std::memory_order_acquire);
+  if (known < 0) {
+    known = fine_grained_svm(core_) && fine_grained_system_svm(core_) ? 1 : 0;
+    available_.store(known, std::memory_order_release);
+  }
+  return known == 1;
 }
 
 std::uint64_t* BoundsRecords::acquire(const LaunchState* owner) {

@@ -51,7 +51,8 @@ class BoundsRecords {
   std::vector<std::unique_ptr<Region>> regions_;
   std::vector<std::uint64_t*> free_;
   std::atomic<unsigned> live_{0};
-  mutable int available_ = -1;  ///< -1: not asked yet
+  /// -1: not asked yet. Atomic: Jits of one Runtime ask from their compiling threads.
+  mutable std::atomic<int> available_{-1};
 };
 
 }  // namespace spvjit::detail
