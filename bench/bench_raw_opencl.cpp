@@ -40,13 +40,13 @@ class RawLaunch {
       local_[d] = wg.size[d];
       extent_[d] = static_cast<cl_long>(nd.size[d]);
     }
-    // The bounds checks' hidden arguments (src/bounds.hpp) after the ndrange's: each buffer's
+    // The bounds checks' hidden arguments (common/bounds.hpp) after the ndrange's: each buffer's
     // elements, then the record, which a launch that stays in bounds never writes. They do not
     // change between launches, so, as a raw OpenCL program would, they are set once.
     const cl_long elements = static_cast<cl_long>(host_in_.size());
     const cl_ulong no_record = 0;
     cl_kernel k = kernel_.get();
-    // A, B's extents, the record, and the least extent (src/bounds.hpp).
+    // A, B's extents, the record, and the least extent (common/bounds.hpp).
     if (kernel_.arguments() == first_bounds_arg + 4) {
       for (cl_uint a : {first_bounds_arg, first_bounds_arg + 1}) {
         raw::check(clSetKernelArg(k, a, sizeof(cl_long), &elements), "clSetKernelArg");

@@ -32,7 +32,7 @@ llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* inde
 
 /// The current function's record address: the kernel's marker (emitted once), or a device
 /// function's hidden argument. An i64: the record is fine-grained shared memory, whose address
-/// a kernel may take as a number (src/bounds.hpp).
+/// a kernel may take as a number (common/bounds.hpp).
 llvm::Value* record_pointer(BuilderState& s);
 llvm::Type* record_type(llvm::LLVMContext& ctx);
 

@@ -226,7 +226,7 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
   p.type = element;
   p.space = space;
   p.read_only = read_only || space == AddressSpace::Constant;
-  // How many elements the launch passed: a hidden argument once finished (src/bounds.hpp).
+  // How many elements the launch passed: a hidden argument once finished (common/bounds.hpp).
   auto* extent_fn = detail::bounds_marker(*s.module, detail::marker_extent, entry.getInt64Ty(),
                                           {entry.getInt32Ty()}, true);
   auto* extent = entry.CreateCall(
@@ -376,7 +376,7 @@ KernelDef KernelBuilder::finish() {
   }
   const bool checked = !s.bounds_sites.empty();
   if (checked) {
-    // The extents and the record the checks read (src/bounds.hpp); specialize() wires the
+    // The extents and the record the checks read (common/bounds.hpp); specialize() wires the
     // markers to them.
     for (const Param& p : s.params) {
       if (detail::has_extent(p)) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "spvjit/signature.hpp"
-#include "src/bounds.hpp"
+#include "common/bounds.hpp"
 
 namespace spvjit::detail {
 
@@ -45,7 +45,7 @@ class KernelModule {
   /// that coarsens, a kernel the analysis cannot coarsen is a UserError, not a slow kernel.
   bool declared_elementwise = false;
   std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
-  /// The kernel checks its accesses: it takes the hidden extents and record (src/bounds.hpp),
+  /// The kernel checks its accesses: it takes the hidden extents and record (common/bounds.hpp),
   /// and `bounds_sites` describes each check for the host's message.
   bool bounds_checked = false;
   std::vector<BoundsSite> bounds_sites;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "spvjit/error.hpp"
-#include "src/bounds.hpp"
+#include "common/bounds.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/value.hpp"
 

@@ -27,7 +27,7 @@ std::vector<llvm::CallInst*> calls_of(llvm::Function& f) {
 // PoCL's work-item loop, however cold, made LLVM keep the loop's invariants (the pointers, a
 // broadcast scalar) on the stack instead of in registers — a fifth more time for a coarsened
 // saxpy over 65536 floats. The first report of a launch finds the seal word 0 and writes the
-// record, then the seal (src/bounds.hpp); two work-items failing at once may interleave, which
+// record, then the seal (common/bounds.hpp); two work-items failing at once may interleave, which
 // the host sees as a seal that does not match the words.
 void write_report(llvm::CallInst* c) {
   llvm::Module& m = *c->getModule();
@@ -57,7 +57,7 @@ void write_report(llvm::CallInst* c) {
   const unsigned pairs = (c->arg_size() - 3) / 2;
   for (unsigned k = 0; k < 2 * pairs; ++k) words[record::pairs + k] = c->getArgOperand(3 + k);
   words[record::pair_count] = b.getInt64(pairs);
-  // The seal: the same mix as bounds_seal() (src/bounds.hpp), never 0.
+  // The seal: the same mix as bounds_seal() (common/bounds.hpp), never 0.
   llvm::Value* seal = b.getInt64(bounds_seal_start);
   for (unsigned w = 1; w < record::words; ++w) {
     b.CreateAlignedStore(words[w], word_at(w), llvm::Align(8), true);

@@ -10,7 +10,7 @@
 namespace spvjit::detail {
 
 /// The kernel arguments [first, end) that a launch's `fast_end` is the least of (with the
-/// ndrange): the hidden extents of the pointer parameters (src/bounds.hpp).
+/// ndrange): the hidden extents of the pointer parameters (common/bounds.hpp).
 struct FastEndArgs {
   unsigned first = 0;
   unsigned end = 0;

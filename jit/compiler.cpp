@@ -31,8 +31,8 @@
 #include "runtime/program.hpp"
 #include "spvjit/jit.hpp"
 #include "spvjit/partition.hpp"
-#include "src/env.hpp"
-#include "src/log.hpp"
+#include "common/env.hpp"
+#include "common/log.hpp"
 
 namespace spvjit {
 

@@ -13,7 +13,7 @@
 
 #include "jit/cache_key.hpp"
 #include "jit/warn.hpp"
-#include "src/env.hpp"
+#include "common/env.hpp"
 
 namespace spvjit::detail {
 

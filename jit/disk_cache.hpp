@@ -29,7 +29,7 @@ struct DiskCacheSettings {
 };
 
 /// Resolves `options` against the environment: SPVJIT_CACHE off disables the cache (a value
-/// that is no flag throws UserError, src/env.hpp); the directory is options.cache_dir, else
+/// that is no flag throws UserError, common/env.hpp); the directory is options.cache_dir, else
 /// $SPVJIT_CACHE_DIR, else $XDG_CACHE_HOME/spvjit, else $HOME/.cache/spvjit (the passwd
 /// entry's home when HOME is unset).
 DiskCacheSettings disk_cache_settings(const JitOptions& options);

@@ -132,7 +132,7 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
     call->replaceAllUsesWith(inside);
     call->eraseFromParent();
   }
-  // Bounds checks read the hidden extents and record (src/bounds.hpp).
+  // Bounds checks read the hidden extents and record (common/bounds.hpp).
   for (auto* call : calls_to(*m, marker_extent)) {
     if (!def.bounds_checked) throw InternalError("specialize: an extent marker in an unchecked kernel");
     const unsigned param = dim_of_param(call, def);

@@ -1,6 +1,6 @@
 // Translation to SPIR-V: validated here, translated by the spvjit-translate program
 // (jit/translator_main.cpp) started as a child without copying this process
-// (src/child_process.hpp). The translator cannot live in this process: Debian ships it only as
+// (common/child_process.hpp). The translator cannot live in this process: Debian ships it only as
 // a shared library on the shared libLLVM-15, which would put a second LLVM next to our private
 // one and next to a host's own, and it answers some input with std::exit. Validation still
 // comes first, so that a bad module is a TranslationError naming the problem rather than the
@@ -19,7 +19,7 @@
 #include "jit/validate.hpp"
 #include "spvjit/error.hpp"
 #include "jit/translator_reply.hpp"
-#include "src/child_process.hpp"
+#include "common/child_process.hpp"
 
 namespace spvjit::detail {
 

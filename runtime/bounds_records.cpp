@@ -4,7 +4,7 @@
 #include <string>
 
 #include "runtime/launch_state.hpp"
-#include "src/bounds.hpp"
+#include "common/bounds.hpp"
 
 namespace spvjit::detail {
 

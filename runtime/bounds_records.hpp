@@ -1,4 +1,4 @@
-// Where checked kernels report a failed bounds check (src/bounds.hpp): one 128-byte slot per
+// Where checked kernels report a failed bounds check (common/bounds.hpp): one 128-byte slot per
 // compiled kernel in fine-grained SVM, which the kernel writes and the host reads after a
 // synchronize without a map. Kernels get a slot's address as a number, which fine-grained
 // system sharing (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) lets them dereference without the runtime

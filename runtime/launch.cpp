@@ -338,7 +338,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     }
   }
   if (s.bounds_checked) {
-    // The elements each pointer reaches, for the kernel's bounds checks (src/bounds.hpp), and
+    // The elements each pointer reaches, for the kernel's bounds checks (common/bounds.hpp), and
     // the least of them and ndrange(0), below which a coarsened kernel skips the checks of
     // get_global_id(0) (jit/coarsen.cpp).
     cl_uint index = s.first_extent_arg;

@@ -11,7 +11,7 @@
 
 #include "runtime/core.hpp"
 #include "runtime/group_stack.hpp"
-#include "src/bounds.hpp"
+#include "common/bounds.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace spvjit::detail {
@@ -89,7 +89,7 @@ class LaunchState {
   void set_coarsen(std::size_t indices_per_item);
   /// Fills `fixed` for a static ndrange (with `coarsen` applied in dimension 0).
   void compute_fixed_geometry();
-  /// The kernel takes bounds checks' hidden arguments (src/bounds.hpp): set by the Jit through
+  /// The kernel takes bounds checks' hidden arguments (common/bounds.hpp): set by the Jit through
   /// enable_bounds_checks. Each launch passes the extents from `first_extent_arg` on; the record's
   /// address (`bounds_slot`, or 0 where the device has no SVM for it) is set once.
   void enable_bounds_checks(std::vector<BoundsSite> sites);

@@ -1,5 +1,5 @@
 // PoCL's own variables are read with getenv here, by PoCL's rules (an empty HOME is a HOME), not
-// by src/env.hpp's: the point is to predict what PoCL did. The rules quoted are PoCL 6.0's.
+// by common/env.hpp's: the point is to predict what PoCL did. The rules quoted are PoCL 6.0's.
 #include "runtime/pocl_diagnosis.hpp"
 
 #include <sys/stat.h>

@@ -6,8 +6,8 @@
 
 #include "runtime/core.hpp"
 #include "runtime/pocl_diagnosis.hpp"
-#include "src/env.hpp"
-#include "src/log.hpp"
+#include "common/env.hpp"
+#include "common/log.hpp"
 
 namespace spvjit {
 
@@ -29,7 +29,7 @@ std::string devices_seen(const std::vector<SeenDevice>& seen) {
   return msg;
 }
 
-// The variables a Runtime reads (src/env.hpp), all checked whatever the dispatch: a typo in one
+// The variables a Runtime reads (common/env.hpp), all checked whatever the dispatch: a typo in one
 // is a UserError even where the value would have no effect.
 struct RuntimeEnv {
   std::string device;
@@ -39,7 +39,7 @@ struct RuntimeEnv {
 };
 
 RuntimeEnv read_runtime_env() {
-  log_level_from_env();  // only to check it: the level is read once per process (src/log.hpp)
+  log_level_from_env();  // only to check it: the level is read once per process (common/log.hpp)
   RuntimeEnv env;
   env.device = env_value("SPVJIT_DEVICE").value_or(std::string());
   env.inline_threshold = env_number("SPVJIT_INLINE_THRESHOLD", 0, SIZE_MAX, "a number of work-items");

@@ -28,7 +28,7 @@ case "$kind" in
     dir=build-tsan
     sanitize="thread"
     # die_after_fork=0: TSan builds start spvjit-translate with fork() + exec
-    # (src/child_process.cpp says why), which TSan would otherwise refuse in a threaded process.
+    # (common/child_process.cpp says why), which TSan would otherwise refuse in a threaded process.
     export TSAN_OPTIONS="suppressions=$root/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0:die_after_fork=0"
     run=(test/spvjit_tests -ts=concurrency)
     ;;

@@ -1,4 +1,4 @@
-// spvjit's environment variables (src/env.hpp): every spelling through the parsers, which take
+// spvjit's environment variables (common/env.hpp): every spelling through the parsers, which take
 // the value as an argument; then each variable in a child process that has it set, since the
 // library reads the environment itself and this process's must stay as it is.
 #include <doctest/doctest.h>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "src/env.hpp"
+#include "common/env.hpp"
 #include "spvjit/error.hpp"
 #include "test/disk_cache_helpers.hpp"
 #include "test/run_command.hpp"

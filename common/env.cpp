@@ -1,4 +1,4 @@
-#include "src/env.hpp"
+#include "common/env.hpp"
 
 #include <cstdlib>
 

@@ -1,8 +1,8 @@
-#include "src/log.hpp"
+#include "common/log.hpp"
 
 #include <unistd.h>
 
-#include "src/env.hpp"
+#include "common/env.hpp"
 
 namespace spvjit::detail {
 

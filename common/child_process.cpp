@@ -1,4 +1,4 @@
-#include "src/child_process.hpp"
+#include "common/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
