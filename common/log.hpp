@@ -1,9 +1,14 @@
-// Diagnostics behind SPVJIT_LOG=info|debug: compiles, cache hits and misses, the device choice.
-// Off by default; when off, a log statement costs one load and one branch, and its message is
-// never formatted (SPVJIT_LOG_AT evaluates the message only when the level is on).
+// spvjit's one channel to stderr, every line "[spvjit <kind>] <message>" in one write:
+// - warnings, always printed, each topic at most once per process: a broken cache directory or a
+//   corrupt entry should be reported, not repeated on every compile;
+// - diagnostics behind SPVJIT_LOG=info|debug: compiles, cache hits and misses, the device
+//   choice. Off by default; when off, a log statement costs one load and one branch, and its
+//   message is never formatted (SPVJIT_LOG_AT evaluates the message only when the level is on).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace spvjit::detail {
 
@@ -22,6 +27,13 @@ inline bool log_enabled(LogLevel level) noexcept {
 
 /// Writes "[spvjit <level>] <message>" to stderr as one write.
 void log_line(LogLevel level, const std::string& message);
+
+/// Writes "[spvjit warning] <message>" unless a warning with the same `topic` was written before
+/// in this process. Thread-safe; never throws.
+void warn_once(std::string_view topic, const std::string& message) noexcept;
+/// Warnings written so far, and the last one (for tests).
+std::uint64_t warning_count() noexcept;
+std::string last_warning();
 
 }  // namespace spvjit::detail
 

@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::vector<std::uint32_t> words(e.spirv.size() / 4);
   std::memcpy(words.data(), e.spirv.data(), e.spirv.size());
-  const auto again = encode_entry(e.key, words, e.binary);
+  const auto again = encode_entry(e.key, words, e.binary, e.launch);
   if (again.size() != size || std::memcmp(again.data(), data, size) != 0) std::abort();
   return 0;
 }

@@ -24,7 +24,7 @@ struct LoopFrame {
   llvm::BasicBlock* exit;
 };
 
-class BuilderState {
+class SPVJIT_INTERNAL BuilderState {
  public:
   explicit BuilderState(std::string kernel_name);
 

@@ -178,7 +178,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   }
   auto* scalar_body = make_scalar_body(*kernel, plan);
   llvm::ValueToValueMapTy map;
-  // The name carries the width: coarsened_width reads it back from the SPIR-V.
+  // The name carries the width, for people reading the SPIR-V (`spvjit spirv`).
   auto* vector_body = clone_with_index(*kernel, ".vector.w" + std::to_string(width), map);
   // Bounds checks of get_global_id(0) itself against a buffer's extent pass for every full
   // vector below the least extent the launch passed: a second vector body without them, for
@@ -200,18 +200,6 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   }
   make_dispatcher(*kernel, extent0, vector_body, fast_body, fast_end, scalar_body, width);
   return {width, {}};
-}
-
-unsigned coarsened_width(std::span<const std::uint8_t> spirv, const std::string& kernel) {
-  const std::string marker = kernel + ".vector.w";
-  const std::string_view text(reinterpret_cast<const char*>(spirv.data()), spirv.size());
-  const std::size_t at = text.find(marker);
-  if (at == std::string_view::npos) return 1;
-  unsigned width = 0;
-  for (std::size_t i = at + marker.size(); i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-    width = width * 10 + static_cast<unsigned>(text[i] - '0');
-  }
-  return width == 2 || width == 4 || width == 8 || width == 16 ? width : 1;
 }
 
 }  // namespace spvjit::detail

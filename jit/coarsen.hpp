@@ -42,8 +42,4 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                                   const Specialization& spec, const VectorWidths& widths,
                                   unsigned forced_width = 0);
 
-/// The width a coarsened kernel was built with, read back from its SPIR-V (the vector body's
-/// name, `<kernel>.vector.w<W>`); 1 when it was not coarsened. No LLVM: for disk cache hits.
-unsigned coarsened_width(std::span<const std::uint8_t> spirv, const std::string& kernel);
-
 }  // namespace spvjit::detail

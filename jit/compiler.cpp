@@ -25,14 +25,13 @@
 #include "jit/offset_safety.hpp"
 #include "jit/split_vector_calls.hpp"
 #include "jit/translate.hpp"
-#include "jit/warn.hpp"
-#include "runtime/group_stack.hpp"
+#include "common/log.hpp"
+#include "common/group_stack.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/program.hpp"
 #include "spvjit/jit.hpp"
-#include "spvjit/partition.hpp"
+#include "common/geometry.hpp"
 #include "common/env.hpp"
-#include "common/log.hpp"
 
 namespace spvjit {
 
@@ -49,24 +48,6 @@ JitOptions with_environment(JitOptions options) {
   }
   if (const auto checks = env_flag("SPVJIT_BOUNDS_CHECKS")) options.bounds_checks = *checks;
   return options;
-}
-
-void check_extent(const std::string& kernel, const char* what, const detail::Extent3& e) {
-  if (e.dims < 1 || e.dims > 3) {
-    throw UserError("compile of kernel '" + kernel + "': static " + what + " has " +
-                    std::to_string(e.dims) + " dimensions; expected 1 to 3");
-  }
-  // As at launch: a size above 2^63-1 is a negative integer in a size_t, and the whole
-  // ndrange must count its work-items in a size_t.
-  std::size_t total = 1;
-  for (unsigned d = 0; d < 3; ++d) {
-    if (e.size[d] > static_cast<std::size_t>(INT64_MAX) ||
-        __builtin_mul_overflow(total, e.size[d], &total)) {
-      throw UserError("compile of kernel '" + kernel + "': static " + what + " " + e.to_string() +
-                      " is too large: each dimension at most 2^63-1, and their product must fit "
-                      "in size_t");
-    }
-  }
 }
 
 }  // namespace
@@ -86,65 +67,22 @@ class JitCore {
                                                    : FloatAtomicAdd{}),
         disk(disk_cache_settings(options)) {}
 
-  // Allocation-free unless it throws: it runs on every warm compile() call.
-  Specialization normalize(const KernelDef& def, Specialization spec) const {
+  // The static sizes checked and settled by the launch geometry's rules (common/geometry.hpp)
+  // against the device: the kernel does not exist yet, so neither do its own limits or
+  // preferred multiple. Allocation-free unless it throws: it runs on every warm compile() call.
+  Specialization normalize(const KernelDef& def, const Specialization& spec) const {
     const std::uint64_t local_bytes = def.module().static_local_bytes;
     if (local_bytes > runtime->info.local_mem_size) {
       throw UserError("compile of kernel '" + def.name() + "': its local arrays take " +
                       std::to_string(local_bytes) + " bytes; the device has " +
                       std::to_string(runtime->info.local_mem_size) + " bytes of local memory");
     }
-    const GroupStack stack = group_stack(def);
-    if (!stack.fits(1)) [[unlikely]] {
-      throw UserError("compile of kernel '" + def.name() + "': " + stack.refusal("", 1));
-    }
-    if (spec.workgroup) check_extent(def.name(), "workgroup", *spec.workgroup);
-    if (spec.ndrange) check_extent(def.name(), "ndrange", *spec.ndrange);
-    const auto& info = runtime->info;
-    if (spec.workgroup) {
-      std::size_t items = 1;
-      for (unsigned d = 0; d < 3; ++d) {
-        if (spec.workgroup->size[d] == 0 || spec.workgroup->size[d] > info.max_work_item_sizes[d]) {
-          throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
-                          spec.workgroup->to_string() + " is outside the device's limits (" +
-                          std::to_string(info.max_work_item_sizes[d]) + " in dimension " +
-                          std::to_string(d) + ")");
-        }
-        items *= spec.workgroup->size[d];
-      }
-      if (items > info.max_workgroup_size) {
-        throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
-                        spec.workgroup->to_string() + " has " + std::to_string(items) +
-                        " work-items; the device allows " + std::to_string(info.max_workgroup_size));
-      }
-      if (!stack.fits(items)) [[unlikely]] {
-        throw UserError("compile of kernel '" + def.name() + "': " +
-                        stack.refusal("static workgroup " + spec.workgroup->to_string(), items));
-      }
-    }
-    if (spec.ndrange && spec.workgroup && spec.workgroup->dims > spec.ndrange->dims) {
-      throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
-                      spec.workgroup->to_string() + " has more dimensions than the static ndrange " +
-                      spec.ndrange->to_string());
-    }
-    if (spec.ndrange && !spec.workgroup) {
-      // A static ndrange fixes the workgroup too: choose it now so it can be a constant.
-      const WorkGroupLimits limits{std::min(info.max_workgroup_size, stack.max_items()),
-                                   info.max_work_item_sizes, 1};
-      WorkGroup wg = choose_workgroup(*spec.ndrange, limits);
-      // A kernel without bounds checks needs groups that tile the ndrange exactly.
-      for (unsigned d = 0; d < 3 && !def.pads_safely(); ++d) {
-        while (spec.ndrange->size[d] % wg.size[d] != 0) --wg.size[d];
-      }
-      spec.workgroup = wg;
-    }
-    if (spec.ndrange && !def.pads_safely() && !divides(*spec.workgroup, *spec.ndrange)) {
-      throw UserError("compile of kernel '" + def.name() + "': static workgroup " +
-                      spec.workgroup->to_string() + " does not divide the static ndrange " +
-                      spec.ndrange->to_string() + ", and the kernel never reads in_bounds() or "
-                      "ndrange(), so its padding work-items would run out of bounds");
-    }
-    return spec;
+    GeometryRules rules;
+    rules.statics = &spec;
+    rules.limits = {runtime->info.max_workgroup_size, runtime->info.max_work_item_sizes, 1};
+    rules.stack = group_stack(def);
+    rules.pads = def.pads_safely();
+    return settle_statics(rules, {"compile", def.name()});
   }
 
   std::vector<std::uint32_t> translate(const KernelDef& def, const Specialization& spec) {
@@ -232,20 +170,18 @@ class JitCore {
     std::string key;
     ClHandle<cl_program> program;
     std::vector<std::uint32_t> words;
-    std::span<const std::uint8_t> spirv_bytes;  // the SPIR-V built or loaded, for the launch facts
     std::optional<DiskCache::Loaded> hit;
     // The coarsening width decides the launch geometry. The key holds the coarsening options
-    // (the width follows from them and the IR); a disk hit reads the width back from the
-    // entry's SPIR-V, so the hit path needs no LLVM (parsing the IR there cost 8 ms in a
-    // fresh process, measured by compile/warm_process).
-    unsigned width = 1;
+    // (the width follows from them and the IR); a disk hit reads the width and the offset
+    // safety from the entry's header, so the hit path needs no LLVM (parsing the IR there cost
+    // 8 ms in a fresh process, measured by compile/warm_process).
+    EntryLaunch launch;
     if (disk.enabled()) {
       key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
                        key_options(), &runtime->info, ToolVersions::current()});
       hit = disk.load(key);
       if (hit) {
-        width = coarsened_width(hit->entry.spirv, km.name);
-        spirv_bytes = hit->entry.spirv;
+        launch = hit->entry.launch;
         try {
           program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
                                               km.name);
@@ -265,32 +201,37 @@ class JitCore {
     if (!program.get()) {
       if (words.empty()) {
         llvm::LLVMContext context;
-        auto module = lower(context, def, spec, width);
+        auto module = lower(context, def, spec, launch.coarsen);
         words = translate_to_spirv(*module, def.name());
+        launch.runs_with_offsets = runs_with_offsets(
+            {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * 4});
         compiles.fetch_add(1, std::memory_order_relaxed);
       }
       program = build_program_from_il(*runtime, words, options.build_options, km.name);
-      spirv_bytes = {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * 4};
       SPVJIT_LOG_INFO("kernel '" + km.name + "' " + describe(spec) + ": compiled (" +
                       std::to_string(words.size() * 4) + " bytes of SPIR-V) in " + elapsed_ms() +
                       " ms" + (disk.enabled() ? ", disk cache miss" : ", disk cache off"));
-      if (disk.enabled()) store(key, words, program.get());
+      if (disk.enabled()) store(key, words, program.get(), launch);
     }
-    auto shared = std::make_shared<ClHandle<cl_program>>(std::move(program));
-    auto state = std::make_shared<LaunchState>(runtime, std::move(shared), km.name, km.params,
-                                               km.hidden_ndrange, spec);
-    state->pads_safely = km.pads_safely;
-    state->static_local_bytes = km.static_local_bytes;
-    if (km.bounds_checked) state->enable_bounds_checks(km.bounds_sites);
-    if (bounds_checks()) state->extent_covers_ndrange = km.extent_covers_ndrange;
-    state->limit_group_stack(group_stack(def));  // chosen workgroups fit; larger ones throw
-
-    state->set_coarsen(width);  // a static ndrange's fixed geometry shrinks with it
-    state->runs_with_offsets = runs_with_offsets(spirv_bytes);
-    return Kernel(std::move(state));
+    KernelFacts facts;
+    facts.name = km.name;
+    facts.params = km.params;
+    facts.hidden_ndrange = km.hidden_ndrange;
+    facts.pads_safely = km.pads_safely;
+    facts.spec = spec;
+    facts.static_local_bytes = km.static_local_bytes;
+    facts.stack = group_stack(def);
+    facts.coarsen = launch.coarsen;
+    facts.runs_with_offsets = launch.runs_with_offsets;
+    facts.bounds_checked = km.bounds_checked;
+    facts.bounds_sites = km.bounds_sites;
+    if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
+    return Kernel(std::make_shared<LaunchState>(
+        runtime, std::make_shared<ClHandle<cl_program>>(std::move(program)), std::move(facts)));
   }
 
-  void store(const std::string& key, std::span<const std::uint32_t> words, cl_program program) {
+  void store(const std::string& key, std::span<const std::uint32_t> words, cl_program program,
+             EntryLaunch launch) {
     std::vector<std::uint8_t> binary;
     try {
       binary = program_binary(program);
@@ -300,7 +241,7 @@ class JitCore {
       return;
     }
     if (binary.empty()) return;
-    if (disk.store(key, words, binary)) {
+    if (disk.store(key, words, binary, launch)) {
       disk_writes.fetch_add(1, std::memory_order_relaxed);
       SPVJIT_LOG_DEBUG("stored " + disk.path_for(key) + " (" + std::to_string(binary.size()) +
                        " bytes of device binary)");
@@ -323,7 +264,7 @@ class JitCore {
   JitOptions options;
   FloatAtomicAdd float_atomics;  // what the device adds natively
   DiskCache disk;
-  // The stack PoCL's workers got when the Runtime started them (runtime/group_stack.hpp).
+  // The stack PoCL's workers got when the Runtime started them (common/group_stack.hpp).
   std::uint64_t thread_stack = default_thread_stack_bytes();
   KernelTable table;
   std::atomic<std::uint64_t> compiles{0};

@@ -12,7 +12,7 @@
 #include <filesystem>
 
 #include "jit/cache_key.hpp"
-#include "jit/warn.hpp"
+#include "common/log.hpp"
 #include "common/env.hpp"
 
 namespace spvjit::detail {
@@ -201,7 +201,7 @@ std::optional<DiskCache::Loaded> DiskCache::load(const std::string& key) {
 }
 
 bool DiskCache::store(const std::string& key, std::span<const std::uint32_t> spirv,
-                      std::span<const std::uint8_t> binary) {
+                      std::span<const std::uint8_t> binary, EntryLaunch launch) {
   if (!enabled()) return false;
   std::error_code ec;
   fs::create_directories(settings_.dir, ec);
@@ -212,7 +212,7 @@ bool DiskCache::store(const std::string& key, std::span<const std::uint32_t> spi
   const std::string path = path_for(key);
   const std::string temp = path + temp_marker + std::to_string(::getpid()) + "." +
                            std::to_string(temp_counter.fetch_add(1));
-  const auto bytes = encode_entry(key, spirv, binary);
+  const auto bytes = encode_entry(key, spirv, binary, launch);
   if (bytes.size() > max_entry_bytes()) return false;  // load would reject it
   if (const int err = write_file(temp, bytes); err != 0) {
     ::unlink(temp.c_str());

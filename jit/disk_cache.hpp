@@ -54,7 +54,7 @@ class DiskCache {
   /// the cache; an entry above max_entry_bytes() or a directory at its path leaves this one
   /// entry unwritten.
   bool store(const std::string& key, std::span<const std::uint32_t> spirv,
-             std::span<const std::uint8_t> binary);
+             std::span<const std::uint8_t> binary, EntryLaunch launch);
   /// Deletes the entry for `key` (the device rejected its binary).
   void remove(const std::string& key);
   /// The path of the entry for `key`.

@@ -30,8 +30,8 @@ BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const 
                      unsigned others) {
   if (slot[record::flag] != bounds_seal(slot)) {
     // Two work-items failed at the same moment and their reports interleaved.
-    return BoundsError(owner.name, "",
-                       "kernel '" + owner.name + "': out-of-bounds accesses in several work-items "
+    return BoundsError(owner.facts.name, "",
+                       "kernel '" + owner.facts.name + "': out-of-bounds accesses in several work-items "
                        "at once of its launch over ndrange " + nd.to_string() +
                        " (their reports overlapped; run with a smaller ndrange to see one)");
   }
@@ -40,8 +40,8 @@ BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const 
   const unsigned pair_count = static_cast<unsigned>(std::min<std::uint64_t>(slot[record::pair_count], record::max_pairs));
   std::string what;
   std::string array = "an array";
-  if (site_number < owner.bounds_sites.size() && pair_count > 0) {
-    const BoundsSite& site = owner.bounds_sites[site_number];
+  if (site_number < owner.facts.bounds_sites.size() && pair_count > 0) {
+    const BoundsSite& site = owner.facts.bounds_sites[site_number];
     array = site.array;
     const std::string element = std::string(spvjit::name(site.element));
     if (site.rank > 0 && pair_count == site.rank + 1) {
@@ -71,13 +71,13 @@ BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const 
   const std::uint64_t sizes[3] = {nd.size[0], nd.size[1], nd.size[2]};
   const std::string item = dims == 1 ? std::to_string(slot[record::work_item])
                                      : extent_text(slot + record::work_item, dims);
-  std::string message = "kernel '" + owner.name + "': " + what + " (work-item " + item +
+  std::string message = "kernel '" + owner.facts.name + "': " + what + " (work-item " + item +
                         " of ndrange " + extent_text(sizes, dims) + ")";
   if (others > 0) {
     message += "; " + std::to_string(others) + " more kernel" + (others > 1 ? "s" : "") +
                " failed bounds checks since the last synchronize";
   }
-  return BoundsError(owner.name, array, message);
+  return BoundsError(owner.facts.name, array, message);
 }
 
 }  // namespace

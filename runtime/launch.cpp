@@ -1,5 +1,5 @@
-// The launch path: argument checks against the signature, geometry (KernelAbstractions'
-// partition rules), clSetKernelArg from the caller's stack, one clEnqueueNDRangeKernel. Nothing
+// The launch path: argument checks against the signature, geometry (common/geometry.hpp,
+// KernelAbstractions' partition rules), clSetKernelArg from the caller's stack, one clEnqueueNDRangeKernel. Nothing
 // here allocates or queries the device; messages are built only on the way to a throw, in cold
 // functions. Measured per launch + synchronize of a 16-item kernel on PoCL `basic`: ~0.6 us in
 // all, PoCL's own part ~0.55 us.
@@ -25,7 +25,7 @@ namespace {
       break;
     case ParamKind::LocalArray: got = "LocalMemory"; break;
   }
-  const Param& p = s.params[i];
+  const Param& p = s.facts.params[i];
   std::string why;
   if (given.kind == ParamKind::Pointer && given.mem == nullptr && given.svm == nullptr &&
       given.kind == p.kind && given.type == p.type) {
@@ -41,85 +41,27 @@ namespace {
   } else {
     why = ": expected " + p.describe() + ", got " + got;
   }
-  throw UserError("launch of kernel '" + s.name + "': argument " + std::to_string(i) + " '" +
+  throw UserError("launch of kernel '" + s.facts.name + "': argument " + std::to_string(i) + " '" +
                   p.name + "'" + why);
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_count(const LaunchState& s, std::size_t count) {
   std::string expected;
-  for (std::size_t i = 0; i < s.params.size(); ++i) {
-    expected += (i ? ", " : "") + s.params[i].describe() + " " + s.params[i].name;
+  for (std::size_t i = 0; i < s.facts.params.size(); ++i) {
+    expected += (i ? ", " : "") + s.facts.params[i].describe() + " " + s.facts.params[i].name;
   }
-  throw UserError("launch of kernel '" + s.name + "': " + std::to_string(count) +
-                  " arguments given, expected " + std::to_string(s.params.size()) + " (" +
+  throw UserError("launch of kernel '" + s.facts.name + "': " + std::to_string(count) +
+                  " arguments given, expected " + std::to_string(s.facts.params.size()) + " (" +
                   expected + ")");
-}
-
-[[noreturn, gnu::cold, gnu::noinline]] void bad_geometry(const LaunchState& s,
-                                                          const std::string& what) {
-  throw UserError("launch of kernel '" + s.name + "': " + what);
-}
-
-[[noreturn, gnu::cold, gnu::noinline]] void bad_static(const LaunchState& s, const char* what,
-                                                        const Extent3& given,
-                                                        const Extent3& fixed) {
-  bad_geometry(s, std::string(what) + " " + given.to_string() + " differs from the static " +
-                      what + " " + fixed.to_string() + " it was specialized for");
-}
-
-[[noreturn, gnu::cold, gnu::noinline]] void bad_workgroup(const LaunchState& s,
-                                                           const WorkGroup& wg) {
-  std::size_t items = 1;
-  for (unsigned d = 0; d < 3; ++d) {
-    if (wg.size[d] == 0) bad_geometry(s, "workgroup " + wg.to_string() + " has a zero dimension");
-    if (wg.size[d] > s.max_items[d]) {
-      bad_geometry(s, "workgroup " + wg.to_string() + " exceeds the device's maximum of " +
-                          std::to_string(s.max_items[d]) + " in dimension " + std::to_string(d));
-    }
-    items *= wg.size[d];
-  }
-  if (!s.stack.fits(items)) bad_geometry(s, s.stack.refusal("workgroup " + wg.to_string(), items));
-  bad_geometry(s, "workgroup " + wg.to_string() + " has " + std::to_string(items) +
-                      " work-items; the kernel allows at most " + std::to_string(s.max_workgroup));
-}
-
-// 1 to 3 dimensions, each at most 2^63-1: a larger size is what a negative integer becomes in
-// a size_t, and kernels index with signed 64-bit integers. Refuse it instead of running 2^64
-// work-items.
-[[noreturn, gnu::cold, gnu::noinline]] void bad_extent(const LaunchState& s, const char* what,
-                                                        const Extent3& e) {
-  if (e.dims < 1 || e.dims > 3) {
-    bad_geometry(s, std::string(what) + " has " + std::to_string(e.dims) +
-                        " dimensions; expected 1 to 3");
-  }
-  for (unsigned d = 0; d < 3; ++d) {
-    if (e.size[d] > static_cast<std::size_t>(INT64_MAX)) {
-      bad_geometry(s, std::string(what) + " " + e.to_string() + ": dimension " +
-                        std::to_string(d) + " is above 2^63-1 (a negative size?)");
-    }
-  }
-  bad_geometry(s, std::string(what) + " " + e.to_string() + " is malformed");
-}
-
-inline bool extent_ok(const Extent3& e) {
-  return e.dims - 1u <= 2u && ((e.size[0] | e.size[1] | e.size[2]) >> 63) == 0;
-}
-
-[[noreturn, gnu::cold, gnu::noinline]] void bad_padding(const LaunchState& s, const NDRange& nd,
-                                                         const WorkGroup& wg) {
-  bad_geometry(s, "workgroup " + wg.to_string() + " does not divide ndrange " + nd.to_string() +
-                      ", and the kernel checks no bounds (it never reads in_bounds() or ndrange() "
-                      "and did not declare allow_padding()), so its padding work-items would run "
-                      "out of bounds");
 }
 
 // A raw module's p[get_global_id(0)], run by every work-item, past the end of what was passed:
 // certain before the launch (jit/raw_bounds.hpp).
 [[noreturn, gnu::cold, gnu::noinline]] void bad_raw_extent(const LaunchState& s, unsigned param,
                                                             std::size_t count, const NDRange& nd) {
-  const Param& p = s.params[param];
-  throw BoundsError(s.name, p.name,
-                    "kernel '" + s.name + "': " + p.name + "[" + std::to_string(count) +
+  const Param& p = s.facts.params[param];
+  throw BoundsError(s.facts.name, p.name,
+                    "kernel '" + s.facts.name + "': " + p.name + "[" + std::to_string(count) +
                         "] is out of bounds: " + p.name + " holds " + std::to_string(count) + " " +
                         std::string(name(p.type)) + " (work-item " + std::to_string(count) +
                         " of ndrange " + nd.to_string() + " reads or writes " + p.name +
@@ -128,7 +70,7 @@ inline bool extent_ok(const Extent3& e) {
 
 [[noreturn, gnu::cold, gnu::noinline]] void failed(const LaunchState& s, const char* function,
                                                     cl_int err, std::size_t index) {
-  std::string where = "kernel '" + s.name + "'";
+  std::string where = "kernel '" + s.facts.name + "'";
   if (index != SIZE_MAX) where += ", argument " + std::to_string(index);
   throw OpenCLError(function, err, where);
 }
@@ -136,16 +78,16 @@ inline bool extent_ok(const Extent3& e) {
 // The kernel's local arrays and its LocalMemory arguments share the device's local memory.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_local_total(const LaunchState& s,
                                                              std::uint64_t launch_bytes) {
-  const std::uint64_t total = s.static_local_bytes + launch_bytes;
-  throw UserError("launch of kernel '" + s.name + "': local memory: " +
-                  std::to_string(s.static_local_bytes) + " bytes static (local_array) + " +
+  const std::uint64_t total = s.facts.static_local_bytes + launch_bytes;
+  throw UserError("launch of kernel '" + s.facts.name + "': local memory: " +
+                  std::to_string(s.facts.static_local_bytes) + " bytes static (local_array) + " +
                   std::to_string(launch_bytes) + " bytes LocalMemory = " + std::to_string(total) +
                   " bytes, the device has " + std::to_string(s.local_mem_size) +
                   "; pass less LocalMemory or declare smaller local arrays");
 }
 
 inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a) {
-  const Param& p = s.params[i];
+  const Param& p = s.facts.params[i];
   const bool ok = a.kind == p.kind && (a.any_type || a.type == p.type) &&
                   (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
                   (a.owner == nullptr || a.owner == s.core.get()) &&
@@ -192,76 +134,28 @@ inline void set_svm_argument(LaunchState& s, cl_uint index, const void* ptr) {
   m.bits = bits;
 }
 
-// Global and local sizes for a launch; false when the ndrange is empty (nothing to run). Called
-// under the kernel's lock: it updates the cached geometry of the last chosen workgroup.
-inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, Geometry& g) {
+// The launch's geometry (common/geometry.hpp); false when the ndrange is empty (nothing to
+// run). A static ndrange's geometry was fixed when the kernel was made, and the last chosen
+// one is remembered (under the kernel's lock): both skip the rules' divisions, ~30 ns of a
+// 0.66 us launch. `scratch` holds any other.
+inline const Partition* geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given,
+                                 Partition& scratch) {
+  const Specialization& spec = s.facts.spec;
+  const bool chooses = !given && !spec.workgroup;
   if (s.static_geometry) {
-    if (!(nd == *s.spec.ndrange)) [[unlikely]] bad_static(s, "ndrange", nd, *s.spec.ndrange);
-    if (given && !(*given == *s.spec.workgroup)) [[unlikely]] {
-      bad_static(s, "workgroup", *given, *s.spec.workgroup);
+    if (nd == *spec.ndrange && (!given || *given == *spec.workgroup)) [[likely]] {
+      return s.fixed.items != 0 ? &s.fixed : nullptr;
     }
-    g = s.fixed;
-    return g.items != 0;
+  } else if (chooses && s.chosen_cached && nd == s.chosen.ndrange &&
+             nd.dims == s.chosen.ndrange.dims) {
+    return &s.chosen;
   }
-  if (!extent_ok(nd)) [[unlikely]] bad_extent(s, "ndrange", nd);
-  WorkGroup chosen;
-  const WorkGroup* wg = given;
-  if (given) {
-    if (s.spec.workgroup && !(*given == *s.spec.workgroup)) [[unlikely]] {
-      bad_static(s, "workgroup", *given, *s.spec.workgroup);
-    }
-    if (!extent_ok(*given)) [[unlikely]] bad_extent(s, "workgroup", *given);
-    const auto& w = given->size;
-    const bool fits = w[0] != 0 && w[1] != 0 && w[2] != 0 && w[0] <= s.max_items[0] &&
-                      w[1] <= s.max_items[1] && w[2] <= s.max_items[2] &&
-                      w[0] * w[1] * w[2] <= s.max_workgroup;  // each <= max_items: no overflow
-    if (!fits) [[unlikely]] bad_workgroup(s, *given);
-  }
-  // Empty whatever the other sizes are (2^40 x 0 x 2^40 included): nothing runs, nothing can
-  // overflow. Checked after the sizes themselves, so a negative size is still refused.
-  if (nd.size[0] == 0 || nd.size[1] == 0 || nd.size[2] == 0) [[unlikely]] return false;
-  // A coarsened kernel (jit/coarsen.hpp) runs ceil(nd / coarsen) work-items in dimension 0.
-  const NDRange run = s.coarsen == 1 ? nd : coarsened(nd, s.coarsen);
-  if (!given) {
-    if (s.spec.workgroup) {
-      wg = &*s.spec.workgroup;
-    } else {
-      // KernelAbstractions' default (dynamic workgroup and ndrange) mostly repeats one ndrange:
-      // reuse its geometry and skip the choice and the divisions (~30 ns of a 0.66 us launch).
-      if (s.chosen_cached && nd == s.chosen_for && nd.dims == s.chosen_for.dims) {
-        g = s.chosen_geometry;
-        return true;
-      }
-      chosen = s.chosen_workgroup(run);
-      wg = &chosen;
-    }
-  }
-  g.items = 1;
-  for (unsigned d = 0; d < 3; ++d) {
-    const std::size_t n = run.size[d], l = wg->size[d];
-    g.local[d] = l;
-    // Round up to whole groups; a 64-bit division takes tens of cycles: only for groups wider
-    // than 1.
-    std::size_t global = n;
-    if (l != 1) {
-      const std::size_t rem = n % l;
-      if (rem != 0 && !s.pads_safely) [[unlikely]] bad_padding(s, nd, *wg);
-      if (rem != 0 && __builtin_add_overflow(n, l - rem, &global)) [[unlikely]] {
-        bad_geometry(s, "ndrange " + nd.to_string() + " overflows size_t");
-      }
-    }
-    g.global[d] = global;
-    if (__builtin_mul_overflow(g.items, global, &g.items)) [[unlikely]] {
-      bad_geometry(s, "ndrange " + nd.to_string() + " overflows size_t in total work-items");
-    }
-  }
-  g.dims = std::max({nd.dims, wg->dims, 1u});
-  if (wg == &chosen) {
-    s.chosen_for = nd;
-    s.chosen_geometry = g;
+  if (!plan(s.rules, &nd, given, scratch, {"launch", s.facts.name})) return nullptr;
+  if (chooses && !s.static_geometry) {
+    s.chosen = scratch;
     s.chosen_cached = true;
   }
-  return true;
+  return &scratch;
 }
 
 }  // namespace
@@ -272,11 +166,11 @@ inline bool geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given, 
 // per thread (two per thread, for a worker that wakes late, measured 8 us slower on saxpy over
 // 2^20 floats: each part is an enqueue and a finish). False when there is nothing to split
 // (one group).
-bool launch_split(LaunchState& s, RuntimeCore& core, const Geometry& g) {
+bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
   unsigned dim = 3;
   std::size_t groups = 1;
   for (unsigned d = g.dims; d-- > 0;) {
-    groups = g.global[d] / g.local[d];
+    groups = g.blocks[d];
     if (groups >= 2) {
       dim = d;
       break;
@@ -287,7 +181,8 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Geometry& g) {
       static_cast<unsigned>(std::min<std::size_t>(groups, core.inline_pool->threads()));
   cl_command_queue queue = core.inline_queue.get();
   const auto order = core.enter(queue);
-  const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, g.global, g.local, dim, parts);
+  const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, g.global.data(),
+                                             g.workgroup.size.data(), dim, parts);
   if (err != CL_SUCCESS) [[unlikely]] failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
   core.split_launches.fetch_add(1, std::memory_order_relaxed);
   return true;
@@ -300,22 +195,24 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                            _cl_event** event) {
   if (!state_) [[unlikely]] throw UserError("launch: the Kernel is empty (default-constructed)");
   auto& s = *state_;
-  if (count != s.params.size()) [[unlikely]] detail::bad_count(s, count);
+  if (count != s.facts.params.size()) [[unlikely]] detail::bad_count(s, count);
   // Each LocalMemory is at most the device's local memory (check_argument): no overflow.
   std::uint64_t local = 0;
   for (std::size_t i = 0; i < count; ++i) {
     detail::check_argument(s, i, args[i]);
     if (args[i].kind == ParamKind::LocalArray) local += args[i].size;
   }
-  if (s.static_local_bytes + local > s.local_mem_size) [[unlikely]] detail::bad_local_total(s, local);
+  if (s.facts.static_local_bytes + local > s.local_mem_size) [[unlikely]] detail::bad_local_total(s, local);
 
-  for (unsigned p : s.extent_covers_ndrange) {
+  for (unsigned p : s.facts.extent_covers_ndrange) {
     if (args[p].count < nd.size[0]) [[unlikely]] detail::bad_raw_extent(s, p, args[p].count, nd);
   }
 
   std::lock_guard<std::mutex> lock(s.mutex);
-  detail::Geometry g;
-  if (!detail::geometry(s, nd, given, g)) return;
+  Partition scratch;
+  const Partition* geometry = detail::geometry(s, nd, given, scratch);
+  if (!geometry) return;
+  const Partition& g = *geometry;
   for (std::size_t i = 0; i < count; ++i) {
     const auto& a = args[i];
     const auto index = static_cast<cl_uint>(i);
@@ -331,13 +228,13 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
       case ParamKind::LocalArray: detail::set_argument(s, index, a.size, nullptr); break;
     }
   }
-  if (s.hidden_ndrange) {
+  if (s.facts.hidden_ndrange) {
     for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
       const cl_long extent = static_cast<cl_long>(nd.size[d]);
       detail::set_argument(s, static_cast<cl_uint>(count + d), sizeof(extent), &extent);
     }
   }
-  if (s.bounds_checked) {
+  if (s.facts.bounds_checked) {
     // The elements each pointer reaches, for the kernel's bounds checks (common/bounds.hpp), and
     // the least of them and ndrange(0), below which a coarsened kernel skips the checks of
     // get_global_id(0) (jit/coarsen.cpp).
@@ -347,7 +244,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
       const auto& a = args[i];
       if (a.kind == ParamKind::Scalar) continue;
       const cl_long extent = static_cast<cl_long>(
-          a.kind == ParamKind::LocalArray ? a.size / size_of(s.params[i].type) : a.count);
+          a.kind == ParamKind::LocalArray ? a.size / size_of(s.facts.params[i].type) : a.count);
       fast_end = std::min(fast_end, extent);
       detail::set_argument(s, index++, sizeof(extent), &extent);
     }
@@ -357,10 +254,10 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   detail::RuntimeCore& core = *s.core;
   // Thresholds count indices (the calibration kernel does one per work-item); a coarsened
   // work-item does `coarsen` of them.
-  const std::size_t work = g.items > SIZE_MAX / s.coarsen ? SIZE_MAX : g.items * s.coarsen;
+  const std::size_t work = g.items > SIZE_MAX / s.rules.coarsen ? SIZE_MAX : g.items * s.rules.coarsen;
   cl_command_queue queue;
   const std::size_t split_threshold = core.split_threshold.load(std::memory_order_relaxed);
-  if (core.inline_pool && s.runs_with_offsets && !event && split_threshold != SIZE_MAX) {
+  if (core.inline_pool && s.facts.runs_with_offsets && !event && split_threshold != SIZE_MAX) {
     // Split above its threshold, else basic alone: below the split threshold basic beats the
     // split, and the split beats pthread (runtime/inline_pool.hpp).
     if (work > split_threshold && detail::launch_split(s, core, g)) return;
@@ -371,8 +268,9 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   const auto order = core.enter(queue);  // adaptive runtimes only: a lock, maybe a clFinish
   // On PoCL `basic` the kernel runs inside this call (1M items: enqueue 1.9 ms, synchronize
   // 1 us), so launches of one kernel on basic run one at a time, under the lock above.
-  const cl_int err = clEnqueueNDRangeKernel(queue, s.kernel.get(), g.dims, nullptr, g.global,
-                                            g.local, 0, nullptr, event);
+  const cl_int err = clEnqueueNDRangeKernel(queue, s.kernel.get(), g.dims, nullptr,
+                                            g.global.data(), g.workgroup.size.data(), 0, nullptr,
+                                            event);
   if (err != CL_SUCCESS) [[unlikely]] detail::failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
 }
 

@@ -1,4 +1,4 @@
-// LaunchState set-up: the queries the launch path must never make, done once per specialization;
+// LaunchState set-up: the queries the launch path must never make, done once per specialization,
 // and the geometry a static ndrange fixes.
 #include <algorithm>
 
@@ -16,20 +16,14 @@ std::string Extent3::to_string() const {
 
 LaunchState::~LaunchState() { core->bounds_records.release(bounds_slot); }
 
-void LaunchState::enable_bounds_checks(std::vector<BoundsSite> sites) {
-  bounds_checked = true;
-  bounds_sites = std::move(sites);
-  first_extent_arg = static_cast<cl_uint>(detail::first_extent_arg(params, hidden_ndrange));
-  const cl_uint record = static_cast<cl_uint>(record_arg(params, hidden_ndrange));
-  memo.resize(fast_end_arg(params, hidden_ndrange) + 1);
-  bounds_slot = core->bounds_records.acquire(this);
-  // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.
-  const cl_ulong address = reinterpret_cast<std::uintptr_t>(bounds_slot);
-  check_cl(clSetKernelArg(kernel.get(), record, sizeof(address), &address), "clSetKernelArg",
-           "kernel '" + name + "', bounds record");
-}
-
 namespace {
+
+ClHandle<cl_kernel> create_kernel(cl_program program, const std::string& name) {
+  cl_int err = CL_SUCCESS;
+  ClHandle<cl_kernel> kernel(clCreateKernel(program, name.c_str(), &err));
+  check_cl(err, "clCreateKernel", "kernel '" + name + "'");
+  return kernel;
+}
 
 std::size_t kernel_workgroup_size(cl_kernel kernel, cl_device_id device) {
   size_t wg = 0;
@@ -39,72 +33,76 @@ std::size_t kernel_workgroup_size(cl_kernel kernel, cl_device_id device) {
   return wg;
 }
 
+std::uint64_t local_memory(const RuntimeCore& core) {
+  return core.inline_device ? std::min(core.info.local_mem_size, core.inline_info.local_mem_size)
+                            : core.info.local_mem_size;
+}
+
+// The same cl_kernel is enqueued on either device of an adaptive runtime: respect both limits.
+GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const KernelFacts& facts) {
+  GeometryRules rules;
+  rules.statics = &facts.spec;
+  WorkGroupLimits& limits = rules.limits;
+  limits.max_items =
+      std::min(kernel_workgroup_size(kernel, core.device), core.info.max_workgroup_size);
+  limits.max_per_dimension = core.info.max_work_item_sizes;
+  if (core.inline_device) {
+    limits.max_items = std::min({limits.max_items, core.inline_info.max_workgroup_size,
+                                 kernel_workgroup_size(kernel, core.inline_device)});
+    for (unsigned d = 0; d < 3; ++d) {
+      limits.max_per_dimension[d] =
+          std::min(limits.max_per_dimension[d], core.inline_info.max_work_item_sizes[d]);
+    }
+  }
+  size_t multiple = 1;
+  if (clGetKernelWorkGroupInfo(kernel, core.device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                               sizeof(multiple), &multiple, nullptr) == CL_SUCCESS && multiple > 0) {
+    limits.preferred_multiple = multiple;
+  }
+  rules.stack = facts.stack;
+  // A coarsened kernel checks each index against the ndrange itself (jit/coarsen.hpp).
+  rules.pads = facts.pads_safely || facts.coarsen > 1;
+  rules.coarsen = std::max<std::size_t>(facts.coarsen, 1);
+  return rules;
+}
+
+Partition fixed_partition(const GeometryRules& rules, const std::string& name) {
+  Partition p;
+  if (rules.statics->ndrange) plan(rules, nullptr, nullptr, p, {"launch", name});
+  return p;
+}
+
+std::size_t argument_count(const KernelFacts& facts) {
+  if (facts.bounds_checked) return fast_end_arg(facts.params, facts.hidden_ndrange) + 1;
+  return facts.params.size() + (facts.hidden_ndrange ? hidden_ndrange_params : 0);
+}
+
 }  // namespace
 
 LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
-                         std::shared_ptr<ClHandle<cl_program>> program_, std::string name_,
-                         std::vector<Param> params_, bool hidden_ndrange_, Specialization spec_)
+                         std::shared_ptr<ClHandle<cl_program>> program_, KernelFacts facts_)
     : core(std::move(core_)),
       program(std::move(program_)),
-      name(std::move(name_)),
-      params(std::move(params_)),
-      hidden_ndrange(hidden_ndrange_),
-      pads_safely(hidden_ndrange_),
-      spec(std::move(spec_)) {
-  cl_int err = CL_SUCCESS;
-  kernel = ClHandle<cl_kernel>(clCreateKernel(program->get(), name.c_str(), &err));
-  check_cl(err, "clCreateKernel", "kernel '" + name + "'");
-  // The same cl_kernel is enqueued on either device of an adaptive runtime: respect both limits.
-  max_workgroup = std::min(kernel_workgroup_size(kernel.get(), core->device),
-                           core->info.max_workgroup_size);
-  max_items = core->info.max_work_item_sizes;
-  local_mem_size = core->info.local_mem_size;
-  if (core->inline_device) {
-    max_workgroup = std::min({max_workgroup, core->inline_info.max_workgroup_size,
-                              kernel_workgroup_size(kernel.get(), core->inline_device)});
-    for (unsigned d = 0; d < 3; ++d) {
-      max_items[d] = std::min(max_items[d], core->inline_info.max_work_item_sizes[d]);
-    }
-    local_mem_size = std::min(local_mem_size, core->inline_info.local_mem_size);
-  }
-  size_t multiple = 1;
-  if (clGetKernelWorkGroupInfo(kernel.get(), core->device,
-                               CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(multiple),
-                               &multiple, nullptr) == CL_SUCCESS && multiple > 0) {
-    preferred_multiple = multiple;
-  }
-  memo.resize(params.size() + (hidden_ndrange ? hidden_ndrange_params : 0));
-  compute_fixed_geometry();
-}
-
-void LaunchState::limit_group_stack(const GroupStack& s) {
-  stack = s;
-  max_workgroup = std::max<std::size_t>(1, std::min(max_workgroup, s.max_items()));
-}
-
-void LaunchState::set_coarsen(std::size_t indices_per_item) {
-  coarsen = std::max<std::size_t>(indices_per_item, 1);
-  compute_fixed_geometry();
-}
-
-void LaunchState::compute_fixed_geometry() {
-  if (!spec.ndrange) return;
-  // Jit fixes the workgroup with the ndrange; do it here too, so the launch path may rely on it.
-  const NDRange nd = coarsened(*spec.ndrange, coarsen);  // the work-items that run
-  if (!spec.workgroup) spec.workgroup = chosen_workgroup(nd);
-  const WorkGroup wg = *spec.workgroup;
-  static_geometry = true;
-  fixed = Geometry{};
-  fixed.dims = std::max({nd.dims, wg.dims, 1u});
-  fixed.items = 1;
-  for (unsigned d = 0; d < 3; ++d) {
-    fixed.local[d] = wg.size[d];
-    const std::size_t blocks = nd.size[d] / wg.size[d] + (nd.size[d] % wg.size[d] != 0);
-    if (__builtin_mul_overflow(blocks, wg.size[d], &fixed.global[d]) ||
-        __builtin_mul_overflow(fixed.items, fixed.global[d], &fixed.items)) {
-      throw UserError("kernel '" + name + "': static ndrange " + spec.ndrange->to_string() +
-                      " overflows size_t in total work-items");
-    }
+      facts(std::move(facts_)),
+      kernel(create_kernel(program->get(), facts.name)),
+      local_mem_size(local_memory(*core)),
+      rules(geometry_rules(*core, kernel.get(), facts)),
+      static_geometry(facts.spec.ndrange.has_value()),
+      fixed(fixed_partition(rules, facts.name)),
+      first_extent_arg(facts.bounds_checked
+                           ? static_cast<cl_uint>(detail::first_extent_arg(facts.params,
+                                                                           facts.hidden_ndrange))
+                           : 0),
+      bounds_slot(facts.bounds_checked ? core->bounds_records.acquire(this) : nullptr),
+      memo(argument_count(facts)) {
+  if (!facts.bounds_checked) return;
+  // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.
+  const cl_ulong address = reinterpret_cast<std::uintptr_t>(bounds_slot);
+  const cl_uint record = static_cast<cl_uint>(record_arg(facts.params, facts.hidden_ndrange));
+  const cl_int err = clSetKernelArg(kernel.get(), record, sizeof(address), &address);
+  if (err != CL_SUCCESS) {
+    core->bounds_records.release(bounds_slot);  // the destructor does not run for a throw here
+    check_cl(err, "clSetKernelArg", "kernel '" + facts.name + "', bounds record");
   }
 }
 
@@ -121,16 +119,16 @@ const detail::LaunchState& state_of(const std::shared_ptr<detail::LaunchState>& 
 }
 }  // namespace
 
-const std::string& Kernel::name() const { return state_of(state_, "name").name; }
-std::span<const Param> Kernel::params() const { return state_of(state_, "params").params; }
+const std::string& Kernel::name() const { return state_of(state_, "name").facts.name; }
+std::span<const Param> Kernel::params() const { return state_of(state_, "params").facts.params; }
 const Specialization& Kernel::specialization() const {
-  return state_of(state_, "specialization").spec;
+  return state_of(state_, "specialization").facts.spec;
 }
 
 WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
   const auto& s = state_of(state_, "workgroup_for");
-  if (s.spec.workgroup) return *s.spec.workgroup;
-  return s.chosen_workgroup(detail::coarsened(nd, s.coarsen));
+  if (s.facts.spec.workgroup) return *s.facts.spec.workgroup;
+  return detail::choose_workgroup(s.rules, detail::coarsened(nd, s.rules.coarsen));
 }
 
 }  // namespace spvjit

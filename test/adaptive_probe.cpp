@@ -169,7 +169,7 @@ void no_allocations_split(Runtime& rt, Jit& jit) {
   const unsigned parts = rt.inline_threads();
   auto ours = [&] { k.launch(NDRange{n}, A, B); rt.synchronize(); };
   ours();
-  const std::size_t local = s.chosen_geometry.local[0], global = s.chosen_geometry.global[0];
+  const std::size_t local = s.chosen.workgroup.size[0], global = s.chosen.global[0];
   const std::size_t groups = global / local;
   auto raw = [&] {
     for (unsigned p = 0; p < parts; ++p) {
@@ -202,11 +202,8 @@ void binary_on_both_devices(Runtime& rt, Jit& jit) {
   const auto& s = detail::KernelAccess::state(built);
   const auto binary = detail::program_binary(s.program->get());
   auto program = std::make_shared<detail::ClHandle<cl_program>>(
-      detail::build_program_from_binary(*s.core, binary, "", s.name));
-  auto state = std::make_shared<detail::LaunchState>(s.core, program, s.name, s.params,
-                                                     s.hidden_ndrange, s.spec);
-  if (s.bounds_checked) state->enable_bounds_checks(s.bounds_sites);
-  Kernel k(state);
+      detail::build_program_from_binary(*s.core, binary, "", s.facts.name));
+  Kernel k(std::make_shared<detail::LaunchState>(s.core, program, s.facts));
   auto B = rt.upload(std::vector<double>(64, 3.0));
   bool ok = true;
   for (std::size_t threshold : {std::size_t{0}, SIZE_MAX}) {

@@ -9,7 +9,7 @@
 
 #include "jit/cache_entry.hpp"
 #include "jit/disk_cache.hpp"
-#include "jit/warn.hpp"
+#include "common/log.hpp"
 #include "spvjit/examples.hpp"
 #include "test/disk_cache_helpers.hpp"
 

@@ -71,10 +71,10 @@ TEST_CASE("coarsened saxpy with static and given workgroups and a static ndrange
   // The static geometry launches ceil(1001 / W) work-items, rounded up to whole groups of 7,
   // not 1001 of which all but a sixteenth would find nothing to do.
   const auto& fixed = detail::KernelAccess::state(coarse_jit().compile(def, exact));
-  REQUIRE(fixed.coarsen > 1);
-  const std::size_t items = (1001 + fixed.coarsen - 1) / fixed.coarsen;
+  REQUIRE(fixed.facts.coarsen > 1);
+  const std::size_t items = (1001 + fixed.facts.coarsen - 1) / fixed.facts.coarsen;
   CHECK(fixed.fixed.items == (items + 6) / 7 * 7);
-  CHECK(fixed.fixed.local[0] == 7);
+  CHECK(fixed.fixed.workgroup.size[0] == 7);
   Specialization dynamic_wg;
   dynamic_wg.ndrange = NDRange{4097};
   compare_runs<float>(def, 4097, 3.0f, coarse_jit(), dynamic_wg);

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "jit/cache_entry.hpp"
-#include "jit/warn.hpp"
+#include "common/log.hpp"
 #include "spvjit/examples.hpp"
 #include "test/disk_cache_helpers.hpp"
 
@@ -94,7 +94,8 @@ TEST_CASE("a binary the device rejects is rebuilt from the entry's SPIR-V") {
   std::memcpy(words.data(), d.entry.spirv.data(), d.entry.spirv.size());
   const std::string junk = "this is not a device binary";
   write_all(entry, detail::encode_entry(d.entry.key, words,
-                                           std::vector<std::uint8_t>(junk.begin(), junk.end())));
+                                           std::vector<std::uint8_t>(junk.begin(), junk.end()),
+                                           d.entry.launch));
   const auto warnings = detail::warning_count();
   Jit reader(runtime(), in_dir(dir));
   Kernel k = reader.compile(def, wg(16));
@@ -106,7 +107,8 @@ TEST_CASE("a binary the device rejects is rebuilt from the entry's SPIR-V") {
   const auto fixed = read_all(entry);
   CHECK(detail::decode_entry(fixed).ok());
   CHECK(fixed != detail::encode_entry(d.entry.key, words,
-                                      std::vector<std::uint8_t>(junk.begin(), junk.end())));
+                                      std::vector<std::uint8_t>(junk.begin(), junk.end()),
+                                      d.entry.launch));
 }
 
 TEST_CASE("an unwritable cache directory falls back to memory with one warning") {

@@ -1,5 +1,5 @@
 // The per-work-item stack estimate (ir/group_stack.hpp) and the workgroups the Jit allows
-// with it (runtime/group_stack.hpp): exact figures for small kernels, bounds for the large
+// with it (common/group_stack.hpp): exact figures for small kernels, bounds for the large
 // one of the reliability probe, and the README's kernels still accepted.
 #include <doctest/doctest.h>
 #include <llvm/IR/IRBuilder.h>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ir/kernel_module.hpp"
-#include "runtime/group_stack.hpp"
+#include "common/group_stack.hpp"
 #include "spvjit/examples.hpp"
 #include "spvjit/raw_module.hpp"
 #include "test/shared_runtime.hpp"

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "runtime/group_stack.hpp"
+#include "common/group_stack.hpp"
 #include "spvjit/examples.hpp"
 #include "test/lang_support.hpp"
 
@@ -230,7 +230,7 @@ TEST_CASE("private memory: per-work-item arrays in 1 and 2 dimensions") {
 
 TEST_CASE("large private arrays: chosen workgroups fit, oversized ones are a UserError") {
   // 8 KiB per work-item: a 4096-item group would need 32 MiB of PoCL's worker stack (8 MiB
-  // here; runtime/group_stack.hpp).
+  // here; common/group_stack.hpp).
   constexpr std::int64_t len = 2048;
   KernelBuilder kb("big_private");
   auto out = kb.param<Global<float>>("out");

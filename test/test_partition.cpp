@@ -2,7 +2,10 @@
 // a dimension does not divide) and its errors, which show the static and launch values.
 #include <doctest/doctest.h>
 
+#include "runtime/launch_state.hpp"
+#include "spvjit/examples.hpp"
 #include "spvjit/partition.hpp"
+#include "test/shared_runtime.hpp"
 #if SPVJIT_HAVE_ALLOC_COUNTER
 #include "support/alloc_counter.hpp"
 #endif
@@ -99,16 +102,17 @@ TEST_CASE("partition errors name what is missing or conflicting, with static and
                        doctest::Contains("no workgroup"), UserError);
   CHECK_THROWS_WITH_AS(
       partition(statics(nd, std::nullopt), &other, &wg, cpu, "saxpy"),
-      doctest::Contains("the launch ndrange (999,) differs from the static ndrange (1000,) "
-                        "[ndrange static (1000,), launch (999,); workgroup static dynamic, launch (64,)]"),
+      doctest::Contains("ndrange (999,) differs from the static ndrange (1000,) it was specialized "
+                        "for [ndrange static (1000,), launch (999,); workgroup static dynamic, "
+                        "launch (64,)]"),
       UserError);
   CHECK_THROWS_WITH_AS(partition(statics(std::nullopt, wg), &nd, &wg32, cpu, "saxpy"),
-                       doctest::Contains("the launch workgroup (32,) differs from the static workgroup (64,)"),
+                       doctest::Contains("workgroup (32,) differs from the static workgroup (64,) it was specialized for"),
                        UserError);
   const WorkGroup zero{0};
   CHECK_THROWS_WITH_AS(partition({}, &nd, &zero, cpu), doctest::Contains("zero dimension"), UserError);
   const WorkGroup flat{16, 16};
-  CHECK_THROWS_WITH_AS(partition({}, &nd, &flat, cpu), doctest::Contains("no more than the ndrange"),
+  CHECK_THROWS_WITH_AS(partition({}, &nd, &flat, cpu), doctest::Contains("workgroup (16,16) has more dimensions than the ndrange (1000,)"),
                        UserError);
   const WorkGroup huge{8192};
   CHECK_THROWS_WITH_AS(partition({}, &nd, &huge, cpu), doctest::Contains("maximum of 4096 in dimension 0"),
@@ -116,9 +120,13 @@ TEST_CASE("partition errors name what is missing or conflicting, with static and
   const WorkGroup square{128, 128};
   const NDRange plane{1024, 1024};
   CHECK_THROWS_WITH_AS(partition({}, &plane, &square, cpu),
-                       doctest::Contains("16384 work-items; the kernel allows 4096"), UserError);
+                       doctest::Contains("16384 work-items; the kernel allows at most 4096"), UserError);
   const NDRange overflow{SIZE_MAX};
-  CHECK_THROWS_WITH_AS(partition({}, &overflow, &wg, cpu), doctest::Contains("overflows"), UserError);
+  CHECK_THROWS_WITH_AS(partition({}, &overflow, &wg, cpu), doctest::Contains("above 2^63-1"), UserError);
+  const NDRange too_many{std::size_t{1} << 40, std::size_t{1} << 40};
+  const WorkGroup one{1, 1};
+  CHECK_THROWS_WITH_AS(partition({}, &too_many, &one, cpu), doctest::Contains("overflows size_t"),
+                       UserError);
   NDRange four{8};
   four.dims = 4;
   CHECK_THROWS_WITH_AS(partition({}, &four, &wg, cpu), doctest::Contains("4 dimensions"), UserError);
@@ -147,3 +155,24 @@ TEST_CASE("partition allocates nothing") {
   CHECK(sum > 0);
 }
 #endif
+
+TEST_CASE("a launch enqueues the geometry partition() answers for the kernel's limits") {
+  JitOptions options;
+  options.coarsen = false;  // partition() knows nothing of coarsening
+  options.disk_cache = false;
+  Jit jit(test::runtime(), options);
+  Kernel k = jit.compile(examples::saxpy(Scalar::F32));
+  auto& state = detail::KernelAccess::state(k);
+  auto Z = test::runtime().zeros<float>(10000);
+  for (std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{4097}, std::size_t{10000}}) {
+    CAPTURE(n);
+    const NDRange nd{n};
+    k.launch(nd, Z, Z, Z, 1.0f);
+    const Partition p = partition({}, &nd, nullptr, state.rules.limits, k.name());
+    REQUIRE(state.chosen_cached);
+    CHECK(state.chosen.global == p.global);
+    CHECK(state.chosen.workgroup == p.workgroup);
+    CHECK(k.workgroup_for(nd) == p.workgroup);
+  }
+  test::runtime().synchronize();
+}

@@ -17,11 +17,8 @@ TEST_CASE("a kernel rebuilt from the program binary gives the same results") {
   const auto binary = detail::program_binary(s.program->get());
   REQUIRE(!binary.empty());
   auto program = std::make_shared<detail::ClHandle<cl_program>>(
-      detail::build_program_from_binary(*s.core, binary, "", s.name));
-  auto state = std::make_shared<detail::LaunchState>(s.core, program, s.name, s.params,
-                                                     s.hidden_ndrange, s.spec);
-  if (s.bounds_checked) state->enable_bounds_checks(s.bounds_sites);
-  Kernel k(state);
+      detail::build_program_from_binary(*s.core, binary, "", s.facts.name));
+  Kernel k(std::make_shared<detail::LaunchState>(s.core, program, s.facts));
   auto A = rt.zeros<double>(100);
   auto B = rt.upload(std::vector<double>(100, 0.25));
   k.launch(NDRange{100}, A, B);

@@ -13,6 +13,9 @@
 #pragma once
 
 #include "spvjit/pointer.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -54,3 +57,5 @@ Val<T> atomic_cmpxchg(const Ref<T>& r, std::type_identity_t<T> expected,
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

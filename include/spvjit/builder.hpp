@@ -18,6 +18,9 @@
 
 #include "spvjit/kernel_def.hpp"
 #include "spvjit/pointer.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -236,3 +239,5 @@ struct ParamTraits<Ptr<T, Space>> {
 }  // namespace detail
 
 }  // namespace spvjit
+
+SPVJIT_API_END

@@ -8,6 +8,9 @@
 #include <string>
 
 #include "spvjit/jit.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -23,3 +26,5 @@ void dump(const KernelDef& def, std::ostream& out, Jit* jit = nullptr,
           const Specialization& spec = {});
 
 }  // namespace spvjit
+
+SPVJIT_API_END

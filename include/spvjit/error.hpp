@@ -5,6 +5,9 @@
 
 #include <stdexcept>
 #include <string>
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -95,3 +98,5 @@ class DeviceNotFoundError : public Error {
 const char* cl_error_name(int code) noexcept;
 
 }  // namespace spvjit
+
+SPVJIT_API_END

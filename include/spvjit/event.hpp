@@ -4,6 +4,9 @@
 
 #include <memory>
 #include <utility>
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 struct _cl_event;
 
@@ -51,3 +54,5 @@ class Event {
 };
 
 }  // namespace spvjit
+
+SPVJIT_API_END

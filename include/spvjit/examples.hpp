@@ -5,6 +5,9 @@
 
 #include "spvjit/kernel_def.hpp"
 #include "spvjit/types.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit::examples {
 
@@ -33,3 +36,5 @@ KernelDef naive_matmul();
 KernelDef tiled_matmul(std::int64_t tile = 16);
 
 }  // namespace spvjit::examples
+
+SPVJIT_API_END

@@ -23,6 +23,9 @@
 #include <vector>
 
 #include "spvjit/builder.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -176,3 +179,5 @@ Function<Signature> device_function(KernelBuilder& kb, std::string_view name, Bo
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

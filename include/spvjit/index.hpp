@@ -10,6 +10,9 @@
 #include <cstdint>
 
 #include "spvjit/builder.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -48,3 +51,5 @@ std::array<Val<std::int64_t>, N> group_indices(KernelBuilder& kb) {
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

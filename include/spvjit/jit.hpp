@@ -13,6 +13,9 @@
 #include "spvjit/kernel.hpp"
 #include "spvjit/kernel_def.hpp"
 #include "spvjit/runtime.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -101,3 +104,5 @@ DiskCacheInfo disk_cache_info(const JitOptions& options = {});
 std::uint64_t clear_disk_cache(const JitOptions& options = {});
 
 }  // namespace spvjit
+
+SPVJIT_API_END

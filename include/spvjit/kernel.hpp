@@ -15,6 +15,9 @@
 #include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/view.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -130,3 +133,5 @@ class Kernel {
 };
 
 }  // namespace spvjit
+
+SPVJIT_API_END

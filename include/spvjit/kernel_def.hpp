@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "spvjit/signature.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -42,3 +45,5 @@ class KernelDef {
 };
 
 }  // namespace spvjit
+
+SPVJIT_API_END

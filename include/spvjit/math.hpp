@@ -9,6 +9,9 @@
 #include <initializer_list>
 
 #include "spvjit/value.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -102,3 +105,5 @@ Val<T> clz(Val<T> x) {
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

@@ -17,6 +17,9 @@
 #include <string_view>
 
 #include "spvjit/builder.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -131,3 +134,5 @@ Array<T, Space> view(const Ptr<T, Space>& p, const E&... extents) {
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <initializer_list>
 #include <string>
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -41,3 +44,5 @@ struct LocalMemory {
 };
 
 }  // namespace spvjit
+
+SPVJIT_API_END

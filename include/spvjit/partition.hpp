@@ -4,12 +4,13 @@
 // not divide. A static size and the one given at launch must agree; a size that is neither
 // static nor given is an error, except the workgroup, which is chosen from the kernel's limits.
 //
-// Pure and allocation-free unless it throws, so the launch path can call it on every launch:
+// The same rules serve spvjit's own compile (static sizes) and every launch (common/geometry):
+// what partition() answers is what a launch with these sizes enqueues. Pure and allocation-free
+// unless it throws:
 //
-//   const Partition p = partition(state.spec, &ndrange, given_workgroup, state.limits, name);
-//   if (p.empty()) return;
-//   clEnqueueNDRangeKernel(queue, kernel, p.dims, nullptr, p.global.data(),
-//                          p.workgroup.size.data(), ...);
+//   const Partition p = partition(spec, &ndrange, nullptr, limits, "saxpy");
+//   if (!p.empty()) clEnqueueNDRangeKernel(queue, kernel, p.dims, nullptr, p.global.data(),
+//                                          p.workgroup.size.data(), 0, nullptr, nullptr);
 #pragma once
 
 #include <array>
@@ -18,6 +19,9 @@
 
 #include "spvjit/kernel.hpp"
 #include "spvjit/ndrange.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -39,6 +43,7 @@ struct Partition {
   WorkGroup workgroup;                      ///< the static, given or chosen workgroup
   std::array<std::size_t, 3> blocks{};      ///< ceil(ndrange / workgroup) per dimension
   std::array<std::size_t, 3> global{};      ///< blocks * workgroup: OpenCL's global size
+  std::size_t items = 0;                    ///< global[0] * global[1] * global[2]
   unsigned dims = 1;                        ///< work dimensions to enqueue (1 to 3)
   bool bounds_check = false;                ///< some dimension is not divided by the workgroup
 
@@ -48,9 +53,10 @@ struct Partition {
 
 /// The geometry of a launch. `statics` holds the sizes the kernel was specialized for;
 /// `ndrange` / `workgroup` are those passed at launch (nullptr: not passed). Throws UserError,
-/// naming `kernel` and the static and launch values, when a size is missing, a static size and
-/// a launch size differ, a workgroup has a zero dimension, more dimensions than the ndrange or
-/// exceeds `limits`, or the global size overflows.
+/// naming `kernel` and the static and launch values, when a size is missing or malformed (not
+/// 1 to 3 dimensions, above 2^63-1, not 1 beyond its dimensions), a static size and a launch
+/// size differ, a workgroup has a zero dimension, more dimensions than the ndrange or exceeds
+/// `limits`, or the global size overflows.
 Partition partition(const Specialization& statics, const NDRange* ndrange,
                     const WorkGroup* workgroup, const WorkGroupLimits& limits,
                     std::string_view kernel = {});
@@ -62,3 +68,5 @@ Partition partition(const Specialization& statics, const NDRange* ndrange,
 WorkGroup choose_workgroup(const NDRange& ndrange, const WorkGroupLimits& limits);
 
 }  // namespace spvjit
+
+SPVJIT_API_END

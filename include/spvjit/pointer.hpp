@@ -3,6 +3,9 @@
 #pragma once
 
 #include "spvjit/value.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -194,3 +197,5 @@ SPVJIT_REF_OPERATOR(!=)
 #undef SPVJIT_REF_OPERATOR
 
 }  // namespace spvjit
+
+SPVJIT_API_END

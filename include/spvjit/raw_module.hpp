@@ -15,6 +15,9 @@
 
 #include "spvjit/error.hpp"
 #include "spvjit/kernel_def.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -46,3 +49,5 @@ inline KernelDef kernel_from_module(const llvm::Module& module, std::string_view
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

@@ -13,6 +13,9 @@
 
 #include "spvjit/error.hpp"
 #include "spvjit/types.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 struct _cl_mem;
 
@@ -246,3 +249,5 @@ class Runtime {
 };
 
 }  // namespace spvjit
+
+SPVJIT_API_END

@@ -10,6 +10,9 @@
 #include <utility>
 
 #include "spvjit/runtime.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -119,3 +122,5 @@ template <KernelScalar T>
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

@@ -6,6 +6,9 @@
 #include <string_view>
 
 #include "spvjit/types.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -31,3 +34,5 @@ struct Param {
 inline constexpr unsigned hidden_ndrange_params = 3;
 
 }  // namespace spvjit
+
+SPVJIT_API_END

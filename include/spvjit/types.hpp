@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -56,3 +59,5 @@ template <KernelScalar T>
 inline constexpr Scalar scalar_of = detail::ScalarOf<std::remove_cv_t<T>>::value;
 
 }  // namespace spvjit
+
+SPVJIT_API_END

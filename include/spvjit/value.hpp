@@ -8,6 +8,9 @@
 
 #include "spvjit/error.hpp"
 #include "spvjit/types.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace llvm {
 class Value;
@@ -172,3 +175,5 @@ Val<T> max(Val<T> a, Val<T> b) {
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

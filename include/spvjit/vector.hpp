@@ -21,6 +21,9 @@
 #include "spvjit/builder.hpp"
 #include "spvjit/math.hpp"
 #include "spvjit/pointer.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -393,3 +396,5 @@ VecVar<T, N> vec_var(KernelBuilder& kb, Vec<T, N> init) {
 }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

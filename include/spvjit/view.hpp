@@ -11,6 +11,9 @@
 #include <vector>
 
 #include "spvjit/runtime.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
 
 namespace spvjit {
 
@@ -146,3 +149,5 @@ template <KernelScalar T>
 void copyto(std::type_identity_t<std::span<T>> dst, const BufferView<T>& src) { src.read(dst); }
 
 }  // namespace spvjit
+
+SPVJIT_API_END

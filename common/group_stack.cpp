@@ -1,4 +1,4 @@
-#include "runtime/group_stack.hpp"
+#include "common/group_stack.hpp"
 
 #include <pthread.h>
 

@@ -1,0 +1,2 @@
+// Must not compile: ir/ is beside runtime/ and does not see it.
+#include "runtime/core.hpp"

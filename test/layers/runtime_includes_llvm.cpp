@@ -1,0 +1,2 @@
+// Must not compile: runtime/ drives OpenCL and knows nothing of LLVM.
+#include <llvm/IR/Module.h>
