@@ -38,7 +38,7 @@ examples: build
 bench: build
 	$(BUILD)/bench/run_suite.sh '$(FILTER)'
 
-# Reliability checks (README, "Guarantees"); `make test` runs them after the suite.
+# Reliability checks (docs/reliability.md, "Guarantees"); `make test` runs them after the suite.
 FUZZ_SECONDS ?= 60
 check-asan: deps
 	bash sanitizers/check.sh asan

@@ -1,6 +1,6 @@
 // Soak test: many warm launches of saxpy in one process. Passes when resident memory after the
 // first `warmup` launches grows by less than 1 % by the end, and every result checked along the
-// way is exact. Prints the figures the README's guarantees section quotes.
+// way is exact. Prints the figures docs/reliability.md's guarantees section quotes.
 //
 //   spvjit_soak [launches (default 1000000)] [warmup (default 10000)]
 //
