@@ -1,8 +1,11 @@
 // partition/<case>: the cost of turning (ndrange 1024, workgroup 16) into a launch geometry with
-// spvjit::partition, KA's three cases. Sizes that are dynamic in a case go through
-// DoNotOptimize every iteration so the compiler cannot fold what a real launch could not.
-// Unlike Julia, where an all-static partition folds at compile time (KA: ~1.5 ns), spvjit checks
-// the launch's sizes against the static ones on every launch, so the static case costs a call.
+// spvjit::partition, KA's three cases. partition() runs the launch geometry's rules
+// (common/geometry.hpp), the code every launch runs when its sizes differ from the previous
+// launch's; a launch that repeats them, or has a static ndrange, reuses the geometry it
+// remembered instead. Sizes that are dynamic in a case go through DoNotOptimize every iteration
+// so the compiler cannot fold what a real launch could not. Unlike Julia, where an all-static
+// partition folds at compile time (KA: ~1.5 ns), partition() checks the sizes against the
+// static ones on every call, so the static case costs a call.
 #include "bench/suite.hpp"
 #include "spvjit/partition.hpp"
 

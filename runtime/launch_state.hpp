@@ -89,10 +89,13 @@ class LaunchState {
 
   // What launches remember, guarded by `mutex`.
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included
-  /// The geometry of the last launch whose workgroup spvjit chose: KernelAbstractions' default
-  /// mostly repeats one ndrange, and this skips the choice and the divisions.
-  bool chosen_cached = false;
-  Partition chosen;
+  /// The geometry of the last launch with a dynamic ndrange, and the workgroup it was given
+  /// (none: spvjit chose one). Launches mostly repeat their sizes; this skips the rules'
+  /// checks and divisions for them.
+  bool last_geometry_valid = false;
+  bool last_given = false;
+  WorkGroup last_given_workgroup;
+  Partition last_geometry;
   /// The ndrange of the latest launch, for BoundsError's message.
   NDRange last_ndrange;
   // An OpenCL kernel's arguments are not thread-safe (clSetKernelArg then enqueue must not

@@ -169,7 +169,7 @@ void no_allocations_split(Runtime& rt, Jit& jit) {
   const unsigned parts = rt.inline_threads();
   auto ours = [&] { k.launch(NDRange{n}, A, B); rt.synchronize(); };
   ours();
-  const std::size_t local = s.chosen.workgroup.size[0], global = s.chosen.global[0];
+  const std::size_t local = s.last_geometry.workgroup.size[0], global = s.last_geometry.global[0];
   const std::size_t groups = global / local;
   auto raw = [&] {
     for (unsigned p = 0; p < parts; ++p) {

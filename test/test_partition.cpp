@@ -169,9 +169,9 @@ TEST_CASE("a launch enqueues the geometry partition() answers for the kernel's l
     const NDRange nd{n};
     k.launch(nd, Z, Z, Z, 1.0f);
     const Partition p = partition({}, &nd, nullptr, state.rules.limits, k.name());
-    REQUIRE(state.chosen_cached);
-    CHECK(state.chosen.global == p.global);
-    CHECK(state.chosen.workgroup == p.workgroup);
+    REQUIRE(state.last_geometry_valid);
+    CHECK(state.last_geometry.global == p.global);
+    CHECK(state.last_geometry.workgroup == p.workgroup);
     CHECK(k.workgroup_for(nd) == p.workgroup);
   }
   test::runtime().synchronize();
