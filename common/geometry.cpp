@@ -218,7 +218,9 @@ bool plan(const GeometryRules& rules, const NDRange* ndrange, const WorkGroup* w
       const std::size_t rem = n % w;
       blocks = n / w + (rem != 0);
       if (rem != 0) {
-        if (!rules.pads) [[unlikely]] bad_padding(rules, ndrange, workgroup, asker, nd, out.workgroup);
+        if (!rules.pads && !empty) [[unlikely]] {
+          bad_padding(rules, ndrange, workgroup, asker, nd, out.workgroup);
+        }
         out.bounds_check = true;
       }
     }

@@ -14,13 +14,6 @@
 
 namespace spvjit::detail {
 
-bool divides(const WorkGroup& wg, const NDRange& nd) {
-  for (unsigned d = 0; d < 3; ++d) {
-    if (wg.size[d] == 0 || nd.size[d] % wg.size[d] != 0) return false;
-  }
-  return true;
-}
-
 namespace {
 
 std::vector<llvm::CallInst*> calls_to(llvm::Module& m, const char* name) {

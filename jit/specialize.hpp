@@ -19,7 +19,4 @@ namespace spvjit::detail {
 std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const KernelModule& def,
                                          const Specialization& spec);
 
-/// True when `wg` divides `nd` in every dimension, so no work-item falls outside the ndrange.
-bool divides(const WorkGroup& wg, const NDRange& nd);
-
 }  // namespace spvjit::detail
