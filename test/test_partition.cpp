@@ -2,6 +2,7 @@
 // a dimension does not divide) and its errors, which show the static and launch values.
 #include <doctest/doctest.h>
 
+#include "common/geometry.hpp"
 #include "runtime/launch_state.hpp"
 #include "spvjit/examples.hpp"
 #include "spvjit/partition.hpp"
@@ -175,4 +176,32 @@ TEST_CASE("a launch enqueues the geometry partition() answers for the kernel's l
     CHECK(k.workgroup_for(nd) == p.workgroup);
   }
   test::runtime().synchronize();
+}
+
+TEST_CASE("a kernel that cannot pad: chosen workgroups divide the ndrange, given ones must") {
+  const Specialization none;
+  detail::GeometryRules rules;
+  rules.statics = &none;
+  rules.limits = cpu;
+  rules.pads = false;
+  Partition p;
+  const NDRange nd{10000};
+  REQUIRE(detail::plan(rules, &nd, nullptr, p, {"launch", "k"}));
+  CHECK(p.workgroup.size[0] == 2500);  // 4096 would pad; 2500 divides 10000
+  CHECK_FALSE(p.bounds_check);
+  const WorkGroup four{4};
+  const NDRange ten{10};
+  CHECK_THROWS_WITH_AS(detail::plan(rules, &ten, &four, p, {"launch", "k"}),
+                       doctest::Contains("workgroup (4,) does not divide ndrange (10,)"), UserError);
+  // Empty: nothing runs, so nothing pads, whatever the workgroup.
+  const NDRange empty{0, 5};
+  const WorkGroup two{1, 2};
+  CHECK_FALSE(detail::plan(rules, &empty, &two, p, {"launch", "k"}));
+  // A coarsened launch runs ceil(n / W) work-items in dimension 0.
+  rules.pads = true;
+  rules.coarsen = 16;
+  const NDRange wide{1000, 3};
+  REQUIRE(detail::plan(rules, &wide, nullptr, p, {"launch", "k"}));
+  CHECK(p.global[0] == 63);
+  CHECK(p.ndrange == wide);
 }
