@@ -31,6 +31,20 @@ TEST_CASE("a cache entry decodes to what was encoded") {
   CHECK(std::vector<std::uint8_t>(d.entry.binary.begin(), d.entry.binary.end()) == binary);
 }
 
+TEST_CASE("a cache entry carries what a launch needs: the coarsening width and offset safety") {
+  for (const EntryLaunch launch : {EntryLaunch{1, false}, EntryLaunch{16, true}, EntryLaunch{8, false},
+                                   EntryLaunch{entry_max_coarsen, true}}) {
+    CAPTURE(launch.coarsen);
+    const DecodedEntry d = decode_entry(encode_entry("k", spirv, binary, launch));
+    REQUIRE_MESSAGE(d.ok(), d.error);
+    CHECK(d.entry.launch == launch);
+  }
+  auto bad = encode_entry("k", spirv, binary, {0, false});
+  CHECK(std::string(decode_entry(bad).error) == "coarsening width out of range");
+  bad = encode_entry("k", spirv, binary, {entry_max_coarsen + 1, false});
+  CHECK(std::string(decode_entry(bad).error) == "coarsening width out of range");
+}
+
 TEST_CASE("the entry reader rejects every truncation and every flipped byte") {
   const auto good = sample();
   for (std::size_t n = 0; n < good.size(); ++n) {

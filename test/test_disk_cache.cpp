@@ -7,6 +7,7 @@
 
 #include "jit/cache_entry.hpp"
 #include "common/log.hpp"
+#include "runtime/launch_state.hpp"
 #include "spvjit/examples.hpp"
 #include "test/disk_cache_helpers.hpp"
 
@@ -30,6 +31,15 @@ TEST_CASE("a new Jit loads a compiled kernel from disk instead of compiling it")
   CHECK(second.stats().compiles == 0);
   CHECK(second.stats().disk_hits == 1);
   CHECK(saxpy_right(k));
+  // What the launch needs came from the entry's header: the same as a compile finds.
+  JitOptions uncached = in_dir(dir);
+  uncached.disk_cache = false;
+  Jit third(runtime(), uncached);
+  const auto& compiled = detail::KernelAccess::state(third.compile(def, wg(32))).facts;
+  const auto& loaded = detail::KernelAccess::state(k).facts;
+  CHECK(compiled.coarsen > 1);  // saxpy is coarsened on this CPU device
+  CHECK(loaded.coarsen == compiled.coarsen);
+  CHECK(loaded.runs_with_offsets == compiled.runs_with_offsets);
   // Dynamic sizes are not in the key: another launch size is the same kernel.
   CHECK(second.compile(def, wg(32)).valid());
   CHECK(second.stats().disk_hits == 1);
