@@ -10,7 +10,7 @@
 
 #include "runtime/launch_state.hpp"
 #include "spvjit/examples.hpp"
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;

@@ -4,7 +4,7 @@
 
 #include "spvjit/partition.hpp"
 #if SPVJIT_HAVE_ALLOC_COUNTER
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 #endif
 
 using namespace spvjit;
