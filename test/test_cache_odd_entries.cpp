@@ -57,7 +57,7 @@ TEST_CASE("a FIFO at an entry's path is removed without opening it for a blockin
   CHECK(detail::decode_entry(read_all(entry)).ok());
 }
 
-TEST_CASE("a symlink at an entry's path is removed, never followed; its target stays") {
+TEST_CASE("a symlink at an entry's path is removed, never followed, and its target stays") {
   TempDir dir, elsewhere;
   const fs::path entry = probe_entry(dir);
   const fs::path target = elsewhere / "fifo";
@@ -112,7 +112,7 @@ TEST_CASE("an entry larger than an entry may hold is removed by its size, before
   }
 }
 
-TEST_CASE("a directory at an entry's path is left alone; the Jit keeps its disk cache") {
+TEST_CASE("a directory at an entry's path is left alone, and the Jit keeps its disk cache") {
   TempDir dir;
   const auto def = examples::saxpy(Scalar::F32);
   const fs::path entry = write_one_entry(def, in_dir(dir));

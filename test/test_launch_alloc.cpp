@@ -155,7 +155,7 @@ void check_saxpy(std::size_t n) {
 }
 }  // namespace
 
-TEST_CASE("a warm launch of saxpy (f16, f32, f64; default and static workgroup 1024) allocates "
+TEST_CASE("a warm launch of saxpy (f16, f32, f64, default and static workgroup 1024) allocates "
           "nothing in spvjit") {
   check_saxpy<half>(1024);
   check_saxpy<float>(1024);
