@@ -18,8 +18,10 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD)
 
+# Each doctest case is its own CTest test (its own process); two at a time is safe (temporary
+# directories, caches and cgroups are per process) and quicker than one process for them all.
 test: build
-	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD) && ctest --output-on-failure -j2
 	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory sanitizers fuzz
 

@@ -15,7 +15,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,6 +22,7 @@
 #include "bench/child_process.hpp"
 #include "bench/raw_opencl.hpp"
 #include "bench/suite.hpp"
+#include "test/temp_dir.hpp"
 
 namespace spvjit::bench {
 
@@ -57,26 +57,6 @@ ChildReport run_and_parse(const std::string& mode,
   return r;
 }
 
-// An empty directory under /tmp for a child's caches, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "spvjit-bench-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw Error("mkdtemp failed for " + pattern);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 // Runs `mode` once, unmeasured, so that the disk caches the measured children read are warm.
 void warm_caches_once(const std::string& mode) {
   static std::map<std::string, bool> warmed;
@@ -102,7 +82,8 @@ void compile_in_child(benchmark::State& state, bool cold, const std::string& mod
   for (auto _ : state) {
     ChildReport r;
     if (cold) {
-      TempDir pocl_cache, spvjit_cache;
+      // Empty directories under /tmp, removed with everything in them.
+      test::TempDir pocl_cache("spvjit-bench"), spvjit_cache("spvjit-bench");
       r = run_and_parse(mode, {{"POCL_CACHE_DIR", pocl_cache.path()},
                                {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
     } else {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "spvjit/spvjit.hpp"
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 
 namespace spvjit::bench {
 

@@ -1,9 +1,11 @@
 # Sanitizer and fuzzer builds. Included before any target is declared, so the flags reach the
-# library, the tests and the fuzzers alike. One build directory per configuration:
+# library, the tests and the fuzzers alike. One build directory per configuration, each a
+# preset of CMakePresets.json (cmake --preset X && cmake --build --preset X):
 #
-#   cmake -S . -B build-asan -G Ninja -DSPVJIT_SANITIZE="address;undefined" -DSPVJIT_BUILD_BENCH=OFF
-#   cmake -S . -B build-tsan -G Ninja -DSPVJIT_SANITIZE=thread -DSPVJIT_BUILD_BENCH=OFF
-#   CXX=clang++-15 CC=clang-15 cmake -S . -B build-fuzz -G Ninja -DSPVJIT_BUILD_FUZZERS=ON ...
+#   asan  build-asan/  SPVJIT_SANITIZE="address;undefined", SPVJIT_BUILD_BENCH=OFF
+#   tsan  build-tsan/  SPVJIT_SANITIZE=thread, SPVJIT_BUILD_BENCH=OFF
+#   fuzz  build-fuzz/  clang-15, SPVJIT_BUILD_FUZZERS=ON, SPVJIT_SANITIZE="address;undefined",
+#                      tests and benchmarks off
 #
 # PoCL, libLLVM and the kernels PoCL compiles stay uninstrumented; sanitizers/*.supp silence
 # their own reports (and nothing of ours).

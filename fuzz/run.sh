@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang-15 (+ ASan and UBSan) in build-fuzz/ and runs each
-# one for a bounded time, starting from its checked-in seed corpus (`make fuzz`):
+# Builds the libFuzzer targets with clang-15 (+ ASan and UBSan) in build-fuzz/ (CMake preset
+# fuzz, CMakePresets.json) and runs each one for a bounded time, starting from its checked-in
+# seed corpus (`make fuzz`):
 #
 #   fuzz/run.sh [seconds per target, default 60]
 #
@@ -10,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-dir=build-fuzz
+dir=build-fuzz  # the fuzz preset's binaryDir
 root=$PWD
 export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-/opt/spvjit-pocl-6.0/etc/OpenCL/vendors}
 
@@ -18,10 +19,8 @@ if ! command -v clang++-15 >/dev/null; then
   echo "fuzz: clang++-15 not installed; fuzz targets skipped"
   exit 0
 fi
-cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang-15 -DCMAKE_CXX_COMPILER=clang++-15 \
-  -DSPVJIT_BUILD_FUZZERS=ON -DSPVJIT_SANITIZE="address;undefined" -DSPVJIT_BUILD_TESTS=OFF \
-  -DSPVJIT_BUILD_BENCH=OFF >/dev/null
-cmake --build "$dir"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
 
 # libFuzzer's own leak check runs per input; LSan suppressions cover PoCL's caches.
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1"

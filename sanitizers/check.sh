@@ -3,8 +3,8 @@
 # for it (`make check-asan`, `make check-tsan`):
 #
 #   asan  AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer): the whole doctest
-#         suite, in build-asan/
-#   tsan  ThreadSanitizer: the doctest suite "concurrency", in build-tsan/
+#         suite, in build-asan/ (CMake preset asan, CMakePresets.json)
+#   tsan  ThreadSanitizer: the doctest suite "concurrency", in build-tsan/ (CMake preset tsan)
 #
 # PoCL, libLLVM and the kernels PoCL compiles are not instrumented; sanitizers/*.supp hold
 # the suppressions for their own reports, each with its reason. The malloc-interposing
@@ -17,16 +17,14 @@ export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-/opt/spvjit-pocl-6.0/etc/OpenCL/vendor
 
 case "$kind" in
   asan)
-    dir=build-asan
-    sanitize="address;undefined"
+    dir=build-asan  # the preset's binaryDir
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
     export LSAN_OPTIONS="suppressions=$root/sanitizers/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     run=(test/spvjit_tests)
     ;;
   tsan)
-    dir=build-tsan
-    sanitize="thread"
+    dir=build-tsan  # the preset's binaryDir
     # die_after_fork=0: TSan builds start spvjit-translate with fork() + exec
     # (common/child_process.cpp says why), which TSan would otherwise refuse in a threaded process.
     export TSAN_OPTIONS="suppressions=$root/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0:die_after_fork=0"
@@ -35,8 +33,8 @@ case "$kind" in
   *) echo "sanitizers/check.sh: unknown kind '$kind'; expected asan or tsan" >&2; exit 2 ;;
 esac
 
-cmake -S . -B "$dir" -G Ninja -DSPVJIT_SANITIZE="$sanitize" -DSPVJIT_BUILD_BENCH=OFF >/dev/null
-cmake --build "$dir"
+cmake --preset "$kind" >/dev/null
+cmake --build --preset "$kind"
 start=$(date +%s)
 (cd "$dir" && "${run[@]}")
 echo "sanitizers: $kind passed in $(( $(date +%s) - start )) s (${run[*]})"

@@ -17,7 +17,7 @@
 #include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
 #if SPVJIT_HAVE_ALLOC_COUNTER
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 #endif
 
 using namespace spvjit;

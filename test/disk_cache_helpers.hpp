@@ -1,17 +1,16 @@
 // Helpers of the disk-cache tests: a Jit in a test directory, a saxpy check, directory and
-// file access, and the probe process (test/cache_probe.cpp).
+// file access, and the probe process (test/cache_probe.cpp; run it with test/run_command.hpp).
 #pragma once
 
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "spvjit/spvjit.hpp"
+#include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
 #include "test/temp_dir.hpp"
 
@@ -75,14 +74,6 @@ inline void write_all(const fs::path& p, const std::vector<std::uint8_t>& bytes)
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-// popen with both streams; finish returns the exit code (-1: did not exit normally).
-inline FILE* start(const std::string& cmd) { return ::popen((cmd + " 2>&1").c_str(), "r"); }
-inline int finish(FILE* p, std::string& out) {
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int status = ::pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 inline std::string probe(const TempDir& dir) {
   return std::string(SPVJIT_CACHE_PROBE) + " " + dir.path();
 }

@@ -3,38 +3,28 @@
 #pragma once
 
 #include <doctest/doctest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
+#include "test/temp_dir.hpp"
 
 namespace spvjit::test {
 
 /// Runs spirv-val on `words` (by default in the OpenCL 1.2 environment); returns its exit status.
 inline int run_spirv_val(const std::vector<std::uint32_t>& words, std::string& output,
                          const char* env = "opencl1.2") {
-  char path[] = "/tmp/spvjit-lang-XXXXXX";
-  const int fd = ::mkstemp(path);
-  REQUIRE(fd >= 0);
-  ::close(fd);
+  const TempDir dir("spvjit-lang");
+  const std::string path = dir / "module.spv";
   {
     std::ofstream f(path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(words.data()),
             static_cast<std::streamsize>(words.size() * 4));
   }
-  const std::string cmd = std::string(SPVJIT_SPIRV_VAL) + " --target-env " + env + " " + path + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) output += buf;
-  const int status = ::pclose(p);
-  std::remove(path);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run_command(std::string(SPVJIT_SPIRV_VAL) + " --target-env " + env + " " + path, output);
 }
 
 /// A specialization for a static workgroup.

@@ -4,15 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
-#include <filesystem>
+
+#include "test/temp_dir.hpp"
 
 int main(int argc, char** argv) {
-  char dir[] = "/tmp/spvjit-test-cache-XXXXXX";
-  if (!::mkdtemp(dir)) return 1;
-  ::setenv("SPVJIT_CACHE_DIR", dir, 1);
+  const spvjit::test::TempDir dir("spvjit-test-cache");
+  ::setenv("SPVJIT_CACHE_DIR", dir.path().c_str(), 1);
   doctest::Context context(argc, argv);
-  const int code = context.run();
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  return code;
+  return context.run();
 }

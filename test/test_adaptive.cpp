@@ -18,7 +18,7 @@ using namespace spvjit;
 
 
 TEST_CASE("adaptive dispatch: same bits on both devices, ordered across queues, thread-safe, "
-          "no allocations; spvjit sets POCL_DEVICES when it is unset") {
+          "no allocations, and spvjit sets POCL_DEVICES when it is unset") {
   std::string out;
   const int code = test::run_command("env -u POCL_DEVICES " SPVJIT_ADAPTIVE_PROBE, out);
   CHECK_MESSAGE(code == 0, out);

@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 
 namespace {
 // Escapes a pointer so the compiler cannot elide the allocation behind it.

@@ -21,7 +21,7 @@ namespace {
 // The probe's entry (saxpy f32, workgroup 64) in `dir`, written by a first run of the probe.
 fs::path probe_entry(const TempDir& dir) {
   std::string out;
-  REQUIRE_MESSAGE(finish(start(probe(dir)), out) == 0, out);
+  REQUIRE_MESSAGE(run_command(probe(dir), out) == 0, out);
   const auto files = entries(dir.path());
   REQUIRE(files.size() == 1);
   return files[0];
@@ -30,7 +30,7 @@ fs::path probe_entry(const TempDir& dir) {
 // Runs the probe with a deadline: a compile that blocks is killed (timeout's exit 124) instead of
 // hanging the suite. A compile takes well under a second here once PoCL's own cache is warm.
 int probe_with_deadline(const TempDir& dir, std::string& out) {
-  return finish(start("timeout 60 " + probe(dir)), out);
+  return run_command("timeout 60 " + probe(dir), out);
 }
 
 void make_sparse(const fs::path& path, off_t size) {
@@ -57,7 +57,7 @@ TEST_CASE("a FIFO at an entry's path is removed without opening it for a blockin
   CHECK(detail::decode_entry(read_all(entry)).ok());
 }
 
-TEST_CASE("a symlink at an entry's path is removed, never followed; its target stays") {
+TEST_CASE("a symlink at an entry's path is removed, never followed, and its target stays") {
   TempDir dir, elsewhere;
   const fs::path entry = probe_entry(dir);
   const fs::path target = elsewhere / "fifo";
@@ -112,7 +112,7 @@ TEST_CASE("an entry larger than an entry may hold is removed by its size, before
   }
 }
 
-TEST_CASE("a directory at an entry's path is left alone; the Jit keeps its disk cache") {
+TEST_CASE("a directory at an entry's path is left alone, and the Jit keeps its disk cache") {
   TempDir dir;
   const auto def = examples::saxpy(Scalar::F32);
   const fs::path entry = write_one_entry(def, in_dir(dir));

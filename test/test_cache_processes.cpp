@@ -17,28 +17,26 @@ using namespace spvjit::test;
 TEST_CASE("a new process loads the kernel another process compiled") {
   TempDir dir;
   std::string out;
-  CHECK_MESSAGE(finish(start(probe(dir)), out) == 0, out);
+  CHECK_MESSAGE(run_command(probe(dir), out) == 0, out);
   CHECK_MESSAGE(out.find("compiles=1 disk_hits=0 disk_writes=1 wrong=0") != std::string::npos, out);
   out.clear();
-  CHECK_MESSAGE(finish(start(probe(dir)), out) == 0, out);
+  CHECK_MESSAGE(run_command(probe(dir), out) == 0, out);
   CHECK_MESSAGE(out.find("compiles=0 disk_hits=1 disk_writes=0 wrong=0") != std::string::npos, out);
 }
 
 TEST_CASE("two processes compiling the same kernel at once both succeed and leave one entry") {
   TempDir dir;
-  FILE* a = start(probe(dir));
-  FILE* b = start(probe(dir));
-  REQUIRE(a != nullptr);
-  REQUIRE(b != nullptr);
+  FILE* a = start_command(probe(dir));
+  FILE* b = start_command(probe(dir));
   std::string out_a, out_b;
-  CHECK_MESSAGE(finish(a, out_a) == 0, out_a);
-  CHECK_MESSAGE(finish(b, out_b) == 0, out_b);
+  CHECK_MESSAGE(finish_command(a, out_a) == 0, out_a);
+  CHECK_MESSAGE(finish_command(b, out_b) == 0, out_b);
   const auto files = entries(dir.path());
   REQUIRE(files.size() == 1);  // no temporary files left behind
   CHECK(files[0].extension() == ".spvk");
   CHECK(detail::decode_entry(read_all(files[0])).ok());
   std::string out;
-  CHECK(finish(start(probe(dir)), out) == 0);
+  CHECK(run_command(probe(dir), out) == 0);
   CHECK_MESSAGE(out.find("disk_hits=1") != std::string::npos, out);
 }
 
@@ -61,6 +59,6 @@ TEST_CASE("a process killed while compiling leaves no entry a later process trip
       if (p.extension() == ".spvk") CHECK(detail::decode_entry(read_all(p)).ok());
     }
     std::string out;
-    CHECK_MESSAGE(finish(start(probe(dir)), out) == 0, out);
+    CHECK_MESSAGE(run_command(probe(dir), out) == 0, out);
   }
 }

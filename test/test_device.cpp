@@ -1,8 +1,5 @@
 #include <doctest/doctest.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -23,11 +20,9 @@ TEST_CASE("the runtime picks a device that accepts SPIR-V") {
 }
 
 TEST_CASE("with no SPIR-V device visible, the runtime throws and lists what it saw") {
-  char dir[] = "/tmp/spvjit-empty-vendors-XXXXXX";
-  REQUIRE(::mkdtemp(dir) != nullptr);
+  test::TempDir dir("spvjit-empty-vendors");
   std::string out;
-  const int code = test::run_command(std::string("OCL_ICD_VENDORS=") + dir + " " SPVJIT_DEVICE_PROBE, out);
-  ::rmdir(dir);
+  const int code = test::run_command("OCL_ICD_VENDORS=" + dir.path() + " " SPVJIT_DEVICE_PROBE, out);
   CHECK_MESSAGE(code == 2, out);
   CHECK(out.find("no OpenCL device accepts SPIR-V") != std::string::npos);
   CHECK(out.find("devices seen: none") != std::string::npos);

@@ -99,7 +99,7 @@ TEST_CASE("SPVJIT_CACHE: each spelling of off writes nothing, of on writes the e
   CHECK(entries(dir.path()).empty());
 }
 
-TEST_CASE("SPVJIT_CACHE_DIR names the directory; empty, it is unset") {
+TEST_CASE("SPVJIT_CACHE_DIR names the directory, and empty it is unset") {
   TempDir dir, xdg;
   std::string out;
   CHECK(cache_probe_with("SPVJIT_CACHE_DIR=" + dir.path(), "-", out) == 0);
@@ -111,7 +111,7 @@ TEST_CASE("SPVJIT_CACHE_DIR names the directory; empty, it is unset") {
   CHECK(entries(xdg / "spvjit").size() == 1);
 }
 
-TEST_CASE("SPVJIT_COARSEN: off, on or a width in any case; anything else stops the Jit") {
+TEST_CASE("SPVJIT_COARSEN: off, on or a width in any case, and anything else stops the Jit") {
   struct Case {
     const char* value;
     const char* expected;  // in the debug log
@@ -145,7 +145,7 @@ TEST_CASE("SPVJIT_COARSEN: off, on or a width in any case; anything else stops t
   }
 }
 
-TEST_CASE("SPVJIT_LOG: off, info or debug in any case; anything else stops the Runtime") {
+TEST_CASE("SPVJIT_LOG: off, info or debug in any case, and anything else stops the Runtime") {
   for (const char* on : {"INFO", "info", "Debug"}) {
     CAPTURE(on);
     std::string out;

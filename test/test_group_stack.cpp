@@ -127,7 +127,8 @@ TEST_CASE("stack estimate: 512 floats held across a barrier, and a raw module's 
   CHECK(per_item(raw) == 48);  // 40 bytes padded to the alloca's 16-byte alignment
 }
 
-TEST_CASE("group stack: the budget is half the default thread stack; the Jit shrinks and refuses by it") {
+TEST_CASE("group stack: the budget is half the default thread stack, and the Jit shrinks and "
+          "refuses by it") {
   pthread_attr_t attr;
   REQUIRE(pthread_getattr_default_np(&attr) == 0);
   std::size_t stack = 0;

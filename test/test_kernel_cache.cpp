@@ -12,7 +12,7 @@
 #include "jit/specialize.hpp"
 #include "spvjit/examples.hpp"
 #if SPVJIT_HAVE_ALLOC_COUNTER
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 #endif
 #include "test/shared_runtime.hpp"
 

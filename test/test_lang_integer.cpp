@@ -87,7 +87,7 @@ TEST_CASE("integer edge cases: negative division, wide shifts, wrapping overflow
   }
 }
 
-TEST_CASE("narrow and wide integers wrap; integer min, max and clamp") {
+TEST_CASE("narrow and wide integers wrap, and integer min, max and clamp work") {
   KernelBuilder kb("narrow_wide");
   auto o8 = kb.param<Global<std::int8_t>>("o8");
   auto o16 = kb.param<Global<std::uint16_t>>("o16");

@@ -10,7 +10,7 @@
 
 #include "runtime/launch_state.hpp"
 #include "spvjit/examples.hpp"
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;
@@ -155,7 +155,7 @@ void check_saxpy(std::size_t n) {
 }
 }  // namespace
 
-TEST_CASE("a warm launch of saxpy (f16, f32, f64; default and static workgroup 1024) allocates "
+TEST_CASE("a warm launch of saxpy (f16, f32, f64, default and static workgroup 1024) allocates "
           "nothing in spvjit") {
   check_saxpy<half>(1024);
   check_saxpy<float>(1024);

@@ -8,7 +8,7 @@
 #include "spvjit/partition.hpp"
 #include "test/shared_runtime.hpp"
 #if SPVJIT_HAVE_ALLOC_COUNTER
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 #endif
 
 using namespace spvjit;

@@ -5,17 +5,15 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <string>
 
 #include "spvjit/raw_module.hpp"
+#include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
+#include "test/temp_dir.hpp"
 
 using namespace spvjit;
 
@@ -45,15 +43,6 @@ struct RawKernel {
     return kernel_from_module(*module, fn->getName());
   }
 };
-
-int run(const std::string& cmd, std::string& out) {
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int status = ::pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 }  // namespace
 
@@ -139,14 +128,10 @@ TEST_CASE("reliability: build options PoCL rejects are a BuildError") {
 
 TEST_CASE("reliability: with a broken OpenCL vendor, the runtime lists what it found") {
   // A vendor file that names a library which does not exist: the ICD loader skips it.
-  char dir[] = "/tmp/spvjit-broken-vendor-XXXXXX";
-  REQUIRE(::mkdtemp(dir) != nullptr);
-  const std::string icd = std::string(dir) + "/broken.icd";
-  std::ofstream(icd) << "/nonexistent/libOpenCL-vendor.so\n";
+  test::TempDir dir("spvjit-broken-vendor");
+  std::ofstream(dir / "broken.icd") << "/nonexistent/libOpenCL-vendor.so\n";
   std::string out;
-  const int code = run(std::string("OCL_ICD_VENDORS=") + dir + " " SPVJIT_DEVICE_PROBE, out);
-  std::remove(icd.c_str());
-  ::rmdir(dir);
+  const int code = test::run_command("OCL_ICD_VENDORS=" + dir.path() + " " SPVJIT_DEVICE_PROBE, out);
   CHECK_MESSAGE(code == 2, out);
   CHECK(out.find("DeviceNotFoundError") != std::string::npos);
   CHECK(out.find("devices seen: none") != std::string::npos);
@@ -155,7 +140,7 @@ TEST_CASE("reliability: with a broken OpenCL vendor, the runtime lists what it f
 TEST_CASE("reliability: compiling under a signal-firing interval timer does not kill the process") {
   std::string out;
   // POCL_KERNEL_CACHE=0: PoCL must really build (and run its helper processes) every time.
-  const int code = run("POCL_KERNEL_CACHE=0 timeout 300 " SPVJIT_SIGNAL_PROBE, out);
+  const int code = test::run_command("POCL_KERNEL_CACHE=0 timeout 300 " SPVJIT_SIGNAL_PROBE, out);
   CHECK_MESSAGE(code == 0, out);
   CHECK_MESSAGE(out.find("survived") != std::string::npos, out);
 }

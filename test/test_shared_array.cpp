@@ -7,7 +7,7 @@
 #include "runtime/launch_state.hpp"
 #include "spvjit/examples.hpp"
 #if SPVJIT_HAVE_ALLOC_COUNTER
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 #endif
 #include "test/shared_runtime.hpp"
 

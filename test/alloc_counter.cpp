@@ -1,6 +1,6 @@
 // The interposer behind alloc_counter.hpp. glibc exports its allocator under __libc_* names,
 // which lets these definitions forward without dlsym (dlsym itself allocates).
-#include "support/alloc_counter.hpp"
+#include "test/alloc_counter.hpp"
 
 #include <atomic>
 #include <cerrno>
