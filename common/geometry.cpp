@@ -100,7 +100,8 @@ inline bool workgroup_ok(const GeometryRules& rules, const WorkGroup& wg, const 
   const std::size_t max_items = rules.max_items();
   // Each dimension within its own limit first, so the product cannot overflow. Sizes beyond the
   // ndrange's dimensions must be 1: a group of 16 over a dimension of 1 is never meant.
-  return (range.dims >= 2 || w[1] == 1) && (range.dims >= 3 || w[2] == 1) && w[0] != 0 && w[1] != 0 && w[2] != 0 &&
+  return (range.dims >= 2 || w[1] == 1) && (range.dims >= 3 || w[2] == 1) && w[0] != 0 &&
+         w[1] != 0 && w[2] != 0 &&
          (!most[0] || w[0] <= most[0]) && (!most[1] || w[1] <= most[1]) &&
          (!most[2] || w[2] <= most[2]) && (!max_items || w[0] * w[1] * w[2] <= max_items);
 }
@@ -120,7 +121,8 @@ inline bool workgroup_ok(const GeometryRules& rules, const WorkGroup& wg, const 
                                                       const WorkGroup* wg, GeometryAsker asker,
                                                       const NDRange& range) {
   refuse(rules, nd, wg, asker,
-         "ndrange " + range.to_string() + " is too large: the total of work-items overflows size_t");
+         "ndrange " + range.to_string() +
+             " is too large: the total of work-items overflows size_t");
 }
 
 }  // namespace
@@ -155,7 +157,8 @@ WorkGroup choose_workgroup(const GeometryRules& rules, const NDRange& run) noexc
     }
     wg.size[d] = size;
     // A 64-bit division takes tens of cycles: only when a later dimension needs the budget.
-    const bool more = (d == 0 && (run.size[1] > 1 || run.size[2] > 1)) || (d == 1 && run.size[2] > 1);
+    const bool more =
+        (d == 0 && (run.size[1] > 1 || run.size[2] > 1)) || (d == 1 && run.size[2] > 1);
     if (more) budget /= size;
   }
   return wg;
@@ -190,8 +193,8 @@ bool plan(const GeometryRules& rules, const NDRange* ndrange, const WorkGroup* w
   const WorkGroup* fixed = statics.workgroup ? &*statics.workgroup : workgroup;
   if (fixed) {
     if (!extent_ok(*fixed)) [[unlikely]] {
-      bad_extent(rules, ndrange, workgroup, asker, fixed == workgroup ? "workgroup" : "static workgroup",
-                 *fixed);
+      bad_extent(rules, ndrange, workgroup, asker,
+                 fixed == workgroup ? "workgroup" : "static workgroup", *fixed);
     }
     if (!workgroup_ok(rules, *fixed, nd)) [[unlikely]] {
       bad_workgroup(rules, ndrange, workgroup, asker,

@@ -1,7 +1,7 @@
 // The launch path: argument checks against the signature, geometry (common/geometry.hpp,
-// KernelAbstractions' partition rules), clSetKernelArg from the caller's stack, one clEnqueueNDRangeKernel. Nothing
-// here allocates or queries the device; messages are built only on the way to a throw, in cold
-// functions. Measured per launch + synchronize of a 16-item kernel on PoCL `basic`: ~0.6 us in
+// KernelAbstractions' partition rules), clSetKernelArg from the caller's stack, one
+// clEnqueueNDRangeKernel. Nothing here allocates or queries the device; messages are built only
+// on the way to a throw, in cold functions. Measured per launch + synchronize of a 16-item kernel on PoCL `basic`: ~0.6 us in
 // all, PoCL's own part ~0.55 us.
 #include <algorithm>
 #include <cstdint>
@@ -206,7 +206,9 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     detail::check_argument(s, i, args[i]);
     if (args[i].kind == ParamKind::LocalArray) local += args[i].size;
   }
-  if (s.facts.static_local_bytes + local > s.local_mem_size) [[unlikely]] detail::bad_local_total(s, local);
+  if (s.facts.static_local_bytes + local > s.local_mem_size) [[unlikely]] {
+    detail::bad_local_total(s, local);
+  }
 
   for (unsigned p : s.facts.extent_covers_ndrange) {
     if (args[p].count < nd.size[0]) [[unlikely]] detail::bad_raw_extent(s, p, args[p].count, nd);
@@ -258,7 +260,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   detail::RuntimeCore& core = *s.core;
   // Thresholds count indices (the calibration kernel does one per work-item); a coarsened
   // work-item does `coarsen` of them.
-  const std::size_t work = g.items > SIZE_MAX / s.rules.coarsen ? SIZE_MAX : g.items * s.rules.coarsen;
+  const std::size_t coarsen = s.rules.coarsen;
+  const std::size_t work = g.items > SIZE_MAX / coarsen ? SIZE_MAX : g.items * coarsen;
   cl_command_queue queue;
   const std::size_t split_threshold = core.split_threshold.load(std::memory_order_relaxed);
   if (core.inline_pool && s.facts.runs_with_offsets && !event && split_threshold != SIZE_MAX) {

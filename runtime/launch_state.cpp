@@ -56,7 +56,8 @@ GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const Ke
   }
   size_t multiple = 1;
   if (clGetKernelWorkGroupInfo(kernel, core.device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                               sizeof(multiple), &multiple, nullptr) == CL_SUCCESS && multiple > 0) {
+                               sizeof(multiple), &multiple, nullptr) == CL_SUCCESS &&
+      multiple > 0) {
     limits.preferred_multiple = multiple;
   }
   rules.stack = facts.stack;
