@@ -1,8 +1,8 @@
 // The launch path: argument checks against the signature, geometry (common/geometry.hpp,
 // KernelAbstractions' partition rules), clSetKernelArg from the caller's stack, one
 // clEnqueueNDRangeKernel. Nothing here allocates or queries the device; messages are built only
-// on the way to a throw, in cold functions. Measured per launch + synchronize of a 16-item kernel on PoCL `basic`: ~0.6 us in
-// all, PoCL's own part ~0.55 us.
+// on the way to a throw, in cold functions. Measured per launch + synchronize of a 16-item
+// kernel on PoCL `basic`: ~0.6 us in all, PoCL's own part ~0.55 us.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
