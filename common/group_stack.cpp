@@ -18,15 +18,6 @@ std::uint64_t default_thread_stack_bytes() {
   return bytes;
 }
 
-std::size_t GroupStack::max_items() const noexcept {
-  if (per_item == 0) return SIZE_MAX;
-  return static_cast<std::size_t>(std::max<std::uint64_t>(1, budget() / per_item));
-}
-
-bool GroupStack::fits(std::size_t items) const noexcept {
-  return per_item == 0 || items <= budget() / per_item;
-}
-
 std::string GroupStack::refusal(const std::string& group, std::size_t items) const {
   const std::string where =
       " bytes on the stack of the thread that runs the group (PoCL keeps each work-item's "

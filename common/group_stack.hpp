@@ -6,6 +6,7 @@
 // work-item (ir/group_stack.hpp); this decides how many work-items a group may have.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,8 +32,13 @@ struct GroupStack {
   /// 4096; a 4 MiB one ran 1900 and crashed at 2048; 2 MiB ran 960 and crashed at 1024.
   std::uint64_t budget() const noexcept { return thread_stack / 2; }
   /// The most work-items per group that fit; at least 1, SIZE_MAX when nothing is kept.
-  std::size_t max_items() const noexcept;
-  bool fits(std::size_t items) const noexcept;
+  std::size_t max_items() const noexcept {
+    if (per_item == 0) return SIZE_MAX;
+    return static_cast<std::size_t>(std::max<std::uint64_t>(1, budget() / per_item));
+  }
+  bool fits(std::size_t items) const noexcept {
+    return per_item == 0 || items <= budget() / per_item;
+  }
   /// Why a group of `items` work-items (`group` says which: "static workgroup (4096,)") does
   /// not fit, and what to do instead, for a UserError.
   std::string refusal(const std::string& group, std::size_t items) const;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
 #include "runtime/launch_state.hpp"
 
@@ -137,13 +138,14 @@ inline void set_svm_argument(LaunchState& s, cl_uint index, const void* ptr) {
 // The launch's geometry (common/geometry.hpp); null when the ndrange is empty (nothing to
 // run). A static ndrange's geometry was fixed when the kernel was made, and the last dynamic
 // one is remembered (under the kernel's lock) with the workgroup it was given: both skip the
-// rules' checks and divisions, ~30 ns of a 0.66 us launch. `scratch` holds any other.
+// rules' checks and divisions, ~30 ns of a 0.66 us launch. `scratch` holds any other (left
+// unconstructed until needed: zeroing a Partition on every launch costs a rep stos).
 inline const Partition* geometry(LaunchState& s, const NDRange& nd, const WorkGroup* given,
-                                 Partition& scratch) {
+                                 std::optional<Partition>& scratch) {
   const Specialization& spec = s.facts.spec;
   if (s.static_geometry) {
     if (nd == *spec.ndrange && (!given || *given == *spec.workgroup)) [[likely]] {
-      return s.fixed.items != 0 ? &s.fixed : nullptr;
+      return s.fixed.empty() ? nullptr : &s.fixed;
     }
   } else if (s.last_geometry_valid && nd == s.last_geometry.ndrange &&
              nd.dims == s.last_geometry.ndrange.dims &&
@@ -152,14 +154,15 @@ inline const Partition* geometry(LaunchState& s, const NDRange& nd, const WorkGr
                     : !s.last_given)) {
     return &s.last_geometry;
   }
-  if (!plan(s.rules, &nd, given, scratch, {"launch", s.facts.name})) return nullptr;
+  const Partition& planned = scratch.emplace(plan(s.rules, &nd, given, {"launch", s.facts.name}));
+  if (planned.empty()) return nullptr;
   if (!s.static_geometry) {
-    s.last_geometry = scratch;
+    s.last_geometry = planned;
     s.last_given = given != nullptr;
     if (given) s.last_given_workgroup = *given;
     s.last_geometry_valid = true;
   }
-  return &scratch;
+  return &planned;
 }
 
 }  // namespace
@@ -215,7 +218,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   }
 
   std::lock_guard<std::mutex> lock(s.mutex);
-  Partition scratch;
+  std::optional<Partition> scratch;
   const Partition* geometry = detail::geometry(s, nd, given, scratch);
   if (!geometry) return;
   const Partition& g = *geometry;
@@ -261,7 +264,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   // Thresholds count indices (the calibration kernel does one per work-item); a coarsened
   // work-item does `coarsen` of them.
   const std::size_t coarsen = s.rules.coarsen;
-  const std::size_t work = g.items > SIZE_MAX / coarsen ? SIZE_MAX : g.items * coarsen;
+  const std::size_t items = g.items();
+  const std::size_t work = items > SIZE_MAX / coarsen ? SIZE_MAX : items * coarsen;
   cl_command_queue queue;
   const std::size_t split_threshold = core.split_threshold.load(std::memory_order_relaxed);
   if (core.inline_pool && s.facts.runs_with_offsets && !event && split_threshold != SIZE_MAX) {

@@ -68,9 +68,8 @@ GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const Ke
 }
 
 Partition fixed_partition(const GeometryRules& rules, const std::string& name) {
-  Partition p;
-  if (rules.statics->ndrange) plan(rules, nullptr, nullptr, p, {"launch", name});
-  return p;
+  if (!rules.statics->ndrange) return Partition{};
+  return plan(rules, nullptr, nullptr, {"launch", name});
 }
 
 std::size_t argument_count(const KernelFacts& facts) {

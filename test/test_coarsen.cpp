@@ -73,7 +73,7 @@ TEST_CASE("coarsened saxpy with static and given workgroups and a static ndrange
   const auto& fixed = detail::KernelAccess::state(coarse_jit().compile(def, exact));
   REQUIRE(fixed.facts.coarsen > 1);
   const std::size_t items = (1001 + fixed.facts.coarsen - 1) / fixed.facts.coarsen;
-  CHECK(fixed.fixed.items == (items + 6) / 7 * 7);
+  CHECK(fixed.fixed.items() == (items + 6) / 7 * 7);
   CHECK(fixed.fixed.workgroup.size[0] == 7);
   Specialization dynamic_wg;
   dynamic_wg.ndrange = NDRange{4097};

@@ -43,12 +43,13 @@ struct Partition {
   WorkGroup workgroup;                      ///< the static, given or chosen workgroup
   std::array<std::size_t, 3> blocks{};      ///< ceil(ndrange / workgroup) per dimension
   std::array<std::size_t, 3> global{};      ///< blocks * workgroup: OpenCL's global size
-  std::size_t items = 0;                    ///< global[0] * global[1] * global[2]
   unsigned dims = 1;                        ///< work dimensions to enqueue (1 to 3)
   bool bounds_check = false;                ///< some dimension is not divided by the workgroup
 
   /// An ndrange of 0 in some dimension: nothing to launch.
   bool empty() const { return blocks[0] == 0 || blocks[1] == 0 || blocks[2] == 0; }
+  /// Work-items enqueued: global[0] * global[1] * global[2] (partition() checked it fits).
+  std::size_t items() const { return global[0] * global[1] * global[2]; }
 };
 
 /// The geometry of a launch. `statics` holds the sizes the kernel was specialized for;
