@@ -8,8 +8,8 @@
 #if defined(__GNUC__)
 #define SPVJIT_API_BEGIN _Pragma("GCC visibility push(default)")
 #define SPVJIT_API_END _Pragma("GCC visibility pop")
-/// An internal class that a public header names (forward-declared there, so default visible):
-/// its definition keeps it inside the library.
+/// An internal class that a public header names: declared inside the API region it would be
+/// exported, so its forward declaration and its definition both say it is not (they must agree).
 #define SPVJIT_INTERNAL __attribute__((visibility("hidden")))
 #else
 #define SPVJIT_API_BEGIN

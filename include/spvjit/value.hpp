@@ -19,7 +19,7 @@ class Value;
 namespace spvjit {
 
 namespace detail {
-class BuilderState;
+class SPVJIT_INTERNAL BuilderState;  // ir/state.hpp: stays inside the library
 }
 
 /// A dynamically typed SSA value of a kernel being built. Cheap to copy; valid while its
