@@ -124,6 +124,10 @@ void no_workgroup(const GeometryRules& rules, const NDRange* nd, GeometryAsker a
          "no workgroup: none is static, none was given and no device limits to choose one");
 }
 
+void stack(const GeometryRules& rules, GeometryAsker asker) {
+  refuse(rules, nullptr, nullptr, asker, rules.stack.refusal("", 1));
+}
+
 }  // namespace geometry_error
 
 
@@ -150,28 +154,6 @@ WorkGroup choose_workgroup(const GeometryRules& rules, const NDRange& run) noexc
     if (more) budget /= size;
   }
   return wg;
-}
-
-Specialization settle_statics(const GeometryRules& rules, GeometryAsker asker) {
-  Specialization spec = *rules.statics;
-  if (!rules.stack.fits(1)) [[unlikely]] {
-    refuse(rules, nullptr, nullptr, asker, rules.stack.refusal("", 1));
-  }
-  if (spec.ndrange) {
-    spec.workgroup = plan(rules, nullptr, nullptr, asker).workgroup;
-  } else if (spec.workgroup) {
-    const WorkGroup& wg = *spec.workgroup;
-    if (!extent_ok(wg)) {
-      geometry_error::extent(rules, nullptr, nullptr, asker, "static workgroup", wg);
-    }
-    NDRange any;
-    any.dims = 3;  // no ndrange to compare the workgroup's dimensions with
-    if (!workgroup_ok(rules, wg, any)) {
-      geometry_error::workgroup(rules, nullptr, nullptr, asker, "static workgroup", wg, "ndrange",
-                                any);
-    }
-  }
-  return spec;
 }
 
 }  // namespace detail
