@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "runtime/core.hpp"
+#include "runtime/released_memory.hpp"
 #include "spvjit/view.hpp"
 
 namespace spvjit::detail {
@@ -16,7 +17,9 @@ _cl_mem* buffer_create(RuntimeCore& core, std::size_t bytes) {
 }
 
 void buffer_release(_cl_mem* mem) noexcept {
-  if (mem) clReleaseMemObject(mem);
+  if (!mem) return;
+  note_memory_released();
+  clReleaseMemObject(mem);
 }
 
 void buffer_retain(_cl_mem* mem) noexcept {

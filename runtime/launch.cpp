@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "runtime/launch_state.hpp"
+#include "runtime/released_memory.hpp"
 
 namespace spvjit {
 
@@ -218,6 +219,13 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   }
 
   std::lock_guard<std::mutex> lock(s.mutex);
+  // A buffer, view or shared array released since the last launch may have left its address to
+  // a new one: remembered handles prove nothing then.
+  const std::uint64_t released = detail::released_memory.load(std::memory_order_relaxed);
+  if (released != s.memo_released) [[unlikely]] {
+    for (auto& m : s.memo) m.set = false;
+    s.memo_released = released;
+  }
   std::optional<Partition> scratch;
   const Partition* geometry = detail::geometry(s, nd, given, scratch);
   if (!geometry) return;

@@ -89,6 +89,8 @@ class LaunchState {
 
   // What launches remember, guarded by `mutex`.
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included
+  /// released_memory when `memo` was last trusted (runtime/released_memory.hpp).
+  std::uint64_t memo_released = 0;
   /// The geometry of the last launch with a dynamic ndrange, and the workgroup it was given
   /// (none: spvjit chose one). Launches mostly repeat their sizes; this skips the rules'
   /// checks and divisions for them.

@@ -2,6 +2,7 @@
 // buffer and fine-grained system sharing; spvjit asks for fine-grained buffers, so host accesses
 // need no map/unmap.
 #include "runtime/core.hpp"
+#include "runtime/released_memory.hpp"
 #include "spvjit/shared_array.hpp"
 
 namespace spvjit::detail {
@@ -58,6 +59,7 @@ void svm_free(RuntimeCore& core, void* ptr) noexcept {
   } catch (...) {
     // A failed clFinish leaves nothing better to do than free: the queue is broken anyway.
   }
+  note_memory_released();
   clSVMFree(core.context.get(), ptr);
 }
 

@@ -63,3 +63,28 @@ TEST_CASE("copyto moves data between host memory, buffers and views") {
   CHECK_THROWS_WITH_AS(copyto(A, wrong), doctest::Contains("size mismatch"), UserError);
   CHECK_THROWS_WITH_AS(copyto(view(C), view(A)), doctest::Contains("size mismatch"), UserError);
 }
+
+// PoCL's clSetKernelArg keeps a sub-buffer as its parent and offset, and retains neither. A
+// launch that skipped clSetKernelArg because the kernel already held a handle of the same value
+// could hand PoCL a released view's parent and offset when a new view took the freed address
+// (seen as a SIGSEGV inside PoCL under ASan). Views made and released in turn, as a loop would.
+TEST_CASE("a view released and another made in its place: the kernel writes the new view") {
+  auto& rt = test::runtime();
+  const std::size_t align = rt.device().base_address_alignment / sizeof(double);
+  const std::size_t n = 4 * align;
+  Kernel scale = test::jit().compile(examples::scale(Scalar::F64, 1));
+  auto in = rt.upload(std::vector<double>(n, 1.0));
+  std::vector<Buffer<double>> outs;
+  for (int round = 0; round < 8; ++round) outs.push_back(rt.zeros<double>(n));
+  for (std::size_t round = 0; round < outs.size(); ++round) {
+    CAPTURE(round);
+    const std::size_t offset = (round % 3) * align;
+    scale.launch(NDRange{align}, view(outs[round], offset, align), view(in, 0, align));
+    rt.synchronize();
+    const auto out = outs[round].to_vector();
+    for (std::size_t i = 0; i < n; ++i) {
+      CAPTURE(i);
+      CHECK(out[i] == (i >= offset && i < offset + align ? 2.0 : 0.0));
+    }
+  }
+}
