@@ -72,9 +72,8 @@ void mark_opencl_started() noexcept { g_opencl_started.store(true); }
 RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   const RuntimeEnv env = read_runtime_env();
   adaptive = options.dispatch == Dispatch::Adaptive;
-  const auto threshold = adaptive ? (options.inline_threshold ? options.inline_threshold
-                                                              : env.inline_threshold)
-                                  : std::nullopt;
+  std::optional<std::size_t> threshold;
+  if (adaptive) threshold = options.inline_threshold ? options.inline_threshold : env.inline_threshold;
   // The options, SPVJIT_INLINE_THREADS, or every hardware thread.
   const unsigned threads =
       !adaptive ? 1
@@ -151,7 +150,7 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
                                                  : env.split_threshold;
     Thresholds measured;
     if (!threshold || !split) measured = measure_thresholds(*this);
-    inline_threshold = threshold ? *threshold : measured.inline_items;
+    inline_threshold = threshold.value_or(measured.inline_items);
     split_threshold = split ? *split : measured.split_items;
   }
   SPVJIT_LOG_INFO("device: " + info.summary() + " (" + std::to_string(seen.size()) +
