@@ -31,6 +31,8 @@ struct Conversion {
   std::size_t begin = 0;  ///< where `spec` starts in the format
 };
 
+bool is_flag(char c) { return c == '-' || c == '+' || c == ' ' || c == '#' || c == '0'; }
+
 [[noreturn]] void bad_format(std::string_view format, const std::string& why) {
   throw UserError("print: format \"" + std::string(format) + "\": " + why);
 }
@@ -46,7 +48,7 @@ std::vector<Conversion> parse(std::string_view format) {
       i = j;
       continue;
     }
-    while (j < format.size() && std::string_view("-+ #0").find(format[j]) != std::string_view::npos) {
+    while (j < format.size() && is_flag(format[j])) {
       c.flags += format[j++];
     }
     while (j < format.size() && format[j] >= '0' && format[j] <= '9') ++j;
@@ -96,7 +98,10 @@ std::string mismatch(const Conversion& c, Scalar t) {
       if (!integer || bits_of(t) > 32) return "an integer of at most 32 bits (a character code)";
       return {};
     case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
-      if (!c.length.empty()) return "no length modifier for " + c.spec + " (f32 and f64 both print with %" + c.conversion + ")";
+      if (!c.length.empty()) {
+        return "no length modifier for " + c.spec + " (f32 and f64 both print with %" +
+               c.conversion + ")";
+      }
       if (!is_float(t)) return "f32 or f64";
       return {};
     case 's':
@@ -105,7 +110,9 @@ std::string mismatch(const Conversion& c, Scalar t) {
   }
   // Integer conversions.
   const bool wants_signed = c.conversion == 'd' || c.conversion == 'i';
-  const char* sign = wants_signed ? "a signed integer" : c.conversion == 'u' ? "an unsigned integer" : "an integer";
+  const char* sign = wants_signed            ? "a signed integer"
+                     : c.conversion == 'u' ? "an unsigned integer"
+                                           : "an integer";
   std::string width;
   bool fits = false;
   if (c.length.empty()) {
@@ -193,7 +200,7 @@ void print(KernelBuilder& kb, std::string_view format, std::span<const PrintArg>
     if (is_float(t)) {
       v = s.ir.CreateFPExt(v, s.ir.getDoubleTy());
     } else if (bits_of(t) < 32) {
-      v = is_signed(t) ? s.ir.CreateSExt(v, s.ir.getInt32Ty()) : s.ir.CreateZExt(v, s.ir.getInt32Ty());
+      v = s.ir.CreateIntCast(v, s.ir.getInt32Ty(), is_signed(t));
     }
     values.push_back(v);
   }
@@ -209,7 +216,8 @@ void print(KernelBuilder& kb, std::string_view format, std::span<const PrintArg>
   auto* zero = s.ir.getInt64(0);
   llvm::Constant* first = llvm::ConstantExpr::getInBoundsGetElementPtr(
       text->getType(), global, llvm::ArrayRef<llvm::Constant*>{zero, zero});
-  auto* char_ptr = llvm::PointerType::get(s.ir.getInt8Ty(), static_cast<unsigned>(AddressSpace::Constant));
+  auto* char_ptr =
+      llvm::PointerType::get(s.ir.getInt8Ty(), static_cast<unsigned>(AddressSpace::Constant));
   auto* printf_type = llvm::FunctionType::get(s.ir.getInt32Ty(), {char_ptr}, true);
   llvm::Function* fn = s.module->getFunction("printf");
   if (fn && (!fn->isDeclaration() || fn->getFunctionType() != printf_type)) {

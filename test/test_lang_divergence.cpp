@@ -1,7 +1,8 @@
 // Barriers that only some work-items of a group reach hang the launch: finish() refuses them
 // (ir/uniformity.hpp), naming the kernel, the condition and the index it depends on. Barriers
 // every work-item reaches (in uniform loops, under conditions on the group or a parameter,
-// after an `if lid < s` closes) still build, and run right.
+// after an `if lid < s` closes, on a var once it holds a value the group shares) still build,
+// and run right.
 #include <doctest/doctest.h>
 
 #include <functional>
@@ -234,10 +235,29 @@ TEST_CASE("divergence: barriers every work-item reaches build and run") {
     const auto got = run(kb.finish(), 2);
     for (std::int64_t g = 0; g < 3; ++g) {
       std::int32_t sum = 0;
-      for (std::int64_t l = 0; l < group; ++l) sum += static_cast<std::int32_t>((g * group + l) * 2);
+      for (std::int64_t l = 0; l < group; ++l) {
+        sum += static_cast<std::int32_t>((g * group + l) * 2);
+      }
       CHECK(got[g] == sum);
       CHECK(got[g + 3] == sum % 3);
     }
+  }
+  SUBCASE("a var reassigned a value the whole group shares") {
+    KernelBuilder kb("reassigned");
+    auto out = kb.param<Global<std::int32_t>>("out");
+    auto bias = kb.param<std::int64_t>("bias");
+    auto tile = local_array<std::int32_t>(kb, {group}, "tile");
+    auto lid = kb.local_index();
+    auto x = kb.var(cast<std::int32_t>(lid));
+    tile(lid) = x.get() + cast<std::int32_t>(bias);
+    barrier(kb);
+    x = tile(0).get();
+    kb.if_(x > 0, [&] {
+      tile(lid) = 7;
+      barrier(kb);
+      out[kb.global_index()] = tile(group - 1 - lid).get() + x.get();
+    });
+    CHECK(run(kb.finish(), 1) == std::vector<std::int32_t>(3 * group, 8));
   }
   SUBCASE("a break on a uniform condition in a loop with a barrier") {
     KernelBuilder kb("uniform_break");

@@ -81,7 +81,8 @@ TEST_CASE("print: the format is checked against the arguments when the kernel is
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "%*d\n", 1, 2); }, {"`*`"});
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "%v4f\n", 1.0f); }, {"vector"});
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "100%\n"); }, {"conversion"});
-  check_print_error([](KernelBuilder& kb, auto) { print(kb, "50%"); }, {"ends inside a conversion"});
+  check_print_error([](KernelBuilder& kb, auto) { print(kb, "50%"); },
+                    {"ends inside a conversion"});
   check_print_error([](KernelBuilder& kb, auto) {
     KernelBuilder other("other");
     print(kb, "%d\n", other.lit(1));
