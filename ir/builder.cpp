@@ -14,6 +14,7 @@
 #include "ir/kernel_module.hpp"
 #include "ir/scope_check.hpp"
 #include "ir/state.hpp"
+#include "ir/uniformity.hpp"
 
 namespace spvjit {
 
@@ -399,6 +400,7 @@ KernelDef KernelBuilder::finish() {
     throw InternalError("builder produced an invalid module for kernel '" + s.name +
                         "': " + err.str());
   }
+  detail::check_barriers_uniform(*s.kernel, s.name);
   auto km = std::make_shared<detail::KernelModule>();
   km->name = s.name;
   km->params = s.params;
@@ -409,6 +411,7 @@ KernelDef KernelBuilder::finish() {
   km->bounds_checked = checked;
   km->bounds_sites = std::move(s.bounds_sites);
   km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
+  km->prints = s.module->getFunction("printf") != nullptr;
   {
     llvm::raw_string_ostream os(km->ir_text);
     s.module->print(os, nullptr);

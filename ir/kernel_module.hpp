@@ -55,6 +55,9 @@ class KernelModule {
   /// What each work-item keeps on the stack of the thread that runs its work-group on PoCL's
   /// CPU devices: private arrays and values live across barriers (ir/group_stack.hpp).
   std::uint64_t stack_bytes_per_item = 0;
+  /// The kernel calls printf (print()): a launch flushes the host's buffered stdout first, so
+  /// that PoCL's output, written straight to file descriptor 1, keeps the program's order.
+  bool prints = false;
   std::string bitcode;
   std::string ir_text;
   std::uint64_t hash = 0;

@@ -92,6 +92,7 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
   km->static_local_bytes = local_global_bytes(module);
   km->extent_covers_ndrange = detail::params_indexed_by_every_work_item(*fn);
   km->stack_bytes_per_item = detail::stack_bytes_per_work_item(module, name);
+  km->prints = module.getFunction("printf") != nullptr;
   {
     llvm::raw_string_ostream os(km->ir_text);
     module.print(os, nullptr);

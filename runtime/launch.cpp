@@ -5,6 +5,7 @@
 // kernel on PoCL `basic`: ~0.6 us in all, PoCL's own part ~0.55 us.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -230,6 +231,9 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   const Partition* geometry = detail::geometry(s, nd, given, scratch);
   if (!geometry) return;
   const Partition& g = *geometry;
+  // PoCL writes a kernel's printf output to file descriptor 1 when the launch completes; text
+  // the host printed before it must be out of stdio's buffer by then.
+  if (s.facts.prints) [[unlikely]] std::fflush(stdout);
   for (std::size_t i = 0; i < count; ++i) {
     const auto& a = args[i];
     const auto index = static_cast<cl_uint>(i);

@@ -58,6 +58,8 @@ struct KernelFacts {
   /// Raw modules: parameters whose extent must hold ndrange(0), because every work-item reads
   /// or writes p[get_global_id(0)] (jit/raw_bounds.hpp); checked before the launch.
   std::vector<unsigned> extent_covers_ndrange;
+  /// The kernel prints (spvjit/print.hpp): each launch flushes stdout's buffer first.
+  bool prints = false;
 };
 
 /// A compiled kernel ready to launch: made once per specialization from its KernelFacts and the

@@ -182,7 +182,8 @@ class KernelBuilder {
   void return_();
 
   /// Closes the kernel: verifies the module and returns the immutable definition.
-  /// The builder is empty afterwards.
+  /// The builder is empty afterwards. Throws UserError when a barrier is under a condition that
+  /// differs between the work-items of a group (it would hang the group; see barrier()).
   KernelDef finish();
 
   /// The module so far, as LLVM IR text (for debugging a builder that misbehaves).

@@ -30,8 +30,9 @@ constexpr Fence operator|(Fence a, Fence b) {
 }
 
 /// Waits until every work-item of the group reaches this barrier (KA's `@synchronize`). Every
-/// work-item must reach it: do not put it under a condition that differs between work-items.
-/// Throws UserError inside a device function or after finish().
+/// work-item must reach it: do not put it under a condition that differs between work-items,
+/// nor after a return_/break_/continue_ that only some take; KernelBuilder::finish() throws
+/// UserError naming such a condition. Throws UserError inside a device function or after finish().
 void barrier(KernelBuilder& kb, Fence fence = Fence::Local);
 
 namespace detail {

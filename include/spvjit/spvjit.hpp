@@ -16,6 +16,7 @@
 #include "spvjit/ndrange.hpp"
 #include "spvjit/partition.hpp"
 #include "spvjit/pointer.hpp"
+#include "spvjit/print.hpp"
 #include "spvjit/runtime.hpp"
 #include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
