@@ -17,6 +17,7 @@
 #include "spvjit/partition.hpp"
 #include "spvjit/pointer.hpp"
 #include "spvjit/runtime.hpp"
+#include "spvjit/shaped.hpp"
 #include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/types.hpp"
