@@ -475,3 +475,22 @@ TEST_CASE("device functions on vectors check their arguments and results") {
   CHECK(twice(vload<2>(in, 0)).lanes() == 2);
   CHECK_NOTHROW(kb.finish());
 }
+
+TEST_CASE("device functions take and return vectors of bool") {
+  auto& rt = test::runtime();
+  KernelBuilder kb("bool_vector_function");
+  auto out = kb.param<Global<std::int32_t>>("out");
+  auto in = kb.param<Const<float>>("in");
+  auto flip = device_function<Vec<bool, 4>(Vec<bool, 4>)>(kb, "flip",
+                                                          [&](Vec<bool, 4> v) { return !v; });
+  kb.if_(kb.global_index() == 0, [&] {
+    auto mask = flip(vload<4>(in, 0) > 2.0f);
+    vstore(out, 0, select(mask, Vec<std::int32_t, 4>::splat(kb.lit(1)), Vec<std::int32_t, 4>::splat(kb.lit(0))));
+  });
+  Kernel k = test::compile_checked(kb.finish());
+  auto In = rt.upload(iota_floats(4));
+  auto Out = rt.zeros<std::int32_t>(4);
+  k.launch(NDRange{1}, Out, In);
+  rt.synchronize();
+  CHECK(Out.to_vector() == std::vector<std::int32_t>{1, 1, 0, 0});
+}
