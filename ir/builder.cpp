@@ -13,6 +13,7 @@
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/scope_check.hpp"
+#include "ir/shapes.hpp"
 #include "ir/state.hpp"
 #include "ir/uniformity.hpp"
 
@@ -177,8 +178,10 @@ std::string Param::describe() const {
     case ParamKind::Scalar: return std::string(spvjit::name(type));
     case ParamKind::Pointer:
       out = std::string(spvjit::name(space)) + (read_only ? " const " : " ") +
-            std::string(spvjit::name(type)) + "*";
-      return out;
+            std::string(spvjit::name(type));
+      if (rank == 0) return out + "*";
+      return out + "[" + std::to_string(rank) + "-d" +
+             (layout == Layout::ColumnMajor ? " column-major]" : "]");
     case ParamKind::LocalArray: return "local " + std::string(spvjit::name(type)) + "[]";
   }
   return "?";
@@ -387,6 +390,8 @@ KernelDef KernelBuilder::finish() {
     s.add_argument(detail::record_type(s.ctx()), detail::hidden_record_name);
     s.add_argument(s.ir.getInt64Ty(), detail::hidden_fast_end_name);
   }
+  std::vector<detail::ShapeArg> shape_args;
+  detail::resolve_shapes(s, checked, shape_args);
   if (s.allow_padding) {
     // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
     s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
@@ -410,6 +415,7 @@ KernelDef KernelBuilder::finish() {
   km->static_local_bytes = s.static_local_bytes;
   km->bounds_checked = checked;
   km->bounds_sites = std::move(s.bounds_sites);
+  km->shape_args = std::move(shape_args);
   km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
   km->prints = s.module->getFunction("printf") != nullptr;
   {

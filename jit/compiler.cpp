@@ -226,6 +226,7 @@ class JitCore {
     facts.bounds_checked = km.bounds_checked;
     facts.bounds_sites = km.bounds_sites;
     facts.prints = km.prints;
+    facts.shape_args = km.shape_args;
     if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
     return Kernel(std::make_shared<LaunchState>(
         runtime, std::make_shared<ClHandle<cl_program>>(std::move(program)), std::move(facts)));

@@ -73,8 +73,8 @@ Partition fixed_partition(const GeometryRules& rules, const std::string& name) {
 }
 
 std::size_t argument_count(const KernelFacts& facts) {
-  if (facts.bounds_checked) return fast_end_arg(facts.params, facts.hidden_ndrange) + 1;
-  return facts.params.size() + (facts.hidden_ndrange ? hidden_ndrange_params : 0);
+  return first_shape_arg(facts.params, facts.hidden_ndrange, facts.bounds_checked) +
+         facts.shape_args.size();
 }
 
 }  // namespace
@@ -94,6 +94,8 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
                                                                            facts.hidden_ndrange))
                            : 0),
       bounds_slot(facts.bounds_checked ? core->bounds_records.acquire(this) : nullptr),
+      first_shape_arg(static_cast<cl_uint>(
+          detail::first_shape_arg(facts.params, facts.hidden_ndrange, facts.bounds_checked))),
       memo(argument_count(facts)) {
   if (!facts.bounds_checked) return;
   // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.

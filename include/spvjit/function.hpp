@@ -9,8 +9,11 @@
 //   auto axpy = device_function<void(Global<float>, Const<float>, float, int64_t)>(kb, "axpy",
 //       [&](Global<float> y, Const<float> x, Val<float> a, Val<int64_t> i) { y[i] = a * x[i] + y[i]; });
 //
-// Arguments are scalars or pointers (Global<T>, Const<T>, Local<T>, Ptr<T, Private>); results
-// are scalars. Inside the body, values of the kernel are out of reach
+//   auto scale = device_function<Vec<float, 4>(Vec<float, 4>, float)>(kb, "scale",
+//       [&](Vec<float, 4> v, Val<float> a) { return v * a; });
+//
+// Arguments are scalars, vectors (Vec<T, N>) or pointers (Global<T>, Const<T>, Local<T>,
+// Ptr<T, Private>); results are scalars or vectors. Inside the body, values of the kernel are out of reach
 // (pass them as arguments), and so are kernel parameters, ndrange/in_bounds, barriers and local
 // arrays: each is a UserError when built. kb.return_() leaves a function that returns nothing.
 #pragma once
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "spvjit/builder.hpp"
+#include "spvjit/vector.hpp"
 #include "spvjit/export.hpp"
 
 SPVJIT_API_BEGIN
@@ -32,46 +36,76 @@ namespace spvjit {
 namespace detail {
 struct FunctionFrame;
 
-/// One parameter of a device function: a scalar, or a pointer into some address space.
+/// One parameter of a device function: a scalar, a vector, or a pointer into some address
+/// space.
 struct FunctionParam {
-  Scalar type = Scalar::I32;  ///< the scalar, or the pointee
+  Scalar type = Scalar::I32;  ///< the scalar, the vector's element, or the pointee
   bool pointer = false;
   AddressSpace space = AddressSpace::Private;
   bool read_only = false;
+  unsigned lanes = 1;  ///< a vector's lanes (2 to 16); 1 for scalars and pointers
 };
 
-/// One argument of a call: `value` for a scalar parameter, `pointer` for a pointer one.
+/// One argument of a call: `value` for a scalar parameter, `pointer` for a pointer one,
+/// `vector` for a vector one.
 struct CallArg {
   Value value;
   Pointer pointer;
+  VecValue vector;
 };
 
 /// Opens a device function: the builder writes into it until `close` (or destruction, which
 /// discards a function whose body threw).
 class DeviceFunctionScope {
  public:
+  /// `result_lanes` > 1: the result is a vector of that many lanes of `result`.
   DeviceFunctionScope(KernelBuilder& kb, std::string_view name, std::optional<Scalar> result,
-                      std::vector<FunctionParam> params);
+                      std::vector<FunctionParam> params, unsigned result_lanes = 1);
   ~DeviceFunctionScope();
   DeviceFunctionScope(const DeviceFunctionScope&) = delete;
   DeviceFunctionScope& operator=(const DeviceFunctionScope&) = delete;
 
   Value arg(unsigned i) const;
   Pointer pointer_arg(unsigned i) const;
+  VecValue vector_arg(unsigned i) const;
   /// Returns `result` (absent for void) and hands back the finished function.
   void* close(std::optional<Value> result);
+  void* close(const VecValue& result);
 
  private:
+  void* finish_function();
   std::unique_ptr<FunctionFrame> frame_;
 };
 
 Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
                            std::optional<Scalar> result, const std::vector<FunctionParam>& params,
                            const std::vector<CallArg>& args);
+/// The same for a function whose result is a vector of `lanes` lanes of `element`.
+VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name,
+                              Scalar element, unsigned lanes,
+                              const std::vector<FunctionParam>& params,
+                              const std::vector<CallArg>& args);
+
+/// Whether a result type is a vector, and its shape.
+template <class R>
+struct VectorResult {
+  static constexpr bool value = false;
+  static constexpr unsigned lanes = 1;
+};
+template <KernelScalar T, unsigned N>
+struct VectorResult<Vec<T, N>> {
+  static constexpr bool value = true;
+  static constexpr unsigned lanes = N;
+  using element = T;
+};
 
 template <class R>
 struct Result {
   using type = Val<R>;
+};
+template <KernelScalar T, unsigned N>
+struct Result<Vec<T, N>> {
+  using type = Vec<T, N>;
 };
 template <>
 struct Result<void> {
@@ -88,7 +122,7 @@ struct FunctionArg {
   using type = Val<A>;
   static FunctionParam param() { return {scalar_of<A>, false, AddressSpace::Private, false}; }
   static type from(const DeviceFunctionScope& scope, unsigned i) { return type(scope.arg(i)); }
-  static CallArg pass(const type& v) { return {v, {}}; }
+  static CallArg pass(const type& v) { return {v, {}, {}}; }
 };
 template <class T, AddressSpace Space>
 struct FunctionArg<Ptr<T, Space>> {
@@ -99,7 +133,16 @@ struct FunctionArg<Ptr<T, Space>> {
   static type from(const DeviceFunctionScope& scope, unsigned i) {
     return type(scope.pointer_arg(i));
   }
-  static CallArg pass(const type& p) { return {{}, p}; }
+  static CallArg pass(const type& p) { return {{}, p, {}}; }
+};
+template <KernelScalar T, unsigned N>
+struct FunctionArg<Vec<T, N>> {
+  using type = Vec<T, N>;
+  static FunctionParam param() { return {scalar_of<T>, false, AddressSpace::Private, false, N}; }
+  static type from(const DeviceFunctionScope& scope, unsigned i) {
+    return type(scope.vector_arg(i));
+  }
+  static CallArg pass(const type& v) { return {{}, {}, v}; }
 };
 template <class A>
 using FunctionArgType = typename FunctionArg<A>::type;
@@ -116,19 +159,28 @@ class Function<R(A...)> {
       : kb_(&kb), fn_(fn), name_(name) {}
 
   detail::ResultVal<R> operator()(detail::FunctionArgType<A>... args) const {
-    Value r = detail::call_device_function(*kb_, fn_, name_, result(), params(),
-                                           {detail::FunctionArg<A>::pass(args)...});
-    if constexpr (!std::is_void_v<R>) return Val<R>(r);
+    if constexpr (detail::VectorResult<R>::value) {
+      return R(detail::call_vector_function(*kb_, fn_, name_, *result(), result_lanes(),
+                                            params(), {detail::FunctionArg<A>::pass(args)...}));
+    } else {
+      Value r = detail::call_device_function(*kb_, fn_, name_, result(), params(),
+                                             {detail::FunctionArg<A>::pass(args)...});
+      if constexpr (!std::is_void_v<R>) return Val<R>(r);
+    }
   }
   const std::string& name() const { return name_; }
 
+  /// The result's scalar (a vector's element); none for void.
   static std::optional<Scalar> result() {
     if constexpr (std::is_void_v<R>) {
       return std::nullopt;
+    } else if constexpr (detail::VectorResult<R>::value) {
+      return scalar_of<typename detail::VectorResult<R>::element>;
     } else {
       return scalar_of<R>;
     }
   }
+  static unsigned result_lanes() { return detail::VectorResult<R>::lanes; }
   static std::vector<detail::FunctionParam> params() { return {detail::FunctionArg<A>::param()...}; }
 
  private:
@@ -138,7 +190,7 @@ class Function<R(A...)> {
 };
 
 /// Builds a device function named `name` (an identifier) whose body is `body(args...)`: a
-/// Val<A> for each scalar parameter, the Ptr itself for each pointer parameter.
+/// Val<A> for each scalar parameter, the Vec or Ptr itself for each vector or pointer one.
 template <class Signature, class Body>
 Function<Signature> device_function(KernelBuilder& kb, std::string_view name, Body&& body);
 
@@ -152,12 +204,16 @@ struct DeviceFunctionBuilder {
   }
   template <class Body>
   static Function<R(A...)> build(KernelBuilder& kb, std::string_view name, Body&& body) {
-    DeviceFunctionScope scope(kb, name, Function<R(A...)>::result(), Function<R(A...)>::params());
+    DeviceFunctionScope scope(kb, name, Function<R(A...)>::result(), Function<R(A...)>::params(),
+                              Function<R(A...)>::result_lanes());
     auto args = arguments(scope, std::index_sequence_for<A...>{});
     void* fn = nullptr;
     if constexpr (std::is_void_v<R>) {
       std::apply(body, args);
       fn = scope.close(std::nullopt);
+    } else if constexpr (VectorResult<R>::value) {
+      const R r(std::apply(body, args));
+      fn = scope.close(static_cast<const VecValue&>(r));
     } else {
       Val<R> r = std::apply(body, args);
       fn = scope.close(r);

@@ -12,6 +12,7 @@
 #include "spvjit/event.hpp"
 #include "spvjit/ndrange.hpp"
 #include "spvjit/runtime.hpp"
+#include "spvjit/shaped.hpp"
 #include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/view.hpp"
@@ -36,6 +37,8 @@ struct ArgView {
   const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
   const RuntimeCore* owner = nullptr;  ///< buffers, views, shared arrays: their Runtime
   std::size_t count = 0;  ///< buffers, views, shared arrays: elements (for bounds checks)
+  const std::uint64_t* shape = nullptr;  ///< shaped(...): the extents, for array parameters
+  unsigned rank = 0;                     ///< shaped(...): how many; 0 for unshaped memory
 };
 
 template <KernelScalar T>
@@ -58,6 +61,13 @@ ArgView arg_view(const SharedArray<T>& a) {
   return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
                  a.data(), a.owner(), a.size()};
 }
+template <class S>
+ArgView arg_view(const Shaped<S>& s) {
+  ArgView view = arg_view(s.source());
+  view.shape = s.extents();
+  view.rank = s.rank();
+  return view;
+}
 template <KernelScalar T>
 ArgView arg_view(const T& v) {
   return ArgView{ParamKind::Scalar, scalar_of<T>, false, sizeof(T), &v, nullptr};
@@ -69,7 +79,7 @@ template <class A>
 ArgView arg_view(const A&) {
   static_assert(sizeof(A) == 0,
                 "launch argument: expected a Buffer<T>, a BufferView<T>, a SharedArray<T>, a "
-                "SharedSpan<T>, a kernel scalar (float, int32_t, half, "
+                "SharedSpan<T>, one of them shaped(...), a kernel scalar (float, int32_t, half, "
                 "...) or LocalMemory");
   return {};
 }

@@ -25,8 +25,14 @@ struct Param {
   Scalar type = Scalar::I32;  ///< the scalar, or the pointee of a pointer
   AddressSpace space = AddressSpace::Private;
   bool read_only = false;     ///< a Const pointer: noalias readonly, stores rejected
+  /// An array parameter (GlobalArray<T, N>): N = 1 to 3 extents the launch passes from the
+  /// argument's shape (common/shape_args.hpp), and the order its elements lie in. 0: a plain
+  /// pointer.
+  std::uint8_t rank = 0;
+  Layout layout = Layout::RowMajor;
 
-  /// e.g. "global const f32*", "f64", "local f32[]".
+  /// e.g. "global const f32*", "f64", "local f32[]", "global f32[2-d]",
+  /// "global const f32[3-d column-major]".
   std::string describe() const;
 };
 

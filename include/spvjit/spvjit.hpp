@@ -18,6 +18,7 @@
 #include "spvjit/pointer.hpp"
 #include "spvjit/print.hpp"
 #include "spvjit/runtime.hpp"
+#include "spvjit/shaped.hpp"
 #include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/types.hpp"
