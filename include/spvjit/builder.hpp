@@ -10,6 +10,15 @@
 //   auto i = kb.global_index();
 //   kb.if_(kb.in_bounds(), [&] { z[i] = a * x[i] + y[i]; });
 //   KernelDef saxpy = kb.finish();
+//
+// The everyday spellings of a KernelAbstractions port:
+//
+//   kb.for_(0, n, [&](Val<std::int64_t> j) { ... });        // for j in 0:n-1 (plain bounds: i64)
+//   kb.for_(n32, 0, -2, [&](Val<std::int32_t> j) { ... });  // counts down; the Val's type wins
+//   kb.for_(range(1, n), body);                              // Julia's 1:n, last included
+//   kb.for_(range(n, -1, 1), body);                          // n:-1:1
+//   auto bin = kb.ternary(i < n, [&] { return x[i]; }, [] { return 0.0f; });  // lazy `? :`
+//   o[i] += 1.0f;  acc %= m;  bits >>= 1;  mask ^= x[i];      // on elements and variables
 #pragma once
 
 #include <memory>
