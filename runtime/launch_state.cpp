@@ -127,6 +127,27 @@ const Specialization& Kernel::specialization() const {
   return state_of(state_, "specialization").facts.spec;
 }
 
+NDRange Kernel::ndrange_of(const Groups& groups, const WorkGroup* workgroup) const {
+  const auto& s = state_of(state_, "launch");
+  const WorkGroup* wg = workgroup ? workgroup : s.facts.spec.workgroup ? &*s.facts.spec.workgroup
+                                                                        : nullptr;
+  if (!wg) [[unlikely]] {
+    throw UserError("kernel '" + s.facts.name + "': launch by Groups " + groups.to_string() +
+                    ": a group count needs a workgroup size; pass a WorkGroup or compile the "
+                    "kernel with a static workgroup");
+  }
+  NDRange nd;
+  nd.dims = std::max(groups.dims, wg->dims);
+  for (unsigned d = 0; d < 3; ++d) {
+    if (__builtin_mul_overflow(groups.size[d], wg->size[d], &nd.size[d])) [[unlikely]] {
+      throw UserError("kernel '" + s.facts.name + "': launch by Groups " + groups.to_string() +
+                      " of WorkGroup " + wg->to_string() + ": the ndrange overflows in dimension " +
+                      std::to_string(d));
+    }
+  }
+  return nd;
+}
+
 WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
   const auto& s = state_of(state_, "workgroup_for");
   if (s.facts.spec.workgroup) return *s.facts.spec.workgroup;

@@ -3,6 +3,7 @@
 // nothing.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -86,9 +87,11 @@ ArgView arg_view(const A&) {
 }  // namespace detail
 
 /// Static sizes a kernel is specialized for (KernelAbstractions' static workgroup/ndrange).
+/// Designated initializers may name any subset: `{.workgroup = WorkGroup{256}}` (each member
+/// has a default initializer, so GCC's -Wmissing-field-initializers stays quiet).
 struct Specialization {
-  std::optional<WorkGroup> workgroup;
-  std::optional<NDRange> ndrange;
+  std::optional<WorkGroup> workgroup = {};
+  std::optional<NDRange> ndrange = {};
 };
 
 class Kernel {
@@ -125,6 +128,31 @@ class Kernel {
     launch_packed(ndrange, nullptr, views, sizeof...(A), &event);
     return make_event(event);
   }
+
+  /// Launches by number of groups (KernelAbstractions' `numworkgroups`): the ndrange is
+  /// `groups` x `workgroup` in each dimension, so every work-item of every group runs. Without
+  /// a workgroup, the kernel's static one; with neither, or when the product overflows, a
+  /// UserError. `k.launch(Groups{g}, WorkGroup{256}, args...)`.
+  template <std::same_as<Groups> G, class... A>
+  void launch(const G& groups, const WorkGroup& workgroup, const A&... args) {
+    launch(ndrange_of(groups, &workgroup), workgroup, args...);
+  }
+  template <std::same_as<Groups> G, class... A>
+  void launch(const G& groups, const A&... args) {
+    launch(ndrange_of(groups, nullptr), args...);
+  }
+  template <std::same_as<Groups> G, class... A>
+  [[nodiscard]] Event launch_event(const G& groups, const WorkGroup& workgroup,
+                                   const A&... args) {
+    return launch_event(ndrange_of(groups, &workgroup), workgroup, args...);
+  }
+  template <std::same_as<Groups> G, class... A>
+  [[nodiscard]] Event launch_event(const G& groups, const A&... args) {
+    return launch_event(ndrange_of(groups, nullptr), args...);
+  }
+  /// The ndrange a launch by `groups` covers: groups x the given workgroup (nullptr: the
+  /// static one). Throws UserError without a workgroup or when the product overflows.
+  NDRange ndrange_of(const Groups& groups, const WorkGroup* workgroup) const;
 
   const std::string& name() const;
   std::span<const Param> params() const;
