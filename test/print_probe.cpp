@@ -6,10 +6,14 @@
 //   items      8 work-items print their index and a value read from a buffer
 //   condition  only work-items with an even index print
 //   function   a device function prints its argument
+// `spvjit_print_probe kernel_print` runs KA's kernel_print alone instead (test/ka/print_test.cpp):
+//   kernel_print  4 work-items print "Hello from thread <I>!"
 #include <cstdio>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
+#include "ka/kernel_print.hpp"
 #include "spvjit/spvjit.hpp"
 
 using namespace spvjit;
@@ -64,10 +68,17 @@ KernelDef function_kernel() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   try {
     Runtime rt;
     Jit jit(rt);
+    if (argc > 1 && std::string_view(argv[1]) == "kernel_print") {
+      std::printf("== kernel_print\n");
+      jit.compile(ka::kernel_print(), ka::kernel_print_sizes()).launch(NDRange{4});  // ndrange = (4,)
+      rt.synchronize();
+      std::printf("== end\n");
+      return 0;
+    }
     std::printf("== types\n");
     jit.compile(types_kernel()).launch(NDRange{4}, 1.5f, 2.25, std::int64_t{-9000000000},
                                 std::int8_t{-5}, std::uint16_t{65535});

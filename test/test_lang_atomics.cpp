@@ -1,6 +1,6 @@
-// Atomics and reductions from KernelAbstractions' examples: histogram with local atomics merged
-// by global atomics, a workgroup tree reduction and a full sum over 10^6 elements, and every
-// atomic operation under contention (all work-items on one counter) giving exact totals.
+// Every atomic operation under contention (all work-items on one counter) giving exact totals,
+// local-memory atomics and float atomic add. KernelAbstractions' histogram and a workgroup tree
+// reduction are ported line for line in test/ka/histogram.cpp and test/ka/reduce.cpp.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,94 +12,6 @@
 #include "test/lang_support.hpp"
 
 using namespace spvjit;
-
-namespace {
-
-constexpr std::int64_t bins = 256;
-
-// KA's histogram: one bin per work-item of a 256-wide group.
-KernelDef histogram() {
-  KernelBuilder kb("histogram");
-  auto out = kb.param<Global<std::uint32_t>>("histogram");
-  auto in = kb.param<Const<std::uint32_t>>("input");
-  auto lid = local_linear(kb);
-  auto i = global_linear(kb);
-  auto shared = local_array<std::uint32_t>(kb, {bins}, "shared");
-  shared(lid) = 0u;
-  barrier(kb, Fence::Local);
-  kb.if_(kb.in_bounds(), [&] { atomic_add(shared(cast<std::int64_t>(in[i].get())), 1u); });
-  barrier(kb, Fence::Local);
-  Val<std::uint32_t> count = shared(lid);
-  kb.if_(count != 0u, [&] { atomic_add(out[lid], count); });
-  return kb.finish();
-}
-
-constexpr std::int64_t group = 256;
-
-// partial[group] = sum of the group's elements, by halving strides in local memory.
-KernelDef tree_reduce() {
-  KernelBuilder kb("tree_reduce");
-  auto partial = kb.param<Global<double>>("partial");
-  auto in = kb.param<Const<double>>("in");
-  auto lid = kb.local_index();
-  auto i = kb.global_index();
-  auto s = local_array<double>(kb, {group}, "scratch");
-  auto x = kb.var(0.0);
-  kb.if_(kb.in_bounds(), [&] { x = in[i]; });
-  s(lid) = x.get();
-  barrier(kb, Fence::Local);
-  auto stride = kb.var<std::int64_t>(group / 2);
-  kb.while_([&] { return stride > 0; },
-            [&] {
-              kb.if_(lid < stride, [&] { s(lid) = s(lid) + s(lid + stride); });
-              barrier(kb, Fence::Local);
-              stride = stride / 2;
-            });
-  kb.if_(lid == 0, [&] { partial[kb.group_index()] = s(0); });
-  return kb.finish();
-}
-
-}  // namespace
-
-TEST_CASE("histogram: local atomics merged by global atomics") {
-  auto& rt = test::runtime();
-  Kernel k = test::compile_checked(histogram(), test::static_workgroup(WorkGroup{bins}));
-  for (std::size_t n : {1u, 1000u, 100003u}) {
-    CAPTURE(n);
-    std::vector<std::uint32_t> input(n);
-    for (std::size_t j = 0; j < n; ++j) input[j] = static_cast<std::uint32_t>((j * j + 7 * j) % bins);
-    std::vector<std::uint32_t> expected(bins, 0);
-    for (auto v : input) ++expected[v];
-    auto in = rt.upload(input);
-    auto out = rt.zeros<std::uint32_t>(bins);
-    k.launch(NDRange{n}, out, in);
-    rt.synchronize();
-    CHECK(out.to_vector() == expected);
-  }
-}
-
-TEST_CASE("workgroup tree reduction and a full sum over 10^6 elements") {
-  auto& rt = test::runtime();
-  Kernel k = test::compile_checked(tree_reduce(), test::static_workgroup(WorkGroup{group}));
-  for (std::size_t n : {1u, 255u, 256u, 1000u, 1000000u}) {
-    CAPTURE(n);
-    std::vector<double> data(n);
-    // Integers: every partial sum is exact, so the order of additions does not matter.
-    for (std::size_t j = 0; j < n; ++j) data[j] = static_cast<double>(j % 1000);
-    const double expected = std::accumulate(data.begin(), data.end(), 0.0);
-    auto current = rt.upload(data);
-    std::size_t remaining = n;
-    while (remaining > 1) {
-      const std::size_t groups = (remaining + group - 1) / group;
-      auto next = rt.zeros<double>(groups);
-      k.launch(NDRange{remaining}, next, current);
-      current = std::move(next);
-      remaining = groups;
-    }
-    rt.synchronize();
-    CHECK(current.to_vector().at(0) == expected);
-  }
-}
 
 namespace {
 

@@ -1,6 +1,7 @@
 // Arrays that carry their shape (GlobalArray<T, N>, shaped(buffer, {n, m}), size, length),
-// column-major layouts (KA's transpose and matmul ported with their indices as written), and
-// vectors as arguments and results of device functions; each against a C++ reference.
+// column-major layouts, and vectors as arguments and results of device functions; each against
+// a C++ reference. KA's transpose and matmuls, ported with their indices as written, are in
+// test/ka/.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -65,96 +66,6 @@ KernelDef scale_2d(Layout layout) {
 std::vector<float> iota_floats(std::size_t n) {
   std::vector<float> v(n);
   std::iota(v.begin(), v.end(), 1.0f);
-  return v;
-}
-
-// KA's examples/naive_transpose.jl, column-major as in Julia:
-//   @kernel function naive_transpose_kernel!(a, b)
-//       i, j = @index(Global, NTuple)
-//       @inbounds b[i, j] = a[j, i]
-//   end
-KernelDef ka_transpose() {
-  KernelBuilder kb("naive_transpose_kernel");
-  auto a = kb.param<ConstArray<float, 2, ColumnMajor>>("a");
-  auto b = kb.param<GlobalArray<float, 2, ColumnMajor>>("b");
-  const auto i = kb.global_index(0), j = kb.global_index(1);
-  b(i, j) = a(j, i);
-  return kb.finish();
-}
-
-// KA's examples/matmul.jl:
-//   @kernel function matmul_kernel!(output, a, b)
-//       i, j = @index(Global, NTuple)
-//       tmp_sum = zero(eltype(output))
-//       for k in 1:size(a)[2]
-//           tmp_sum += a[i, k] * b[k, j]
-//       end
-//       output[i, j] = tmp_sum
-//   end
-KernelDef ka_matmul() {
-  KernelBuilder kb("matmul_kernel");
-  auto output = kb.param<GlobalArray<float, 2, ColumnMajor>>("output");
-  auto a = kb.param<ConstArray<float, 2, ColumnMajor>>("a");
-  auto b = kb.param<ConstArray<float, 2, ColumnMajor>>("b");
-  const auto i = kb.global_index(0), j = kb.global_index(1);
-  auto tmp_sum = kb.var(0.0f);
-  kb.for_(kb.lit<i64>(0), size(a, 1), kb.lit<i64>(1),
-          [&](Val<i64> k) { tmp_sum += a(i, k) * b(k, j); });
-  output(i, j) = tmp_sum.get();
-  return kb.finish();
-}
-
-// KA's examples/performant_matmul.jl (coalesced_matmul_kernel!, BANK = 0), 0-based:
-//   tile1 = @localmem eltype(output) (TILE_DIM, TILE_DIM)   ... tile1[i, j] = A[I, t * TILE_DIM + j]
-//   tile2 = @localmem eltype(output) (TILE_DIM, TILE_DIM)   ... tile2[i, j] = B[t * TILE_DIM + i, J]
-//   for k in 1:TILE_DIM: out += tile1[i, k] * tile2[k, j]
-constexpr i64 tile_dim = 4;
-KernelDef ka_tiled_matmul() {
-  KernelBuilder kb("coalesced_matmul_kernel");
-  kb.allow_padding();
-  auto output = kb.param<GlobalArray<float, 2, ColumnMajor>>("output");
-  auto A = kb.param<ConstArray<float, 2, ColumnMajor>>("A");
-  auto B = kb.param<ConstArray<float, 2, ColumnMajor>>("B");
-  const auto gi = kb.group_index(0), gj = kb.group_index(1);
-  const auto i = kb.local_index(0), j = kb.local_index(1);
-  auto tile1 = local_array<float, ColumnMajor>(kb, {tile_dim, tile_dim}, "tile1");
-  auto tile2 = local_array<float, ColumnMajor>(kb, {tile_dim, tile_dim}, "tile2");
-  auto outval = kb.var(0.0f);
-  const auto N = size(output, 0), R = size(A, 1), M = size(output, 1);
-  const auto num_tiles = (R + (tile_dim - 1)) / tile_dim;
-  const auto I = gi * tile_dim + i, J = gj * tile_dim + j;
-  kb.for_(kb.lit<i64>(0), num_tiles, kb.lit<i64>(1), [&](Val<i64> t) {
-    kb.if_else(I < N && t * tile_dim + j < R, [&] { tile1(i, j) = A(I, t * tile_dim + j); },
-               [&] { tile1(i, j) = 0.0f; });
-    kb.if_else(t * tile_dim + i < R && J < M, [&] { tile2(i, j) = B(t * tile_dim + i, J); },
-               [&] { tile2(i, j) = 0.0f; });
-    barrier(kb, Fence::Local);
-    auto out = kb.var(0.0f);
-    kb.for_(kb.lit<i64>(0), kb.lit(tile_dim), kb.lit<i64>(1),
-            [&](Val<i64> k) { out += tile1(i, k) * tile2(k, j); });
-    outval += out.get();
-    barrier(kb, Fence::Local);
-  });
-  kb.if_(I < N && J < M, [&] { output(I, J) = outval.get(); });
-  return kb.finish();
-}
-
-// Column-major n x p times p x m, all three column-major.
-std::vector<float> matmul_cm(const std::vector<float>& a, const std::vector<float>& b,
-                             std::size_t n, std::size_t p, std::size_t m) {
-  std::vector<float> c(n * m, 0.0f);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < m; ++j) {
-      float acc = 0.0f;
-      for (std::size_t k = 0; k < p; ++k) acc += a[i + k * n] * b[k + j * p];
-      c[i + j * n] = acc;
-    }
-  return c;
-}
-
-std::vector<float> small_ints(std::size_t count, unsigned seed) {
-  std::vector<float> v(count);
-  for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<float>((i * 7 + seed * 3 + i / 5) % 8);
   return v;
 }
 
@@ -308,43 +219,6 @@ TEST_CASE("length() of something that is no kernel parameter is a UserError") {
   });
   (void)f;
   (void)p;
-}
-
-TEST_CASE("KA's naive transpose ported with its indices, column-major") {
-  auto& rt = test::runtime();
-  const std::size_t rows = 19, cols = 33;  // b is rows x cols, a is cols x rows
-  const auto a = iota_floats(rows * cols);
-  Kernel k = test::compile_checked(ka_transpose());
-  auto A = rt.upload(a);
-  auto B = rt.zeros<float>(rows * cols);
-  k.launch(NDRange{rows, cols}, shaped(A, {cols, rows}), shaped(B, {rows, cols}));
-  rt.synchronize();
-  const auto b = B.to_vector();
-  for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j) REQUIRE(b[i + j * rows] == a[j + i * cols]);
-}
-
-TEST_CASE("KA's naive and tiled matmul ported with their indices, column-major") {
-  auto& rt = test::runtime();
-  for (auto [n, p, m] : {std::array<std::size_t, 3>{8, 12, 16}, {13, 7, 10}}) {
-    CAPTURE(n);
-    CAPTURE(p);
-    CAPTURE(m);
-    const auto a = small_ints(n * p, 1), b = small_ints(p * m, 2);
-    const auto expected = matmul_cm(a, b, n, p, m);
-    auto A = rt.upload(a), B = rt.upload(b);
-    auto C = rt.zeros<float>(n * m);
-    Kernel naive = test::compile_checked(ka_matmul());
-    naive.launch(NDRange{n, m}, shaped(C, {n, m}), shaped(A, {n, p}), shaped(B, {p, m}));
-    rt.synchronize();
-    CHECK(C.to_vector() == expected);
-    auto D = rt.zeros<float>(n * m);
-    Kernel tiled = test::compile_checked(ka_tiled_matmul(), test::static_workgroup(WorkGroup{4, 4}));
-    tiled.launch(NDRange{(n + 3) / 4 * 4, (m + 3) / 4 * 4}, shaped(D, {n, m}), shaped(A, {n, p}),
-                 shaped(B, {p, m}));
-    rt.synchronize();
-    CHECK(D.to_vector() == expected);
-  }
 }
 
 TEST_CASE("column-major views, local and private arrays put the first index fastest") {
