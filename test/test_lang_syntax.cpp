@@ -416,3 +416,32 @@ TEST_CASE("compound assignment and integer operators on Var and on elements") {
   CHECK(fl[1] == 2.5f);
   CHECK(fl[2] == 4.25f);
 }
+
+// --- variables and elements as indices and cast operands ---------------------------------------
+
+TEST_CASE("arrays indexed by a variable or an element, and cast of either, read it first") {
+  // KA: shared_histogram[bin] with bin a variable; Int64(input[tid]) on an element.
+  KernelBuilder kb("index_by_var");
+  auto out = kb.param<Global<std::int64_t>>("out");
+  auto where = kb.param<Const<std::int32_t>>("where");
+  auto tid = kb.global_index();
+  auto table = private_array<std::int64_t>(kb, {4});
+  kb.for_(0, 4, [&](Val<std::int64_t> k) { table(k) = k * 100; });
+  auto slot = kb.var(cast<std::int64_t>(where[tid]));
+  slot = slot % std::int64_t{4};
+  auto view_of_out = view(out, kb.ndrange());
+  view_of_out(tid) = table(slot) + cast<std::int64_t>(slot);
+  Kernel k = test::compile_checked(kb.finish());
+  auto& rt = test::runtime();
+  const std::vector<std::int32_t> input = {3, 6, 1, 0, 9, 2, 7, 4};
+  auto in_buf = rt.upload(input);
+  auto out_buf = rt.zeros<std::int64_t>(input.size());
+  k.launch(NDRange{input.size()}, out_buf, in_buf);
+  rt.synchronize();
+  const auto got = out_buf.to_vector();
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    CAPTURE(i);
+    const std::int64_t s = input[i] % 4;
+    CHECK(got[i] == s * 100 + s);
+  }
+}

@@ -115,6 +115,12 @@ class Var {
   Pointer slot_;
 };
 
+/// cast<To>(var) reads the variable first, like cast<To>(var.get()).
+template <KernelScalar To, KernelScalar From>
+Val<To> cast(const Var<From>& v) {
+  return cast<To>(v.get());
+}
+
 class KernelBuilder {
  public:
   /// Starts an empty kernel. `name` becomes the SPIR-V entry point: [A-Za-z_][A-Za-z0-9_]*.

@@ -90,8 +90,11 @@ template <class I>
 Value index_value(detail::BuilderState* s, const I& i) {
   if constexpr (std::is_integral_v<I>) {
     return literal(s, static_cast<std::int64_t>(i));
-  } else {
+  } else if constexpr (std::is_convertible_v<const I&, const Value&>) {
     return static_cast<const Value&>(i);
+  } else {
+    // A variable or an element (KA indexes with both: `shared[bin]`): read it first.
+    return static_cast<const Value&>(i.get());
   }
 }
 }  // namespace detail

@@ -210,6 +210,12 @@ SPVJIT_REF_OPERATOR(==)
 SPVJIT_REF_OPERATOR(!=)
 #undef SPVJIT_REF_OPERATOR
 
+/// cast<To>(a[i]) reads the element first, like cast<To>(a[i].get()).
+template <KernelScalar To, class T>
+Val<To> cast(const Ref<T>& element) {
+  return cast<To>(element.get());
+}
+
 }  // namespace spvjit
 
 SPVJIT_API_END

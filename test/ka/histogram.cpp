@@ -91,11 +91,11 @@ KernelDef histogram_kernel(i64 gs) {
 
     // Defining bin on shared memory and writing to it if possible. Julia promotes the Int32
     // element to the Int64 bounds it is compared with; C++ casts.
-    auto bin = kb.var(kb.ternary(tid < length(input), [&] { return cast<i64>(input[tid].get()); },
+    auto bin = kb.var(kb.ternary(tid < length(input), [&] { return cast<i64>(input[tid]); },
                                  [] { return 0; }));
     kb.if_(bin >= min_element && bin < max_element, [&] {
       bin -= min_element;  // bin -= min_element - 1: bin becomes a 0-based index
-      atomic_add(shared_histogram(bin.get()), 1);
+      atomic_add(shared_histogram(bin), 1);
     });
 
     barrier(kb, Fence::Local);
