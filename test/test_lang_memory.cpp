@@ -9,6 +9,7 @@
 #include "common/group_stack.hpp"
 #include "spvjit/examples.hpp"
 #include "test/lang_support.hpp"
+#include "test/matmul_reference.hpp"
 
 using namespace spvjit;
 
@@ -39,25 +40,6 @@ KernelDef transpose() {
 
 constexpr std::int64_t tile = 16;
 
-std::vector<float> small_ints(std::size_t count, unsigned seed) {
-  // Integers 0..7: every product sum below stays exact in float, so results compare exactly.
-  std::vector<float> v(count);
-  for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<float>((i * 7 + seed * 3 + i / 5) % 8);
-  return v;
-}
-
-std::vector<float> reference_matmul(const std::vector<float>& a, const std::vector<float>& b,
-                                    std::size_t n, std::size_t p, std::size_t m) {
-  std::vector<float> c(n * m, 0.0f);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < m; ++j) {
-      float acc = 0.0f;
-      for (std::size_t k = 0; k < p; ++k) acc += a[i * p + k] * b[k * m + j];
-      c[i * m + j] = acc;
-    }
-  return c;
-}
-
 }  // namespace
 
 TEST_CASE("memcopy with a static and a dynamic workgroup") {
@@ -70,7 +52,7 @@ TEST_CASE("memcopy with a static and a dynamic workgroup") {
     for (std::size_t n : {1u, 63u, 64u, 1000u, 4099u}) {
       CAPTURE(static_wg);
       CAPTURE(n);
-      auto src = small_ints(n, 1);
+      auto src = test::small_ints(n, 1);
       auto B = rt.upload(src);
       auto A = rt.zeros<float>(n);
       k.launch(NDRange{n}, A, B);
@@ -91,7 +73,7 @@ TEST_CASE("2D naive transpose") {
       CAPTURE(static_wg);
       CAPTURE(rows);
       CAPTURE(cols);
-      auto src = small_ints(rows * cols, 2);
+      auto src = test::small_ints(rows * cols, 2);
       for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i);
       auto A = rt.upload(src);
       auto B = rt.zeros<float>(rows * cols);
@@ -116,8 +98,8 @@ TEST_CASE("naive and tiled matmul match the C++ reference") {
     CAPTURE(s.n);
     CAPTURE(s.p);
     CAPTURE(s.m);
-    auto a = small_ints(s.n * s.p, 3), b = small_ints(s.p * s.m, 4);
-    const auto expected = reference_matmul(a, b, s.n, s.p, s.m);
+    auto a = test::small_ints(s.n * s.p, 3), b = test::small_ints(s.p * s.m, 4);
+    const auto expected = test::matmul_reference(a, b, s.n, s.p, s.m, false);
     auto A = rt.upload(a), B = rt.upload(b);
     auto C1 = rt.zeros<float>(s.n * s.m), C2 = rt.zeros<float>(s.n * s.m);
     const auto n = static_cast<std::int64_t>(s.n), p = static_cast<std::int64_t>(s.p),

@@ -35,6 +35,7 @@ end
 #include <vector>
 
 #include "test/lang_support.hpp"
+#include "test/matmul_reference.hpp"
 
 using namespace spvjit;
 
@@ -69,26 +70,6 @@ bool matmul(Kernel& kernel, Buffer<float>& output, const Buffer<float>& a, const
   return true;
 }
 
-// Integers 0..7: every sum of products stays exact in float, so results compare exactly.
-std::vector<float> small_ints(std::size_t count, unsigned seed) {
-  std::vector<float> v(count);
-  for (std::size_t k = 0; k < count; ++k) v[k] = static_cast<float>((k * 7 + seed * 3 + k / 5) % 8);
-  return v;
-}
-
-// a * b, column-major.
-std::vector<float> reference(const std::vector<float>& a, const std::vector<float>& b,
-                             std::size_t n, std::size_t p, std::size_t m) {
-  std::vector<float> c(n * m, 0.0f);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < m; ++j) {
-      float acc = 0.0f;
-      for (std::size_t k = 0; k < p; ++k) acc += a[i + k * n] * b[k + j * p];
-      c[i + j * n] = acc;
-    }
-  return c;
-}
-
 }  // namespace
 
 TEST_CASE("KA port matmul.jl: KA's 256 x 123 times 123 x 45, and odd sizes") {
@@ -98,12 +79,12 @@ TEST_CASE("KA port matmul.jl: KA's 256 x 123 times 123 x 45, and odd sizes") {
     CAPTURE(n);
     CAPTURE(p);
     CAPTURE(m);
-    const auto host_a = small_ints(n * p, 1), host_b = small_ints(p * m, 2);
+    const auto host_a = test::small_ints(n * p, 1), host_b = test::small_ints(p * m, 2);
     auto a = rt.upload(host_a), b = rt.upload(host_b);
     auto output = rt.zeros<float>(n * m);
     REQUIRE(matmul(kernel, output, a, b, {n, p}, {p, m}));
     rt.synchronize();
-    CHECK(output.to_vector() == reference(host_a, host_b, n, p, m));
+    CHECK(output.to_vector() == test::matmul_reference(host_a, host_b, n, p, m, true));
   }
   auto a = rt.zeros<float>(6), b = rt.zeros<float>(6), output = rt.zeros<float>(4);
   CHECK_FALSE(matmul(kernel, output, a, b, {2, 3}, {2, 3}));  // the wrapper's size check

@@ -86,6 +86,7 @@ KI.@kernel backend workgroupsize numworkgroups coalesced_matmul_kernel!(C, A, B,
 #include <vector>
 
 #include "test/lang_support.hpp"
+#include "test/matmul_reference.hpp"
 
 using namespace spvjit;
 
@@ -158,26 +159,6 @@ KernelDef coalesced_matmul_kernel(i64 TDIM, i64 BANK = 1) {
   return kb.finish();
 }
 
-// Integers 0..7: every sum of products stays exact in float, so results compare exactly.
-std::vector<float> small_ints(std::size_t count, unsigned seed) {
-  std::vector<float> v(count);
-  for (std::size_t k = 0; k < count; ++k) v[k] = static_cast<float>((k * 7 + seed * 3 + k / 5) % 8);
-  return v;
-}
-
-// A * B, column-major: A is n x r, B is r x m.
-std::vector<float> reference(const std::vector<float>& a, const std::vector<float>& b,
-                             std::size_t n, std::size_t r, std::size_t m) {
-  std::vector<float> c(n * m, 0.0f);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < m; ++j) {
-      float acc = 0.0f;
-      for (std::size_t k = 0; k < r; ++k) acc += a[i + k * n] * b[k + j * r];
-      c[i + j * n] = acc;
-    }
-  return c;
-}
-
 }  // namespace
 
 TEST_CASE("KA port performant_matmul.jl: tiles in local memory, launched by groups") {
@@ -192,7 +173,7 @@ TEST_CASE("KA port performant_matmul.jl: tiles in local memory, launched by grou
       CAPTURE(N);
       CAPTURE(R);
       CAPTURE(M);
-      const auto host_a = small_ints(N * R, 3), host_b = small_ints(R * M, 4);
+      const auto host_a = test::small_ints(N * R, 3), host_b = test::small_ints(R * M, 4);
       auto A = rt.upload(host_a), B = rt.upload(host_b);
       auto C = rt.zeros<float>(N * M);
       // numworkgroups = (cld(size(C, 1), TILE_DIM), cld(size(C, 2), TILE_DIM))
@@ -200,7 +181,7 @@ TEST_CASE("KA port performant_matmul.jl: tiles in local memory, launched by grou
       kernel.launch(numworkgroups, shaped(C, {N, M}), shaped(A, {N, R}), shaped(B, {R, M}),
                     static_cast<i64>(N), static_cast<i64>(R), static_cast<i64>(M));
       rt.synchronize();
-      CHECK(C.to_vector() == reference(host_a, host_b, N, R, M));
+      CHECK(C.to_vector() == test::matmul_reference(host_a, host_b, N, R, M, true));
     }
   }
 }
