@@ -25,6 +25,7 @@ struct FunctionFrame {
   std::vector<unsigned> extent_arg;
   std::vector<int> array;
   std::optional<Scalar> result;
+  bool saved_returns_through_pointers = false;
   bool closed = false;
 
   void restore() {
@@ -33,6 +34,7 @@ struct FunctionFrame {
     state->loops = std::move(saved_loops);
     state->function_name = std::move(saved_name);
     state->bounds_record = saved_record;
+    state->function_returns_through_pointers = saved_returns_through_pointers;
     state->ir.restoreIP(saved_point);
   }
 };
@@ -49,7 +51,8 @@ llvm::Type* arg_type(BuilderState& s, Scalar t, const std::string& fn) {
 
 DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view name,
                                          std::optional<Scalar> result,
-                                         std::vector<FunctionParam> params)
+                                         std::vector<FunctionParam> params,
+                                         bool results_through_pointers)
     : frame_(std::make_unique<FunctionFrame>()) {
   auto& s = *kb.state();
   s.check_open("device_function");
@@ -61,8 +64,8 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   }
   std::vector<llvm::Type*> types;
   for (const FunctionParam& p : params) {
-    types.push_back(p.pointer ? llvm::PointerType::get(s.memory_type(p.type),
-                                                       static_cast<unsigned>(p.space))
+    llvm::Type* pointee = p.layout ? s.struct_type(*p.layout).type : s.memory_type(p.type);
+    types.push_back(p.pointer ? llvm::PointerType::get(pointee, static_cast<unsigned>(p.space))
                               : arg_type(s, p.type, fn_name));
   }
   // Hidden: each pointer's extent (the caller's, or the largest i64 for an unchecked one), and
@@ -89,6 +92,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   f.saved_loops = std::move(s.loops);
   f.saved_name = s.function_name;
   f.saved_record = s.bounds_record;
+  f.saved_returns_through_pointers = s.function_returns_through_pointers;
   unsigned next_extent = static_cast<unsigned>(user_count);
   for (std::size_t i = 0; i < f.params.size(); ++i) {
     const bool pointer = f.params[i].pointer;
@@ -101,6 +105,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   s.bounds_record = fn->getArg(fn->arg_size() - 1);
 
   s.kernel = fn;
+  s.function_returns_through_pointers = results_through_pointers;
   s.loops.clear();
   s.function_name = fn_name;
   s.alloca_block = llvm::BasicBlock::Create(s.ctx(), "entry", fn);
@@ -125,7 +130,7 @@ Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
   if (!p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a scalar");
   return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
-                 frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i));
+                 frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i), p.layout);
 }
 
 void* DeviceFunctionScope::close(std::optional<Value> result) {
@@ -159,9 +164,9 @@ void* DeviceFunctionScope::close(std::optional<Value> result) {
 
 namespace {
 std::string describe(const FunctionParam& p) {
-  if (!p.pointer) return std::string(spvjit::name(p.type));
-  return std::string(spvjit::name(p.space)) + (p.read_only ? " const " : " ") +
-         std::string(spvjit::name(p.type)) + "*";
+  const std::string element = p.layout ? "struct " + p.layout->name() : std::string(spvjit::name(p.type));
+  if (!p.pointer) return element;
+  return std::string(spvjit::name(p.space)) + (p.read_only ? " const " : " ") + element + "*";
 }
 
 llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t i,
@@ -178,8 +183,12 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
   if (!a.pointer.raw()) throw UserError(arg + " is an empty pointer");
   if (a.pointer.state() != &s) throw UserError(arg + " belongs to another kernel");
   s.check_in_current_function(a.pointer.raw(), what.c_str());
-  const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only()};
-  if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only)) {
+  const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only(),
+                            a.pointer.layout()};
+  const bool same_layout = given.layout == p.layout ||
+                           (given.layout && p.layout && p.layout->accepts(*given.layout));
+  if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only) ||
+      !same_layout) {
     throw UserError(arg + " is " + describe(given) + "; expected " + describe(p));
   }
   return a.pointer.raw();

@@ -23,7 +23,9 @@ bool same_params(const KernelModule& a, const KernelModule& b) noexcept {
     const Param& p = a.params[i];
     const Param& q = b.params[i];
     if (p.name != q.name || p.kind != q.kind || p.type != q.type || p.space != q.space ||
-        p.read_only != q.read_only) {
+        p.read_only != q.read_only || (p.layout == nullptr) != (q.layout == nullptr) ||
+        (p.layout && (p.layout->name() != q.layout->name() || !p.layout->same_shape(*q.layout) ||
+                      p.layout->by_shape() != q.layout->by_shape()))) {
       return false;
     }
   }

@@ -9,8 +9,19 @@
 //   auto axpy = device_function<void(Global<float>, Const<float>, float, int64_t)>(kb, "axpy",
 //       [&](Global<float> y, Const<float> x, Val<float> a, Val<int64_t> i) { y[i] = a * x[i] + y[i]; });
 //
-// Arguments are scalars or pointers (Global<T>, Const<T>, Local<T>, Ptr<T, Private>); results
-// are scalars. Inside the body, values of the kernel are out of reach
+// Arguments are scalars, pointers (Global<T>, Const<T>, Local<T>, Ptr<T, Private>) or structs
+// (StructVal<S>, passed as a copy); results are a scalar, a struct, or several scalars at once:
+//
+//   auto divmod = device_function<std::tuple<int32_t, int32_t>(int32_t, int32_t)>(kb, "divmod",
+//       [&](Val<int32_t> a, Val<int32_t> b) { return std::tuple{a / b, a % b}; });
+//   auto [q, r] = divmod(x, y);
+//
+//   auto mid = device_function<Point(Point, Point)>(kb, "mid",
+//       [&](StructVal<Point> a, StructVal<Point> b) {
+//         auto m = kb.var(a);
+//         m[&Point::x] = (a.get(&Point::x) + b.get(&Point::x)) * 0.5f;
+//         return m;
+//       }); Inside the body, values of the kernel are out of reach
 // (pass them as arguments), and so are kernel parameters, ndrange/in_bounds, barriers and local
 // arrays: each is a UserError when built. kb.return_() leaves a function that returns nothing.
 #pragma once
@@ -23,6 +34,7 @@
 #include <vector>
 
 #include "spvjit/builder.hpp"
+#include "spvjit/structs.hpp"
 #include "spvjit/export.hpp"
 
 SPVJIT_API_BEGIN
@@ -38,6 +50,7 @@ struct FunctionParam {
   bool pointer = false;
   AddressSpace space = AddressSpace::Private;
   bool read_only = false;
+  const StructLayout* layout = nullptr;  ///< a pointer to structs (struct arguments and results)
 };
 
 /// One argument of a call: `value` for a scalar parameter, `pointer` for a pointer one.
@@ -50,8 +63,10 @@ struct CallArg {
 /// discards a function whose body threw).
 class DeviceFunctionScope {
  public:
+  /// `results_through_pointers`: the function returns void and stores its results through its
+  /// last parameters (structs and tuples).
   DeviceFunctionScope(KernelBuilder& kb, std::string_view name, std::optional<Scalar> result,
-                      std::vector<FunctionParam> params);
+                      std::vector<FunctionParam> params, bool results_through_pointers = false);
   ~DeviceFunctionScope();
   DeviceFunctionScope(const DeviceFunctionScope&) = delete;
   DeviceFunctionScope& operator=(const DeviceFunctionScope&) = delete;
@@ -69,16 +84,65 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
                            std::optional<Scalar> result, const std::vector<FunctionParam>& params,
                            const std::vector<CallArg>& args);
 
+/// How a device function's result type R maps to the kernel: scalars come back as Val<R>,
+/// structs as StructVal<R>, a std::tuple of scalars as a std::tuple of Vals. Structs and tuples
+/// travel through hidden private pointers the caller passes (`outputs`).
 template <class R>
 struct Result {
+  static_assert(KernelScalar<R>, "device function result: expected void, a kernel scalar, a "
+                                 "struct described with SPVJIT_STRUCT or a std::tuple of scalars");
   using type = Val<R>;
+  static std::optional<Scalar> scalar() { return scalar_of<R>; }
+  static std::vector<FunctionParam> outputs() { return {}; }
 };
 template <>
 struct Result<void> {
   using type = void;
+  static std::optional<Scalar> scalar() { return std::nullopt; }
+  static std::vector<FunctionParam> outputs() { return {}; }
+};
+template <class R>
+  requires KernelStruct<R>
+struct Result<R> {
+  using type = StructVal<R>;
+  static std::optional<Scalar> scalar() { return std::nullopt; }
+  static std::vector<FunctionParam> outputs() {
+    return {{Scalar::U8, true, AddressSpace::Private, false, struct_layout<R>().get()}};
+  }
+  template <class B>
+  static void store(const DeviceFunctionScope& scope, unsigned first, const B& result);
+  static type load(KernelBuilder&, const std::vector<CallArg>& outs) {
+    return type(outs[0].pointer.as_read_only());
+  }
+  static std::vector<CallArg> slots(KernelBuilder& kb) {
+    return {{{}, private_struct(kb.state(), *struct_layout<R>())}};
+  }
+};
+template <KernelScalar... X>
+struct Result<std::tuple<X...>> {
+  using type = std::tuple<Val<X>...>;
+  static std::optional<Scalar> scalar() { return std::nullopt; }
+  static std::vector<FunctionParam> outputs() {
+    return {{scalar_of<X>, true, AddressSpace::Private, false, nullptr}...};
+  }
+  template <class B>
+  static void store(const DeviceFunctionScope& scope, unsigned first, const B& result);
+  static type load(KernelBuilder& kb, const std::vector<CallArg>& outs) {
+    return load_each(kb, outs, std::index_sequence_for<X...>{});
+  }
+  static std::vector<CallArg> slots(KernelBuilder& kb) {
+    return {{{}, private_slot(kb.state(), scalar_of<X>)}...};
+  }
+
+ private:
+  template <std::size_t... I>
+  static type load_each(KernelBuilder& kb, const std::vector<CallArg>& outs, std::index_sequence<I...>) {
+    return type(Val<X>(spvjit::load(outs[I].pointer, literal(kb.state(), std::int64_t{0})))...);
+  }
 };
 template <class R>
 using ResultVal = typename Result<R>::type;
+
 
 /// How a C++ parameter type of a device function maps to the kernel: scalars travel as Val<A>,
 /// pointers (Global<T>, Const<T>, Local<T>, ...) as themselves.
@@ -101,8 +165,36 @@ struct FunctionArg<Ptr<T, Space>> {
   }
   static CallArg pass(const type& p) { return {{}, p}; }
 };
+/// A struct travels as a private copy the callee reads.
+template <class S>
+  requires KernelStruct<S>
+struct FunctionArg<S> {
+  using type = StructVal<S>;
+  static FunctionParam param() {
+    return {Scalar::U8, true, AddressSpace::Private, true, struct_layout<S>().get()};
+  }
+  static type from(const DeviceFunctionScope& scope, unsigned i) {
+    return type(scope.pointer_arg(i).unchecked());
+  }
+  static CallArg pass(const StructRef<const S>& v) {
+    const Pointer copy = private_struct(v.pointer().state(), v.layout());
+    copy_struct(copy, literal(v.pointer().state(), std::int64_t{0}), {}, v.pointer(), v.index(),
+                v.path(), v.layout());
+    return {{}, copy.as_read_only()};
+  }
+};
 template <class A>
 using FunctionArgType = typename FunctionArg<A>::type;
+/// What a call takes for a parameter of type A: structs as any struct in memory of that type.
+template <class A>
+struct CallOperand {
+  using type = FunctionArgType<A>;
+};
+template <class S>
+  requires KernelStruct<S>
+struct CallOperand<S> {
+  using type = StructRef<const S>;
+};
 }  // namespace detail
 
 template <class Signature>
@@ -115,21 +207,30 @@ class Function<R(A...)> {
   Function(KernelBuilder& kb, void* fn, std::string_view name)
       : kb_(&kb), fn_(fn), name_(name) {}
 
-  detail::ResultVal<R> operator()(detail::FunctionArgType<A>... args) const {
-    Value r = detail::call_device_function(*kb_, fn_, name_, result(), params(),
-                                           {detail::FunctionArg<A>::pass(args)...});
-    if constexpr (!std::is_void_v<R>) return Val<R>(r);
+  detail::ResultVal<R> operator()(const typename detail::CallOperand<A>::type&... args) const {
+    std::vector<detail::CallArg> operands = {detail::FunctionArg<A>::pass(args)...};
+    if constexpr (returns_through_pointers()) {
+      const std::vector<detail::CallArg> outs = detail::Result<R>::slots(*kb_);
+      operands.insert(operands.end(), outs.begin(), outs.end());
+      detail::call_device_function(*kb_, fn_, name_, result(), params(), operands);
+      return detail::Result<R>::load(*kb_, outs);
+    } else {
+      Value r = detail::call_device_function(*kb_, fn_, name_, result(), params(), operands);
+      if constexpr (!std::is_void_v<R>) return Val<R>(r);
+    }
   }
   const std::string& name() const { return name_; }
 
-  static std::optional<Scalar> result() {
-    if constexpr (std::is_void_v<R>) {
-      return std::nullopt;
-    } else {
-      return scalar_of<R>;
-    }
+  static std::optional<Scalar> result() { return detail::Result<R>::scalar(); }
+  /// The parameters, then a private pointer for each struct or tuple result.
+  static std::vector<detail::FunctionParam> params() {
+    std::vector<detail::FunctionParam> out = {detail::FunctionArg<A>::param()...};
+    for (const auto& p : detail::Result<R>::outputs()) out.push_back(p);
+    return out;
   }
-  static std::vector<detail::FunctionParam> params() { return {detail::FunctionArg<A>::param()...}; }
+  static constexpr bool returns_through_pointers() {
+    return KernelStruct<R> || !(std::is_void_v<R> || KernelScalar<R>);
+  }
 
  private:
   KernelBuilder* kb_;
@@ -152,10 +253,14 @@ struct DeviceFunctionBuilder {
   }
   template <class Body>
   static Function<R(A...)> build(KernelBuilder& kb, std::string_view name, Body&& body) {
-    DeviceFunctionScope scope(kb, name, Function<R(A...)>::result(), Function<R(A...)>::params());
+    using F = Function<R(A...)>;
+    DeviceFunctionScope scope(kb, name, F::result(), F::params(), F::returns_through_pointers());
     auto args = arguments(scope, std::index_sequence_for<A...>{});
     void* fn = nullptr;
-    if constexpr (std::is_void_v<R>) {
+    if constexpr (F::returns_through_pointers()) {
+      Result<R>::store(scope, static_cast<unsigned>(sizeof...(A)), std::apply(body, args));
+      fn = scope.close(std::nullopt);
+    } else if constexpr (std::is_void_v<R>) {
       std::apply(body, args);
       fn = scope.close(std::nullopt);
     } else {
@@ -165,6 +270,27 @@ struct DeviceFunctionBuilder {
     return Function<R(A...)>(kb, fn, name);
   }
 };
+template <class R>
+  requires KernelStruct<R>
+template <class B>
+void Result<R>::store(const DeviceFunctionScope& scope, unsigned first, const B& result) {
+  const StructRef<const R> value = result;
+  const Pointer out = scope.pointer_arg(first).unchecked();
+  copy_struct(out, literal(out.state(), std::int64_t{0}), {}, value.pointer(), value.index(),
+              value.path(), value.layout());
+}
+template <KernelScalar... X>
+template <class B>
+void Result<std::tuple<X...>>::store(const DeviceFunctionScope& scope, unsigned first,
+                                     const B& result) {
+  const std::tuple<Val<X>...> values = result;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (spvjit::store(scope.pointer_arg(first + static_cast<unsigned>(I)).unchecked(),
+                   literal(std::get<I>(values).state(), std::int64_t{0}), std::get<I>(values)),
+     ...);
+  }(std::index_sequence_for<X...>{});
+}
+
 template <class S>
 struct SignatureOf;
 template <class R, class... A>

@@ -19,6 +19,8 @@
 #include "spvjit/runtime.hpp"
 #include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
+#include "spvjit/struct_layout.hpp"
+#include "spvjit/structs.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/value.hpp"
 #include "spvjit/vector.hpp"
