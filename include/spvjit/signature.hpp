@@ -28,7 +28,7 @@ struct Param {
   AddressSpace space = AddressSpace::Private;
   bool read_only = false;     ///< a Const pointer: noalias readonly, stores rejected
   /// A struct by value, or the struct a pointer points to (then `type` is unused); else null.
-  std::shared_ptr<const StructLayout> layout;
+  std::shared_ptr<const StructLayout> layout = nullptr;
 
   /// e.g. "global const f32*", "f64", "local f32[]", "global struct Particle*",
   /// "struct Particle{f32,f32,i32,f64} (24 bytes)".

@@ -35,7 +35,7 @@ struct StructField {
   Scalar type = Scalar::U8;   ///< the scalar, or an array's element (unused for a nested struct)
   std::uint32_t count = 1;    ///< an array's elements (`float v[3]`: 3); 1 otherwise
   bool array = false;
-  std::shared_ptr<const StructLayout> nested;  ///< a nested struct, or null
+  std::shared_ptr<const StructLayout> nested = nullptr;  ///< a nested struct, or null
 };
 
 /// One scalar of a struct once nested structs and arrays are spelled out.
