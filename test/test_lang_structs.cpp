@@ -350,6 +350,18 @@ TEST_CASE("structs: a launch checks the C++ type of struct arguments") {
   k.launch(NDRange{4}, good, q4);
   rt.synchronize();
   for (const auto& got : good.to_vector()) CHECK(got.mass == 4.5);
+
+  // Shared arrays and views of structs launch the same way.
+  auto shared = zeros_shared<Particle>(rt, 4);
+  const Particle q5{0, 0, 0, -1.25};
+  k.launch(NDRange{4}, shared, q5);
+  rt.synchronize();
+  for (const auto& got : shared) CHECK(got.mass == -1.25);
+  auto big = rt.zeros<Particle>(32);
+  k.launch(NDRange{4}, view(big, 16, 4), q4);
+  rt.synchronize();
+  const auto all = big.to_vector();
+  for (std::size_t j = 0; j < all.size(); ++j) CHECK(all[j].mass == (j >= 16 && j < 20 ? 4.5 : 0.0));
 }
 
 TEST_CASE("structs: bounds checks count structs, not bytes") {
