@@ -13,7 +13,9 @@
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/scope_check.hpp"
+#include "ir/shapes.hpp"
 #include "ir/state.hpp"
+#include "ir/uniformity.hpp"
 
 namespace spvjit {
 
@@ -172,12 +174,16 @@ void BuilderState::check_kernel_scope(const char* what) const {
 
 std::string Param::describe() const {
   const std::string element =
-      layout ? "struct " + layout->name() : std::string(spvjit::name(type));
+      struct_layout ? "struct " + struct_layout->name() : std::string(spvjit::name(type));
+  std::string out;
   switch (kind) {
     case ParamKind::Scalar: return element;
-    case ParamKind::Struct: return layout ? layout->describe() : element;
+    case ParamKind::Struct: return struct_layout ? struct_layout->describe() : element;
     case ParamKind::Pointer:
-      return std::string(spvjit::name(space)) + (read_only ? " const " : " ") + element + "*";
+      out = std::string(spvjit::name(space)) + (read_only ? " const " : " ") + element;
+      if (rank == 0) return out + "*";
+      return out + "[" + std::to_string(rank) + "-d" +
+             (layout == Layout::ColumnMajor ? " column-major]" : "]");
     case ParamKind::LocalArray: return "local " + element + "[]";
   }
   return "?";
@@ -233,7 +239,7 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
   p.type = element;
   p.space = space;
   p.read_only = read_only || space == AddressSpace::Constant;
-  p.layout = layout;
+  p.struct_layout = layout;
   // How many elements the launch passed: a hidden argument once finished (common/bounds.hpp).
   auto* extent_fn = detail::bounds_marker(*s.module, detail::marker_extent, entry.getInt64Ty(),
                                           {entry.getInt32Ty()}, true);
@@ -268,7 +274,7 @@ Pointer KernelBuilder::struct_param(std::string_view name,
   p.name = std::string(name);
   p.kind = ParamKind::Struct;
   p.type = Scalar::U8;
-  p.layout = layout;
+  p.struct_layout = layout;
   s.params.push_back(p);
   return Pointer(state_.get(), handle, Scalar::U8, AddressSpace::Private, true, nullptr, -1,
                  layout.get());
@@ -433,6 +439,8 @@ KernelDef KernelBuilder::finish() {
     s.add_argument(detail::record_type(s.ctx()), detail::hidden_record_name);
     s.add_argument(s.ir.getInt64Ty(), detail::hidden_fast_end_name);
   }
+  std::vector<detail::ShapeArg> shape_args;
+  detail::resolve_shapes(s, checked, shape_args);
   if (s.allow_padding) {
     // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
     s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
@@ -446,6 +454,7 @@ KernelDef KernelBuilder::finish() {
     throw InternalError("builder produced an invalid module for kernel '" + s.name +
                         "': " + err.str());
   }
+  detail::check_barriers_uniform(*s.kernel, s.name);
   auto km = std::make_shared<detail::KernelModule>();
   km->name = s.name;
   km->params = s.params;
@@ -455,7 +464,9 @@ KernelDef KernelBuilder::finish() {
   km->static_local_bytes = s.static_local_bytes;
   km->bounds_checked = checked;
   km->bounds_sites = std::move(s.bounds_sites);
+  km->shape_args = std::move(shape_args);
   km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
+  km->prints = s.module->getFunction("printf") != nullptr;
   {
     llvm::raw_string_ostream os(km->ir_text);
     s.module->print(os, nullptr);

@@ -1,6 +1,8 @@
 // Structured control flow for the builder: if/else, loops, break and continue. Each construct
 // opens blocks on `begin_*` and joins them on `end_*`; a scope ended by break/return continues
 // in a fresh block so code after it stays well-formed (and unreachable).
+#include <llvm/IR/Constants.h>
+
 #include "ir/state.hpp"
 #include "spvjit/builder.hpp"
 
@@ -74,6 +76,107 @@ void KernelBuilder::end_loop(detail::ScopeHandle& h) {
   branch_if_open(s.ir, block(h.blocks[0]));
   s.loops.pop_back();
   s.ir.SetInsertPoint(block(h.blocks[2]));
+}
+
+namespace detail {
+void throw_loop_literal_range(const char* what, const std::string& value, Scalar counter) {
+  throw UserError(std::string("for_: the ") + what + " " + value + " does not fit the counter's type " +
+                  std::string(name(counter)) +
+                  " (the type of the loop's kernel-value bounds); use a wider or signed counter");
+}
+}  // namespace detail
+
+namespace {
+// The largest and smallest values of an integer type, as kernel constants.
+Value type_max(detail::BuilderState* s, Scalar t) {
+  const unsigned bits = size_of(t) * 8;
+  const std::uint64_t ones = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  return constant_int(s, t, is_signed(t) ? ones >> 1 : ones);
+}
+Value type_min(detail::BuilderState* s, Scalar t) {
+  const unsigned bits = size_of(t) * 8;
+  return constant_int(s, t, is_signed(t) ? std::uint64_t{1} << (bits - 1) : 0);
+}
+}  // namespace
+
+// A counted loop tests its end in the header (`i < end`, `i > end`, or `<=`/`>=` for an
+// inclusive end), and steps in the latch, which continue_ reaches too. Where `i + step` could
+// overflow before the test fails (an inclusive end at the type's limit, a step above 1), the
+// latch leaves first: a loop never wraps around and runs forever. A step that is a constant
+// builds only the comparison its sign needs, so `for_(0, n, 1)` is the plain `i < n` loop.
+detail::CountedLoop KernelBuilder::begin_counted_loop(Value first, Value last, Value step,
+                                                      bool inclusive) {
+  auto& s = *state_;
+  s.check_open("for_");
+  s.check_same_builder(first, "for_ (first)");
+  s.check_same_builder(last, "for_ (end)");
+  s.check_same_builder(step, "for_ (step)");
+  detail::CountedLoop h;
+  h.step = step;
+  h.last = last;
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(step.raw())) {
+    if (c->isZero()) {
+      throw UserError("for_: the step is 0, so the loop would never end; a step known only at "
+                      "run time may be 0 (the loop then runs no iterations)");
+    }
+    h.direction = is_signed(step.type()) && c->isNegative() ? -1 : 1;
+    h.guard_overflow = inclusive || !(c->isOne() || c->isMinusOne());
+  } else {
+    h.guard_overflow = true;
+  }
+  h.counter = make_variable(first.type());
+  store(h.counter, detail::literal(state_.get(), std::int64_t{0}), first);
+  h.scope = begin_loop();
+  const Value i = load(h.counter, detail::literal(state_.get(), std::int64_t{0}));
+  const CompareOp up = inclusive ? CompareOp::Le : CompareOp::Lt;
+  const CompareOp down = inclusive ? CompareOp::Ge : CompareOp::Gt;
+  Value go;
+  if (h.direction > 0) {
+    go = compare(up, i, last);
+  } else if (h.direction < 0) {
+    go = compare(down, i, last);
+  } else {
+    // The step's sign picks the test; a step of 0 fails both, and the loop runs no iterations.
+    const Value zero = constant_int(state_.get(), step.type(), 0);
+    const Value upward = compare(CompareOp::Gt, step, zero);
+    const Value downward = binary(BinaryOp::And, compare(CompareOp::Lt, step, zero),
+                                  compare(down, i, last));
+    go = select(upward, compare(up, i, last), downward);
+  }
+  loop_condition(h.scope, Val<bool>(go));
+  return h;
+}
+
+void KernelBuilder::end_counted_loop(detail::CountedLoop& h) {
+  auto& s = *state_;
+  loop_latch(h.scope);
+  const Value zero_index = detail::literal(state_.get(), std::int64_t{0});
+  const Value i = load(h.counter, zero_index);
+  const Scalar t = i.type();
+  if (h.guard_overflow) {
+    // i + step overflows exactly when i > max - step (step > 0) or i < min - step (step < 0);
+    // each difference is computed where it cannot overflow itself.
+    auto* st = state_.get();
+    auto past_max = [&] {
+      return compare(CompareOp::Gt, i, binary(BinaryOp::Sub, type_max(st, t), h.step));
+    };
+    auto past_min = [&] {
+      return compare(CompareOp::Lt, i, binary(BinaryOp::Sub, type_min(st, t), h.step));
+    };
+    Value leave;
+    if (h.direction > 0 || !is_signed(t)) {
+      leave = past_max();
+    } else if (h.direction < 0) {
+      leave = past_min();
+    } else {
+      leave = select(compare(CompareOp::Gt, h.step, constant_int(st, t, 0)), past_max(), past_min());
+    }
+    auto* next = llvm::BasicBlock::Create(s.ctx(), "for.step", s.kernel);
+    s.ir.CreateCondBr(leave.raw(), block(h.scope.blocks[2]), next);
+    s.ir.SetInsertPoint(next);
+  }
+  store(h.counter, zero_index, binary(BinaryOp::Add, i, h.step));
+  end_loop(h.scope);
 }
 
 void KernelBuilder::break_() {

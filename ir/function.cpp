@@ -25,6 +25,7 @@ struct FunctionFrame {
   std::vector<unsigned> extent_arg;
   std::vector<int> array;
   std::optional<Scalar> result;
+  unsigned result_lanes = 1;
   bool saved_returns_through_pointers = false;
   bool closed = false;
 
@@ -47,11 +48,23 @@ llvm::Type* arg_type(BuilderState& s, Scalar t, const std::string& fn) {
   }
   return s.register_type(t);
 }
+
+// A vector argument or result: as OpenCL C passes a float4, by value.
+llvm::Type* value_type(BuilderState& s, Scalar t, unsigned lanes, const std::string& fn) {
+  llvm::Type* element = arg_type(s, t, fn);
+  if (lanes == 1) return element;
+  if (!valid_lanes(lanes)) {
+    throw UserError("device function '" + fn + "': a vector of " + std::to_string(lanes) +
+                    " lanes; expected 2, 3, 4, 8 or 16");
+  }
+  return llvm::FixedVectorType::get(element, lanes);
+}
 }  // namespace
 
 DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view name,
                                          std::optional<Scalar> result,
                                          std::vector<FunctionParam> params,
+                                         unsigned result_lanes,
                                          bool results_through_pointers)
     : frame_(std::make_unique<FunctionFrame>()) {
   auto& s = *kb.state();
@@ -66,7 +79,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   for (const FunctionParam& p : params) {
     llvm::Type* pointee = p.layout ? s.struct_type(*p.layout).type : s.memory_type(p.type);
     types.push_back(p.pointer ? llvm::PointerType::get(pointee, static_cast<unsigned>(p.space))
-                              : arg_type(s, p.type, fn_name));
+                              : value_type(s, p.type, p.lanes, fn_name));
   }
   // Hidden: each pointer's extent (the caller's, or the largest i64 for an unchecked one), and
   // the record a failing check reports to (ir/bounds.hpp).
@@ -75,7 +88,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
     if (p.pointer) types.push_back(s.ir.getInt64Ty());
   }
   types.push_back(record_type(s.ctx()));
-  llvm::Type* ret = result ? arg_type(s, *result, fn_name) : s.ir.getVoidTy();
+  llvm::Type* ret = result ? value_type(s, *result, result_lanes, fn_name) : s.ir.getVoidTy();
   auto* fn = llvm::Function::Create(llvm::FunctionType::get(ret, types, false),
                                     llvm::Function::InternalLinkage, fn_name, *s.module);
   fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
@@ -86,6 +99,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   f.fn = fn;
   f.params = std::move(params);
   f.result = result;
+  f.result_lanes = result ? result_lanes : 1;
   f.saved_function = s.kernel;
   f.saved_alloca = s.alloca_block;
   f.saved_point = s.ir.saveIP();
@@ -122,7 +136,9 @@ DeviceFunctionScope::~DeviceFunctionScope() {
 
 Value DeviceFunctionScope::arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
-  if (p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a pointer");
+  if (p.pointer || p.lanes > 1) {
+    throw InternalError("device function argument " + std::to_string(i) + " is no scalar");
+  }
   return Value(frame_->state, frame_->fn->getArg(i), p.type);
 }
 
@@ -131,6 +147,12 @@ Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
   if (!p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a scalar");
   return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
                  frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i), p.layout);
+}
+
+VecValue DeviceFunctionScope::vector_arg(unsigned i) const {
+  const FunctionParam& p = frame_->params.at(i);
+  if (p.lanes < 2) throw InternalError("device function argument " + std::to_string(i) + " is no vector");
+  return VecValue(frame_->state, frame_->fn->getArg(i), p.type, p.lanes);
 }
 
 void* DeviceFunctionScope::close(std::optional<Value> result) {
@@ -142,12 +164,43 @@ void* DeviceFunctionScope::close(std::optional<Value> result) {
       s.ir.CreateRetVoid();
     } else {
       const std::string what = "device function '" + s.function_name + "' result";
+      if (f.result_lanes > 1) {
+        throw UserError(what + ": the body returned a scalar; expected " +
+                        shape_name(*f.result, f.result_lanes));
+      }
       if (!result || !result->valid()) throw UserError(what + ": the body returned no value");
       s.check_same_builder(*result, what.c_str());
       if (result->type() != *f.result) throw_type_mismatch(what.c_str(), *f.result, result->type());
       s.ir.CreateRet(result->raw());
     }
   }
+  return finish_function();
+}
+
+void* DeviceFunctionScope::close(const VecValue& result) {
+  auto& f = *frame_;
+  auto& s = *f.state;
+  if (!s.ir.GetInsertBlock()->getTerminator()) {
+    const std::string what = "device function '" + s.function_name + "' result";
+    if (!f.result || f.result_lanes < 2) {
+      throw UserError(what + ": the body returned a vector " +
+                      shape_name(result.element(), result.lanes()) + "; expected " +
+                      (f.result ? std::string(spvjit::name(*f.result)) : std::string("nothing")));
+    }
+    s.check_same_builder(result.state(), result.raw(), what.c_str(), "an empty vector");
+    s.check_in_current_function(result.raw(), what.c_str());
+    if (result.element() != *f.result || result.lanes() != f.result_lanes) {
+      throw UserError(what + " is " + shape_name(result.element(), result.lanes()) +
+                      "; expected " + shape_name(*f.result, f.result_lanes));
+    }
+    s.ir.CreateRet(result.raw());
+  }
+  return finish_function();
+}
+
+void* DeviceFunctionScope::finish_function() {
+  auto& f = *frame_;
+  auto& s = *f.state;
   llvm::IRBuilder<> entry(s.alloca_block);
   entry.CreateBr(s.alloca_block->getNextNode());
   for (auto& block : *f.fn) {
@@ -164,6 +217,7 @@ void* DeviceFunctionScope::close(std::optional<Value> result) {
 
 namespace {
 std::string describe(const FunctionParam& p) {
+  if (p.lanes > 1) return shape_name(p.type, p.lanes);
   const std::string element = p.layout ? "struct " + p.layout->name() : std::string(spvjit::name(p.type));
   if (!p.pointer) return element;
   return std::string(spvjit::name(p.space)) + (p.read_only ? " const " : " ") + element + "*";
@@ -172,6 +226,15 @@ std::string describe(const FunctionParam& p) {
 llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t i,
                           const FunctionParam& p, const CallArg& a) {
   const std::string arg = what + ": argument " + std::to_string(i);
+  if (p.lanes > 1) {
+    const VecValue& v = a.vector;
+    s.check_same_builder(v.state(), v.raw(), arg.c_str(), "an empty vector");
+    s.check_in_current_function(v.raw(), what.c_str());
+    if (v.element() != p.type || v.lanes() != p.lanes) {
+      throw UserError(arg + " is " + shape_name(v.element(), v.lanes()) + "; expected " + describe(p));
+    }
+    return v.raw();
+  }
   if (!p.pointer) {
     s.check_same_builder(a.value, what.c_str());
     if (a.value.type() != p.type) {
@@ -184,7 +247,7 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
   if (a.pointer.state() != &s) throw UserError(arg + " belongs to another kernel");
   s.check_in_current_function(a.pointer.raw(), what.c_str());
   const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only(),
-                            a.pointer.layout()};
+                            1, a.pointer.layout()};
   const bool same_layout = given.layout == p.layout ||
                            (given.layout && p.layout && p.layout->accepts(*given.layout));
   if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only) ||
@@ -195,9 +258,10 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
 }
 }  // namespace
 
-Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
-                           std::optional<Scalar> result, const std::vector<FunctionParam>& params,
-                           const std::vector<CallArg>& args) {
+namespace {
+llvm::CallInst* emit_call(KernelBuilder& kb, void* fn, std::string_view name,
+                          const std::vector<FunctionParam>& params,
+                          const std::vector<CallArg>& args) {
   auto& s = *kb.state();
   const std::string what = "call of device function '" + std::string(name) + "'";
   s.check_open(what.c_str());
@@ -216,7 +280,32 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
   raw.push_back(record_pointer(s));
   auto* call = s.ir.CreateCall(callee, raw);
   call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-  return result ? Value(&s, call, *result) : Value();
+  return call;
+}
+}  // namespace
+
+Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
+                           std::optional<Scalar> result, const std::vector<FunctionParam>& params,
+                           const std::vector<CallArg>& args) {
+  auto* call = emit_call(kb, fn, name, params, args);
+  if (result && call->getType()->isVectorTy()) {
+    throw UserError("call of device function '" + std::string(name) +
+                    "': it returns a vector; expected a scalar result");
+  }
+  return result ? Value(kb.state(), call, *result) : Value();
+}
+
+VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name,
+                              Scalar element, unsigned lanes,
+                              const std::vector<FunctionParam>& params,
+                              const std::vector<CallArg>& args) {
+  auto* call = emit_call(kb, fn, name, params, args);
+  auto* type = llvm::dyn_cast<llvm::FixedVectorType>(call->getType());
+  if (!type || type->getNumElements() != lanes) {
+    throw UserError("call of device function '" + std::string(name) + "': it does not return " +
+                    shape_name(element, lanes));
+  }
+  return VecValue(kb.state(), call, element, lanes);
 }
 
 }  // namespace detail

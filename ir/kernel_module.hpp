@@ -8,6 +8,7 @@
 
 #include "spvjit/signature.hpp"
 #include "common/bounds.hpp"
+#include "common/shape_args.hpp"
 
 namespace spvjit::detail {
 
@@ -27,6 +28,10 @@ inline constexpr const char* marker_report = "__spvjit.bounds.report.";
 inline constexpr const char* hidden_extent_name = "__spvjit_extent_";   // + parameter name
 inline constexpr const char* hidden_record_name = "__spvjit_bounds";
 inline constexpr const char* hidden_fast_end_name = "__spvjit_fast_end";
+/// Shapes (common/shape_args.hpp): extent `dim` of user parameter `param` (dim -1: the elements
+/// passed), a marker until finish() turns it into a hidden argument or a bounds extent.
+inline constexpr const char* marker_shape = "__spvjit.shape";           // i64 (i32 param, i32 dim)
+inline constexpr const char* hidden_shape_name = "__spvjit_shape_";     // + parameter name, dim
 /// The builder's float atomic add: SPV_EXT_shader_atomic_float_add's OpAtomicFAddEXT in the
 /// translator's SPIR-V-friendly spelling, (ptr, scope, semantics, value) -> old value. The JIT
 /// keeps it where the device adds floats atomically and lowers it to a compare-exchange loop
@@ -49,12 +54,17 @@ class KernelModule {
   /// and `bounds_sites` describes each check for the host's message.
   bool bounds_checked = false;
   std::vector<BoundsSite> bounds_sites;
+  /// The hidden shape arguments, in order (common/shape_args.hpp).
+  std::vector<ShapeArg> shape_args;
   /// Raw modules: the parameters every work-item indexes at get_global_id(0), whose extent a
   /// launch checks against the ndrange (jit/raw_bounds.hpp).
   std::vector<unsigned> extent_covers_ndrange;
   /// What each work-item keeps on the stack of the thread that runs its work-group on PoCL's
   /// CPU devices: private arrays and values live across barriers (ir/group_stack.hpp).
   std::uint64_t stack_bytes_per_item = 0;
+  /// The kernel calls printf (print()): a launch flushes the host's buffered stdout first, so
+  /// that PoCL's output, written straight to file descriptor 1, keeps the program's order.
+  bool prints = false;
   std::string bitcode;
   std::string ir_text;
   std::uint64_t hash = 0;

@@ -1,4 +1,4 @@
-// Local and private arrays, row-major offsets, and barriers.
+// Local and private arrays, row- and column-major offsets, and barriers.
 #include "spvjit/memory.hpp"
 
 #include <llvm/IR/GlobalVariable.h>
@@ -60,15 +60,18 @@ std::uint64_t element_count(std::initializer_list<std::int64_t> extents, const c
   return count;
 }
 
-Shape make_shape(BuilderState* s, std::initializer_list<std::int64_t> extents, const char* what) {
+Shape make_shape(BuilderState* s, std::initializer_list<std::int64_t> extents, const char* what,
+                 Layout layout) {
   element_count(extents, what);
   Shape shape;
+  shape.layout = layout;
   for (std::int64_t e : extents) shape.extent[shape.rank++] = literal(s, e);
   return shape;
 }
 
-Shape make_shape(const Value* extents, unsigned count, const char* what) {
+Shape make_shape(const Value* extents, unsigned count, const char* what, Layout layout) {
   Shape shape;
+  shape.layout = layout;
   for (unsigned d = 0; d < count; ++d) {
     if (!extents[d].valid()) throw UserError(std::string(what) + ": extent is an empty Value");
     if (!is_integer(extents[d].type())) {
@@ -89,6 +92,13 @@ Value extent(const Shape& shape, unsigned d) {
   return shape.extent[d];
 }
 
+Value element_count(const Shape& shape) {
+  if (shape.rank == 0) throw UserError("array length: the array is empty (default-constructed)");
+  Value count = shape.extent[0];
+  for (unsigned d = 1; d < shape.rank; ++d) count = binary(BinaryOp::Mul, count, shape.extent[d]);
+  return count;
+}
+
 Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what,
              ViewIndex* view) {
   if (count != shape.rank) {
@@ -96,21 +106,27 @@ Value offset(const Shape& shape, const Value* indices, unsigned count, const cha
                     std::to_string(shape.rank) + "-dimensional array; expected " +
                     std::to_string(shape.rank));
   }
-  Value linear;
+  Value index[3];
   for (unsigned d = 0; d < count; ++d) {
     if (!indices[d].valid()) throw UserError(std::string(what) + ": index is an empty Value");
     if (!is_integer(indices[d].type())) {
       throw UserError(std::string(what) + ": index " + std::to_string(d) + " is " +
                       std::string(name(indices[d].type())) + "; expected an integer");
     }
-    Value i = cast(indices[d], Scalar::I64);
+    index[d] = cast(indices[d], Scalar::I64);
     if (view) {
-      view->index[d] = i.raw();
+      view->index[d] = index[d].raw();
       view->extent[d] = shape.extent[d].raw();
       view->rank = count;
     }
-    // Row-major: ((i0 * n1) + i1) * n2 + i2.
-    linear = d == 0 ? i : binary(BinaryOp::Add, binary(BinaryOp::Mul, linear, shape.extent[d]), i);
+  }
+  // Horner's rule from the slowest index: row-major ((i0 * n1) + i1) * n2 + i2, column-major
+  // ((i2 * n1) + i1) * n0 + i0.
+  const bool rows = shape.layout == Layout::RowMajor;
+  Value linear = index[rows ? 0 : count - 1];
+  for (unsigned k = 1; k < count; ++k) {
+    const unsigned d = rows ? k : count - 1 - k;
+    linear = binary(BinaryOp::Add, binary(BinaryOp::Mul, linear, shape.extent[d]), index[d]);
   }
   return linear;
 }

@@ -57,7 +57,7 @@ std::string cache_key(const KeyInputs& in) {
   for (const auto& p : in.params) {
     params += p.describe() + (p.read_only ? " ro" : "");
     // A struct's name says nothing of its layout: the scalars and their offsets do.
-    if (p.layout) params += " [" + p.layout->signature() + "]";
+    if (p.struct_layout) params += " [" + p.struct_layout->signature() + "]";
     params += ";";
   }
   field(out, "params", params);

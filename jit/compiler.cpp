@@ -225,6 +225,8 @@ class JitCore {
     facts.runs_with_offsets = launch.runs_with_offsets;
     facts.bounds_checked = km.bounds_checked;
     facts.bounds_sites = km.bounds_sites;
+    facts.prints = km.prints;
+    facts.shape_args = km.shape_args;
     if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
     return Kernel(std::make_shared<LaunchState>(
         runtime, std::make_shared<ClHandle<cl_program>>(std::move(program)), std::move(facts)));

@@ -114,14 +114,14 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
     const unsigned space = t->isPointerTy() ? t->getPointerAddressSpace() : 0;
     if (pointee_struct && (arg.hasByValAttr() ? space == 0 : space == 1 || space == 2)) {
       // A struct by value (clang: a byval pointer to a private copy) or an array of structs.
-      p.layout = layout_of(pointee_struct, module.getDataLayout(), why);
+      p.struct_layout = layout_of(pointee_struct, module.getDataLayout(), why);
       p.type = Scalar::U8;
       p.kind = arg.hasByValAttr() ? ParamKind::Struct : ParamKind::Pointer;
       if (p.kind == ParamKind::Pointer) {
         p.space = static_cast<AddressSpace>(space);
         p.read_only = space == 2 || arg.onlyReadsMemory();
       }
-      ok = p.layout != nullptr;
+      ok = p.struct_layout != nullptr;
     } else if (auto* ptr = llvm::dyn_cast<llvm::PointerType>(t)) {
       const unsigned space = ptr->getAddressSpace();
       if (!ptr->isOpaque() && space >= 1 && space <= 3 &&
@@ -151,6 +151,7 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
   km->static_local_bytes = local_global_bytes(module);
   km->extent_covers_ndrange = detail::params_indexed_by_every_work_item(*fn);
   km->stack_bytes_per_item = detail::stack_bytes_per_work_item(module, name);
+  km->prints = module.getFunction("printf") != nullptr;
   {
     llvm::raw_string_ostream os(km->ir_text);
     module.print(os, nullptr);

@@ -73,8 +73,8 @@ Partition fixed_partition(const GeometryRules& rules, const std::string& name) {
 }
 
 std::size_t argument_count(const KernelFacts& facts) {
-  if (facts.bounds_checked) return fast_end_arg(facts.params, facts.hidden_ndrange) + 1;
-  return facts.params.size() + (facts.hidden_ndrange ? hidden_ndrange_params : 0);
+  return first_shape_arg(facts.params, facts.hidden_ndrange, facts.bounds_checked) +
+         facts.shape_args.size();
 }
 
 }  // namespace
@@ -94,6 +94,8 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
                                                                            facts.hidden_ndrange))
                            : 0),
       bounds_slot(facts.bounds_checked ? core->bounds_records.acquire(this) : nullptr),
+      first_shape_arg(static_cast<cl_uint>(
+          detail::first_shape_arg(facts.params, facts.hidden_ndrange, facts.bounds_checked))),
       memo(argument_count(facts)) {
   if (!facts.bounds_checked) return;
   // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.
@@ -123,6 +125,27 @@ const std::string& Kernel::name() const { return state_of(state_, "name").facts.
 std::span<const Param> Kernel::params() const { return state_of(state_, "params").facts.params; }
 const Specialization& Kernel::specialization() const {
   return state_of(state_, "specialization").facts.spec;
+}
+
+NDRange Kernel::ndrange_of(const Groups& groups, const WorkGroup* workgroup) const {
+  const auto& s = state_of(state_, "launch");
+  const WorkGroup* wg = workgroup ? workgroup : s.facts.spec.workgroup ? &*s.facts.spec.workgroup
+                                                                        : nullptr;
+  if (!wg) [[unlikely]] {
+    throw UserError("kernel '" + s.facts.name + "': launch by Groups " + groups.to_string() +
+                    ": a group count needs a workgroup size; pass a WorkGroup or compile the "
+                    "kernel with a static workgroup");
+  }
+  NDRange nd;
+  nd.dims = std::max(groups.dims, wg->dims);
+  for (unsigned d = 0; d < 3; ++d) {
+    if (__builtin_mul_overflow(groups.size[d], wg->size[d], &nd.size[d])) [[unlikely]] {
+      throw UserError("kernel '" + s.facts.name + "': launch by Groups " + groups.to_string() +
+                      " of WorkGroup " + wg->to_string() + ": the ndrange overflows in dimension " +
+                      std::to_string(d));
+    }
+  }
+  return nd;
 }
 
 WorkGroup Kernel::workgroup_for(const NDRange& nd) const {

@@ -14,6 +14,7 @@
 #include "common/geometry.hpp"
 #include "common/group_stack.hpp"
 #include "common/bounds.hpp"
+#include "common/shape_args.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace spvjit::detail {
@@ -55,9 +56,13 @@ struct KernelFacts {
   /// the extents, the record's address is set once.
   bool bounds_checked = false;
   std::vector<BoundsSite> bounds_sites;
+  /// The hidden shape arguments each launch fills in from its arguments (common/shape_args.hpp).
+  std::vector<ShapeArg> shape_args;
   /// Raw modules: parameters whose extent must hold ndrange(0), because every work-item reads
   /// or writes p[get_global_id(0)] (jit/raw_bounds.hpp); checked before the launch.
   std::vector<unsigned> extent_covers_ndrange;
+  /// The kernel prints (spvjit/print.hpp): each launch flushes stdout's buffer first.
+  bool prints = false;
 };
 
 /// A compiled kernel ready to launch: made once per specialization from its KernelFacts and the
@@ -86,6 +91,8 @@ class LaunchState {
   /// whose address the kernel holds (null where the device has no SVM for it).
   const cl_uint first_extent_arg;
   std::uint64_t* const bounds_slot;
+  /// The OpenCL index of the first hidden shape argument.
+  const cl_uint first_shape_arg;
 
   // What launches remember, guarded by `mutex`.
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included

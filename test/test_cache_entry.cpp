@@ -116,6 +116,12 @@ TEST_CASE("the cache key changes with each of its parts and nothing else") {
   std::vector<Param> ro = params;
   ro[0].read_only = true;
   vary([&](KeyInputs& k) { k.params = ro; });
+  std::vector<Param> matrix = params;  // GlobalArray<float, 2>, then column-major
+  matrix[0].rank = 2;
+  vary([&](KeyInputs& k) { k.params = matrix; });
+  std::vector<Param> column_major = matrix;
+  column_major[0].layout = Layout::ColumnMajor;
+  vary([&](KeyInputs& k) { k.params = column_major; });
   vary([](KeyInputs& k) { k.hidden_ndrange = false; });
   vary([](KeyInputs& k) { k.spec.workgroup = WorkGroup{64}; });
   vary([](KeyInputs& k) { k.spec.workgroup = WorkGroup{64, 1}; });  // same sizes, 2D

@@ -29,6 +29,10 @@ void set_raw(cl_kernel k, cl_uint index, const Buffer<T>& b) {
   cl_mem mem = b.handle();
   REQUIRE(clSetKernelArg(k, index, sizeof(mem), &mem) == CL_SUCCESS);
 }
+template <class S>
+void set_raw(cl_kernel k, cl_uint index, const Shaped<S>& s) {
+  set_raw(k, index, s.source());  // the extents are hidden arguments the spvjit launches set
+}
 template <class T>
   requires KernelScalar<T> || KernelStruct<T>
 void set_raw(cl_kernel k, cl_uint index, const T& v) {
@@ -185,4 +189,25 @@ TEST_CASE("a warm launch with a Buffer of structs and a struct by value allocate
   const Body q_host{1.0f, 2, 3.5};
   check_zero_allocations(test::jit().compile(kb.finish()), NDRange{64}, {}, buf, q_host);
   for (const Body& b : buf.to_vector()) CHECK(b.mass == 3.5);
+}
+
+TEST_CASE("a warm launch with array parameters and length() allocates nothing in spvjit") {
+  auto& rt = test::runtime();
+  for (bool inbounds : {false, true}) {
+    KernelBuilder kb(inbounds ? "shaped_copy_inbounds" : "shaped_copy");
+    if (inbounds) kb.inbounds();
+    auto out = kb.param<GlobalArray<float, 2>>("out");
+    auto in = kb.param<Const<float>>("in");
+    const auto col = kb.global_index(0), row = kb.global_index(1);
+    kb.if_(kb.in_bounds() && row * size(out, 1) + col < length(in),
+           [&] { out(row, col) = in[row * size(out, 1) + col]; });
+    const auto def = kb.finish();
+    auto A = rt.zeros<float>(64);
+    auto B = rt.upload(std::vector<float>(64, 2.5f));
+    const NDRange nd{8, 8};
+    check_zero_allocations(test::jit().compile(def), nd, {}, shaped(A, {8, 8}), B);
+    check_zero_allocations(test::jit().compile(def, spec(WorkGroup{4, 4}, nd)), nd, {},
+                           shaped(A, {8, 8}), B);
+    CHECK(A.to_vector() == std::vector<float>(64, 2.5f));
+  }
 }

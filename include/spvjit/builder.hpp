@@ -10,12 +10,22 @@
 //   auto i = kb.global_index();
 //   kb.if_(kb.in_bounds(), [&] { z[i] = a * x[i] + y[i]; });
 //   KernelDef saxpy = kb.finish();
+//
+// The everyday spellings of a KernelAbstractions port:
+//
+//   kb.for_(0, n, [&](Val<std::int64_t> j) { ... });        // for j in 0:n-1 (plain bounds: i64)
+//   kb.for_(n32, 0, -2, [&](Val<std::int32_t> j) { ... });  // counts down; the Val's type wins
+//   kb.for_(range(1, n), body);                              // Julia's 1:n, last included
+//   kb.for_(range(n, -1, 1), body);                          // n:-1:1
+//   auto bin = kb.ternary(i < n, [&] { return x[i]; }, [] { return 0.0f; });  // lazy `? :`
+//   o[i] += 1.0f;  acc %= m;  bits >>= 1;  mask ^= x[i];      // on elements and variables
 #pragma once
 
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "spvjit/control.hpp"
 #include "spvjit/kernel_def.hpp"
 #include "spvjit/pointer.hpp"
 #include "spvjit/export.hpp"
@@ -28,6 +38,17 @@ namespace detail {
 /// Opaque bookkeeping for an open `if`: which blocks to join.
 struct ScopeHandle {
   void* blocks[3] = {nullptr, nullptr, nullptr};
+};
+/// Bookkeeping for an open counted loop (for_): its blocks, counter, bound and step.
+struct CountedLoop {
+  ScopeHandle scope;
+  Pointer counter;
+  Value last;
+  Value step;
+  /// The step's sign when it is a constant: 1 or -1; 0 when only known at run time.
+  int direction = 0;
+  /// The latch must leave before `counter + step` overflows (inclusive ends, steps above 1).
+  bool guard_overflow = false;
 };
 }  // namespace detail
 
@@ -48,29 +69,47 @@ class Var {
 
   // Arithmetic reads the variable first: `acc = acc + x` and `acc += x`. Hidden friends, not
   // templates, so a Ref<T> or Var<T> operand converts to Val<T> on the way in.
-#define SPVJIT_VAR_OPERATOR(sym, R)                                              \
-  friend Val<R> operator sym(const Var& a, Val<T> b) { return a.get() sym b; }   \
-  friend Val<R> operator sym(Val<T> a, const Var& b) { return a sym b.get(); }   \
-  friend Val<R> operator sym(const Var& a, const Var& b) { return a.get() sym b.get(); } \
-  friend Val<R> operator sym(const Var& a, T b) { return a.get() sym b; }        \
-  friend Val<R> operator sym(T a, const Var& b) { return a sym b.get(); }
-  SPVJIT_VAR_OPERATOR(+, T)
-  SPVJIT_VAR_OPERATOR(-, T)
-  SPVJIT_VAR_OPERATOR(*, T)
-  SPVJIT_VAR_OPERATOR(/, T)
-  SPVJIT_VAR_OPERATOR(<, bool)
-  SPVJIT_VAR_OPERATOR(<=, bool)
-  SPVJIT_VAR_OPERATOR(>, bool)
-  SPVJIT_VAR_OPERATOR(>=, bool)
-  SPVJIT_VAR_OPERATOR(==, bool)
-  SPVJIT_VAR_OPERATOR(!=, bool)
+#define SPVJIT_VAR_OPERATOR(sym, R, allowed)                                     \
+  friend Val<R> operator sym(const Var& a, Val<T> b) requires(allowed) { return a.get() sym b; } \
+  friend Val<R> operator sym(Val<T> a, const Var& b) requires(allowed) { return a sym b.get(); } \
+  friend Val<R> operator sym(const Var& a, const Var& b) requires(allowed) {     \
+    return a.get() sym b.get();                                                  \
+  }                                                                              \
+  friend Val<R> operator sym(const Var& a, T b) requires(allowed) { return a.get() sym b; } \
+  friend Val<R> operator sym(T a, const Var& b) requires(allowed) { return a sym b.get(); }
+  SPVJIT_VAR_OPERATOR(+, T, true)
+  SPVJIT_VAR_OPERATOR(-, T, true)
+  SPVJIT_VAR_OPERATOR(*, T, true)
+  SPVJIT_VAR_OPERATOR(/, T, true)
+  SPVJIT_VAR_OPERATOR(%, T, true)
+  SPVJIT_VAR_OPERATOR(&, T, detail::bitwise_type_v<T>)
+  SPVJIT_VAR_OPERATOR(|, T, detail::bitwise_type_v<T>)
+  SPVJIT_VAR_OPERATOR(^, T, detail::bitwise_type_v<T>)
+  SPVJIT_VAR_OPERATOR(<<, T, detail::shift_type_v<T>)
+  SPVJIT_VAR_OPERATOR(>>, T, detail::shift_type_v<T>)
+  SPVJIT_VAR_OPERATOR(<, bool, true)
+  SPVJIT_VAR_OPERATOR(<=, bool, true)
+  SPVJIT_VAR_OPERATOR(>, bool, true)
+  SPVJIT_VAR_OPERATOR(>=, bool, true)
+  SPVJIT_VAR_OPERATOR(==, bool, true)
+  SPVJIT_VAR_OPERATOR(!=, bool, true)
 #undef SPVJIT_VAR_OPERATOR
-  const Var& operator+=(Val<T> v) const { return *this = get() + v; }
-  const Var& operator-=(Val<T> v) const { return *this = get() - v; }
-  const Var& operator*=(Val<T> v) const { return *this = get() * v; }
-  const Var& operator+=(T v) const { return *this = get() + v; }
-  const Var& operator-=(T v) const { return *this = get() - v; }
-  const Var& operator*=(T v) const { return *this = get() * v; }
+  // Compound assignment takes a Val<T>, a Var<T>, an element of T (they convert to Val<T>) or
+  // a plain T: `acc += x[i]`, `bits >>= 1`.
+#define SPVJIT_VAR_COMPOUND(assign, sym, allowed)                                          \
+  const Var& operator assign(Val<T> v) const requires(allowed) { return *this = get() sym v; } \
+  const Var& operator assign(T v) const requires(allowed) { return *this = get() sym v; }
+  SPVJIT_VAR_COMPOUND(+=, +, true)
+  SPVJIT_VAR_COMPOUND(-=, -, true)
+  SPVJIT_VAR_COMPOUND(*=, *, true)
+  SPVJIT_VAR_COMPOUND(/=, /, true)
+  SPVJIT_VAR_COMPOUND(%=, %, true)
+  SPVJIT_VAR_COMPOUND(&=, &, detail::bitwise_type_v<T>)
+  SPVJIT_VAR_COMPOUND(|=, |, detail::bitwise_type_v<T>)
+  SPVJIT_VAR_COMPOUND(^=, ^, detail::bitwise_type_v<T>)
+  SPVJIT_VAR_COMPOUND(<<=, <<, detail::shift_type_v<T>)
+  SPVJIT_VAR_COMPOUND(>>=, >>, detail::shift_type_v<T>)
+#undef SPVJIT_VAR_COMPOUND
 
  private:
   Pointer slot_;
@@ -158,18 +197,29 @@ class KernelBuilder {
     end_if(h);
     return *this;
   }
-  /// for (i = begin; i < end; i += step) body(i)
-  template <class F>
-  KernelBuilder& for_(Val<std::int64_t> begin, Val<std::int64_t> end, Val<std::int64_t> step,
-                      F&& body) {
-    auto counter = var(begin);
-    auto h = begin_loop();
-    loop_condition(h, counter.get() < end);
-    body(counter.get());
-    loop_latch(h);
-    counter = counter.get() + step;
-    end_loop(h);
-    return *this;
+  /// for (i = begin; i < end; i += step) body(i), or, for a negative step, while i > end. Bounds
+  /// and step are plain C++ integers or kernel integers (Val, Var, element) of one type, which
+  /// the counter takes (int64_t when all are plain): `kb.for_(0, n, 2, body)`. A step known when
+  /// the kernel is built must not be 0 (UserError); a run-time step of 0 runs no iterations.
+  /// The counter never overflows: the loop ends instead of wrapping.
+  template <class B, class E, class S, class F>
+    requires(detail::LoopBound<B> && detail::LoopBound<E> && detail::LoopBound<S>)
+  KernelBuilder& for_(const B& begin, const E& end, const S& step, F&& body) {
+    return counted_loop<detail::loop_counter_t<B, E, S>>(begin, end, step, false, body);
+  }
+  /// for (i = begin; i < end; ++i) body(i): `kb.for_(0, n, [&](Val<std::int64_t> i) { ... })`.
+  template <class B, class E, class F>
+    requires(detail::LoopBound<B> && detail::LoopBound<E>)
+  KernelBuilder& for_(const B& begin, const E& end, F&& body) {
+    return counted_loop<detail::loop_counter_t<B, E>>(begin, end, 1, false, body);
+  }
+  /// Julia's `for i in first:last` / `first:step:last`, last included:
+  /// `kb.for_(range(1, n), body)`, `kb.for_(range(n, -1, 1), body)`.
+  template <class First, class Step, class Last, class F>
+    requires(detail::LoopBound<First> && detail::LoopBound<Step> && detail::LoopBound<Last>)
+  KernelBuilder& for_(const Range<First, Step, Last>& r, F&& body) {
+    return counted_loop<detail::loop_counter_t<First, Step, Last>>(r.first, r.last, r.step, true,
+                                                                   body);
   }
   /// while (cond()) body()
   template <class C, class F>
@@ -181,13 +231,29 @@ class KernelBuilder {
     end_loop(h);
     return *this;
   }
+  /// KA's `cond ? a : b` evaluated lazily: only the side `cond` picks runs (select() evaluates
+  /// both). Each side returns a Val<T>, Var<T>, element or plain number; both give one type (a
+  /// plain number takes the other side's): `kb.ternary(i < n, [&] { return x[i]; }, [] { return 0.0f; })`.
+  template <class F, class G>
+  auto ternary(Val<bool> cond, F&& if_true, G&& if_false) {
+    using T = detail::ternary_t<std::invoke_result_t<F&>, std::invoke_result_t<G&>>;
+    Var<T> result(make_variable(scalar_of<T>));
+    auto h = begin_if(cond);
+    result = detail::ternary_value<T>(state(), if_true());
+    begin_else(h);
+    result = detail::ternary_value<T>(state(), if_false());
+    end_if(h);
+    return result.get();
+  }
+
   /// Leaves the innermost loop / skips to its next iteration / leaves the kernel.
   void break_();
   void continue_();
   void return_();
 
   /// Closes the kernel: verifies the module and returns the immutable definition.
-  /// The builder is empty afterwards.
+  /// The builder is empty afterwards. Throws UserError when a barrier is under a condition that
+  /// differs between the work-items of a group (it would hang the group; see barrier()).
   KernelDef finish();
 
   /// The module so far, as LLVM IR text (for debugging a builder that misbehaves).
@@ -218,6 +284,19 @@ class KernelBuilder {
   void loop_condition(detail::ScopeHandle& h, Val<bool> cond);
   void loop_latch(detail::ScopeHandle& h);
   void end_loop(detail::ScopeHandle& h);
+  detail::CountedLoop begin_counted_loop(Value first, Value last, Value step, bool inclusive);
+  void end_counted_loop(detail::CountedLoop& h);
+  template <class I, class B, class E, class S, class F>
+  KernelBuilder& counted_loop(const B& first, const E& last, const S& step, bool inclusive,
+                              F& body) {
+    auto* s = state();
+    auto h = begin_counted_loop(detail::loop_value<I>(s, first, inclusive ? "first" : "begin"),
+                                detail::loop_value<I>(s, last, inclusive ? "last" : "end"),
+                                detail::loop_value<I>(s, step, "step"), inclusive);
+    body(Var<I>(h.counter).get());
+    end_counted_loop(h);
+    return *this;
+  }
 
   std::unique_ptr<detail::BuilderState> state_;
 };

@@ -9,8 +9,12 @@
 //   auto axpy = device_function<void(Global<float>, Const<float>, float, int64_t)>(kb, "axpy",
 //       [&](Global<float> y, Const<float> x, Val<float> a, Val<int64_t> i) { y[i] = a * x[i] + y[i]; });
 //
-// Arguments are scalars, pointers (Global<T>, Const<T>, Local<T>, Ptr<T, Private>) or structs
-// (StructVal<S>, passed as a copy); results are a scalar, a struct, or several scalars at once:
+//   auto scale = device_function<Vec<float, 4>(Vec<float, 4>, float)>(kb, "scale",
+//       [&](Vec<float, 4> v, Val<float> a) { return v * a; });
+//
+// Arguments are scalars, vectors (Vec<T, N>), pointers (Global<T>, Const<T>, Local<T>,
+// Ptr<T, Private>) or structs (StructVal<S>, passed as a copy); results are a scalar, a vector, a
+// struct, or several scalars at once:
 //
 //   auto divmod = device_function<std::tuple<int32_t, int32_t>(int32_t, int32_t)>(kb, "divmod",
 //       [&](Val<int32_t> a, Val<int32_t> b) { return std::tuple{a / b, a % b}; });
@@ -21,7 +25,9 @@
 //         auto m = kb.var(a);
 //         m[&Point::x] = (a.get(&Point::x) + b.get(&Point::x)) * 0.5f;
 //         return m;
-//       }); Inside the body, values of the kernel are out of reach
+//       });
+//
+// Inside the body, values of the kernel are out of reach
 // (pass them as arguments), and so are kernel parameters, ndrange/in_bounds, barriers and local
 // arrays: each is a UserError when built. kb.return_() leaves a function that returns nothing.
 #pragma once
@@ -35,6 +41,7 @@
 
 #include "spvjit/builder.hpp"
 #include "spvjit/structs.hpp"
+#include "spvjit/vector.hpp"
 #include "spvjit/export.hpp"
 
 SPVJIT_API_BEGIN
@@ -44,45 +51,72 @@ namespace spvjit {
 namespace detail {
 struct FunctionFrame;
 
-/// One parameter of a device function: a scalar, or a pointer into some address space.
+/// One parameter of a device function: a scalar, a vector, or a pointer into some address
+/// space.
 struct FunctionParam {
-  Scalar type = Scalar::I32;  ///< the scalar, or the pointee
+  Scalar type = Scalar::I32;  ///< the scalar, the vector's element, or the pointee
   bool pointer = false;
   AddressSpace space = AddressSpace::Private;
   bool read_only = false;
+  unsigned lanes = 1;  ///< a vector's lanes (2 to 16); 1 for scalars and pointers
   const StructLayout* layout = nullptr;  ///< a pointer to structs (struct arguments and results)
 };
 
-/// One argument of a call: `value` for a scalar parameter, `pointer` for a pointer one.
+/// One argument of a call: `value` for a scalar parameter, `pointer` for a pointer one,
+/// `vector` for a vector one.
 struct CallArg {
   Value value;
   Pointer pointer;
+  VecValue vector;
 };
 
 /// Opens a device function: the builder writes into it until `close` (or destruction, which
 /// discards a function whose body threw).
 class DeviceFunctionScope {
  public:
+  /// `result_lanes` > 1: the result is a vector of that many lanes of `result`.
   /// `results_through_pointers`: the function returns void and stores its results through its
   /// last parameters (structs and tuples).
   DeviceFunctionScope(KernelBuilder& kb, std::string_view name, std::optional<Scalar> result,
-                      std::vector<FunctionParam> params, bool results_through_pointers = false);
+                      std::vector<FunctionParam> params, unsigned result_lanes = 1,
+                      bool results_through_pointers = false);
   ~DeviceFunctionScope();
   DeviceFunctionScope(const DeviceFunctionScope&) = delete;
   DeviceFunctionScope& operator=(const DeviceFunctionScope&) = delete;
 
   Value arg(unsigned i) const;
   Pointer pointer_arg(unsigned i) const;
+  VecValue vector_arg(unsigned i) const;
   /// Returns `result` (absent for void) and hands back the finished function.
   void* close(std::optional<Value> result);
+  void* close(const VecValue& result);
 
  private:
+  void* finish_function();
   std::unique_ptr<FunctionFrame> frame_;
 };
 
 Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
                            std::optional<Scalar> result, const std::vector<FunctionParam>& params,
                            const std::vector<CallArg>& args);
+/// The same for a function whose result is a vector of `lanes` lanes of `element`.
+VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name,
+                              Scalar element, unsigned lanes,
+                              const std::vector<FunctionParam>& params,
+                              const std::vector<CallArg>& args);
+
+/// Whether a result type is a vector, and its shape.
+template <class R>
+struct VectorResult {
+  static constexpr bool value = false;
+  static constexpr unsigned lanes = 1;
+};
+template <KernelScalar T, unsigned N>
+struct VectorResult<Vec<T, N>> {
+  static constexpr bool value = true;
+  static constexpr unsigned lanes = N;
+  using element = T;
+};
 
 /// How a device function's result type R maps to the kernel: scalars come back as Val<R>,
 /// structs as StructVal<R>, a std::tuple of scalars as a std::tuple of Vals. Structs and tuples
@@ -90,9 +124,16 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
 template <class R>
 struct Result {
   static_assert(KernelScalar<R>, "device function result: expected void, a kernel scalar, a "
-                                 "struct described with SPVJIT_STRUCT or a std::tuple of scalars");
+                                 "Vec<T, N>, a struct described with SPVJIT_STRUCT or a "
+                                 "std::tuple of scalars");
   using type = Val<R>;
   static std::optional<Scalar> scalar() { return scalar_of<R>; }
+  static std::vector<FunctionParam> outputs() { return {}; }
+};
+template <KernelScalar T, unsigned N>
+struct Result<Vec<T, N>> {
+  using type = Vec<T, N>;
+  static std::optional<Scalar> scalar() { return scalar_of<T>; }
   static std::vector<FunctionParam> outputs() { return {}; }
 };
 template <>
@@ -107,7 +148,7 @@ struct Result<R> {
   using type = StructVal<R>;
   static std::optional<Scalar> scalar() { return std::nullopt; }
   static std::vector<FunctionParam> outputs() {
-    return {{Scalar::U8, true, AddressSpace::Private, false, struct_layout<R>().get()}};
+    return {{Scalar::U8, true, AddressSpace::Private, false, 1, struct_layout<R>().get()}};
   }
   template <class B>
   static void store(const DeviceFunctionScope& scope, unsigned first, const B& result);
@@ -115,7 +156,7 @@ struct Result<R> {
     return type(outs[0].pointer.as_read_only());
   }
   static std::vector<CallArg> slots(KernelBuilder& kb) {
-    return {{{}, private_struct(kb.state(), *struct_layout<R>())}};
+    return {{{}, private_struct(kb.state(), *struct_layout<R>()), {}}};
   }
 };
 template <KernelScalar... X>
@@ -123,7 +164,7 @@ struct Result<std::tuple<X...>> {
   using type = std::tuple<Val<X>...>;
   static std::optional<Scalar> scalar() { return std::nullopt; }
   static std::vector<FunctionParam> outputs() {
-    return {{scalar_of<X>, true, AddressSpace::Private, false, nullptr}...};
+    return {{scalar_of<X>, true, AddressSpace::Private, false, 1, nullptr}...};
   }
   template <class B>
   static void store(const DeviceFunctionScope& scope, unsigned first, const B& result);
@@ -131,7 +172,7 @@ struct Result<std::tuple<X...>> {
     return load_each(kb, outs, std::index_sequence_for<X...>{});
   }
   static std::vector<CallArg> slots(KernelBuilder& kb) {
-    return {{{}, private_slot(kb.state(), scalar_of<X>)}...};
+    return {{{}, private_slot(kb.state(), scalar_of<X>), {}}...};
   }
 
  private:
@@ -145,14 +186,15 @@ using ResultVal = typename Result<R>::type;
 
 
 /// How a C++ parameter type of a device function maps to the kernel: scalars travel as Val<A>,
-/// pointers (Global<T>, Const<T>, Local<T>, ...) as themselves.
+/// vectors and pointers (Global<T>, Const<T>, Local<T>, ...) as themselves, structs as copies.
 template <class A>
 struct FunctionArg {
-  static_assert(KernelScalar<A>, "device function parameter: expected a kernel scalar or a Ptr");
+  static_assert(KernelScalar<A>, "device function parameter: expected a kernel scalar, a "
+                                 "Vec<T, N>, a Ptr or a struct described with SPVJIT_STRUCT");
   using type = Val<A>;
   static FunctionParam param() { return {scalar_of<A>, false, AddressSpace::Private, false}; }
   static type from(const DeviceFunctionScope& scope, unsigned i) { return type(scope.arg(i)); }
-  static CallArg pass(const type& v) { return {v, {}}; }
+  static CallArg pass(const type& v) { return {v, {}, {}}; }
 };
 template <class T, AddressSpace Space>
 struct FunctionArg<Ptr<T, Space>> {
@@ -163,7 +205,16 @@ struct FunctionArg<Ptr<T, Space>> {
   static type from(const DeviceFunctionScope& scope, unsigned i) {
     return type(scope.pointer_arg(i));
   }
-  static CallArg pass(const type& p) { return {{}, p}; }
+  static CallArg pass(const type& p) { return {{}, p, {}}; }
+};
+template <KernelScalar T, unsigned N>
+struct FunctionArg<Vec<T, N>> {
+  using type = Vec<T, N>;
+  static FunctionParam param() { return {scalar_of<T>, false, AddressSpace::Private, false, N}; }
+  static type from(const DeviceFunctionScope& scope, unsigned i) {
+    return type(scope.vector_arg(i));
+  }
+  static CallArg pass(const type& v) { return {{}, {}, v}; }
 };
 /// A struct travels as a private copy the callee reads.
 template <class S>
@@ -171,7 +222,7 @@ template <class S>
 struct FunctionArg<S> {
   using type = StructVal<S>;
   static FunctionParam param() {
-    return {Scalar::U8, true, AddressSpace::Private, true, struct_layout<S>().get()};
+    return {Scalar::U8, true, AddressSpace::Private, true, 1, struct_layout<S>().get()};
   }
   static type from(const DeviceFunctionScope& scope, unsigned i) {
     return type(scope.pointer_arg(i).unchecked());
@@ -180,7 +231,7 @@ struct FunctionArg<S> {
     const Pointer copy = private_struct(v.pointer().state(), v.layout());
     copy_struct(copy, literal(v.pointer().state(), std::int64_t{0}), {}, v.pointer(), v.index(),
                 v.path(), v.layout());
-    return {{}, copy.as_read_only()};
+    return {{}, copy.as_read_only(), {}};
   }
 };
 template <class A>
@@ -214,6 +265,9 @@ class Function<R(A...)> {
       operands.insert(operands.end(), outs.begin(), outs.end());
       detail::call_device_function(*kb_, fn_, name_, result(), params(), operands);
       return detail::Result<R>::load(*kb_, outs);
+    } else if constexpr (detail::VectorResult<R>::value) {
+      return R(detail::call_vector_function(*kb_, fn_, name_, *result(), result_lanes(),
+                                            params(), operands));
     } else {
       Value r = detail::call_device_function(*kb_, fn_, name_, result(), params(), operands);
       if constexpr (!std::is_void_v<R>) return Val<R>(r);
@@ -221,7 +275,9 @@ class Function<R(A...)> {
   }
   const std::string& name() const { return name_; }
 
+  /// The result's scalar (a vector's element); none for void, structs and tuples.
   static std::optional<Scalar> result() { return detail::Result<R>::scalar(); }
+  static unsigned result_lanes() { return detail::VectorResult<R>::lanes; }
   /// The parameters, then a private pointer for each struct or tuple result.
   static std::vector<detail::FunctionParam> params() {
     std::vector<detail::FunctionParam> out = {detail::FunctionArg<A>::param()...};
@@ -229,7 +285,7 @@ class Function<R(A...)> {
     return out;
   }
   static constexpr bool returns_through_pointers() {
-    return KernelStruct<R> || !(std::is_void_v<R> || KernelScalar<R>);
+    return KernelStruct<R> || !(std::is_void_v<R> || KernelScalar<R> || detail::VectorResult<R>::value);
   }
 
  private:
@@ -239,7 +295,8 @@ class Function<R(A...)> {
 };
 
 /// Builds a device function named `name` (an identifier) whose body is `body(args...)`: a
-/// Val<A> for each scalar parameter, the Ptr itself for each pointer parameter.
+/// Val<A> for each scalar parameter, the Vec or Ptr itself for each vector or pointer one, a
+/// StructVal<S> for each struct one.
 template <class Signature, class Body>
 Function<Signature> device_function(KernelBuilder& kb, std::string_view name, Body&& body);
 
@@ -254,7 +311,8 @@ struct DeviceFunctionBuilder {
   template <class Body>
   static Function<R(A...)> build(KernelBuilder& kb, std::string_view name, Body&& body) {
     using F = Function<R(A...)>;
-    DeviceFunctionScope scope(kb, name, F::result(), F::params(), F::returns_through_pointers());
+    DeviceFunctionScope scope(kb, name, F::result(), F::params(), F::result_lanes(),
+                              F::returns_through_pointers());
     auto args = arguments(scope, std::index_sequence_for<A...>{});
     void* fn = nullptr;
     if constexpr (F::returns_through_pointers()) {
@@ -263,6 +321,9 @@ struct DeviceFunctionBuilder {
     } else if constexpr (std::is_void_v<R>) {
       std::apply(body, args);
       fn = scope.close(std::nullopt);
+    } else if constexpr (VectorResult<R>::value) {
+      const R r(std::apply(body, args));
+      fn = scope.close(static_cast<const VecValue&>(r));
     } else {
       Val<R> r = std::apply(body, args);
       fn = scope.close(r);

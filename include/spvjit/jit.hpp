@@ -19,9 +19,10 @@ SPVJIT_API_BEGIN
 
 namespace spvjit {
 
+/// Designated initializers may name any subset: `{.disk_cache = false}`.
 struct JitOptions {
   /// Extra options for clBuildProgram (part of the cache key).
-  std::string build_options;
+  std::string build_options = {};
   /// Keep compiled kernels on disk across processes. The environment variable SPVJIT_CACHE=off
   /// (or false, no, 0) turns it off whatever this says; a value that is no flag makes the Jit
   /// constructor throw UserError.
@@ -29,7 +30,7 @@ struct JitOptions {
   /// The disk cache's directory; empty: $SPVJIT_CACHE_DIR, else $XDG_CACHE_HOME/spvjit, else
   /// ~/.cache/spvjit. One that cannot be written leaves the Jit caching in memory, with one
   /// warning on stderr.
-  std::string cache_dir;
+  std::string cache_dir = {};
   /// Past this size the least recently used entries of the directory are deleted. An entry
   /// larger than this (or than 256 MiB) is removed unread when found.
   std::uint64_t cache_max_bytes = std::uint64_t{1} << 30;
@@ -91,7 +92,7 @@ class Jit {
 
 /// The disk cache that `options` (and the environment) select, as found on disk now.
 struct DiskCacheInfo {
-  std::string dir;             ///< empty when no directory can be determined
+  std::string dir = {};        ///< empty when no directory can be determined
   bool enabled = false;        ///< false under SPVJIT_CACHE=off or options.disk_cache = false
   std::uint64_t entries = 0;   ///< complete entries
   std::uint64_t bytes = 0;     ///< their total size

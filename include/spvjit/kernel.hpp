@@ -3,6 +3,7 @@
 // nothing.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "spvjit/event.hpp"
 #include "spvjit/ndrange.hpp"
 #include "spvjit/runtime.hpp"
+#include "spvjit/shaped.hpp"
 #include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/view.hpp"
@@ -36,7 +38,9 @@ struct ArgView {
   const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
   const RuntimeCore* owner = nullptr;  ///< buffers, views, shared arrays: their Runtime
   std::size_t count = 0;  ///< buffers, views, shared arrays: elements (for bounds checks)
-  const StructLayout* layout = nullptr;  ///< structs, and memory of structs: their layout
+  const StructLayout* struct_layout = nullptr;  ///< structs, and memory of structs: their layout
+  const std::uint64_t* shape = nullptr;  ///< shaped(...): the extents, for array parameters
+  unsigned rank = 0;                     ///< shaped(...): how many; 0 for unshaped memory
 };
 
 /// What the packer compares for an element type: its scalar (structs: u8 and their layout).
@@ -77,6 +81,13 @@ ArgView arg_view(const SharedArray<T>& a) {
   return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(void*), nullptr, nullptr,
                  a.data(), a.owner(), a.size(), element_layout<T>()};
 }
+template <class S>
+ArgView arg_view(const Shaped<S>& s) {
+  ArgView view = arg_view(s.source());
+  view.shape = s.extents();
+  view.rank = s.rank();
+  return view;
+}
 template <KernelScalar T>
 ArgView arg_view(const T& v) {
   return ArgView{ParamKind::Scalar, scalar_of<T>, false, sizeof(T), &v, nullptr};
@@ -94,16 +105,18 @@ template <class A>
 ArgView arg_view(const A&) {
   static_assert(sizeof(A) == 0,
                 "launch argument: expected a Buffer<T>, a BufferView<T>, a SharedArray<T>, a "
-                "SharedSpan<T>, a kernel scalar (float, int32_t, half, "
+                "SharedSpan<T>, one of them shaped(...), a kernel scalar (float, int32_t, half, "
                 "...), a struct described with SPVJIT_STRUCT or LocalMemory");
   return {};
 }
 }  // namespace detail
 
 /// Static sizes a kernel is specialized for (KernelAbstractions' static workgroup/ndrange).
+/// Designated initializers may name any subset: `{.workgroup = WorkGroup{256}}` (each member
+/// has a default initializer, so GCC's -Wmissing-field-initializers stays quiet).
 struct Specialization {
-  std::optional<WorkGroup> workgroup;
-  std::optional<NDRange> ndrange;
+  std::optional<WorkGroup> workgroup = {};
+  std::optional<NDRange> ndrange = {};
 };
 
 class Kernel {
@@ -140,6 +153,31 @@ class Kernel {
     launch_packed(ndrange, nullptr, views, sizeof...(A), &event);
     return make_event(event);
   }
+
+  /// Launches by number of groups (KernelAbstractions' `numworkgroups`): the ndrange is
+  /// `groups` x `workgroup` in each dimension, so every work-item of every group runs. Without
+  /// a workgroup, the kernel's static one; with neither, or when the product overflows, a
+  /// UserError. `k.launch(Groups{g}, WorkGroup{256}, args...)`.
+  template <std::same_as<Groups> G, class... A>
+  void launch(const G& groups, const WorkGroup& workgroup, const A&... args) {
+    launch(ndrange_of(groups, &workgroup), workgroup, args...);
+  }
+  template <std::same_as<Groups> G, class... A>
+  void launch(const G& groups, const A&... args) {
+    launch(ndrange_of(groups, nullptr), args...);
+  }
+  template <std::same_as<Groups> G, class... A>
+  [[nodiscard]] Event launch_event(const G& groups, const WorkGroup& workgroup,
+                                   const A&... args) {
+    return launch_event(ndrange_of(groups, &workgroup), workgroup, args...);
+  }
+  template <std::same_as<Groups> G, class... A>
+  [[nodiscard]] Event launch_event(const G& groups, const A&... args) {
+    return launch_event(ndrange_of(groups, nullptr), args...);
+  }
+  /// The ndrange a launch by `groups` covers: groups x the given workgroup (nullptr: the
+  /// static one). Throws UserError without a workgroup or when the product overflows.
+  NDRange ndrange_of(const Groups& groups, const WorkGroup* workgroup) const;
 
   const std::string& name() const;
   std::span<const Param> params() const;

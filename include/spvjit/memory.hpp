@@ -3,18 +3,23 @@
 //   auto tile = local_array<float>(kb, {16, 16});      // @localmem Float32 (16, 16)
 //   auto acc  = private_array<float>(kb, {4});         // @private Float32 (4,)
 //   auto A    = view(a, {n, m});                       // a global pointer seen as n x m
-//   tile(ty, tx) = A(row, col);
+//   auto B    = kb.param<ConstArray<float, 2>>("B");   // a parameter that knows its shape
+//   tile(ty, tx) = A(row, col) + B(row, col);
+//   auto rows = size(B, 0), total = length(B);         // KA's size(B, 1), length(B)
 //   barrier(kb, Fence::Local);                         // @synchronize
 //
-// Arrays are ROW-MAJOR (C order): the LAST index varies fastest, so A(i, j) is element
-// i * m + j. (Julia and KernelAbstractions are column-major; swap the indices when porting.)
-// A wrong number of indices is a UserError when the kernel is built.
+// Arrays are ROW-MAJOR (C order) by default: the LAST index varies fastest, so A(i, j) is
+// element i * m + j. Julia and KernelAbstractions are column-major: port their indices as they
+// are with the ColumnMajor layout (`view<ColumnMajor>(p, n, m)`, `GlobalArray<float, 2,
+// ColumnMajor>`, `local_array<float, ColumnMajor>(kb, {16, 16})`), where A(i, j) is element
+// i + j * n. A wrong number of indices is a UserError when the kernel is built.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string_view>
+#include <type_traits>
 
 #include "spvjit/builder.hpp"
 #include "spvjit/export.hpp"
@@ -30,15 +35,27 @@ constexpr Fence operator|(Fence a, Fence b) {
 }
 
 /// Waits until every work-item of the group reaches this barrier (KA's `@synchronize`). Every
-/// work-item must reach it: do not put it under a condition that differs between work-items.
-/// Throws UserError inside a device function or after finish().
+/// work-item must reach it: do not put it under a condition that differs between work-items,
+/// nor after a return_/break_/continue_ that only some take; KernelBuilder::finish() throws
+/// UserError naming such a condition. Throws UserError inside a device function or after finish().
 void barrier(KernelBuilder& kb, Fence fence = Fence::Local);
 
+/// Layout tags for arrays, views and array parameters (the Layout enum as a type).
+struct RowMajor {
+  static constexpr Layout layout = Layout::RowMajor;
+};
+struct ColumnMajor {
+  static constexpr Layout layout = Layout::ColumnMajor;
+};
+template <class L>
+concept ArrayLayout = std::is_same_v<L, RowMajor> || std::is_same_v<L, ColumnMajor>;
+
 namespace detail {
-/// Shape of an array: 1 to 3 extents, row-major.
+/// Shape of an array: 1 to 3 extents (i64 values), in index order, and the element order.
 struct Shape {
   std::array<Value, 3> extent;
   unsigned rank = 0;
+  Layout layout = Layout::RowMajor;
 };
 /// The element offset of `indices` in `shape`; throws UserError naming `what` when the count
 /// of indices differs from the rank or an index is not an integer. Fills `view` (if given) with
@@ -46,10 +63,24 @@ struct Shape {
 Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what,
              ViewIndex* view = nullptr);
 Shape make_shape(detail::BuilderState* s, std::initializer_list<std::int64_t> extents,
-                 const char* what);
+                 const char* what, Layout layout = Layout::RowMajor);
 /// A shape from run-time extents (integers of any width); throws UserError otherwise.
-Shape make_shape(const Value* extents, unsigned count, const char* what);
+Shape make_shape(const Value* extents, unsigned count, const char* what,
+                 Layout layout = Layout::RowMajor);
 Value extent(const Shape& shape, unsigned d);
+/// The product of the extents (an i64).
+Value element_count(const Shape& shape);
+/// An array parameter: the pointer (checked against what the launch passed, like a Global<T>)
+/// and its shape, whose extents are hidden arguments the launch fills in from the argument.
+struct ShapedPointer {
+  Pointer data;
+  Shape shape;
+};
+ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar element,
+                          bool read_only, unsigned rank, Layout layout);
+/// The elements the launch passed for the kernel parameter `p` points to; throws UserError for
+/// a pointer that is no kernel parameter (a private or local array's, a device function's).
+Value param_length(const Pointer& p);
 Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
                          std::string_view name);
 Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t count);
@@ -65,7 +96,7 @@ Value index_value(detail::BuilderState* s, const I& i) {
 }
 }  // namespace detail
 
-/// An array of T in `Space`, with 1 to 3 row-major dimensions.
+/// An array of T in `Space`, with 1 to 3 dimensions, row- or column-major.
 template <class T, AddressSpace Space>
 class Array {
  public:
@@ -83,14 +114,18 @@ class Array {
                                   base_.extent() ? &view : nullptr);
     return Ref<T>(base_, linear, view);
   }
-  /// The element at a linear (row-major) offset.
+  /// The element at a linear offset (in the array's layout).
   template <class I>
   Ref<T> operator[](const I& linear) const {
     return Ref<T>(base_, detail::index_value(base_.state(), linear));
   }
   unsigned rank() const { return shape_.rank; }
-  /// The extent of dimension `d` (0 = the slowest); throws UserError past the rank.
+  Layout layout() const { return shape_.layout; }
+  /// The extent of dimension `d` (0-based: KA's size(A, 1) is extent(0)); throws UserError past
+  /// the rank.
   Val<std::int64_t> extent(unsigned d) const { return Val<std::int64_t>(detail::extent(shape_, d)); }
+  /// The number of elements: the product of the extents.
+  Val<std::int64_t> length() const { return Val<std::int64_t>(detail::element_count(shape_)); }
   const Ptr<T, Space>& data() const { return base_; }
   const detail::Shape& shape() const { return shape_; }
 
@@ -101,20 +136,21 @@ class Array {
 
 /// A statically sized array in local memory, shared by the work-group (KA's `@localmem`).
 /// Its bytes are checked against the device's local memory when the kernel is compiled.
-template <KernelScalar T>
+/// `local_array<float, ColumnMajor>(kb, {16, 16})` indexes it as Julia does.
+template <KernelScalar T, ArrayLayout L = RowMajor>
 Array<T, AddressSpace::Local> local_array(KernelBuilder& kb,
                                           std::initializer_list<std::int64_t> extents,
                                           std::string_view name = "local") {
-  auto shape = detail::make_shape(kb.state(), extents, "local_array");
+  auto shape = detail::make_shape(kb.state(), extents, "local_array", L::layout);
   auto p = detail::make_local_array(kb, scalar_of<T>, detail::element_count(extents, "local_array"), name);
   return {Ptr<T, AddressSpace::Local>(p), shape};
 }
 
 /// A statically sized array private to each work-item (KA's `@private`).
-template <KernelScalar T>
+template <KernelScalar T, ArrayLayout L = RowMajor>
 Array<T, AddressSpace::Private> private_array(KernelBuilder& kb,
                                               std::initializer_list<std::int64_t> extents) {
-  auto shape = detail::make_shape(kb.state(), extents, "private_array");
+  auto shape = detail::make_shape(kb.state(), extents, "private_array", L::layout);
   auto p = detail::make_private_array(kb, scalar_of<T>, detail::element_count(extents, "private_array"));
   return {Ptr<T, AddressSpace::Private>(p), shape};
 }
@@ -125,12 +161,61 @@ Array<T, Space> inbounds(const Array<T, Space>& a) {
   return {inbounds(a.data()), a.shape()};
 }
 
-/// Views a pointer as a row-major array with run-time extents (sizes given as kernel values).
-template <class T, AddressSpace Space, class... E>
+/// Views a pointer as an array with run-time extents (sizes given as kernel values), row-major
+/// unless asked otherwise: `view<ColumnMajor>(p, n, m)`.
+template <ArrayLayout L = RowMajor, class T, AddressSpace Space, class... E>
 Array<T, Space> view(const Ptr<T, Space>& p, const E&... extents) {
   static_assert(sizeof...(E) >= 1 && sizeof...(E) <= 3, "view: 1 to 3 extents");
   const Value values[] = {detail::index_value(p.state(), extents)...};
-  return {p, detail::make_shape(values, sizeof...(E), "view")};
+  return {p, detail::make_shape(values, sizeof...(E), "view", L::layout)};
+}
+/// The memory of an array seen with other extents (KA's `reshape`): `view(A, length(A))`.
+template <ArrayLayout L = RowMajor, class T, AddressSpace Space, class... E>
+Array<T, Space> view(const Array<T, Space>& a, const E&... extents) {
+  return view<L>(a.data(), extents...);
+}
+
+/// Array parameters, declared with `kb.param<GlobalArray<float, 2>>("A")`: a pointer that knows
+/// its extents, which the launch passes from the argument (`shaped(buffer, {n, m})`, or a
+/// plain buffer for rank 1). The product of the extents must equal the elements passed.
+template <class T, unsigned Rank, ArrayLayout L>
+struct ArrayParam {
+  static_assert(Rank >= 1 && Rank <= 3, "GlobalArray<T, N>: N must be 1, 2 or 3");
+  static_assert(KernelScalar<T>, "GlobalArray<T, N>: T must be a kernel scalar");
+};
+/// A writable global array of N dimensions (KA: an `AbstractArray{T, N}` argument).
+template <class T, unsigned Rank, ArrayLayout L = RowMajor>
+using GlobalArray = ArrayParam<T, Rank, L>;
+/// A read-only one (KA's `@Const`).
+template <class T, unsigned Rank, ArrayLayout L = RowMajor>
+using ConstArray = ArrayParam<const T, Rank, L>;
+
+namespace detail {
+template <class T, unsigned Rank, class L>
+struct ParamTraits<ArrayParam<T, Rank, L>> {
+  static Array<T, AddressSpace::Global> declare(KernelBuilder& kb, std::string_view name) {
+    auto a = array_param(kb, name, scalar_of<std::remove_const_t<T>>, std::is_const_v<T>, Rank,
+                         L::layout);
+    return {Ptr<T, AddressSpace::Global>(a.data), a.shape};
+  }
+};
+}  // namespace detail
+
+/// KernelAbstractions' size(A, d), 0-based: the extent of dimension `d`.
+template <class T, AddressSpace Space>
+Val<std::int64_t> size(const Array<T, Space>& a, unsigned d) {
+  return a.extent(d);
+}
+/// KernelAbstractions' length(A): the number of elements.
+template <class T, AddressSpace Space>
+Val<std::int64_t> length(const Array<T, Space>& a) {
+  return a.length();
+}
+/// The elements the launch passed for a pointer parameter (`length(input)` on a Global<T>,
+/// Const<T> or Local<T> parameter); a UserError for any other pointer.
+template <class T, AddressSpace Space>
+Val<std::int64_t> length(const Ptr<T, Space>& p) {
+  return Val<std::int64_t>(detail::param_length(p));
 }
 
 }  // namespace spvjit

@@ -38,6 +38,17 @@ struct WorkGroup : detail::Extent3 {
   using Extent3::Extent3;
 };
 
+/// A number of work-groups, in 1 to 3 dimensions (KernelAbstractions' `numworkgroups`): a
+/// launch by groups covers the ndrange groups x workgroup,
+/// `k.launch(Groups{64}, WorkGroup{256}, args...)`. Its constructors are explicit, so a bare
+/// number or `{n}` at launch still means an NDRange.
+struct Groups : detail::Extent3 {
+  Groups() = default;
+  explicit Groups(std::size_t x) : Extent3(x) {}
+  explicit Groups(std::size_t x, std::size_t y) : Extent3(x, y) {}
+  explicit Groups(std::size_t x, std::size_t y, std::size_t z) : Extent3(x, y, z) {}
+};
+
 /// A launch argument for a `Local<T>` parameter: the bytes of local memory to reserve.
 struct LocalMemory {
   std::size_t bytes = 0;

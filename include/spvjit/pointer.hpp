@@ -131,22 +131,30 @@ class Ref {
   {
     return *this = Val<value_type>(detail::literal(ptr_.state(), v));
   }
-  /// Read-modify-write (not atomic): `y[i] += a * x[i]`.
-  const Ref& operator+=(Val<value_type> v) const
-    requires(!std::is_const_v<T>)
-  {
-    return *this = get() + v;
+  /// Read-modify-write (not atomic): `y[i] += a * x[i]`, `o[i] += 1.0f`, `bits[i] >>= 1`. Takes
+  /// a Val, a Var or an element of the element's arithmetic type, or a plain number.
+#define SPVJIT_REF_COMPOUND(assign, sym, allowed)                                 \
+  const Ref& operator assign(Val<value_type> v) const                            \
+    requires(!std::is_const_v<T> && (allowed))                                   \
+  {                                                                              \
+    return *this = get() sym v;                                                  \
+  }                                                                              \
+  const Ref& operator assign(value_type v) const                                 \
+    requires(!std::is_const_v<T> && (allowed))                                   \
+  {                                                                              \
+    return *this = get() sym v;                                                  \
   }
-  const Ref& operator-=(Val<value_type> v) const
-    requires(!std::is_const_v<T>)
-  {
-    return *this = get() - v;
-  }
-  const Ref& operator*=(Val<value_type> v) const
-    requires(!std::is_const_v<T>)
-  {
-    return *this = get() * v;
-  }
+  SPVJIT_REF_COMPOUND(+=, +, true)
+  SPVJIT_REF_COMPOUND(-=, -, true)
+  SPVJIT_REF_COMPOUND(*=, *, true)
+  SPVJIT_REF_COMPOUND(/=, /, true)
+  SPVJIT_REF_COMPOUND(%=, %, true)
+  SPVJIT_REF_COMPOUND(&=, &, detail::bitwise_type_v<value_type>)
+  SPVJIT_REF_COMPOUND(|=, |, detail::bitwise_type_v<value_type>)
+  SPVJIT_REF_COMPOUND(^=, ^, detail::bitwise_type_v<value_type>)
+  SPVJIT_REF_COMPOUND(<<=, <<, detail::shift_type_v<value_type>)
+  SPVJIT_REF_COMPOUND(>>=, >>, detail::shift_type_v<value_type>)
+#undef SPVJIT_REF_COMPOUND
 
  private:
   Pointer ptr_;
@@ -227,6 +235,12 @@ SPVJIT_REF_OPERATOR(+)
 SPVJIT_REF_OPERATOR(-)
 SPVJIT_REF_OPERATOR(*)
 SPVJIT_REF_OPERATOR(/)
+SPVJIT_REF_OPERATOR(%)
+SPVJIT_REF_OPERATOR(&)
+SPVJIT_REF_OPERATOR(|)
+SPVJIT_REF_OPERATOR(^)
+SPVJIT_REF_OPERATOR(<<)
+SPVJIT_REF_OPERATOR(>>)
 SPVJIT_REF_OPERATOR(<)
 SPVJIT_REF_OPERATOR(>)
 SPVJIT_REF_OPERATOR(<=)

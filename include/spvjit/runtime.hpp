@@ -63,30 +63,31 @@ enum class Dispatch : std::uint8_t {
   Adaptive,
 };
 
+/// Designated initializers may name any subset: `{.dispatch = Dispatch::Adaptive}`.
 struct RuntimeOptions {
   /// Choose the first SPIR-V device whose name contains this text (empty: the first one).
   /// The environment variable SPVJIT_DEVICE overrides an empty value. Dispatch::Single only.
-  std::string device_name_contains;
+  std::string device_name_contains = {};
   Dispatch dispatch = Dispatch::Single;
   /// Dispatch::Adaptive: launches of at most this many work-items (counted after rounding up
   /// to whole work-groups) run on `basic`. 0 forces every launch onto `pthread`, SIZE_MAX onto
   /// `basic`. Unset: SPVJIT_INLINE_THRESHOLD; unset too: measured when the first adaptive
   /// Runtime of the process starts (a Float64 scale kernel timed on both devices at 2^8 ...
   /// 2^20 work-items; 50-70 ms on 2 loaded cores).
-  std::optional<std::size_t> inline_threshold;
+  std::optional<std::size_t> inline_threshold = {};
   /// Dispatch::Adaptive: how many threads (the launching one included) run a launch above the
   /// threshold on `basic` together, each a part of its work-groups, instead of sending it to
   /// `pthread` (kernels that read group ids, the global size or offset, or use atomics still
   /// go to `pthread`). 0 or 1: never split. Unset: SPVJIT_INLINE_THREADS; unset too: the
   /// hardware threads. The extra threads wait for work spinning 200 us after each launch, then
   /// blocked.
-  std::optional<unsigned> inline_threads;
+  std::optional<unsigned> inline_threads = {};
   /// Dispatch::Adaptive with 2+ inline threads: launches above this many work-items (of
   /// kernels that allow it) run split over them, smaller ones on `basic` alone (never on
   /// `pthread`); inline_threshold then applies only to kernels that cannot be split. Unset:
   /// SPVJIT_SPLIT_THRESHOLD; unset too: measured with the inline threshold. Both thresholds
   /// count indices: a coarsened launch counts its work-items times the coarsening width.
-  std::optional<std::size_t> split_threshold;
+  std::optional<std::size_t> split_threshold = {};
 };
 
 namespace detail {

@@ -28,9 +28,15 @@ struct Param {
   AddressSpace space = AddressSpace::Private;
   bool read_only = false;     ///< a Const pointer: noalias readonly, stores rejected
   /// A struct by value, or the struct a pointer points to (then `type` is unused); else null.
-  std::shared_ptr<const StructLayout> layout = nullptr;
+  std::shared_ptr<const StructLayout> struct_layout = nullptr;
+  /// An array parameter (GlobalArray<T, N>): N = 1 to 3 extents the launch passes from the
+  /// argument's shape (common/shape_args.hpp), and the order its elements lie in. 0: a plain
+  /// pointer.
+  std::uint8_t rank = 0;
+  Layout layout = Layout::RowMajor;
 
-  /// e.g. "global const f32*", "f64", "local f32[]", "global struct Particle*",
+  /// e.g. "global const f32*", "f64", "local f32[]", "global f32[2-d]",
+  /// "global const f32[3-d column-major]", "global struct Particle*",
   /// "struct Particle{f32,f32,i32,f64} (24 bytes)".
   std::string describe() const;
 };

@@ -27,6 +27,10 @@ enum class Scalar : std::uint8_t { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F
 /// Where a pointer points. Numbers are the OpenCL/SPIR address spaces.
 enum class AddressSpace : std::uint8_t { Private = 0, Global = 1, Constant = 2, Local = 3 };
 
+/// How an N-d array lays out its elements: RowMajor (C order, the last index varies fastest) or
+/// ColumnMajor (Julia and Fortran order, the first index varies fastest).
+enum class Layout : std::uint8_t { RowMajor, ColumnMajor };
+
 std::string_view name(Scalar s) noexcept;   ///< "f32", "i64", ...
 std::string_view name(AddressSpace a) noexcept;  ///< "global", "local", ...
 unsigned size_of(Scalar s) noexcept;        ///< bytes in memory (bool: 1)

@@ -101,29 +101,40 @@ Val<To> cast(Val<From> v) {
   return Val<To>(cast(static_cast<Value>(v), scalar_of<To>));
 }
 
-#define SPVJIT_BINARY_OPERATOR(sym, op)                                    \
+namespace detail {
+/// `& | ^` take bool and integers; shifts take integers: neither compiles for floats.
+template <class T>
+inline constexpr bool bitwise_type_v = std::is_integral_v<T>;
+template <class T>
+inline constexpr bool shift_type_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+}  // namespace detail
+
+#define SPVJIT_BINARY_OPERATOR(sym, op, allowed)                           \
   template <KernelScalar T>                                                \
+    requires(allowed)                                                      \
   Val<T> operator sym(Val<T> a, Val<T> b) {                                \
     return Val<T>(binary(BinaryOp::op, a, b));                             \
   }                                                                        \
   template <KernelScalar T>                                                \
+    requires(allowed)                                                      \
   Val<T> operator sym(Val<T> a, std::type_identity_t<T> b) {               \
     return Val<T>(binary(BinaryOp::op, a, detail::literal(a.state(), b))); \
   }                                                                        \
   template <KernelScalar T>                                                \
+    requires(allowed)                                                      \
   Val<T> operator sym(std::type_identity_t<T> a, Val<T> b) {               \
     return Val<T>(binary(BinaryOp::op, detail::literal(b.state(), a), b)); \
   }
-SPVJIT_BINARY_OPERATOR(+, Add)
-SPVJIT_BINARY_OPERATOR(-, Sub)
-SPVJIT_BINARY_OPERATOR(*, Mul)
-SPVJIT_BINARY_OPERATOR(/, Div)
-SPVJIT_BINARY_OPERATOR(%, Rem)
-SPVJIT_BINARY_OPERATOR(&, And)
-SPVJIT_BINARY_OPERATOR(|, Or)
-SPVJIT_BINARY_OPERATOR(^, Xor)
-SPVJIT_BINARY_OPERATOR(<<, Shl)
-SPVJIT_BINARY_OPERATOR(>>, Shr)
+SPVJIT_BINARY_OPERATOR(+, Add, true)
+SPVJIT_BINARY_OPERATOR(-, Sub, true)
+SPVJIT_BINARY_OPERATOR(*, Mul, true)
+SPVJIT_BINARY_OPERATOR(/, Div, true)
+SPVJIT_BINARY_OPERATOR(%, Rem, true)
+SPVJIT_BINARY_OPERATOR(&, And, detail::bitwise_type_v<T>)
+SPVJIT_BINARY_OPERATOR(|, Or, detail::bitwise_type_v<T>)
+SPVJIT_BINARY_OPERATOR(^, Xor, detail::bitwise_type_v<T>)
+SPVJIT_BINARY_OPERATOR(<<, Shl, detail::shift_type_v<T>)
+SPVJIT_BINARY_OPERATOR(>>, Shr, detail::shift_type_v<T>)
 #undef SPVJIT_BINARY_OPERATOR
 
 #define SPVJIT_COMPARE_OPERATOR(sym, op)                                       \

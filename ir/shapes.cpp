@@ -1,0 +1,129 @@
+// Array parameters that know their shape, and length() of pointer parameters: the kernel reads
+// each extent through a marker in its entry block; finish() turns the markers into hidden
+// arguments the launch fills in (common/shape_args.hpp), or, for a count that bounds checks
+// already pass, into their extent marker.
+#include "ir/shapes.hpp"
+
+#include <map>
+#include <utility>
+
+#include "ir/bounds.hpp"
+#include "ir/kernel_module.hpp"
+#include "spvjit/memory.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+llvm::Function* shape_marker(llvm::Module& m) {
+  auto& ctx = m.getContext();
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  return bounds_marker(m, marker_shape, llvm::Type::getInt64Ty(ctx), {i32, i32}, true);
+}
+
+Value shape_value(BuilderState& s, unsigned param, std::int32_t dim, const std::string& name) {
+  llvm::IRBuilder<> entry(s.alloca_block);
+  auto* call = entry.CreateCall(shape_marker(*s.module),
+                                {entry.getInt32(param), entry.getInt32(static_cast<std::uint32_t>(dim))},
+                                name);
+  return Value(&s, call, Scalar::I64);
+}
+
+// The kernel parameter a pointer is, from the handle pointer_param() made: a GEP of the argument.
+int parameter_of(const BuilderState& s, const Pointer& p) {
+  auto* gep = llvm::dyn_cast_or_null<llvm::GetElementPtrInst>(p.raw());
+  if (!gep || gep->getParent() != s.alloca_block) return -1;
+  auto* arg = llvm::dyn_cast<llvm::Argument>(gep->getPointerOperand());
+  if (!arg || arg->getParent() != s.kernel || arg->getArgNo() >= s.params.size()) return -1;
+  const ParamKind kind = s.params[arg->getArgNo()].kind;
+  // A struct by value is a pointer too (to its byval copy), but no memory the launch counts.
+  return kind == ParamKind::Scalar || kind == ParamKind::Struct ? -1
+                                                                : static_cast<int>(arg->getArgNo());
+}
+
+}  // namespace
+
+ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar element,
+                          bool read_only, unsigned rank, Layout layout) {
+  if (rank < 1 || rank > 3) {
+    throw UserError("parameter '" + std::string(name) + "': an array of " + std::to_string(rank) +
+                    " dimensions; expected 1 to 3");
+  }
+  auto& s = *kb.state();
+  ShapedPointer out;
+  out.data = kb.pointer_param(name, element, AddressSpace::Global, read_only);
+  Param& p = s.params.back();
+  p.rank = static_cast<std::uint8_t>(rank);
+  p.layout = layout;
+  const auto index = static_cast<unsigned>(s.params.size() - 1);
+  out.shape.rank = rank;
+  out.shape.layout = layout;
+  for (unsigned d = 0; d < rank; ++d) {
+    out.shape.extent[d] = shape_value(s, index, static_cast<std::int32_t>(d),
+                                      std::string(name) + ".size" + std::to_string(d));
+  }
+  return out;
+}
+
+Value param_length(const Pointer& p) {
+  if (!p.state()) throw UserError("length: the pointer is empty");
+  auto& s = *p.state();
+  s.check_open("length");
+  if (!s.function_name.empty()) {
+    throw UserError("length: called inside device function '" + s.function_name +
+                    "', which does not know what the launch passed; pass the length as an "
+                    "argument");
+  }
+  const int param = parameter_of(s, p);
+  if (param < 0) {
+    throw UserError("length: the pointer is no parameter of kernel '" + s.name +
+                    "'; expected a Global<T>, Const<T>, Constant<T> or Local<T> parameter, or "
+                    "an array (whose length is the product of its extents)");
+  }
+  const Param& declared = s.params[static_cast<std::size_t>(param)];
+  return shape_value(s, static_cast<unsigned>(param), ShapeArg::count_dim, declared.name + ".length");
+}
+
+void resolve_shapes(BuilderState& s, bool bounds_checked, std::vector<ShapeArg>& shape_args) {
+  llvm::Function* marker = s.module->getFunction(marker_shape);
+  if (!marker) return;
+  // Sorted by parameter, then dimension: the hidden arguments' order follows the declarations,
+  // not the order the body read them in.
+  std::map<std::pair<std::uint32_t, std::int32_t>, std::vector<llvm::CallInst*>> uses;
+  for (auto* user : marker->users()) {
+    auto* call = llvm::cast<llvm::CallInst>(user);
+    const auto param = static_cast<std::uint32_t>(
+        llvm::cast<llvm::ConstantInt>(call->getArgOperand(0))->getZExtValue());
+    const auto dim = static_cast<std::int32_t>(
+        llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getSExtValue());
+    uses[{param, dim}].push_back(call);
+  }
+  for (auto& [key, calls] : uses) {
+    const auto [param, dim] = key;
+    const Param& p = s.params.at(param);
+    llvm::Value* value = nullptr;
+    if (dim == ShapeArg::count_dim && bounds_checked) {
+      // The bounds checks' extent of this parameter: the same count, passed once. First in the
+      // entry block after its allocas, so that it comes before every use.
+      llvm::IRBuilder<> entry(s.alloca_block, s.alloca_block->getFirstInsertionPt());
+      while (entry.GetInsertPoint() != s.alloca_block->end() &&
+             llvm::isa<llvm::AllocaInst>(*entry.GetInsertPoint())) {
+        entry.SetInsertPoint(s.alloca_block, std::next(entry.GetInsertPoint()));
+      }
+      auto* extent = bounds_marker(*s.module, marker_extent, entry.getInt64Ty(), {entry.getInt32Ty()}, true);
+      value = entry.CreateCall(extent, {entry.getInt32(param)}, p.name + ".count");
+    } else {
+      value = s.add_argument(s.ir.getInt64Ty(),
+                             hidden_shape_name + p.name + "_" +
+                                 (dim == ShapeArg::count_dim ? std::string("n") : std::to_string(dim)));
+      shape_args.push_back({param, dim});
+    }
+    for (auto* call : calls) {
+      call->replaceAllUsesWith(value);
+      call->eraseFromParent();
+    }
+  }
+  marker->eraseFromParent();
+}
+
+}  // namespace spvjit::detail
