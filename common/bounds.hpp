@@ -27,6 +27,8 @@ struct BoundsSite {
   unsigned rank = 0;
   /// A vector access (vload/vstore) of `lanes` consecutive elements; 1 for a scalar one.
   unsigned lanes = 1;
+  /// What an element is when not a scalar: "struct Particle" (empty: `element`'s name).
+  std::string element_name;
 };
 
 /// The words of a record slot (u64 each). A report finding `flag` 0 writes the other words,
@@ -54,7 +56,9 @@ inline std::uint64_t bounds_seal(const std::uint64_t* slot) {
 }
 
 /// Whether a parameter of this kind gets a hidden extent argument.
-inline bool has_extent(const Param& p) { return p.kind != ParamKind::Scalar; }
+inline bool has_extent(const Param& p) {
+  return p.kind != ParamKind::Scalar && p.kind != ParamKind::Struct;
+}
 
 /// The index of the first hidden extent argument: after the user's parameters and the hidden
 /// ndrange.

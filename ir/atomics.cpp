@@ -52,6 +52,11 @@ llvm::Value* atomic_index(const char* what, const Pointer& p, const Value& index
   s.check_open(what);
   s.check_in_current_function(p.raw(), what);
   s.check_same_builder(index, what);
+  if (p.layout()) {
+    throw UserError(std::string(what) + ": the pointer points to struct " + p.layout()->name() +
+                    "; atomics on struct members are not supported (keep the counter in an "
+                    "array of scalars)");
+  }
   if (p.read_only()) {
     throw UserError(std::string(what) + ": pointer to " + std::string(name(p.space())) +
                     " const " + std::string(name(p.element())) + " is read-only");

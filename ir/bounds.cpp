@@ -64,7 +64,8 @@ llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* inde
   }
   const unsigned n = static_cast<unsigned>(pairs.size() / 2);
   const auto& array = s.arrays[static_cast<std::size_t>(p.array())];
-  s.bounds_sites.push_back({array.described, array.name, p.element(), rank, lanes});
+  s.bounds_sites.push_back({array.described, array.name, p.element(), rank, lanes,
+                           p.layout() ? "struct " + p.layout()->name() : std::string()});
   const auto site = static_cast<std::uint32_t>(s.bounds_sites.size() - 1);
 
   auto* i64 = ir.getInt64Ty();

@@ -173,16 +173,18 @@ void BuilderState::check_kernel_scope(const char* what) const {
 }  // namespace detail
 
 std::string Param::describe() const {
+  const std::string element =
+      struct_layout ? "struct " + struct_layout->name() : std::string(spvjit::name(type));
   std::string out;
   switch (kind) {
-    case ParamKind::Scalar: return std::string(spvjit::name(type));
+    case ParamKind::Scalar: return element;
+    case ParamKind::Struct: return struct_layout ? struct_layout->describe() : element;
     case ParamKind::Pointer:
-      out = std::string(spvjit::name(space)) + (read_only ? " const " : " ") +
-            std::string(spvjit::name(type));
+      out = std::string(spvjit::name(space)) + (read_only ? " const " : " ") + element;
       if (rank == 0) return out + "*";
       return out + "[" + std::to_string(rank) + "-d" +
              (layout == Layout::ColumnMajor ? " column-major]" : "]");
-    case ParamKind::LocalArray: return "local " + std::string(spvjit::name(type)) + "[]";
+    case ParamKind::LocalArray: return "local " + element + "[]";
   }
   return "?";
 }
@@ -204,6 +206,12 @@ void check_unique(const std::vector<Param>& params, std::string_view name) {
 
 Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, AddressSpace space,
                                      bool read_only) {
+  return pointer_param(name, element, space, read_only, nullptr);
+}
+
+Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, AddressSpace space,
+                                     bool read_only,
+                                     const std::shared_ptr<const StructLayout>& layout) {
   auto& s = *state_;
   s.check_kernel_scope("param");
   detail::check_identifier(name, "parameter name");
@@ -213,7 +221,8 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
                     "': a kernel cannot take a private pointer; expected global, constant or "
                     "local");
   }
-  auto* type = llvm::PointerType::get(s.memory_type(element), static_cast<unsigned>(space));
+  llvm::Type* pointee = layout ? s.struct_type(*layout).type : s.memory_type(element);
+  auto* type = llvm::PointerType::get(pointee, static_cast<unsigned>(space));
   auto* arg = s.add_argument(type, std::string(name));
   if (read_only) {
     arg->addAttr(llvm::Attribute::NoAlias);
@@ -222,7 +231,7 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
   // Hand out an instruction, not the Argument: a later parameter rebuilds the function and
   // replaces every Argument, while instructions move along with their blocks.
   llvm::IRBuilder<> entry(s.alloca_block);
-  auto* handle = entry.CreateInBoundsGEP(s.memory_type(element), arg, entry.getInt64(0),
+  auto* handle = entry.CreateInBoundsGEP(pointee, arg, entry.getInt64(0),
                                          std::string(name) + ".ptr");
   Param p;
   p.name = std::string(name);
@@ -230,6 +239,7 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
   p.type = element;
   p.space = space;
   p.read_only = read_only || space == AddressSpace::Constant;
+  p.struct_layout = layout;
   // How many elements the launch passed: a hidden argument once finished (common/bounds.hpp).
   auto* extent_fn = detail::bounds_marker(*s.module, detail::marker_extent, entry.getInt64Ty(),
                                           {entry.getInt32Ty()}, true);
@@ -240,7 +250,46 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
       space == AddressSpace::Local ? "LocalMemory " + std::string(name) : std::string(name),
       std::string(name));
   s.params.push_back(p);
-  return Pointer(state_.get(), handle, element, space, p.read_only, extent, array);
+  return Pointer(state_.get(), handle, element, space, p.read_only, extent, array, layout.get());
+}
+
+Pointer KernelBuilder::struct_param(std::string_view name,
+                                    const std::shared_ptr<const StructLayout>& layout) {
+  auto& s = *state_;
+  s.check_kernel_scope("param");
+  detail::check_identifier(name, "parameter name");
+  check_unique(s.params, name);
+  const detail::StructTypeInfo& info = s.struct_type(*layout);
+  // As clang passes an OpenCL C struct by value on spir64: a pointer to a private copy, byval.
+  auto* arg = s.add_argument(llvm::PointerType::get(info.type, 0), std::string(name));
+  arg->addAttr(llvm::Attribute::getWithByValType(s.ctx(), info.type));
+  arg->addAttr(llvm::Attribute::getWithAlignment(
+      s.ctx(), llvm::Align(std::max<std::uint64_t>(
+                   layout->align(), s.module->getDataLayout().getABITypeAlign(info.type).value()))));
+  arg->addAttr(llvm::Attribute::NoCapture);
+  arg->addAttr(llvm::Attribute::ReadOnly);
+  llvm::IRBuilder<> entry(s.alloca_block);
+  auto* handle = entry.CreateInBoundsGEP(info.type, arg, entry.getInt64(0), std::string(name) + ".ptr");
+  Param p;
+  p.name = std::string(name);
+  p.kind = ParamKind::Struct;
+  p.type = Scalar::U8;
+  p.struct_layout = layout;
+  s.params.push_back(p);
+  return Pointer(state_.get(), handle, Scalar::U8, AddressSpace::Private, true, nullptr, -1,
+                 layout.get());
+}
+
+Pointer KernelBuilder::struct_pointer_param(std::string_view name,
+                                            const std::shared_ptr<const StructLayout>& layout,
+                                            AddressSpace space, bool read_only) {
+  if (space == AddressSpace::Local) {
+    throw UserError("parameter '" + std::string(name) + "': local memory of struct " +
+                    layout->name() + " is not supported; expected a global or constant pointer");
+  }
+  state_->struct_type(*layout);  // checks the layout before anything is declared
+  Pointer p = pointer_param(name, Scalar::U8, space, read_only, layout);
+  return p;
 }
 
 Value KernelBuilder::scalar_param(std::string_view name, Scalar type) {
@@ -328,7 +377,7 @@ Pointer KernelBuilder::make_variable(Scalar type) {
 void KernelBuilder::return_() {
   auto& s = *state_;
   s.check_open("return_");
-  if (!s.kernel->getReturnType()->isVoidTy()) {
+  if (!s.kernel->getReturnType()->isVoidTy() || s.function_returns_through_pointers) {
     throw UserError("return_: device function '" + s.function_name +
                     "' returns a value, which its body's result provides at its end");
   }

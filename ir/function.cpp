@@ -26,6 +26,7 @@ struct FunctionFrame {
   std::vector<int> array;
   std::optional<Scalar> result;
   unsigned result_lanes = 1;
+  bool saved_returns_through_pointers = false;
   bool closed = false;
 
   void restore() {
@@ -34,6 +35,7 @@ struct FunctionFrame {
     state->loops = std::move(saved_loops);
     state->function_name = std::move(saved_name);
     state->bounds_record = saved_record;
+    state->function_returns_through_pointers = saved_returns_through_pointers;
     state->ir.restoreIP(saved_point);
   }
 };
@@ -62,7 +64,8 @@ llvm::Type* value_type(BuilderState& s, Scalar t, unsigned lanes, const std::str
 DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view name,
                                          std::optional<Scalar> result,
                                          std::vector<FunctionParam> params,
-                                         unsigned result_lanes)
+                                         unsigned result_lanes,
+                                         bool results_through_pointers)
     : frame_(std::make_unique<FunctionFrame>()) {
   auto& s = *kb.state();
   s.check_open("device_function");
@@ -74,8 +77,8 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   }
   std::vector<llvm::Type*> types;
   for (const FunctionParam& p : params) {
-    types.push_back(p.pointer ? llvm::PointerType::get(s.memory_type(p.type),
-                                                       static_cast<unsigned>(p.space))
+    llvm::Type* pointee = p.layout ? s.struct_type(*p.layout).type : s.memory_type(p.type);
+    types.push_back(p.pointer ? llvm::PointerType::get(pointee, static_cast<unsigned>(p.space))
                               : value_type(s, p.type, p.lanes, fn_name));
   }
   // Hidden: each pointer's extent (the caller's, or the largest i64 for an unchecked one), and
@@ -103,6 +106,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   f.saved_loops = std::move(s.loops);
   f.saved_name = s.function_name;
   f.saved_record = s.bounds_record;
+  f.saved_returns_through_pointers = s.function_returns_through_pointers;
   unsigned next_extent = static_cast<unsigned>(user_count);
   for (std::size_t i = 0; i < f.params.size(); ++i) {
     const bool pointer = f.params[i].pointer;
@@ -115,6 +119,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   s.bounds_record = fn->getArg(fn->arg_size() - 1);
 
   s.kernel = fn;
+  s.function_returns_through_pointers = results_through_pointers;
   s.loops.clear();
   s.function_name = fn_name;
   s.alloca_block = llvm::BasicBlock::Create(s.ctx(), "entry", fn);
@@ -141,7 +146,7 @@ Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
   if (!p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a scalar");
   return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
-                 frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i));
+                 frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i), p.layout);
 }
 
 VecValue DeviceFunctionScope::vector_arg(unsigned i) const {
@@ -213,9 +218,9 @@ void* DeviceFunctionScope::finish_function() {
 namespace {
 std::string describe(const FunctionParam& p) {
   if (p.lanes > 1) return shape_name(p.type, p.lanes);
-  if (!p.pointer) return std::string(spvjit::name(p.type));
-  return std::string(spvjit::name(p.space)) + (p.read_only ? " const " : " ") +
-         std::string(spvjit::name(p.type)) + "*";
+  const std::string element = p.layout ? "struct " + p.layout->name() : std::string(spvjit::name(p.type));
+  if (!p.pointer) return element;
+  return std::string(spvjit::name(p.space)) + (p.read_only ? " const " : " ") + element + "*";
 }
 
 llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t i,
@@ -241,8 +246,12 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
   if (!a.pointer.raw()) throw UserError(arg + " is an empty pointer");
   if (a.pointer.state() != &s) throw UserError(arg + " belongs to another kernel");
   s.check_in_current_function(a.pointer.raw(), what.c_str());
-  const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only()};
-  if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only)) {
+  const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only(),
+                            1, a.pointer.layout()};
+  const bool same_layout = given.layout == p.layout ||
+                           (given.layout && p.layout && p.layout->accepts(*given.layout));
+  if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only) ||
+      !same_layout) {
     throw UserError(arg + " is " + describe(given) + "; expected " + describe(p));
   }
   return a.pointer.raw();

@@ -35,8 +35,10 @@ int parameter_of(const BuilderState& s, const Pointer& p) {
   if (!gep || gep->getParent() != s.alloca_block) return -1;
   auto* arg = llvm::dyn_cast<llvm::Argument>(gep->getPointerOperand());
   if (!arg || arg->getParent() != s.kernel || arg->getArgNo() >= s.params.size()) return -1;
-  return s.params[arg->getArgNo()].kind == ParamKind::Scalar ? -1
-                                                             : static_cast<int>(arg->getArgNo());
+  const ParamKind kind = s.params[arg->getArgNo()].kind;
+  // A struct by value is a pointer too (to its byval copy), but no memory the launch counts.
+  return kind == ParamKind::Scalar || kind == ParamKind::Struct ? -1
+                                                                : static_cast<int>(arg->getArgNo());
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,13 @@ namespace spvjit::detail {
 
 /// Throws UserError unless `name` is [A-Za-z_][A-Za-z0-9_]* and does not start with __spvjit.
 void check_identifier(std::string_view name, const char* what);
+
+/// A described struct as the kernel lays it out: its LLVM type (members and explicit padding)
+/// and, per StructLayout field, the LLVM element it is.
+struct StructTypeInfo {
+  llvm::StructType* type = nullptr;
+  std::vector<unsigned> element;
+};
 
 struct LoopFrame {
   llvm::BasicBlock* latch;
@@ -37,6 +45,9 @@ class SPVJIT_INTERNAL BuilderState {
                           llvm::ArrayRef<llvm::Type*> args, bool pure = true);
   llvm::CallInst* call_builtin(const std::string& mangled, llvm::Type* ret,
                                llvm::ArrayRef<llvm::Value*> args, bool pure = true);
+  /// The LLVM type of a struct, made once per layout; throws UserError when the SPIR layout
+  /// cannot match the C++ one (ir/structs.cpp).
+  const StructTypeInfo& struct_type(const StructLayout& layout);
   /// Adds a parameter by rebuilding the kernel function with one more argument: parameters may
   /// be declared after body code was built.
   llvm::Argument* add_argument(llvm::Type* type, const std::string& name);
@@ -83,6 +94,10 @@ class SPVJIT_INTERNAL BuilderState {
   bool inbounds = false;
   /// Registers an array for messages; returns its number for Pointer::array.
   int add_array(std::string described, std::string short_name);
+  std::map<const StructLayout*, StructTypeInfo> struct_types;
+  /// The device function being built hands its results back through pointer arguments (a
+  /// struct or a tuple): return_() would skip storing them.
+  bool function_returns_through_pointers = false;
   bool uses_ndrange = false;
   bool allow_padding = false;
   bool declared_elementwise = false;

@@ -261,57 +261,89 @@ void store(const Pointer& p, Value index, Value value) {
 
 namespace detail {
 
-Value load_element(const Pointer& p, Value index, const ViewIndex* view) {
+namespace {
+// Checks that a struct pointer is accessed by member and a scalar one by element; returns the
+// scalar accessed.
+Scalar accessed_scalar(const Pointer& p, const FieldPath* field, const char* what) {
+  if (field && !p.layout()) throw InternalError(std::string(what) + ": a member access through a pointer to scalars");
+  if (!field && p.layout()) {
+    throw UserError(std::string(what) + ": the pointer points to struct " + p.layout()->name() +
+                    "; access a member (ps[i][&" + p.layout()->name() + "::member]) or copy "
+                    "the whole struct");
+  }
+  return field ? field->type : p.element();
+}
+
+// The address of element `i` of `p`, or of `field` inside that struct element.
+llvm::Value* element_address(BuilderState& s, const Pointer& p, llvm::Value* i,
+                             const FieldPath* field) {
+  auto* pointee = llvm::cast<llvm::PointerType>(p.raw()->getType())->getNonOpaquePointerElementType();
+  if (!field) return s.ir.CreateInBoundsGEP(pointee, p.raw(), i);
+  std::vector<llvm::Value*> indices = {i};
+  for (unsigned k = 0; k < field->depth; ++k) indices.push_back(s.ir.getInt32(field->index[k]));
+  return s.ir.CreateInBoundsGEP(pointee, p.raw(), indices);
+}
+}  // namespace
+
+Value load_element(const Pointer& p, Value index, const ViewIndex* view, const FieldPath* field) {
   if (!p.raw()) throw UserError("load: empty pointer");
   auto& s = *p.state();
   s.check_open("load");
   s.check_in_current_function(p.raw(), "load");
+  const Scalar element = accessed_scalar(p, field, "load");
   llvm::Value* i = detail::index64(s, index, "load");
-  if (p.element() == Scalar::F16) {
+  if (element == Scalar::F16) {
     auto* v = guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
+      llvm::Value* offset = field ? s.ir.getInt64(0) : i;
+      llvm::Value* base = field ? element_address(s, p, i, field) : p.raw();
       auto* call = s.call_builtin(half_builtin("_Z10vload_halfm", p.space(), true),
-                                  s.ir.getFloatTy(), {i, p.raw()}, false);
+                                  s.ir.getFloatTy(), {offset, base}, false);
       call->getCalledFunction()->addFnAttr(llvm::Attribute::ReadOnly);
       return call;
     });
     return Value(&s, v, Scalar::F32);
   }
-  auto* type = s.memory_type(p.element());
+  auto* type = s.memory_type(element);
   auto* loaded = guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
-    auto* addr = s.ir.CreateInBoundsGEP(type, p.raw(), i);
-    return s.ir.CreateAlignedLoad(type, addr, llvm::Align(size_of(p.element())));
+    auto* addr = element_address(s, p, i, field);
+    return s.ir.CreateAlignedLoad(type, addr, llvm::Align(size_of(element)));
   });
-  if (p.element() == Scalar::Bool) return Value(&s, s.ir.CreateICmpNE(loaded, s.ir.getInt8(0)), Scalar::Bool);
-  return Value(&s, loaded, p.element());
+  if (element == Scalar::Bool) return Value(&s, s.ir.CreateICmpNE(loaded, s.ir.getInt8(0)), Scalar::Bool);
+  return Value(&s, loaded, element);
 }
 
-void store_element(const Pointer& p, Value index, Value value, const ViewIndex* view) {
+void store_element(const Pointer& p, Value index, Value value, const ViewIndex* view,
+                   const FieldPath* field) {
   if (!p.raw()) throw UserError("store: empty pointer");
   auto& s = *p.state();
   s.check_open("store");
   s.check_same_builder(value, "store");
   s.check_in_current_function(p.raw(), "store");
+  const Scalar element = accessed_scalar(p, field, "store");
   if (p.read_only()) {
     throw UserError("store: pointer to " + std::string(name(p.space())) + " const " +
-                    std::string(name(p.element())) + " is read-only");
+                    (p.layout() ? "struct " + p.layout()->name() : std::string(name(element))) +
+                    " is read-only");
   }
-  const Scalar expected = p.element() == Scalar::F16 ? Scalar::F32 : p.element();
+  const Scalar expected = element == Scalar::F16 ? Scalar::F32 : element;
   if (value.type() != expected) {
     throw UserError("store: value of type " + std::string(name(value.type())) +
-                    " into memory of " + std::string(name(p.element())) + "; expected " +
+                    " into memory of " + std::string(name(element)) + "; expected " +
                     std::string(name(expected)));
   }
   llvm::Value* i = detail::index64(s, index, "store");
   guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
-    if (p.element() == Scalar::F16) {
+    if (element == Scalar::F16) {
+      llvm::Value* offset = field ? s.ir.getInt64(0) : i;
+      llvm::Value* base = field ? element_address(s, p, i, field) : p.raw();
       s.call_builtin(half_builtin("_Z11vstore_halffm", p.space(), false), s.ir.getVoidTy(),
-                     {value.raw(), i, p.raw()}, false);
+                     {value.raw(), offset, base}, false);
       return nullptr;
     }
-    auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), i);
+    auto* addr = element_address(s, p, i, field);
     llvm::Value* v = value.raw();
-    if (p.element() == Scalar::Bool) v = s.ir.CreateZExt(v, s.ir.getInt8Ty());
-    s.ir.CreateAlignedStore(v, addr, llvm::Align(size_of(p.element())));
+    if (element == Scalar::Bool) v = s.ir.CreateZExt(v, s.ir.getInt8Ty());
+    s.ir.CreateAlignedStore(v, addr, llvm::Align(size_of(element)));
     return nullptr;
   });
 }

@@ -94,6 +94,10 @@ llvm::Align vector_align(Scalar element, unsigned lanes, VectorAlign align) {
 // The address of element `first` of `p`, as a pointer to `type` in p's address space.
 llvm::Value* vector_address(detail::BuilderState& s, const Pointer& p, llvm::Value* first,
                             llvm::Type* type) {
+  if (p.layout()) {
+    throw UserError("vload/vstore: the pointer points to struct " + p.layout()->name() +
+                    "; vectors load and store arrays of scalars");
+  }
   auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), first);
   return s.ir.CreateBitCast(addr, llvm::PointerType::get(type, static_cast<unsigned>(p.space())));
 }

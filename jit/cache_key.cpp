@@ -54,7 +54,12 @@ std::string cache_key(const KeyInputs& in) {
   field(out, "kernel", in.kernel_name);
   field(out, "ir-sha256", sha256_hex(in.ir_text));
   std::string params;
-  for (const auto& p : in.params) params += p.describe() + (p.read_only ? " ro" : "") + ";";
+  for (const auto& p : in.params) {
+    params += p.describe() + (p.read_only ? " ro" : "");
+    // A struct's name says nothing of its layout: the scalars and their offsets do.
+    if (p.struct_layout) params += " [" + p.struct_layout->signature() + "]";
+    params += ";";
+  }
   field(out, "params", params);
   field(out, "hidden-ndrange", in.hidden_ndrange ? "1" : "0");
   field(out, "workgroup", extent(in.spec.workgroup));

@@ -22,8 +22,12 @@ bool same_params(const KernelModule& a, const KernelModule& b) noexcept {
   for (std::size_t i = 0; i < a.params.size(); ++i) {
     const Param& p = a.params[i];
     const Param& q = b.params[i];
+    const StructLayout* ps = p.struct_layout.get();
+    const StructLayout* qs = q.struct_layout.get();
     if (p.name != q.name || p.kind != q.kind || p.type != q.type || p.space != q.space ||
-        p.read_only != q.read_only) {
+        p.read_only != q.read_only || (ps == nullptr) != (qs == nullptr) ||
+        (ps && (ps->name() != qs->name() || !ps->same_shape(*qs) ||
+                ps->by_shape() != qs->by_shape()))) {
       return false;
     }
   }

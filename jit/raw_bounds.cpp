@@ -43,7 +43,7 @@ std::vector<unsigned> params_indexed_by_every_work_item(llvm::Function& kernel) 
   const llvm::BasicBlock* entry = &kernel.getEntryBlock();
   for (auto& arg : kernel.args()) {
     auto* type = llvm::dyn_cast<llvm::PointerType>(arg.getType());
-    if (!type || type->isOpaque() || type->getAddressSpace() == 3) continue;
+    if (!type || type->isOpaque() || type->getAddressSpace() == 3 || arg.hasByValAttr()) continue;
     bool found = false;
     for (auto* user : arg.users()) {
       auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);

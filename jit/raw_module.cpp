@@ -30,6 +30,46 @@ bool scalar_of_type(llvm::Type* t, Scalar& out) {
   }
 }
 
+// The layout of a struct clang laid out: each member's offset from the DataLayout, nested
+// structs and arrays of scalars spelled out; null (and `why`) for anything else.
+std::shared_ptr<const StructLayout> layout_of(llvm::StructType* type, const llvm::DataLayout& dl,
+                                              std::string& why) {
+  std::string name = type->hasName() ? type->getName().str() : "anonymous";
+  if (name.rfind("struct.", 0) == 0) name = name.substr(7);
+  if (type->isOpaque()) return why = "struct " + name + " is opaque", nullptr;
+  const llvm::StructLayout* sl = dl.getStructLayout(type);
+  std::vector<StructField> fields;
+  for (unsigned i = 0; i < type->getNumElements(); ++i) {
+    llvm::Type* t = type->getElementType(i);
+    StructField f;
+    f.name = "member" + std::to_string(i);
+    f.offset = static_cast<std::uint32_t>(sl->getElementOffset(i));
+    auto* array = llvm::dyn_cast<llvm::ArrayType>(t);
+    if (auto* nested = llvm::dyn_cast<llvm::StructType>(t)) {
+      f.nested = layout_of(nested, dl, why);
+      if (!f.nested) return nullptr;
+    } else if (array && scalar_of_type(array->getElementType(), f.type)) {
+      f.array = true;
+      f.count = static_cast<std::uint32_t>(array->getNumElements());
+    } else if (!scalar_of_type(t, f.type)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      t->print(os);
+      return why = "struct " + name + " has a member of type " + os.str() +
+                   " (expected scalars, arrays of scalars and structs of them)",
+             nullptr;
+    }
+    fields.push_back(std::move(f));
+  }
+  try {
+    return std::make_shared<const StructLayout>(
+        name, static_cast<std::uint32_t>(dl.getTypeAllocSize(type)),
+        static_cast<std::uint32_t>(dl.getABITypeAlign(type).value()), std::move(fields), true);
+  } catch (const UserError& e) {
+    return why = e.what(), nullptr;
+  }
+}
+
 // Kernel-scope __local arrays are addrspace(3) globals, as clang emits them; PoCL's CPU device
 // places them in the same local memory as the LocalMemory arguments.
 std::uint64_t local_global_bytes(const llvm::Module& module) {
@@ -65,7 +105,24 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
     p.name = arg.hasName() ? arg.getName().str() : "arg" + std::to_string(arg.getArgNo());
     llvm::Type* t = arg.getType();
     bool ok = false;
-    if (auto* ptr = llvm::dyn_cast<llvm::PointerType>(t)) {
+    std::string why;
+    auto* pointee_struct = [&]() -> llvm::StructType* {
+      auto* ptr = llvm::dyn_cast<llvm::PointerType>(t);
+      return ptr && !ptr->isOpaque() ? llvm::dyn_cast<llvm::StructType>(ptr->getNonOpaquePointerElementType())
+                                     : nullptr;
+    }();
+    const unsigned space = t->isPointerTy() ? t->getPointerAddressSpace() : 0;
+    if (pointee_struct && (arg.hasByValAttr() ? space == 0 : space == 1 || space == 2)) {
+      // A struct by value (clang: a byval pointer to a private copy) or an array of structs.
+      p.struct_layout = layout_of(pointee_struct, module.getDataLayout(), why);
+      p.type = Scalar::U8;
+      p.kind = arg.hasByValAttr() ? ParamKind::Struct : ParamKind::Pointer;
+      if (p.kind == ParamKind::Pointer) {
+        p.space = static_cast<AddressSpace>(space);
+        p.read_only = space == 2 || arg.onlyReadsMemory();
+      }
+      ok = p.struct_layout != nullptr;
+    } else if (auto* ptr = llvm::dyn_cast<llvm::PointerType>(t)) {
       const unsigned space = ptr->getAddressSpace();
       if (!ptr->isOpaque() && space >= 1 && space <= 3 &&
           scalar_of_type(ptr->getNonOpaquePointerElementType(), p.type)) {
@@ -84,8 +141,10 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
       t->print(os);
       throw UserError("kernel_from_module: parameter " + std::to_string(arg.getArgNo()) + " '" +
                       p.name + "' of kernel '" + name + "' has type " + os.str() +
-                      "; expected a scalar (i8..i64, half, float, double) or a typed pointer to "
-                      "one in address space 1, 2 or 3");
+                      (why.empty() ? "" : ": " + why) +
+                      "; expected a scalar (i8..i64, half, float, double), a typed pointer to "
+                      "one in address space 1, 2 or 3, a struct by value (byval) or a pointer to "
+                      "structs in address space 1 or 2");
     }
     km->params.push_back(p);
   }

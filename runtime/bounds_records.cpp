@@ -43,7 +43,8 @@ BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const 
   if (site_number < owner.facts.bounds_sites.size() && pair_count > 0) {
     const BoundsSite& site = owner.facts.bounds_sites[site_number];
     array = site.array;
-    const std::string element = std::string(spvjit::name(site.element));
+    const std::string element =
+        site.element_name.empty() ? std::string(spvjit::name(site.element)) : site.element_name;
     if (site.rank > 0 && pair_count == site.rank + 1) {
       std::string indices, extents;
       bool view_failed = false;

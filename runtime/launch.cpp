@@ -18,22 +18,34 @@ namespace detail {
 
 namespace {
 
+// The same struct (one layout object per C++ type), or one the parameter's layout accepts.
+inline bool same_layout(const Param& p, const ArgView& a) {
+  const StructLayout* expected = p.struct_layout.get();
+  const StructLayout* given = a.struct_layout;
+  return expected == given || (expected && given && expected->accepts(*given));
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] void bad_argument(const LaunchState& s, std::size_t i,
                                                           const ArgView& given) {
   std::string got;
+  const std::string element = given.struct_layout ? "struct " + given.struct_layout->name()
+                                           : std::string(name(given.type));
   switch (given.kind) {
-    case ParamKind::Scalar: got = "a scalar " + std::string(name(given.type)); break;
+    case ParamKind::Scalar: got = "a scalar " + element; break;
+    case ParamKind::Struct: got = "a " + given.struct_layout->describe(); break;
     case ParamKind::Pointer:
-      got = (given.svm ? "SharedArray<" : "Buffer<") + std::string(name(given.type)) + ">";
+      got = (given.svm ? "SharedArray<" : "Buffer<") + element + ">";
+      if (given.struct_layout) got += " of " + given.struct_layout->describe();
       break;
     case ParamKind::LocalArray: got = "LocalMemory"; break;
   }
   const Param& p = s.facts.params[i];
   std::string why;
   if (given.kind == ParamKind::Pointer && given.mem == nullptr && given.svm == nullptr &&
-      given.kind == p.kind && given.type == p.type) {
+      given.kind == p.kind && given.type == p.type && same_layout(p, given)) {
     why = ": the buffer is empty (moved from or default-constructed)";
   } else if (given.kind == ParamKind::Pointer && given.kind == p.kind && given.type == p.type &&
+             same_layout(p, given) &&
              given.owner != nullptr && given.owner != s.core.get()) {
     // OpenCL leaves a buffer of another context undefined behaviour; PoCL does not check it.
     why = given.svm ? ": the SharedArray belongs to another Runtime (another OpenCL context)"
@@ -131,7 +143,7 @@ inline void check_shape(const LaunchState& s, std::size_t i, const ArgView& a) {
 
 inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a) {
   const Param& p = s.facts.params[i];
-  const bool ok = a.kind == p.kind && (a.any_type || a.type == p.type) &&
+  const bool ok = a.kind == p.kind && (a.any_type || a.type == p.type) && same_layout(p, a) &&
                   (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
                   (a.owner == nullptr || a.owner == s.core.get()) &&
                   (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size));
@@ -279,7 +291,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     const auto& a = args[i];
     const auto index = static_cast<cl_uint>(i);
     switch (a.kind) {
-      case ParamKind::Scalar: detail::set_argument(s, index, a.size, a.data); break;
+      case ParamKind::Scalar:
+      case ParamKind::Struct: detail::set_argument(s, index, a.size, a.data); break;
       case ParamKind::Pointer:
         if (a.svm) {
           detail::set_svm_argument(s, index, a.svm);
@@ -304,7 +317,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     cl_long fast_end = static_cast<cl_long>(nd.size[0]);
     for (std::size_t i = 0; i < count; ++i) {
       const auto& a = args[i];
-      if (a.kind == ParamKind::Scalar) continue;
+      if (a.kind == ParamKind::Scalar || a.kind == ParamKind::Struct) continue;
       const cl_long extent = static_cast<cl_long>(
           a.kind == ParamKind::LocalArray ? a.size / size_of(s.facts.params[i].type) : a.count);
       fast_end = std::min(fast_end, extent);

@@ -24,7 +24,7 @@ Specialization spec(std::optional<WorkGroup> wg, std::optional<NDRange> nd) {
   return s;
 }
 
-template <KernelScalar T>
+template <KernelElement T>
 void set_raw(cl_kernel k, cl_uint index, const Buffer<T>& b) {
   cl_mem mem = b.handle();
   REQUIRE(clSetKernelArg(k, index, sizeof(mem), &mem) == CL_SUCCESS);
@@ -33,7 +33,8 @@ template <class S>
 void set_raw(cl_kernel k, cl_uint index, const Shaped<S>& s) {
   set_raw(k, index, s.source());  // the extents are hidden arguments the spvjit launches set
 }
-template <KernelScalar T>
+template <class T>
+  requires KernelScalar<T> || KernelStruct<T>
 void set_raw(cl_kernel k, cl_uint index, const T& v) {
   REQUIRE(clSetKernelArg(k, index, sizeof(T), &v) == CL_SUCCESS);
 }
@@ -164,6 +165,30 @@ TEST_CASE("a warm launch of saxpy (f16, f32, f64, default and static workgroup 1
   check_saxpy<half>(1024);
   check_saxpy<float>(1024);
   check_saxpy<double>(1024);
+}
+
+namespace alloc_structs {
+struct Body {
+  float x;
+  std::int32_t id;
+  double mass;
+};
+SPVJIT_STRUCT(Body, x, id, mass)
+}  // namespace alloc_structs
+
+TEST_CASE("a warm launch with a Buffer of structs and a struct by value allocates nothing in "
+          "spvjit") {
+  using alloc_structs::Body;
+  KernelBuilder kb("struct_alloc");
+  auto bodies = kb.param<Global<Body>>("bodies");
+  auto q = kb.param<Body>("q");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { bodies[i][&Body::mass] = q.get(&Body::mass); });
+  auto& rt = test::runtime();
+  auto buf = rt.zeros<Body>(64);
+  const Body q_host{1.0f, 2, 3.5};
+  check_zero_allocations(test::jit().compile(kb.finish()), NDRange{64}, {}, buf, q_host);
+  for (const Body& b : buf.to_vector()) CHECK(b.mass == 3.5);
 }
 
 TEST_CASE("a warm launch with array parameters and length() allocates nothing in spvjit") {

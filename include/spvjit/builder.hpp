@@ -180,6 +180,11 @@ class KernelBuilder {
   Var<T> var(T init) {
     return var(lit(init));
   }
+  /// A private struct variable (StructVar) holding a copy of a struct value, variable or
+  /// element: `auto p = kb.var(ps[i]);` (structs.hpp).
+  template <class R>
+    requires requires { typename R::struct_type; }
+  auto var(const R& init);
 
   /// Runs `then` (which builds code) for work-items where `cond` holds.
   template <class F>
@@ -264,11 +269,20 @@ class KernelBuilder {
   Pointer pointer_param(std::string_view name, Scalar element, AddressSpace space,
                         bool read_only);
   Value scalar_param(std::string_view name, Scalar type);
+  /// A struct parameter passed by value (as OpenCL C passes one: a private copy, byval): the
+  /// pointer to it.
+  Pointer struct_param(std::string_view name, const std::shared_ptr<const StructLayout>& layout);
+  /// A pointer to an array of structs in global or constant memory.
+  Pointer struct_pointer_param(std::string_view name,
+                               const std::shared_ptr<const StructLayout>& layout,
+                               AddressSpace space, bool read_only);
 
   detail::BuilderState* state() noexcept { return state_.get(); }
 
  private:
   Pointer make_variable(Scalar type);
+  Pointer pointer_param(std::string_view name, Scalar element, AddressSpace space, bool read_only,
+                        const std::shared_ptr<const StructLayout>& layout);
   detail::ScopeHandle begin_if(Val<bool> cond);
   void begin_else(detail::ScopeHandle& h);
   void end_if(detail::ScopeHandle& h);
@@ -317,8 +331,13 @@ namespace detail {
 template <class T, AddressSpace Space>
 struct ParamTraits<Ptr<T, Space>> {
   static Ptr<T, Space> declare(KernelBuilder& kb, std::string_view name) {
-    return Ptr<T, Space>(kb.pointer_param(name, scalar_of<std::remove_const_t<T>>, Space,
-                                          std::is_const_v<T>));
+    if constexpr (KernelStruct<T>) {
+      return Ptr<T, Space>(kb.struct_pointer_param(name, struct_layout<T>(), Space,
+                                                   std::is_const_v<T>));
+    } else {
+      return Ptr<T, Space>(kb.pointer_param(name, scalar_of<std::remove_const_t<T>>, Space,
+                                            std::is_const_v<T>));
+    }
   }
 };
 }  // namespace detail

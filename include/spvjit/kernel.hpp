@@ -38,29 +38,48 @@ struct ArgView {
   const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
   const RuntimeCore* owner = nullptr;  ///< buffers, views, shared arrays: their Runtime
   std::size_t count = 0;  ///< buffers, views, shared arrays: elements (for bounds checks)
+  const StructLayout* struct_layout = nullptr;  ///< structs, and memory of structs: their layout
   const std::uint64_t* shape = nullptr;  ///< shaped(...): the extents, for array parameters
   unsigned rank = 0;                     ///< shaped(...): how many; 0 for unshaped memory
 };
 
-template <KernelScalar T>
+/// What the packer compares for an element type: its scalar (structs: u8 and their layout).
+template <KernelElement T>
+Scalar element_scalar() {
+  if constexpr (KernelStruct<T>) {
+    return Scalar::U8;
+  } else {
+    return scalar_of<T>;
+  }
+}
+template <KernelElement T>
+const StructLayout* element_layout() {
+  if constexpr (KernelStruct<T>) {
+    return struct_layout<T>().get();
+  } else {
+    return nullptr;
+  }
+}
+
+template <KernelElement T>
 ArgView arg_view(const Buffer<T>& b) {
-  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, b.handle(),
-                 nullptr, b.owner(), b.size()};
+  return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(_cl_mem*), nullptr,
+                 b.handle(), nullptr, b.owner(), b.size(), element_layout<T>()};
 }
-template <KernelScalar T>
+template <KernelElement T>
 ArgView arg_view(const BufferView<T>& v) {
-  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(_cl_mem*), nullptr, v.handle(),
-                 nullptr, &v.core(), v.size()};
+  return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(_cl_mem*), nullptr,
+                 v.handle(), nullptr, &v.core(), v.size(), element_layout<T>()};
 }
-template <KernelScalar T>
+template <KernelElement T>
 ArgView arg_view(const SharedSpan<T>& s) {
-  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
-                 s.data(), s.owner(), s.size()};
+  return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(void*), nullptr, nullptr,
+                 s.data(), s.owner(), s.size(), element_layout<T>()};
 }
-template <KernelScalar T>
+template <KernelElement T>
 ArgView arg_view(const SharedArray<T>& a) {
-  return ArgView{ParamKind::Pointer, scalar_of<T>, false, sizeof(void*), nullptr, nullptr,
-                 a.data(), a.owner(), a.size()};
+  return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(void*), nullptr, nullptr,
+                 a.data(), a.owner(), a.size(), element_layout<T>()};
 }
 template <class S>
 ArgView arg_view(const Shaped<S>& s) {
@@ -73,6 +92,12 @@ template <KernelScalar T>
 ArgView arg_view(const T& v) {
   return ArgView{ParamKind::Scalar, scalar_of<T>, false, sizeof(T), &v, nullptr};
 }
+/// A struct by value: its bytes, padding included, as OpenCL copies them.
+template <KernelStruct T>
+ArgView arg_view(const T& v) {
+  return ArgView{ParamKind::Struct, Scalar::U8, false, sizeof(T), &v, nullptr, nullptr, nullptr,
+                 0, struct_layout<T>().get()};
+}
 inline ArgView arg_view(const LocalMemory& l) {
   return ArgView{ParamKind::LocalArray, Scalar::U8, true, l.bytes, nullptr, nullptr};
 }
@@ -81,7 +106,7 @@ ArgView arg_view(const A&) {
   static_assert(sizeof(A) == 0,
                 "launch argument: expected a Buffer<T>, a BufferView<T>, a SharedArray<T>, a "
                 "SharedSpan<T>, one of them shaped(...), a kernel scalar (float, int32_t, half, "
-                "...) or LocalMemory");
+                "...), a struct described with SPVJIT_STRUCT or LocalMemory");
   return {};
 }
 }  // namespace detail

@@ -2,6 +2,7 @@
 // read-only (KernelAbstractions' @Const), so a store through it does not compile.
 #pragma once
 
+#include "spvjit/struct_layout.hpp"
 #include "spvjit/value.hpp"
 #include "spvjit/export.hpp"
 
@@ -15,9 +16,10 @@ class Pointer {
  public:
   Pointer() = default;
   Pointer(detail::BuilderState* state, llvm::Value* value, Scalar element, AddressSpace space,
-          bool read_only, llvm::Value* extent = nullptr, int array = -1) noexcept
-      : state_(state), value_(value), extent_(extent), element_(element), space_(space),
-        read_only_(read_only), array_(array) {}
+          bool read_only, llvm::Value* extent = nullptr, int array = -1,
+          const StructLayout* layout = nullptr) noexcept
+      : state_(state), value_(value), extent_(extent), layout_(layout), element_(element),
+        space_(space), read_only_(read_only), array_(array) {}
 
   Scalar element() const noexcept { return element_; }
   AddressSpace space() const noexcept { return space_; }
@@ -28,6 +30,14 @@ class Pointer {
   llvm::Value* extent() const noexcept { return extent_; }
   /// Which array of the kernel this points into, for bounds messages (-1: unchecked).
   int array() const noexcept { return array_; }
+  /// The struct each element is (element() is then unused), or null for scalars.
+  const StructLayout* layout() const noexcept { return layout_; }
+  /// The same pointer, read-only.
+  Pointer as_read_only() const noexcept {
+    Pointer p = *this;
+    p.read_only_ = true;
+    return p;
+  }
   /// The same pointer without bounds checks (see inbounds()).
   Pointer unchecked() const noexcept {
     Pointer p = *this;
@@ -40,6 +50,7 @@ class Pointer {
   detail::BuilderState* state_ = nullptr;
   llvm::Value* value_ = nullptr;
   llvm::Value* extent_ = nullptr;
+  const StructLayout* layout_ = nullptr;
   Scalar element_ = Scalar::F32;
   AddressSpace space_ = AddressSpace::Global;
   bool read_only_ = false;
@@ -53,9 +64,20 @@ struct ViewIndex {
   llvm::Value* extent[3] = {nullptr, nullptr, nullptr};
   unsigned rank = 0;
 };
-/// load/store through a view: `view` (or null) is checked along with the linear index.
-Value load_element(const Pointer& p, Value index, const ViewIndex* view);
-void store_element(const Pointer& p, Value index, Value value, const ViewIndex* view);
+/// A scalar inside a struct element: the GEP indices after the element's (struct members and
+/// array elements, all constants) and the scalar there.
+struct FieldPath {
+  static constexpr unsigned max_depth = 8;
+  std::uint32_t index[max_depth] = {};
+  unsigned depth = 0;
+  Scalar type = Scalar::U8;
+};
+/// load/store through a view: `view` (or null) is checked along with the linear index. With
+/// `field`, `p` points to structs and the access is to that scalar of element `index`.
+Value load_element(const Pointer& p, Value index, const ViewIndex* view,
+                   const FieldPath* field = nullptr);
+void store_element(const Pointer& p, Value index, Value value, const ViewIndex* view,
+                   const FieldPath* field = nullptr);
 }  // namespace detail
 
 /// Loads element `index` (an i64 or i32). An f16 element is widened to f32.
@@ -76,20 +98,27 @@ class Ref {
   using value_type = arithmetic_t<T>;
   Ref(const Pointer& p, Value index, const detail::ViewIndex& view = {})
       : ptr_(p), index_(index), view_(view) {}
+  /// A scalar member of struct element `index` of `p` (see structs.hpp).
+  Ref(const Pointer& p, Value index, const detail::FieldPath& field)
+      : ptr_(p), index_(index), field_(field), is_field_(true) {}
 
   operator Val<value_type>() const {
-    return Val<value_type>(detail::load_element(ptr_, index_, view_.rank ? &view_ : nullptr));
+    return Val<value_type>(detail::load_element(ptr_, index_, view_.rank ? &view_ : nullptr,
+                                                is_field_ ? &field_ : nullptr));
   }
   Val<value_type> get() const { return *this; }
   /// Where the element lives (for atomics): the pointer and the element index.
   const Pointer& pointer() const { return ptr_; }
   const Value& index() const { return index_; }
   const detail::ViewIndex& view() const { return view_; }
+  /// Whether this is a member of a struct element (atomics do not take those).
+  bool is_field() const { return is_field_; }
 
   const Ref& operator=(Val<value_type> v) const
     requires(!std::is_const_v<T>)
   {
-    detail::store_element(ptr_, index_, v, view_.rank ? &view_ : nullptr);
+    detail::store_element(ptr_, index_, v, view_.rank ? &view_ : nullptr,
+                          is_field_ ? &field_ : nullptr);
     return *this;
   }
   const Ref& operator=(const Ref& other) const
@@ -131,7 +160,18 @@ class Ref {
   Pointer ptr_;
   Value index_;
   detail::ViewIndex view_;
+  detail::FieldPath field_;
+  bool is_field_ = false;
 };
+
+/// An element of an array of structs: its members by member pointer, `ps[i][&Particle::x]`
+/// (structs.hpp).
+template <class T>
+class StructRef;
+namespace detail {
+template <class T>
+using ElementRef = std::conditional_t<KernelStruct<T>, StructRef<T>, Ref<T>>;
+}  // namespace detail
 
 template <class T, AddressSpace Space>
 class Ptr : public Pointer {
@@ -143,16 +183,15 @@ class Ptr : public Pointer {
   /// A writable pointer converts to a read-only one (Global<T> -> Const<T>), never back.
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-  Ptr(const Ptr<U, Space>& p)
-      : Pointer(p.state(), p.raw(), p.element(), p.space(), true, p.extent(), p.array()) {}
+  Ptr(const Ptr<U, Space>& p) : Pointer(p.as_read_only()) {}
 
   template <class I>
     requires(std::is_integral_v<I>)
-  Ref<T> operator[](Val<I> index) const {
-    return Ref<T>(*this, index);
+  detail::ElementRef<T> operator[](Val<I> index) const {
+    return detail::ElementRef<T>(*this, index);
   }
-  Ref<T> operator[](std::int64_t index) const {
-    return Ref<T>(*this, detail::literal(state(), index));
+  detail::ElementRef<T> operator[](std::int64_t index) const {
+    return detail::ElementRef<T>(*this, detail::literal(state(), index));
   }
 };
 

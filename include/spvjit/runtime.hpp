@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "spvjit/error.hpp"
+#include "spvjit/struct_layout.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/export.hpp"
 
@@ -103,9 +104,10 @@ void buffer_release(_cl_mem* mem) noexcept;
 RuntimeCore& live_core(const std::shared_ptr<RuntimeCore>& core);
 }  // namespace detail
 
-/// A device buffer of `size()` elements of T (T = half for Float16 storage). Move-only; frees
+/// A device buffer of `size()` elements of T (T = half for Float16 storage, or a struct
+/// described with SPVJIT_STRUCT). Move-only; frees
 /// its memory when destroyed. Transfers are blocking.
-template <KernelScalar T>
+template <KernelElement T>
 class Buffer {
  public:
   using value_type = T;
@@ -215,23 +217,23 @@ class Runtime {
   /// Changes the threshold for launches enqueued after this call (any thread).
   void set_inline_threshold(std::size_t work_items);
 
-  template <KernelScalar T>
+  template <KernelElement T>
   [[nodiscard]] Buffer<T> allocate(std::size_t size) {
     return Buffer<T>(core_, size);
   }
-  template <KernelScalar T>
+  template <KernelElement T>
   [[nodiscard]] Buffer<T> zeros(std::size_t size) {
     Buffer<T> b(core_, size);
     detail::buffer_fill_zero(*core_, b.handle(), b.bytes());
     return b;
   }
-  template <KernelScalar T>
+  template <KernelElement T>
   [[nodiscard]] Buffer<T> upload(std::span<const T> data) {
     Buffer<T> b(core_, data.size());
     if (!data.empty()) b.write(data);
     return b;
   }
-  template <KernelScalar T>
+  template <KernelElement T>
   [[nodiscard]] Buffer<T> upload(const std::vector<T>& data) {
     return upload(std::span<const T>(data));
   }

@@ -22,12 +22,12 @@ void* svm_allocate(RuntimeCore& core, std::size_t bytes);
 void svm_free(RuntimeCore& core, void* ptr) noexcept;
 }  // namespace detail
 
-template <KernelScalar T>
+template <KernelElement T>
 class SharedArray;
 
 /// `size()` elements at `data()`, inside a SharedArray (made by SharedArray::view or the
 /// conversion from a SharedArray, so that a launch can tell whose memory it is).
-template <KernelScalar T>
+template <KernelElement T>
 class SharedSpan {
  public:
   using value_type = T;
@@ -53,7 +53,7 @@ class SharedSpan {
 
 /// Fine-grained shared virtual memory of `size()` elements. Move-only. Host accesses are
 /// coherent with kernels at Runtime::synchronize(); the destructor waits for queued work.
-template <KernelScalar T>
+template <KernelElement T>
 class SharedArray {
  public:
   using value_type = T;
@@ -108,13 +108,13 @@ class SharedArray {
 };
 
 /// Uninitialized shared memory of `size` elements on `rt`'s context.
-template <KernelScalar T>
+template <KernelElement T>
 [[nodiscard]] SharedArray<T> allocate_shared(Runtime& rt, std::size_t size) {
   return SharedArray<T>(rt.shared_core(), size);
 }
 
 /// Zero-filled shared memory.
-template <KernelScalar T>
+template <KernelElement T>
 [[nodiscard]] SharedArray<T> zeros_shared(Runtime& rt, std::size_t size) {
   SharedArray<T> a(rt.shared_core(), size);
   for (auto& v : a) v = T{};

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "spvjit/struct_layout.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/export.hpp"
 
@@ -16,6 +17,7 @@ enum class ParamKind : std::uint8_t {
   Scalar,      ///< passed by value
   Pointer,     ///< a buffer in global or constant memory
   LocalArray,  ///< local memory whose size is given at launch (LocalMemory{bytes})
+  Struct,      ///< a struct passed by value (`layout`)
 };
 
 /// One kernel parameter as the user declared it.
@@ -25,6 +27,8 @@ struct Param {
   Scalar type = Scalar::I32;  ///< the scalar, or the pointee of a pointer
   AddressSpace space = AddressSpace::Private;
   bool read_only = false;     ///< a Const pointer: noalias readonly, stores rejected
+  /// A struct by value, or the struct a pointer points to (then `type` is unused); else null.
+  std::shared_ptr<const StructLayout> struct_layout = nullptr;
   /// An array parameter (GlobalArray<T, N>): N = 1 to 3 extents the launch passes from the
   /// argument's shape (common/shape_args.hpp), and the order its elements lie in. 0: a plain
   /// pointer.
@@ -32,7 +36,8 @@ struct Param {
   Layout layout = Layout::RowMajor;
 
   /// e.g. "global const f32*", "f64", "local f32[]", "global f32[2-d]",
-  /// "global const f32[3-d column-major]".
+  /// "global const f32[3-d column-major]", "global struct Particle*",
+  /// "struct Particle{f32,f32,i32,f64} (24 bytes)".
   std::string describe() const;
 };
 

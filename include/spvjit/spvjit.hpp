@@ -21,6 +21,8 @@
 #include "spvjit/shaped.hpp"
 #include "spvjit/shared_array.hpp"
 #include "spvjit/signature.hpp"
+#include "spvjit/struct_layout.hpp"
+#include "spvjit/structs.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/value.hpp"
 #include "spvjit/vector.hpp"

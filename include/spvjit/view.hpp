@@ -29,7 +29,7 @@ std::size_t sub_buffer_alignment(const RuntimeCore& core) noexcept;
 /// Elements [offset, offset + size) of a Buffer. Copyable; keeps the buffer's memory alive. The
 /// offset in bytes must be a multiple of the device's base address alignment (128 bytes on
 /// PoCL: 16 doubles, 32 floats, 64 halves), an OpenCL rule for sub-buffers.
-template <KernelScalar T>
+template <KernelElement T>
 class BufferView {
  public:
   using value_type = T;
@@ -111,20 +111,20 @@ class BufferView {
 };
 
 /// Elements [offset, offset + size) of `buffer` (KernelAbstractions: `view(A, range)`).
-template <KernelScalar T>
+template <KernelElement T>
 BufferView<T> view(const Buffer<T>& buffer, std::size_t offset, std::size_t size) {
   return BufferView<T>(buffer, offset, size);
 }
 
 /// The whole buffer as a view.
-template <KernelScalar T>
+template <KernelElement T>
 BufferView<T> view(const Buffer<T>& buffer) {
   return BufferView<T>(buffer, 0, buffer.size());
 }
 
 // copyto(dst, src), after KernelAbstractions' copyto!: sizes must match; blocking. Host sides
 // are spans (a std::vector converts); views are taken by value, like the handles they are.
-template <KernelScalar T>
+template <KernelElement T>
 void copyto(BufferView<T> dst, const BufferView<T>& src) {
   if (dst.size() != src.size()) {
     throw UserError("copyto: size mismatch: destination holds " + std::to_string(dst.size()) +
@@ -133,19 +133,19 @@ void copyto(BufferView<T> dst, const BufferView<T>& src) {
   detail::buffer_copy_region(src.core(), src.parent(), src.byte_offset(), dst.parent(),
                              dst.byte_offset(), src.bytes());
 }
-template <KernelScalar T>
+template <KernelElement T>
 void copyto(Buffer<T>& dst, const Buffer<T>& src) { copyto(view(dst), view(src)); }
-template <KernelScalar T>
+template <KernelElement T>
 void copyto(Buffer<T>& dst, const BufferView<T>& src) { copyto(view(dst), src); }
-template <KernelScalar T>
+template <KernelElement T>
 void copyto(BufferView<T> dst, const Buffer<T>& src) { copyto(dst, view(src)); }
-template <KernelScalar T>
+template <KernelElement T>
 void copyto(Buffer<T>& dst, std::type_identity_t<std::span<const T>> src) { dst.write(src); }
-template <KernelScalar T>
+template <KernelElement T>
 void copyto(BufferView<T> dst, std::type_identity_t<std::span<const T>> src) { dst.write(src); }
-template <KernelScalar T>
+template <KernelElement T>
 void copyto(std::type_identity_t<std::span<T>> dst, const Buffer<T>& src) { src.read(dst); }
-template <KernelScalar T>
+template <KernelElement T>
 void copyto(std::type_identity_t<std::span<T>> dst, const BufferView<T>& src) { src.read(dst); }
 
 }  // namespace spvjit

@@ -1,0 +1,172 @@
+// Structs in the kernel: the LLVM type of a described struct, laid out byte for byte as the
+// C++ compiler laid it out, and member paths into it.
+#include <llvm/IR/DataLayout.h>
+
+#include <algorithm>
+
+#include "ir/state.hpp"
+#include "spvjit/structs.hpp"
+
+namespace spvjit {
+
+namespace detail {
+
+namespace {
+[[noreturn]] void layout_mismatch(const StructLayout& layout, const std::string& member,
+                                  std::uint64_t host, std::uint64_t kernel) {
+  throw UserError("struct " + layout.name() + ": " + member + " is at byte " +
+                  std::to_string(host) + " in C++ but would be at byte " + std::to_string(kernel) +
+                  " in the kernel (SPIR alignment: each scalar aligned to its size); the "
+                  "kernel cannot match a packed or over-aligned C++ layout");
+}
+}  // namespace
+
+const StructTypeInfo& BuilderState::struct_type(const StructLayout& layout) {
+  if (auto it = struct_types.find(&layout); it != struct_types.end()) return it->second;
+  const llvm::DataLayout& dl = module->getDataLayout();
+  StructTypeInfo info;
+  std::vector<llvm::Type*> elements;
+  std::uint64_t end = 0;
+  // Padding is explicit ([n x i8]) wherever C++ put some, so the SPIR layout rules only have to
+  // agree on where each member starts; the DataLayout check below proves they do.
+  auto pad_to = [&](std::uint64_t offset) {
+    if (offset > end) elements.push_back(llvm::ArrayType::get(ir.getInt8Ty(), offset - end));
+    end = offset;
+  };
+  for (const StructField& f : layout.fields()) {
+    llvm::Type* t = f.nested  ? struct_type(*f.nested).type
+                    : f.array ? static_cast<llvm::Type*>(llvm::ArrayType::get(memory_type(f.type), f.count))
+                              : memory_type(f.type);
+    pad_to(f.offset);
+    info.element.push_back(static_cast<unsigned>(elements.size()));
+    elements.push_back(t);
+    end += dl.getTypeAllocSize(t);
+  }
+  pad_to(layout.size());
+  info.type = llvm::StructType::create(ctx(), elements, "struct." + layout.name());
+  const llvm::StructLayout* sl = dl.getStructLayout(info.type);
+  for (std::size_t k = 0; k < layout.fields().size(); ++k) {
+    const StructField& f = layout.fields()[k];
+    const std::uint64_t at = sl->getElementOffset(info.element[k]);
+    if (at != f.offset) layout_mismatch(layout, "member '" + f.name + "'", f.offset, at);
+  }
+  if (sl->getSizeInBytes() != layout.size()) {
+    throw UserError("struct " + layout.name() + ": " + std::to_string(layout.size()) +
+                    " bytes in C++ but " + std::to_string(sl->getSizeInBytes()) +
+                    " in the kernel (SPIR alignment: each scalar aligned to its size); the "
+                    "kernel cannot match a packed or over-aligned C++ layout");
+  }
+  return struct_types.emplace(&layout, std::move(info)).first->second;
+}
+
+namespace {
+bool same_member(const StructField& f, const StructField& want) {
+  if (f.nested || want.nested) return f.nested && want.nested && f.nested->same_shape(*want.nested) &&
+                                      f.nested->name() == want.nested->name();
+  return f.type == want.type && f.array == want.array && f.count == want.count;
+}
+
+std::string describe_member(const StructField& f) {
+  if (f.nested) return "struct " + f.nested->name();
+  return std::string(name(f.type)) + (f.array ? "[" + std::to_string(f.count) + "]" : "");
+}
+
+void push(FieldPath& path, std::uint32_t index, const char* what) {
+  if (path.depth == FieldPath::max_depth) {
+    throw UserError(std::string(what) + ": structs nested more than " +
+                    std::to_string(FieldPath::max_depth) + " deep");
+  }
+  path.index[path.depth++] = index;
+}
+
+// Every scalar of `layout` reached from `prefix`.
+void leaf_paths(BuilderState& s, const StructLayout& layout, const FieldPath& prefix,
+                std::vector<FieldPath>& out) {
+  const StructTypeInfo& info = s.struct_type(layout);
+  for (std::size_t k = 0; k < layout.fields().size(); ++k) {
+    const StructField& f = layout.fields()[k];
+    FieldPath path = prefix;
+    push(path, info.element[k], "struct copy");
+    if (f.nested) {
+      leaf_paths(s, *f.nested, path, out);
+    } else if (f.array) {
+      for (std::uint32_t e = 0; e < f.count; ++e) {
+        FieldPath element = path;
+        push(element, e, "struct copy");
+        element.type = f.type;
+        out.push_back(element);
+      }
+    } else {
+      path.type = f.type;
+      out.push_back(path);
+    }
+  }
+}
+}  // namespace
+
+FieldPath member_path(const Pointer& p, const FieldPath& prefix, const StructLayout& within,
+                      std::size_t offset, const StructField& expected) {
+  if (!p.raw()) throw UserError("struct member: the struct is empty (default-constructed)");
+  auto& s = *p.state();
+  s.check_open("struct member");
+  const StructTypeInfo& info = s.struct_type(within);
+  for (std::size_t k = 0; k < within.fields().size(); ++k) {
+    const StructField& f = within.fields()[k];
+    if (f.offset != offset || !same_member(f, expected)) continue;
+    FieldPath path = prefix;
+    push(path, info.element[k], "struct member");
+    path.type = f.type;
+    return path;
+  }
+  throw UserError("struct " + within.name() + ": no member of type " + describe_member(expected) +
+                  " at byte " + std::to_string(offset) + " was described; list every member "
+                  "in SPVJIT_STRUCT(" + within.name() + ", ...)");
+}
+
+FieldPath array_element(const FieldPath& path, std::size_t k, std::size_t count) {
+  if (k >= count) {
+    throw UserError("struct member array: index " + std::to_string(k) + " is out of bounds: "
+                    "the array holds " + std::to_string(count) + " elements");
+  }
+  FieldPath out = path;
+  push(out, static_cast<std::uint32_t>(k), "struct member array");
+  return out;
+}
+
+void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path, const Pointer& src,
+                 Value src_index, const FieldPath& src_path, const StructLayout& layout) {
+  if (!dst.raw() || !src.raw()) throw UserError("struct copy: a struct is empty (default-constructed)");
+  if (dst.state() != src.state()) throw UserError("struct copy: the structs belong to different kernels");
+  auto& s = *dst.state();
+  s.check_open("struct copy");
+  if (dst.read_only()) {
+    throw UserError("struct copy: the destination struct " + layout.name() + " is read-only");
+  }
+  std::vector<FieldPath> to, from;
+  leaf_paths(s, layout, dst_path, to);
+  leaf_paths(s, layout, src_path, from);
+  for (std::size_t k = 0; k < to.size(); ++k) {
+    store_element(dst, dst_index, load_element(src, src_index, nullptr, &from[k]), nullptr, &to[k]);
+  }
+}
+
+Pointer private_struct(BuilderState* state, const StructLayout& layout) {
+  if (!state) throw UserError("struct variable: no builder");
+  auto& s = *state;
+  s.check_open("struct variable");
+  const StructTypeInfo& info = s.struct_type(layout);
+  auto* slot = s.entry_alloca(info.type, "struct." + layout.name());
+  slot->setAlignment(llvm::Align(std::max<std::uint64_t>(
+      layout.align(), s.module->getDataLayout().getABITypeAlign(info.type).value())));
+  return Pointer(&s, slot, Scalar::U8, AddressSpace::Private, false, nullptr, -1, &layout);
+}
+
+Pointer private_slot(BuilderState* state, Scalar type) {
+  if (!state) throw UserError("variable: no builder");
+  state->check_open("variable");
+  auto* slot = state->entry_alloca(state->memory_type(type), "result");
+  return Pointer(state, slot, type, AddressSpace::Private, false);
+}
+
+}  // namespace detail
+}  // namespace spvjit

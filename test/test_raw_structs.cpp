@@ -1,0 +1,151 @@
+// OpenCL C kernels with struct parameters, compiled by clang-15 at test time as an OpenCL
+// author would (`__global struct latLong*`, structs by value, which clang passes byval on
+// spir64): the signature records clang's layouts, a C++ struct of the same layout launches
+// them, another is a UserError, and the results equal the host's.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "spvjit/raw_module.hpp"
+#include "test/run_command.hpp"
+#include "test/shared_runtime.hpp"
+#include "test/temp_dir.hpp"
+
+using namespace spvjit;
+
+namespace raw_structs_test {
+
+struct LatLong {
+  float lat, lng;
+};
+SPVJIT_STRUCT(LatLong, lat, lng)
+
+struct Particle {
+  float x, y;
+  std::uint32_t id;  // i32 in the module: LLVM types carry no signedness
+  double mass;
+};
+SPVJIT_STRUCT(Particle, x, y, id, mass)
+
+struct Wide {  // Particle's size, another layout
+  double a;
+  float b;
+  std::int32_t c;
+  double d;
+};
+SPVJIT_STRUCT(Wide, a, b, c, d)
+
+}  // namespace raw_structs_test
+
+using namespace raw_structs_test;
+
+namespace {
+
+const char* const source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+struct latLong { float lat; float lng; };
+struct particle { float x, y; int id; double mass; };
+
+__kernel void distances(__global const struct latLong* d, __global float* out,
+                        struct latLong q, int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = (d[i].lat - q.lat) * 2.0f + (d[i].lng - q.lng);
+}
+
+__kernel void push(__global struct particle* ps, struct particle q) {
+  int i = get_global_id(0);
+  ps[i].x += q.x;
+  ps[i].id = ps[i].id * 2 + q.id;
+  ps[i].mass *= q.mass;
+}
+)";
+
+// The module clang-15 makes of `source`, as a spvjit kernel.
+KernelDef compile_opencl_c(const char* kernel) {
+  const test::TempDir dir("spvjit-raw-structs");
+  const std::string cl = dir / "structs.cl";
+  const std::string bc = dir / "structs.bc";
+  std::ofstream(cl) << source;
+  std::string out;
+  const int rc = test::run_command(std::string(SPVJIT_CLANG) + " -target spir64 -cl-std=CL1.2 -O2 "
+                                   "-Xclang -no-opaque-pointers -emit-llvm -c -o " + bc + " " + cl +
+                                   " 2>&1", out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  std::ifstream in(bc, std::ios::binary);
+  const std::string bitcode((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return kernel_from_bitcode(bitcode, kernel);
+}
+
+}  // namespace
+
+TEST_CASE("raw structs: an OpenCL C kernel taking __global struct latLong* and one by value") {
+  const KernelDef def = compile_opencl_c("distances");
+  REQUIRE(def.params().size() == 4);
+  CHECK(def.params()[0].describe() == "global const struct latLong*");
+  CHECK(def.params()[2].kind == ParamKind::Struct);
+  CHECK(def.params()[2].describe() == "struct latLong{f32,f32} (8 bytes)");
+  Kernel k = test::jit().compile(def);
+  auto& rt = test::runtime();
+  const int n = 29;
+  std::vector<LatLong> points(n);
+  for (int i = 0; i < n; ++i) points[static_cast<std::size_t>(i)] = {static_cast<float>(i), static_cast<float>(3 * i % 7)};
+  auto d = rt.upload(points);
+  auto out = rt.zeros<float>(static_cast<std::size_t>(n));
+  const LatLong q{2.0f, 5.0f};
+  k.launch(NDRange{32}, WorkGroup{8}, d, out, q, n);
+  rt.synchronize();
+  const auto got = out.to_vector();
+  for (int i = 0; i < n; ++i) {
+    CAPTURE(i);
+    const auto& p = points[static_cast<std::size_t>(i)];
+    CHECK(got[static_cast<std::size_t>(i)] == (p.lat - q.lat) * 2.0f + (p.lng - q.lng));
+  }
+
+  // Another layout at either parameter is refused, naming it.
+  const Particle wrong{};
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{32}, WorkGroup{8}, d, out, wrong, n),
+                       "launch of kernel 'distances': argument 2 'arg2': expected struct "
+                       "latLong{f32,f32} (8 bytes), got a struct Particle{f32,f32,u32,f64} (24 bytes)",
+                       UserError);
+  auto particles = rt.zeros<Particle>(32);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{32}, WorkGroup{8}, particles, out, q, n),
+                       doctest::Contains("argument 0 'arg0': expected global const struct latLong*, "
+                                         "got Buffer<struct Particle>"),
+                       UserError);
+}
+
+TEST_CASE("raw structs: members read and written through a struct pointer, a double after an int") {
+  const KernelDef def = compile_opencl_c("push");
+  REQUIRE(def.params().size() == 2);
+  CHECK(def.params()[0].describe() == "global struct particle*");
+  CHECK(def.params()[1].describe() == "struct particle{f32,f32,i32,f64} (24 bytes)");
+  Kernel k = test::jit().compile(def);
+  auto& rt = test::runtime();
+  const std::size_t n = 16;
+  std::vector<Particle> host(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    host[i] = {static_cast<float>(i), 1.0f, static_cast<std::uint32_t>(i), 0.5 * static_cast<double>(i)};
+  }
+  auto ps = rt.upload(host);
+  const Particle q{10.0f, 0.0f, 3, 4.0};
+  k.launch(NDRange{n}, ps, q);
+  rt.synchronize();
+  const auto got = ps.to_vector();
+  for (std::size_t i = 0; i < n; ++i) {
+    CAPTURE(i);
+    CHECK(got[i].x == host[i].x + q.x);
+    CHECK(got[i].y == host[i].y);
+    CHECK(got[i].id == host[i].id * 2 + q.id);
+    CHECK(got[i].mass == host[i].mass * q.mass);
+  }
+  const Wide wide{};
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, ps, wide),
+                       doctest::Contains("argument 1 'arg1': expected struct particle{f32,f32,i32,f64} "
+                                         "(24 bytes), got a struct Wide{f64,f32,i32,f64} (24 bytes)"),
+                       UserError);
+}
