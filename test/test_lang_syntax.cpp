@@ -431,13 +431,24 @@ TEST_CASE("arrays indexed by a variable or an element, and cast of either, read 
   slot = slot % std::int64_t{4};
   auto view_of_out = view(out, kb.ndrange());
   view_of_out(tid) = table(slot) + cast<std::int64_t>(slot);
+  auto perm = kb.param<Const<std::int64_t>>("perm");
+  auto gathered = kb.param<Global<std::int32_t>>("gathered");
+  auto by_slot = kb.param<Global<std::int64_t>>("by_slot");
+  by_slot[slot] = slot;                    // a pointer indexed by a variable
+  gathered[perm[tid]] = where[perm[tid]];  // and by an element
   Kernel k = test::compile_checked(kb.finish());
   auto& rt = test::runtime();
   const std::vector<std::int32_t> input = {3, 6, 1, 0, 9, 2, 7, 4};
   auto in_buf = rt.upload(input);
   auto out_buf = rt.zeros<std::int64_t>(input.size());
-  k.launch(NDRange{input.size()}, out_buf, in_buf);
+  const std::vector<std::int64_t> permutation = {5, 2, 7, 0, 3, 6, 1, 4};
+  auto perm_buf = rt.upload(permutation);
+  auto gathered_buf = rt.zeros<std::int32_t>(input.size());
+  auto by_slot_buf = rt.zeros<std::int64_t>(4);
+  k.launch(NDRange{input.size()}, out_buf, in_buf, perm_buf, gathered_buf, by_slot_buf);
   rt.synchronize();
+  CHECK(gathered_buf.to_vector() == input);
+  CHECK(by_slot_buf.to_vector() == std::vector<std::int64_t>{0, 1, 2, 3});
   const auto got = out_buf.to_vector();
   for (std::size_t i = 0; i < input.size(); ++i) {
     CAPTURE(i);

@@ -193,6 +193,14 @@ class Ptr : public Pointer {
   detail::ElementRef<T> operator[](std::int64_t index) const {
     return detail::ElementRef<T>(*this, detail::literal(state(), index));
   }
+  /// An index held in a variable or an element is read first: `hist[bin]`, `out[perm[i]]`.
+  template <class I>
+    requires requires(const I& i) {
+      requires std::is_integral_v<typename decltype(i.get())::type>;
+    }
+  detail::ElementRef<T> operator[](const I& index) const {
+    return (*this)[index.get()];
+  }
 };
 
 /// `p` with its bounds checks turned off (KernelAbstractions' `@inbounds`): the author vouches
