@@ -150,8 +150,15 @@ struct Result<R> {
   static std::vector<FunctionParam> outputs() {
     return {{Scalar::U8, true, AddressSpace::Private, false, 1, struct_layout<R>().get()}};
   }
+  // Defined here: clang 15 refuses an out-of-class member of a constrained partial
+  // specialization ("requires clause differs in template redeclaration").
   template <class B>
-  static void store(const DeviceFunctionScope& scope, unsigned first, const B& result);
+  static void store(const DeviceFunctionScope& scope, unsigned first, const B& result) {
+    const StructRef<const R> value = result;
+    const Pointer out = scope.pointer_arg(first).unchecked();
+    copy_struct(out, literal(out.state(), std::int64_t{0}), {}, value.pointer(), value.index(),
+                value.path(), value.layout());
+  }
   static type load(KernelBuilder&, const std::vector<CallArg>& outs) {
     return type(outs[0].pointer.as_read_only());
   }
@@ -331,15 +338,6 @@ struct DeviceFunctionBuilder {
     return Function<R(A...)>(kb, fn, name);
   }
 };
-template <class R>
-  requires KernelStruct<R>
-template <class B>
-void Result<R>::store(const DeviceFunctionScope& scope, unsigned first, const B& result) {
-  const StructRef<const R> value = result;
-  const Pointer out = scope.pointer_arg(first).unchecked();
-  copy_struct(out, literal(out.state(), std::int64_t{0}), {}, value.pointer(), value.index(),
-              value.path(), value.layout());
-}
 template <KernelScalar... X>
 template <class B>
 void Result<std::tuple<X...>>::store(const DeviceFunctionScope& scope, unsigned first,
