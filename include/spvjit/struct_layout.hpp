@@ -52,7 +52,7 @@ struct StructField {
   /// its own type (`const Node* next`).
   StructLayoutOf pointee = nullptr;
   /// A pointer to structs of a raw module (no layout kept: the module's code is its own).
-  std::string pointee_name;
+  std::string pointee_name = {};
 
   /// Whether this is a pointer to structs rather than to scalars.
   bool points_to_struct() const noexcept { return pointer && (pointee || !pointee_name.empty()); }

@@ -14,6 +14,17 @@
 //   auto copy = kb.var(ps[i]);                     // a private copy; members assign
 //   copy[&Particle::id] = copy[&Particle::id] + 1;
 //   ps[i] = copy;                                  // the whole struct
+//
+// A pointer member reads as the global pointer it holds, unchecked (the launch cannot know how
+// far it reaches); the device must share host memory (fine-grained system SVM, or pointers into
+// SharedArrays), which the kernel's Runtime checks when it is built:
+//
+//   struct Segment { float* data; std::int64_t n; double scale; };
+//   SPVJIT_STRUCT(Segment, data, n, scale)
+//
+//   auto seg = kb.param<Segment>("seg");           // launched with a Segment
+//   auto d = seg.get(&Segment::data);              // a Global<float> (`const float*`: Const<float>)
+//   kb.for_(0, seg.get(&Segment::n), [&](Val<std::int64_t> k) { sum += d[k]; });
 #pragma once
 
 #include <cstddef>
