@@ -10,6 +10,8 @@ void spell_out(const StructLayout& layout, std::uint32_t base, std::vector<Struc
   for (const StructField& f : layout.fields()) {
     if (f.nested) {
       spell_out(*f.nested, base + f.offset, out);
+    } else if (f.pointer) {
+      out.push_back({base + f.offset, f.points_to_struct() ? Scalar::U8 : f.type, true});
     } else {
       for (std::uint32_t k = 0; k < f.count; ++k) {
         out.push_back({base + f.offset + k * size_of(f.type), f.type});
@@ -19,7 +21,17 @@ void spell_out(const StructLayout& layout, std::uint32_t base, std::vector<Struc
 }
 
 std::uint32_t field_bytes(const StructField& f) {
+  if (f.pointer) return pointer_member_bytes;
   return f.nested ? f.nested->size() : f.count * size_of(f.type);
+}
+
+// "global const f32*", "global struct Node*". A pointee struct is named, not spelled out: it may
+// be this very struct.
+std::string describe_pointer(const StructField& f) {
+  std::string out = std::string("global ") + (f.pointee_const ? "const " : "");
+  if (f.pointee) return out + "struct " + f.pointee()->name() + "*";
+  if (!f.pointee_name.empty()) return out + "struct " + f.pointee_name + "*";
+  return out + std::string(spvjit::name(f.type)) + "*";
 }
 }  // namespace
 
@@ -35,6 +47,9 @@ StructLayout::StructLayout(std::string name, std::uint32_t size, std::uint32_t a
       throw UserError(what + ": member '" + f.name + "' at byte " + std::to_string(f.offset) +
                       " overlaps the member before it or is out of declaration order; list "
                       "the members in the order they are declared");
+    }
+    if (f.pointer && (f.nested || f.array)) {
+      throw UserError(what + ": member '" + f.name + "' is a pointer and an array or a struct at once");
     }
     if (!f.nested && f.count == 0) throw UserError(what + ": member '" + f.name + "' is an empty array");
     end = f.offset + field_bytes(f);
@@ -53,6 +68,8 @@ std::string StructLayout::describe_fields() const {
     if (i) out += ",";
     if (f.nested) {
       out += f.nested->describe_fields();
+    } else if (f.pointer) {
+      out += describe_pointer(f);
     } else {
       out += std::string(spvjit::name(f.type));
       if (f.array) out += "[" + std::to_string(f.count) + "]";
@@ -65,12 +82,37 @@ std::string StructLayout::describe() const {
   return describe_fields() + " (" + std::to_string(size_) + " bytes)";
 }
 
+void StructLayout::sign_fields(std::uint32_t base, std::string& out) const {
+  for (const StructField& f : fields_) {
+    const std::uint32_t at = base + f.offset;
+    if (f.nested) {
+      f.nested->sign_fields(at, out);
+    } else if (f.pointer) {
+      out += describe_pointer(f) + "@" + std::to_string(at) + ",";
+    } else {
+      for (std::uint32_t k = 0; k < f.count; ++k) {
+        out += std::string(spvjit::name(f.type)) + "@" + std::to_string(at + k * size_of(f.type)) + ",";
+      }
+    }
+  }
+}
+
 std::string StructLayout::signature() const {
   std::string out;
-  for (const StructLeaf& l : leaves_) {
-    out += std::string(spvjit::name(l.type)) + "@" + std::to_string(l.offset) + ",";
-  }
+  sign_fields(0, out);
   return out + "/" + std::to_string(size_);
+}
+
+std::string StructLayout::first_pointer_member() const {
+  for (const StructField& f : fields_) {
+    if (f.pointer) return name_ + "::" + f.name;
+    if (f.nested) {
+      if (std::string inner = f.nested->first_pointer_member(); !inner.empty()) {
+        return name_ + "::" + f.name + "." + inner.substr(inner.find("::") + 2);
+      }
+    }
+  }
+  return {};
 }
 
 bool StructLayout::same_shape(const StructLayout& other) const noexcept {
@@ -83,6 +125,11 @@ bool StructLayout::accepts_other(const StructLayout& given) const noexcept {
   for (std::size_t i = 0; i < leaves_.size(); ++i) {
     const StructLeaf& a = leaves_[i];
     const StructLeaf& b = given.leaves_[i];
+    // A raw module's pointer member takes any pointer: its pointee is the module's business.
+    if (a.pointer || b.pointer) {
+      if (a.pointer != b.pointer || a.offset != b.offset) return false;
+      continue;
+    }
     if (a.offset != b.offset || size_of(a.type) != size_of(b.type) ||
         is_float(a.type) != is_float(b.type)) {
       return false;

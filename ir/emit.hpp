@@ -7,6 +7,7 @@
 
 #include "ir/state.hpp"
 #include "spvjit/math.hpp"
+#include "spvjit/pointer.hpp"
 
 namespace spvjit::detail {
 
@@ -22,6 +23,9 @@ const char* compare_name(CompareOp op);
 /// An element index as i64 (sign- or zero-extended by its type); throws UserError naming
 /// `what` unless it is an integer of this kernel.
 llvm::Value* index64(BuilderState& s, const Value& index, const char* what);
+/// The address of element `i` of `p`, or of `field` inside that struct element.
+llvm::Value* element_address(BuilderState& s, const Pointer& p, llvm::Value* i,
+                             const FieldPath* field);
 /// Checks `fn`'s argument count and element type; the mangled OpenCL builtin for `lanes` lanes
 /// (1: scalar, `_Z4fminff`; 4: `_Z4fminDv4_fS_`).
 std::string math_builtin(MathFn fn, Scalar t, std::size_t given, unsigned lanes);

@@ -95,6 +95,10 @@ class SPVJIT_INTERNAL BuilderState {
   /// Registers an array for messages; returns its number for Pointer::array.
   int add_array(std::string described, std::string short_name);
   std::map<const StructLayout*, StructTypeInfo> struct_types;
+  /// Each struct's named LLVM type, opaque until struct_type() gives it its members: a pointer
+  /// member names its pointee's type without laying it out (a struct may point to its own type).
+  std::map<const StructLayout*, llvm::StructType*> named_structs;
+  llvm::StructType* named_struct(const StructLayout& layout);
   /// The device function being built hands its results back through pointer arguments (a
   /// struct or a tuple): return_() would skip storing them.
   bool function_returns_through_pointers = false;

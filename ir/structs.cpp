@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "ir/bounds.hpp"
+#include "ir/emit.hpp"
 #include "ir/state.hpp"
 #include "spvjit/structs.hpp"
 
@@ -21,6 +23,12 @@ namespace {
 }
 }  // namespace
 
+llvm::StructType* BuilderState::named_struct(const StructLayout& layout) {
+  auto [it, made] = named_structs.emplace(&layout, nullptr);
+  if (made) it->second = llvm::StructType::create(ctx(), "struct." + layout.name());
+  return it->second;
+}
+
 const StructTypeInfo& BuilderState::struct_type(const StructLayout& layout) {
   if (auto it = struct_types.find(&layout); it != struct_types.end()) return it->second;
   const llvm::DataLayout& dl = module->getDataLayout();
@@ -34,16 +42,25 @@ const StructTypeInfo& BuilderState::struct_type(const StructLayout& layout) {
     end = offset;
   };
   for (const StructField& f : layout.fields()) {
-    llvm::Type* t = f.nested  ? struct_type(*f.nested).type
-                    : f.array ? static_cast<llvm::Type*>(llvm::ArrayType::get(memory_type(f.type), f.count))
-                              : memory_type(f.type);
+    if (f.pointer && !f.pointee && f.points_to_struct()) {
+      throw UserError("struct " + layout.name() + ": member '" + f.name + "' points to struct " +
+                      f.pointee_name + ", whose layout is unknown (a raw module's struct)");
+    }
+    llvm::Type* t =
+        f.pointer  ? llvm::PointerType::get(f.pointee ? static_cast<llvm::Type*>(named_struct(*f.pointee()))
+                                                      : memory_type(f.type),
+                                            static_cast<unsigned>(AddressSpace::Global))
+        : f.nested ? struct_type(*f.nested).type
+        : f.array  ? static_cast<llvm::Type*>(llvm::ArrayType::get(memory_type(f.type), f.count))
+                   : memory_type(f.type);
     pad_to(f.offset);
     info.element.push_back(static_cast<unsigned>(elements.size()));
     elements.push_back(t);
     end += dl.getTypeAllocSize(t);
   }
   pad_to(layout.size());
-  info.type = llvm::StructType::create(ctx(), elements, "struct." + layout.name());
+  info.type = named_struct(layout);
+  if (info.type->isOpaque()) info.type->setBody(elements);
   const llvm::StructLayout* sl = dl.getStructLayout(info.type);
   for (std::size_t k = 0; k < layout.fields().size(); ++k) {
     const StructField& f = layout.fields()[k];
@@ -56,17 +73,32 @@ const StructTypeInfo& BuilderState::struct_type(const StructLayout& layout) {
                     " in the kernel (SPIR alignment: each scalar aligned to its size); the "
                     "kernel cannot match a packed or over-aligned C++ layout");
   }
-  return struct_types.emplace(&layout, std::move(info)).first->second;
+  const StructTypeInfo& done = struct_types.emplace(&layout, std::move(info)).first->second;
+  // Lay out what the pointers point to as well, now that this struct is known (a pointer to its
+  // own type stops here): no opaque struct is left in the module.
+  for (const StructField& f : layout.fields()) {
+    if (f.pointee) struct_type(*f.pointee());
+  }
+  return done;
 }
 
 namespace {
 bool same_member(const StructField& f, const StructField& want) {
+  if (f.pointer || want.pointer) {
+    return f.pointer && want.pointer && f.pointee_const == want.pointee_const &&
+           (f.pointee || want.pointee ? f.pointee && want.pointee && f.pointee() == want.pointee()
+                                      : f.type == want.type);
+  }
   if (f.nested || want.nested) return f.nested && want.nested && f.nested->same_shape(*want.nested) &&
                                       f.nested->name() == want.nested->name();
   return f.type == want.type && f.array == want.array && f.count == want.count;
 }
 
 std::string describe_member(const StructField& f) {
+  if (f.pointer) {
+    return std::string("global ") + (f.pointee_const ? "const " : "") +
+           (f.pointee ? "struct " + f.pointee()->name() : std::string(name(f.type))) + "*";
+  }
   if (f.nested) return "struct " + f.nested->name();
   return std::string(name(f.type)) + (f.array ? "[" + std::to_string(f.count) + "]" : "");
 }
@@ -89,6 +121,9 @@ void leaf_paths(BuilderState& s, const StructLayout& layout, const FieldPath& pr
     push(path, info.element[k], "struct copy");
     if (f.nested) {
       leaf_paths(s, *f.nested, path, out);
+    } else if (f.pointer) {
+      path.pointer = true;
+      out.push_back(path);
     } else if (f.array) {
       for (std::uint32_t e = 0; e < f.count; ++e) {
         FieldPath element = path;
@@ -101,6 +136,27 @@ void leaf_paths(BuilderState& s, const StructLayout& layout, const FieldPath& pr
       out.push_back(path);
     }
   }
+}
+
+// The pointer member at `path` of element `i` of `p`, loaded.
+llvm::Value* load_pointer(BuilderState& s, const Pointer& p, llvm::Value* i, const FieldPath& path) {
+  auto* addr = element_address(s, p, i, &path);
+  auto* type = llvm::cast<llvm::PointerType>(addr->getType())->getNonOpaquePointerElementType();
+  return s.ir.CreateAlignedLoad(type, addr, llvm::Align(pointer_member_bytes));
+}
+
+// A whole-struct copy's pointer member: the address itself is copied.
+void copy_pointer(BuilderState& s, const Pointer& dst, Value dst_index, const FieldPath& to,
+                  const Pointer& src, Value src_index, const FieldPath& from) {
+  llvm::Value* si = index64(s, src_index, "struct copy");
+  llvm::Value* value = guarded_access(s, src, si, nullptr, 1, [&]() -> llvm::Value* {
+    return load_pointer(s, src, si, from);
+  });
+  llvm::Value* di = index64(s, dst_index, "struct copy");
+  guarded_access(s, dst, di, nullptr, 1, [&]() -> llvm::Value* {
+    s.ir.CreateAlignedStore(value, element_address(s, dst, di, &to), llvm::Align(pointer_member_bytes));
+    return nullptr;
+  });
 }
 }  // namespace
 
@@ -116,6 +172,7 @@ FieldPath member_path(const Pointer& p, const FieldPath& prefix, const StructLay
     FieldPath path = prefix;
     push(path, info.element[k], "struct member");
     path.type = f.type;
+    path.pointer = f.pointer;
     return path;
   }
   throw UserError("struct " + within.name() + ": no member of type " + describe_member(expected) +
@@ -146,8 +203,27 @@ void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path,
   leaf_paths(s, layout, dst_path, to);
   leaf_paths(s, layout, src_path, from);
   for (std::size_t k = 0; k < to.size(); ++k) {
-    store_element(dst, dst_index, load_element(src, src_index, nullptr, &from[k]), nullptr, &to[k]);
+    if (to[k].pointer) {
+      copy_pointer(s, dst, dst_index, to[k], src, src_index, from[k]);
+    } else {
+      store_element(dst, dst_index, load_element(src, src_index, nullptr, &from[k]), nullptr, &to[k]);
+    }
   }
+}
+
+Pointer pointer_member(const Pointer& p, Value index, const FieldPath& path, Scalar element,
+                       bool read_only, const StructLayout* pointee) {
+  auto& s = *p.state();
+  s.check_open("struct pointer member");
+  s.check_in_current_function(p.raw(), "struct pointer member");
+  if (pointee) s.struct_type(*pointee);  // laid out before any member of it is reached
+  llvm::Value* i = index64(s, index, "struct pointer member");
+  llvm::Value* loaded = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
+    return load_pointer(s, p, i, path);
+  });
+  // The launch cannot know how far the pointer reaches: its accesses go unchecked.
+  return Pointer(&s, loaded, pointee ? Scalar::U8 : element, AddressSpace::Global, read_only,
+                 nullptr, -1, pointee);
 }
 
 Pointer private_struct(BuilderState* state, const StructLayout& layout) {

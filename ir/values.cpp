@@ -266,6 +266,7 @@ namespace {
 // scalar accessed.
 Scalar accessed_scalar(const Pointer& p, const FieldPath* field, const char* what) {
   if (field && !p.layout()) throw InternalError(std::string(what) + ": a member access through a pointer to scalars");
+  if (field && field->pointer) throw InternalError(std::string(what) + ": a pointer member read as a scalar");
   if (!field && p.layout()) {
     throw UserError(std::string(what) + ": the pointer points to struct " + p.layout()->name() +
                     "; access a member (ps[i][&" + p.layout()->name() + "::member]) or copy "
@@ -273,8 +274,8 @@ Scalar accessed_scalar(const Pointer& p, const FieldPath* field, const char* wha
   }
   return field ? field->type : p.element();
 }
+}  // namespace
 
-// The address of element `i` of `p`, or of `field` inside that struct element.
 llvm::Value* element_address(BuilderState& s, const Pointer& p, llvm::Value* i,
                              const FieldPath* field) {
   auto* pointee = llvm::cast<llvm::PointerType>(p.raw()->getType())->getNonOpaquePointerElementType();
@@ -283,7 +284,6 @@ llvm::Value* element_address(BuilderState& s, const Pointer& p, llvm::Value* i,
   for (unsigned k = 0; k < field->depth; ++k) indices.push_back(s.ir.getInt32(field->index[k]));
   return s.ir.CreateInBoundsGEP(pointee, p.raw(), indices);
 }
-}  // namespace
 
 Value load_element(const Pointer& p, Value index, const ViewIndex* view, const FieldPath* field) {
   if (!p.raw()) throw UserError("load: empty pointer");

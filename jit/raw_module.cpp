@@ -45,7 +45,20 @@ std::shared_ptr<const StructLayout> layout_of(llvm::StructType* type, const llvm
     f.name = "member" + std::to_string(i);
     f.offset = static_cast<std::uint32_t>(sl->getElementOffset(i));
     auto* array = llvm::dyn_cast<llvm::ArrayType>(t);
-    if (auto* nested = llvm::dyn_cast<llvm::StructType>(t)) {
+    auto* pointer = llvm::dyn_cast<llvm::PointerType>(t);
+    if (pointer && !pointer->isOpaque() &&
+        pointer->getAddressSpace() == static_cast<unsigned>(AddressSpace::Global)) {
+      // `__global float* data` (OpenCL C 2.0): the kernel dereferences it itself.
+      llvm::Type* pointee = pointer->getNonOpaquePointerElementType();
+      f.pointer = true;
+      if (auto* s = llvm::dyn_cast<llvm::StructType>(pointee)) {
+        std::string pointee_name = s->hasName() ? s->getName().str() : "anonymous";
+        if (pointee_name.rfind("struct.", 0) == 0) pointee_name = pointee_name.substr(7);
+        f.pointee_name = pointee_name;
+      } else if (!scalar_of_type(pointee, f.type)) {
+        f.type = Scalar::U8;  // char*, void* as i8*: any bytes
+      }
+    } else if (auto* nested = llvm::dyn_cast<llvm::StructType>(t)) {
       f.nested = layout_of(nested, dl, why);
       if (!f.nested) return nullptr;
     } else if (array && scalar_of_type(array->getElementType(), f.type)) {
@@ -56,7 +69,7 @@ std::shared_ptr<const StructLayout> layout_of(llvm::StructType* type, const llvm
       llvm::raw_string_ostream os(text);
       t->print(os);
       return why = "struct " + name + " has a member of type " + os.str() +
-                   " (expected scalars, arrays of scalars and structs of them)",
+                   " (expected scalars, arrays of scalars, structs of them and __global pointers)",
              nullptr;
     }
     fields.push_back(std::move(f));

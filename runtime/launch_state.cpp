@@ -97,6 +97,12 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
       first_shape_arg(static_cast<cl_uint>(
           detail::first_shape_arg(facts.params, facts.hidden_ndrange, facts.bounds_checked))),
       memo(argument_count(facts)) {
+  try {
+    allow_struct_pointers(*core, kernel.get(), facts.name, facts.params);
+  } catch (...) {
+    core->bounds_records.release(bounds_slot);  // the destructor does not run for a throw here
+    throw;
+  }
   if (!facts.bounds_checked) return;
   // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.
   const cl_ulong address = reinterpret_cast<std::uintptr_t>(bounds_slot);

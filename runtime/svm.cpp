@@ -2,6 +2,7 @@
 // buffer and fine-grained system sharing; spvjit asks for fine-grained buffers, so host accesses
 // need no map/unmap.
 #include "runtime/core.hpp"
+#include "runtime/launch_state.hpp"
 #include "runtime/released_memory.hpp"
 #include "spvjit/shared_array.hpp"
 
@@ -34,6 +35,33 @@ bool fine_grained_system_svm(const RuntimeCore& core) {
     if (!has_svm(d, CL_DEVICE_SVM_FINE_GRAIN_SYSTEM)) return false;
   }
   return true;
+}
+
+void allow_struct_pointers(const RuntimeCore& core, cl_kernel kernel, const std::string& kernel_name,
+                           const std::vector<Param>& params) {
+  std::string member;
+  for (const Param& p : params) {
+    if (p.struct_layout) member = p.struct_layout->first_pointer_member();
+    if (!member.empty()) break;
+  }
+  if (member.empty()) return;
+  if (fine_grained_system_svm(core)) {
+    const cl_bool allowed = CL_TRUE;
+    const cl_int err = clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+                                           sizeof(allowed), &allowed);
+    check_cl(err, "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)",
+             "kernel '" + kernel_name + "'");
+    return;
+  }
+  for (cl_device_id d : core.devices()) {
+    if (!has_svm(d, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER)) {
+      throw UserError("kernel '" + kernel_name + "': struct member " + member +
+                      " is a pointer, but device '" + core.info.name + "' has no shared virtual "
+                      "memory (CL_DEVICE_SVM_CAPABILITIES) to dereference it; pass the data as a "
+                      "Buffer parameter instead");
+    }
+  }
+  // Buffer SVM only: the pointers must point into SharedArrays (documented in structs.hpp).
 }
 
 void* svm_allocate(RuntimeCore& core, std::size_t bytes) {

@@ -191,6 +191,29 @@ TEST_CASE("a warm launch with a Buffer of structs and a struct by value allocate
   for (const Body& b : buf.to_vector()) CHECK(b.mass == 3.5);
 }
 
+namespace alloc_structs {
+struct Span {
+  float* data;
+  std::int64_t n;
+};
+SPVJIT_STRUCT(Span, data, n)
+}  // namespace alloc_structs
+
+TEST_CASE("a warm launch with a struct holding a pointer allocates nothing in spvjit") {
+  using alloc_structs::Span;
+  KernelBuilder kb("struct_pointer_alloc");
+  auto out = kb.param<Global<float>>("out");
+  auto span = kb.param<Span>("span");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { out[i] = span.get(&Span::data)[i] + 1.0f; });
+  auto& rt = test::runtime();
+  auto data = zeros_shared<float>(rt, 64);
+  auto buf = rt.zeros<float>(64);
+  const Span span_host{data.data(), 64};
+  check_zero_allocations(test::jit().compile(kb.finish()), NDRange{64}, {}, buf, span_host);
+  for (float v : buf.to_vector()) CHECK(v == 1.0f);
+}
+
 TEST_CASE("a warm launch with array parameters and length() allocates nothing in spvjit") {
   auto& rt = test::runtime();
   for (bool inbounds : {false, true}) {

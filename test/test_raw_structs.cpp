@@ -4,6 +4,7 @@
 // them, another is a UserError, and the results equal the host's.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -39,6 +40,13 @@ struct Wide {  // Particle's size, another layout
 };
 SPVJIT_STRUCT(Wide, a, b, c, d)
 
+struct Segment {  // pointers inside: OpenCL C 2.0 with shared virtual memory
+  const float* data;
+  std::int64_t n;
+  float scale;
+};
+SPVJIT_STRUCT(Segment, data, n, scale)
+
 }  // namespace raw_structs_test
 
 using namespace raw_structs_test;
@@ -64,14 +72,27 @@ __kernel void push(__global struct particle* ps, struct particle q) {
 }
 )";
 
-// The module clang-15 makes of `source`, as a spvjit kernel.
-KernelDef compile_opencl_c(const char* kernel) {
+const char* const pointer_source = R"(
+struct segment { __global const float* data; long n; float scale; };
+
+// OpenCL C takes such structs through a pointer only ("struct kernel parameters may not
+// contain pointers"); spvjit's own kernels take them by value too.
+__kernel void segment_sums(__global const struct segment* segs, __global float* out) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  for (long k = 0; k < segs[i].n; ++k) sum += segs[i].data[k];
+  out[i] = sum * segs[i].scale;
+}
+)";
+
+// The module clang-15 makes of `source` (OpenCL C `std`), as a spvjit kernel.
+KernelDef compile_opencl_c(const char* kernel, const char* text = source, const char* std = "CL1.2") {
   const test::TempDir dir("spvjit-raw-structs");
   const std::string cl = dir / "structs.cl";
   const std::string bc = dir / "structs.bc";
-  std::ofstream(cl) << source;
+  std::ofstream(cl) << text;
   std::string out;
-  const int rc = test::run_command(std::string(SPVJIT_CLANG) + " -target spir64 -cl-std=CL1.2 -O2 "
+  const int rc = test::run_command(std::string(SPVJIT_CLANG) +  " -target spir64 -cl-std=" + std + " -O2 "
                                    "-Xclang -no-opaque-pointers -emit-llvm -c -o " + bc + " " + cl +
                                    " 2>&1", out);
   INFO(out);
@@ -147,5 +168,43 @@ TEST_CASE("raw structs: members read and written through a struct pointer, a dou
   CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, ps, wide),
                        doctest::Contains("argument 1 'arg1': expected struct particle{f32,f32,i32,f64} "
                                          "(24 bytes), got a struct Wide{f64,f32,i32,f64} (24 bytes)"),
+                       UserError);
+}
+
+TEST_CASE("raw structs: an OpenCL C 2.0 kernel follows pointers inside structs into shared memory") {
+  const KernelDef def = compile_opencl_c("segment_sums", pointer_source, "CL2.0");
+  REQUIRE(def.params().size() == 2);
+  CHECK(def.params()[0].describe() == "global const struct segment*");
+  CHECK(def.params()[0].struct_layout->describe() == "struct segment{global f32*,i64,f32} (24 bytes)");
+  Kernel k = test::jit().compile(def);
+  auto& rt = test::runtime();
+  const std::size_t count = 4;
+  std::vector<std::vector<float>> hosts;
+  std::vector<SharedArray<float>> arrays;
+  std::vector<Segment> segments;
+  for (std::size_t j = 0; j < count; ++j) {
+    hosts.emplace_back(2 + 3 * j);
+    for (std::size_t q = 0; q < hosts[j].size(); ++q) hosts[j][q] = static_cast<float>(q + j) * 0.5f;
+    arrays.push_back(allocate_shared<float>(rt, hosts[j].size()));
+    std::copy(hosts[j].begin(), hosts[j].end(), arrays[j].data());
+    segments.push_back({arrays[j].data(), static_cast<std::int64_t>(hosts[j].size()),
+                        1.0f + static_cast<float>(j)});
+  }
+  auto segs = rt.upload(segments);
+  auto out = rt.zeros<float>(count);
+  k.launch(NDRange{count}, segs, out);
+  rt.synchronize();
+  const auto got = out.to_vector();
+  for (std::size_t j = 0; j < count; ++j) {
+    float sum = 0;
+    for (float v : hosts[j]) sum += v;
+    CAPTURE(j);
+    CHECK(got[j] == sum * segments[j].scale);
+  }
+  // Structs with a scalar where the module has a pointer are another layout.
+  auto wide = rt.zeros<Wide>(count);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{count}, wide, out),
+                       doctest::Contains("argument 0 'arg0': expected global const struct segment*, "
+                                         "got Buffer<struct Wide>"),
                        UserError);
 }

@@ -71,6 +71,7 @@ struct FieldPath {
   std::uint32_t index[max_depth] = {};
   unsigned depth = 0;
   Scalar type = Scalar::U8;
+  bool pointer = false;  ///< a pointer member (`float* data`), not a scalar
 };
 /// load/store through a view: `view` (or null) is checked along with the linear index. With
 /// `field`, `p` points to structs and the access is to that scalar of element `index`.

@@ -5,9 +5,11 @@
 //   struct Particle { float x, y; std::int32_t id; double mass; };
 //   SPVJIT_STRUCT(Particle, x, y, id, mass)
 //
-// Members are kernel scalars, fixed arrays of them (`float v[3]`) or structs described the same
-// way; pointers inside a struct are not supported (OpenCL 1.2 cannot pass them). Shared by the
-// builder (ir/), the argument packer (runtime/) and raw modules (jit/): no LLVM, no OpenCL.
+// Members are kernel scalars, fixed arrays of them (`float v[3]`), structs described the same
+// way, or pointers into global memory (`float* data`, `const Node* next`: 8 bytes; the kernel
+// reads them as Global/Const pointers, unchecked, and the device must share the host's memory,
+// see structs.hpp). Shared by the builder (ir/), the argument packer (runtime/) and raw modules
+// (jit/): no LLVM, no OpenCL.
 #pragma once
 
 #include <concepts>
@@ -28,20 +30,39 @@ namespace spvjit {
 
 class StructLayout;
 
+/// A described struct's layout, fetched when first needed (what struct_layout<T> is).
+using StructLayoutOf = const std::shared_ptr<const StructLayout>& (*)();
+
+/// Bytes of a pointer member: spvjit kernels are spir64.
+inline constexpr std::uint32_t pointer_member_bytes = 8;
+
 /// One member of a struct.
 struct StructField {
   std::string name;
   std::uint32_t offset = 0;   ///< bytes from the start of the struct
-  Scalar type = Scalar::U8;   ///< the scalar, or an array's element (unused for a nested struct)
+  Scalar type = Scalar::U8;   ///< the scalar, an array's element or a pointer's scalar pointee
   std::uint32_t count = 1;    ///< an array's elements (`float v[3]`: 3); 1 otherwise
   bool array = false;
   std::shared_ptr<const StructLayout> nested = nullptr;  ///< a nested struct, or null
+  /// A pointer into global memory (`float* data`, 8 bytes): to `type`, or to the structs of
+  /// `pointee` / `pointee_name`.
+  bool pointer = false;
+  bool pointee_const = false;  ///< `const float* data`: the kernel only reads through it
+  /// A pointer to described structs: their layout, fetched lazily so that a struct may point to
+  /// its own type (`const Node* next`).
+  StructLayoutOf pointee = nullptr;
+  /// A pointer to structs of a raw module (no layout kept: the module's code is its own).
+  std::string pointee_name = {};
+
+  /// Whether this is a pointer to structs rather than to scalars.
+  bool points_to_struct() const noexcept { return pointer && (pointee || !pointee_name.empty()); }
 };
 
-/// One scalar of a struct once nested structs and arrays are spelled out.
+/// One scalar or pointer of a struct once nested structs and arrays are spelled out.
 struct StructLeaf {
   std::uint32_t offset = 0;
-  Scalar type = Scalar::U8;
+  Scalar type = Scalar::U8;  ///< a pointer's scalar pointee (u8 for structs)
+  bool pointer = false;
   friend bool operator==(const StructLeaf&, const StructLeaf&) = default;
 };
 
@@ -61,10 +82,14 @@ class StructLayout {
   const std::vector<StructLeaf>& leaves() const noexcept { return leaves_; }
   bool by_shape() const noexcept { return by_shape_; }
 
-  /// "struct Particle{f32,f32,i32,f64} (24 bytes)".
+  /// "struct Particle{f32,f32,i32,f64} (24 bytes)"; a pointer member reads "global f32*".
   std::string describe() const;
-  /// Every scalar and its offset, and the size: "f32@0,f32@4,i32@8,f64@16/24" (cache keys).
+  /// Every scalar and its offset, and the size: "f32@0,f32@4,i32@8,f64@16/24" (cache keys);
+  /// a pointer member reads "global const f32*@0".
   std::string signature() const;
+  /// The first pointer member, nested structs included ("Segment::data"), or "" when none:
+  /// a kernel taking such a struct reads memory the launch does not pass.
+  std::string first_pointer_member() const;
   /// The same size and the same scalars at the same offsets, names aside.
   bool same_shape(const StructLayout& other) const noexcept;
   /// Whether a launch may pass a C++ struct of layout `given` for this one: the same shape and
@@ -77,6 +102,7 @@ class StructLayout {
  private:
   bool accepts_other(const StructLayout& given) const noexcept;
   std::string describe_fields() const;
+  void sign_fields(std::uint32_t base, std::string& out) const;
   std::string name_;
   std::uint32_t size_ = 0;
   std::uint32_t align_ = 1;
@@ -125,11 +151,19 @@ StructField describe_member(const char* name, std::size_t offset) {
     f.array = true;
   } else if constexpr (KernelStruct<F>) {
     f.nested = struct_layout<F>();
+  } else if constexpr (std::is_pointer_v<F> && KernelScalar<std::remove_pointer_t<F>>) {
+    f.pointer = true;
+    f.type = scalar_of<std::remove_cv_t<std::remove_pointer_t<F>>>;
+    f.pointee_const = std::is_const_v<std::remove_pointer_t<F>>;
+  } else if constexpr (std::is_pointer_v<F> && KernelStruct<std::remove_pointer_t<F>>) {
+    f.pointer = true;
+    f.pointee = &struct_layout<std::remove_cv_t<std::remove_pointer_t<F>>>;
+    f.pointee_const = std::is_const_v<std::remove_pointer_t<F>>;
   } else {
     static_assert(unsupported_member<M>,
                   "SPVJIT_STRUCT: a member must be a kernel scalar, a fixed one-dimensional "
-                  "array of one, or a struct described with SPVJIT_STRUCT (pointers inside "
-                  "structs are not supported)");
+                  "array of one, a struct described with SPVJIT_STRUCT, or a pointer to one of "
+                  "those (T*, const T*)");
   }
   return f;
 }

@@ -14,6 +14,17 @@
 //   auto copy = kb.var(ps[i]);                     // a private copy; members assign
 //   copy[&Particle::id] = copy[&Particle::id] + 1;
 //   ps[i] = copy;                                  // the whole struct
+//
+// A pointer member reads as the global pointer it holds, unchecked (the launch cannot know how
+// far it reaches); the device must share host memory (fine-grained system SVM, or pointers into
+// SharedArrays), which the kernel's Runtime checks when it is built:
+//
+//   struct Segment { float* data; std::int64_t n; double scale; };
+//   SPVJIT_STRUCT(Segment, data, n, scale)
+//
+//   auto seg = kb.param<Segment>("seg");           // launched with a Segment
+//   auto d = seg.get(&Segment::data);              // a Global<float> (`const float*`: Const<float>)
+//   kb.for_(0, seg.get(&Segment::n), [&](Val<std::int64_t> k) { sum += d[k]; });
 #pragma once
 
 #include <cstddef>
@@ -45,6 +56,30 @@ Pointer private_struct(BuilderState* state, const StructLayout& layout);
 Pointer private_slot(BuilderState* state, Scalar type);
 /// The constant member index `k` of an array member at `path` (`count` elements).
 FieldPath array_element(const FieldPath& path, std::size_t k, std::size_t count);
+/// The pointer member at `path` of struct element `index` of `p`, loaded: a global pointer to
+/// `element` (or to structs of `pointee`), without bounds checks.
+Pointer pointer_member(const Pointer& p, Value index, const FieldPath& path, Scalar element,
+                       bool read_only, const StructLayout* pointee);
+
+/// The scalar or struct a pointer member points to, as an element type.
+template <class F>
+using Pointee = std::remove_pointer_t<F>;
+template <class F>
+Scalar pointee_scalar() {
+  if constexpr (KernelScalar<Pointee<F>>) {
+    return scalar_of<Pointee<F>>;
+  } else {
+    return Scalar::U8;
+  }
+}
+template <class F>
+const StructLayout* pointee_layout() {
+  if constexpr (KernelStruct<Pointee<F>>) {
+    return struct_layout<std::remove_cv_t<Pointee<F>>>().get();
+  } else {
+    return nullptr;
+  }
+}
 
 template <class T, class F>
 using LikeConst = std::conditional_t<std::is_const_v<T>, const F, F>;
@@ -91,13 +126,20 @@ class StructRef {
       : ptr_(other.pointer()), index_(other.index()), path_(other.path()) {}
 
   /// The member `member` of this struct: a Ref for a scalar (reads as a Val, assigns when
-  /// writable), a MemberArray for an array, a StructRef for a nested struct.
+  /// writable), a MemberArray for an array, a StructRef for a nested struct, and for a pointer
+  /// member (`float* data`) the pointer it holds, read: a Global<float> (Const<float> for
+  /// `const float*`), indexed without bounds checks: `seg[&Segment::data][k]`.
   template <class M>
   auto operator[](M struct_type::*member) const {
     using F = std::remove_cv_t<M>;
     const detail::FieldPath path = detail::member_path(
         ptr_, path_, layout(), detail::member_offset(member), detail::describe_member<F>("", 0));
-    if constexpr (KernelScalar<F>) {
+    if constexpr (std::is_pointer_v<F>) {
+      using E = detail::Pointee<F>;
+      return Ptr<E, AddressSpace::Global>(
+          detail::pointer_member(ptr_, index_, path, detail::pointee_scalar<F>(),
+                                 std::is_const_v<E>, detail::pointee_layout<F>()));
+    } else if constexpr (KernelScalar<F>) {
       return Ref<detail::LikeConst<T, F>>(ptr_, index_, path);
     } else if constexpr (std::is_array_v<F>) {
       return MemberArray<detail::LikeConst<T, std::remove_extent_t<F>>, std::extent_v<F>>(
@@ -111,6 +153,13 @@ class StructRef {
     requires KernelScalar<M>
   Val<arithmetic_t<M>> get(M struct_type::*member) const {
     return (*this)[member].get();
+  }
+  /// The pointer a pointer member holds: `auto d = seg.get(&Segment::data);` is a
+  /// Global<float>, read and written as `d[k]` (through `const float*`, a Const<float>).
+  template <class M>
+    requires std::is_pointer_v<M>
+  auto get(M struct_type::*member) const {
+    return (*this)[member];
   }
   /// A private copy of the whole struct, as a value.
   StructVal<struct_type> get() const;
