@@ -245,9 +245,9 @@ class KernelBuilder {
     using T = detail::ternary_t<std::invoke_result_t<F&>, std::invoke_result_t<G&>>;
     Var<T> result(make_variable(scalar_of<T>));
     auto h = begin_if(cond);
-    result = detail::ternary_value<T>(state(), if_true());
+    result = detail::as_val<T>(state(), if_true());
     begin_else(h);
-    result = detail::ternary_value<T>(state(), if_false());
+    result = detail::as_val<T>(state(), if_false());
     end_if(h);
     return result.get();
   }

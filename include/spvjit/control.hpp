@@ -39,23 +39,37 @@ Range<First, Step, Last> range(const First& first, const Step& step, const Last&
 
 namespace detail {
 
-/// The integer type a loop bound imposes on the counter; void: a plain integer, which adapts.
-template <class B>
-struct LoopBoundType {
+/// The scalar a kernel value holds (Val<T>, Var<T>, an element of T); void for anything else,
+/// e.g. a plain C++ number, which adapts to the kernel values beside it.
+template <class X>
+struct KernelValueType {
   using type = void;
 };
-template <class I>
-struct LoopBoundType<Val<I>> {
-  using type = I;
-};
-template <class I>
-struct LoopBoundType<Var<I>> {
-  using type = I;
+template <class T>
+struct KernelValueType<Val<T>> {
+  using type = T;
 };
 template <class T>
-struct LoopBoundType<Ref<T>> {
+struct KernelValueType<Var<T>> {
+  using type = T;
+};
+template <class T>
+struct KernelValueType<Ref<T>> {
   using type = arithmetic_t<T>;
 };
+
+/// `x` as a Val<T>: a kernel value as it is (a Var or an element read now, once), a plain C++
+/// number as a literal.
+template <class T, class X>
+Val<T> as_val(BuilderState* state, const X& x) {
+  if constexpr (std::is_arithmetic_v<X>) {
+    return Val<T>(literal(state, static_cast<T>(x)));
+  } else if constexpr (std::is_same_v<X, Val<T>>) {
+    return x;
+  } else {
+    return x.get();
+  }
+}
 
 template <class I>
 inline constexpr bool counter_type_v =
@@ -65,7 +79,7 @@ inline constexpr bool counter_type_v =
 
 /// A loop bound or step: a plain integer, or a kernel integer (Val, Var or element).
 template <class B>
-concept LoopBound = counter_type_v<B> || counter_type_v<typename LoopBoundType<B>::type>;
+concept LoopBound = counter_type_v<B> || counter_type_v<typename KernelValueType<B>::type>;
 
 /// Instantiated only when two bounds are kernel values of different integer types: the
 /// compiler's message names both (`LoopBoundsDiffer<int, long int>`).
@@ -104,7 +118,7 @@ struct LoopCounter {
 };
 template <class B, class... Rest>
 struct LoopCounter<B, Rest...> {
-  using type = typename JoinCounter<typename LoopBoundType<B>::type,
+  using type = typename JoinCounter<typename KernelValueType<B>::type,
                                     typename LoopCounter<Rest...>::type>::type;
 };
 
@@ -122,31 +136,18 @@ template <class I, class B>
 Val<I> loop_value(BuilderState* state, const B& bound, const char* what) {
   if constexpr (std::is_integral_v<B>) {
     if (!std::in_range<I>(bound)) throw_loop_literal_range(what, std::to_string(bound), scalar_of<I>);
-    return Val<I>(literal(state, static_cast<I>(bound)));
-  } else if constexpr (std::is_same_v<B, Val<I>>) {
-    return bound;
-  } else {
-    return bound.get();  // a Var or an element: read it once, before the loop
   }
+  return as_val<I>(state, bound);  // a Var or an element is read once, before the loop
 }
 
 /// What one side of a ternary gives: a kernel value of `type`, or a plain C++ number.
 template <class R>
 struct TernarySide {
-  static constexpr bool kernel = false;
+  using held = typename KernelValueType<R>::type;
+  static constexpr bool kernel = !std::is_void_v<held>;
   static constexpr bool plain = std::is_arithmetic_v<R>;
-  using type = R;
+  using type = std::conditional_t<kernel, held, R>;
 };
-template <class T>
-struct TernarySide<Val<T>> {
-  static constexpr bool kernel = true;
-  static constexpr bool plain = false;
-  using type = T;
-};
-template <class T>
-struct TernarySide<Var<T>> : TernarySide<Val<T>> {};
-template <class T>
-struct TernarySide<Ref<T>> : TernarySide<Val<arithmetic_t<T>>> {};
 
 /// Instantiated only when the sides of a ternary give different types: the compiler's message
 /// names both (`TernarySidesDiffer<float, int>`).
@@ -182,18 +183,6 @@ auto ternary_result() {
 }
 template <class RA, class RB>
 using ternary_t = typename decltype(ternary_result<RA, RB>())::type;
-
-/// One side's result as a kernel value of the ternary's type.
-template <class T, class R>
-Val<T> ternary_value(BuilderState* state, const R& side) {
-  if constexpr (std::is_arithmetic_v<R>) {
-    return Val<T>(literal(state, static_cast<T>(side)));
-  } else if constexpr (std::is_same_v<R, Val<T>>) {
-    return side;
-  } else {
-    return side.get();
-  }
-}
 
 }  // namespace detail
 
