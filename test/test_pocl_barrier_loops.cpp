@@ -228,16 +228,32 @@ TEST_CASE("PoCL barrier loops: the check for an unpatched PoCL finds these kerne
         std::string::npos);
   auto reduce = detail::specialize(builder_context, builder_reduce().module(), spec);
   CHECK_FALSE(detail::barrier_tail_hazard(*reduce->getFunction("reduce_group")).has_value());
+  // Any PoCL without the marker is guarded, unless it runs the cbs method; others are not.
+  const char* method = std::getenv("POCL_WORK_GROUP_METHOD");
+  const std::string saved = method ? method : "";
   for (bool cbs : {false, true}) {
-    // Any PoCL without the marker is guarded, unless it runs the cbs method; others are not.
+    CAPTURE(cbs);
     DeviceInfo pocl;
     pocl.platform_name = "Portable Computing Language";
     pocl.platform_version = "OpenCL 3.0 PoCL 6.0+debian  Linux, Release";
-    if (cbs) setenv("POCL_WORK_GROUP_METHOD", "cbs", 1);
+    if (cbs) {
+      setenv("POCL_WORK_GROUP_METHOD", "cbs", 1);
+    } else {
+      unsetenv("POCL_WORK_GROUP_METHOD");
+    }
     CHECK(detail::may_have(pocl, detail::PoclBug::BarrierTails) == !cbs);
-    unsetenv("POCL_WORK_GROUP_METHOD");
     pocl.platform_version = "OpenCL 3.0 PoCL 6.0+debian+spvjit-barrier-tails  Linux, Release";
     CHECK_FALSE(detail::may_have(pocl, detail::PoclBug::BarrierTails));
+    DeviceInfo other;
+    other.platform_name = "Intel(R) OpenCL";
+    other.cpu = true;
+    CHECK_FALSE(detail::may_have(other, detail::PoclBug::BarrierTails));
+    CHECK(detail::may_have(other, detail::PoclBug::WideBuiltins));
+  }
+  if (method) {
+    setenv("POCL_WORK_GROUP_METHOD", saved.c_str(), 1);
+  } else {
+    unsetenv("POCL_WORK_GROUP_METHOD");
   }
 }
 
