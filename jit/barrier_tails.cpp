@@ -94,6 +94,24 @@ unsigned tail_edges(const llvm::BasicBlock* barrier, const llvm::DominatorTree& 
   return edges;
 }
 
+bool holds_barrier(const llvm::Loop& loop) {
+  for (const llvm::BasicBlock* b : loop.blocks()) {
+    if (calls_barrier(*b)) return true;
+  }
+  return false;
+}
+
+// The promoted copy the check reads, erased from the module whatever happens.
+struct Copy {
+  llvm::ValueToValueMapTy map;
+  llvm::Function* fn;
+  explicit Copy(const llvm::Function& kernel)
+      : fn(llvm::CloneFunction(const_cast<llvm::Function*>(&kernel), map)) {}
+  ~Copy() { fn->eraseFromParent(); }
+  Copy(const Copy&) = delete;
+  Copy& operator=(const Copy&) = delete;
+};
+
 }  // namespace
 
 std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
@@ -101,8 +119,8 @@ std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
   for (const auto& block : kernel) any_barrier = any_barrier || calls_barrier(block);
   if (!any_barrier) return std::nullopt;
 
-  llvm::ValueToValueMapTy map;
-  llvm::Function* copy = llvm::CloneFunction(const_cast<llvm::Function*>(&kernel), map);
+  Copy clone(kernel);
+  llvm::Function* copy = clone.fn;
   promote_variables(*copy);
   std::optional<std::string> found;
   {
@@ -114,9 +132,7 @@ std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
     }
     // Where PoCL's LoopBarriers adds barriers to a loop that holds one.
     for (const llvm::Loop* loop : loops.getLoopsInPreorder()) {
-      bool holds = false;
-      for (const llvm::BasicBlock* b : loop->blocks()) holds = holds || calls_barrier(*b);
-      if (!holds) continue;
+      if (!holds_barrier(*loop)) continue;
       if (const llvm::BasicBlock* pre = loop->getLoopPreheader()) points.push_back(pre);
       points.push_back(loop->getHeader());
       llvm::SmallVector<llvm::BasicBlock*, 4> blocks;
@@ -129,9 +145,7 @@ std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
     // loop. A branch after the loop on such a value that is a constant there gets threaded.
     for (const llvm::Loop* loop : loops.getLoopsInPreorder()) {
       if (found) break;
-      bool holds = false;
-      for (const llvm::BasicBlock* b : loop->blocks()) holds = holds || calls_barrier(*b);
-      if (!holds) continue;
+      if (!holds_barrier(*loop)) continue;
       llvm::SmallVector<llvm::BasicBlock*, 4> exits;
       loop->getExitBlocks(exits);
       for (const llvm::BasicBlock* exit : exits) {
@@ -152,7 +166,6 @@ std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
               " joins paths that skipped it at more than one place";
     }
   }
-  copy->eraseFromParent();
   return found;
 }
 
