@@ -131,11 +131,19 @@ std::uint64_t local_global_bytes(const llvm::Module& module, const llvm::Functio
 llvm::Module& parse(std::unique_ptr<llvm::Module>& owner, llvm::LLVMContext& context,
                     std::string_view bitcode, const std::string& what) {
   context.setOpaquePointers(false);
+  // The buffer's name becomes the module's ID, printed in its IR: one name for every caller, so
+  // that equal bitcode gives equal IR (the Jit shares programs by it).
   auto parsed = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), what), context);
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "raw_module"), context);
   if (!parsed) {
-    throw UserError(what + ": the bytes are not LLVM 15 bitcode spvjit can read: " +
-                    llvm::toString(parsed.takeError()));
+    const std::string why = llvm::toString(parsed.takeError());
+    // LLVM 15's reader says "Opaque pointers are only supported in -opaque-pointers mode".
+    if (why.find("paque pointers") != std::string::npos) {
+      throw UserError(what + ": the bitcode uses opaque pointers, which SPIRV-LLVM-Translator 15 "
+                      "cannot translate; compile with typed ones (clang-15 ... -Xclang "
+                      "-no-opaque-pointers; docs/porting-opencl.md)");
+    }
+    throw UserError(what + ": the bytes are not LLVM 15 bitcode spvjit can read: " + why);
   }
   owner = std::move(*parsed);
   return *owner;

@@ -144,6 +144,12 @@ TEST_CASE("raw modules: unknown kernel names and empty modules are UserErrors na
                        doctest::Contains("defines no kernel"), UserError);
   CHECK_THROWS_WITH_AS(module_from_bitcode("not bitcode"),
                        doctest::Contains("not LLVM 15 bitcode"), UserError);
+  // What clang 15 makes by default upstream (Debian's defaults to typed pointers).
+  const std::string opaque = test::opencl_c_bitcode(three_kernels, "-Xclang -opaque-pointers");
+  CHECK_THROWS_WITH_AS(module_from_bitcode(opaque), doctest::Contains("-no-opaque-pointers"),
+                       UserError);
+  CHECK_THROWS_WITH_AS(kernel_from_bitcode(opaque, "add"),
+                       doctest::Contains("the bitcode uses opaque pointers"), UserError);
 }
 
 TEST_CASE("raw modules: a kernel's local arrays are its own, not its module's") {
