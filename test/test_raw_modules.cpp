@@ -3,7 +3,9 @@
 // (RawKernelOptions::guards_own_bounds).
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ir/kernel_module.hpp"
@@ -112,6 +114,28 @@ TEST_CASE("raw modules: independent kernel_from_bitcode calls on one module tran
   CHECK(program_of(add) == program_of(scale));
   CHECK(jit.compile(module_from_bitcode(three_kernels_bitcode())).kernel("fill").valid());
   CHECK(jit.stats().compiles == 1);
+}
+
+TEST_CASE("raw modules: 6 threads compiling the kernels of one module at once build it once") {
+  const test::TempDir dir("spvjit-raw-modules");
+  Jit jit(test::runtime(), {.cache_dir = dir.path()});
+  const std::string& bitcode = three_kernels_bitcode();
+  const char* const names[] = {"add", "scale", "fill"};
+  std::atomic<int> ready{0};
+  std::vector<cl_program> programs(6);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&, t] {
+      // Each its own KernelDef, from its own parse: equal content, one program.
+      const KernelDef def = kernel_from_bitcode(bitcode, names[t % 3]);
+      ++ready;
+      while (ready.load() < 6) std::this_thread::yield();  // compile together
+      programs[static_cast<std::size_t>(t)] = program_of(jit.compile(def));
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(jit.stats().compiles == 1);
+  for (cl_program p : programs) CHECK(p == programs[0]);
 }
 
 TEST_CASE("raw modules: a new Jit loads the whole module from one disk-cache entry") {
