@@ -116,6 +116,8 @@ TEST_CASE("raw modules: independent kernel_from_bitcode calls on one module tran
   CHECK(jit.stats().compiles == 1);
 }
 
+// In the doctest suite "concurrency", which the ThreadSanitizer build runs.
+TEST_SUITE("concurrency") {
 TEST_CASE("raw modules: 6 threads compiling the kernels of one module at once build it once") {
   const test::TempDir dir("spvjit-raw-modules");
   Jit jit(test::runtime(), {.cache_dir = dir.path()});
@@ -137,6 +139,7 @@ TEST_CASE("raw modules: 6 threads compiling the kernels of one module at once bu
   CHECK(jit.stats().compiles == 1);
   for (cl_program p : programs) CHECK(p == programs[0]);
 }
+}  // TEST_SUITE("concurrency")
 
 TEST_CASE("raw modules: a new Jit loads the whole module from one disk-cache entry") {
   const test::TempDir dir("spvjit-raw-modules");
