@@ -22,14 +22,17 @@ void add_kernel(llvm::Module& m, const char* name, llvm::Type* extra,
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   auto* global_float = llvm::PointerType::get(llvm::Type::getFloatTy(ctx), 1);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {global_float, extra, i32}, false);
+  auto* type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {global_float, extra, i32}, false);
   auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, m);
   fn->setCallingConv(llvm::CallingConv::SPIR_KERNEL);
   fn->getArg(0)->setName("y");
   fn->getArg(1)->setName("extra");
   fn->getArg(2)->setName("n");
-  auto get_global_id = m.getOrInsertFunction("_Z13get_global_idj", llvm::FunctionType::get(i64, {i32}, false));
-  llvm::cast<llvm::Function>(get_global_id.getCallee())->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  auto get_global_id =
+      m.getOrInsertFunction("_Z13get_global_idj", llvm::FunctionType::get(i64, {i32}, false));
+  auto* builtin = llvm::cast<llvm::Function>(get_global_id.getCallee());
+  builtin->setCallingConv(llvm::CallingConv::SPIR_FUNC);
 
   auto* entry = llvm::BasicBlock::Create(ctx, "entry", fn);
   auto* inside = llvm::BasicBlock::Create(ctx, "inside", fn);
@@ -58,14 +61,16 @@ int main() {
     m.setTargetTriple("spir64-unknown-unknown");
     auto* global_float = llvm::PointerType::get(llvm::Type::getFloatTy(ctx), 1);
     // y[i] = a * x[i]
-    add_kernel(m, "scale", global_float, [](llvm::IRBuilder<>& b, llvm::Function& fn, llvm::Value*, llvm::Value* i) {
-      auto* x_i = b.CreateLoad(b.getFloatTy(), b.CreateGEP(b.getFloatTy(), fn.getArg(1), i));
-      return b.CreateFMul(llvm::ConstantFP::get(b.getFloatTy(), 3.0), x_i);
-    });
+    add_kernel(m, "scale", global_float,
+               [](llvm::IRBuilder<>& b, llvm::Function& fn, llvm::Value*, llvm::Value* i) {
+                 auto* x = b.CreateLoad(b.getFloatTy(), b.CreateGEP(b.getFloatTy(), fn.getArg(1), i));
+                 return b.CreateFMul(llvm::ConstantFP::get(b.getFloatTy(), 3.0), x);
+               });
     // y[i] += b
-    add_kernel(m, "offset", llvm::Type::getFloatTy(ctx), [](llvm::IRBuilder<>& b, llvm::Function& fn, llvm::Value* y_i, llvm::Value*) {
-      return b.CreateFAdd(b.CreateLoad(b.getFloatTy(), y_i), fn.getArg(1));
-    });
+    add_kernel(m, "offset", llvm::Type::getFloatTy(ctx),
+               [](llvm::IRBuilder<>& b, llvm::Function& fn, llvm::Value* y_i, llvm::Value*) {
+                 return b.CreateFAdd(b.CreateLoad(b.getFloatTy(), y_i), fn.getArg(1));
+               });
 
     Runtime rt;
     Jit jit(rt);
@@ -73,7 +78,7 @@ int main() {
 
     const std::int32_t n = 1000;
     std::vector<float> xs(n);
-    for (std::int32_t j = 0; j < n; ++j) xs[static_cast<std::size_t>(j)] = static_cast<float>(j) - 500.0f;
+    for (std::size_t j = 0; j < xs.size(); ++j) xs[j] = static_cast<float>(j) - 500.0f;
     auto X = rt.upload(xs);
     auto Y = rt.zeros<float>(n);
     program.kernel("scale").launch(NDRange{1000}, WorkGroup{64}, Y, X, n);
@@ -82,7 +87,8 @@ int main() {
     const auto ys = Y.to_vector();
     for (std::size_t j = 0; j < xs.size(); ++j) {
       if (ys[j] != 3.0f * xs[j] + 0.25f) {
-        std::fprintf(stderr, "raw_module: Y[%zu] = %g, expected %g\n", j, ys[j], 3.0f * xs[j] + 0.25f);
+        std::fprintf(stderr, "raw_module: Y[%zu] = %g, expected %g\n", j, ys[j],
+                     3.0f * xs[j] + 0.25f);
         return 1;
       }
     }

@@ -10,7 +10,8 @@ ModuleDef::ModuleDef(std::vector<KernelDef> kernels) : kernels_(std::move(kernel
   for (const auto& k : kernels_) {
     const auto& first = kernels_[0];
     if (!k.valid() || !first.valid() || !k.module().raw ||
-        (k.module().raw != first.module().raw && k.module().raw->ir_text != first.module().module_ir())) {
+        (k.module().raw != first.module().raw &&
+         k.module().raw->ir_text != first.module().module_ir())) {
       throw UserError("ModuleDef: every KernelDef must be a kernel of one raw module "
                       "(module_from_bitcode makes them)");
     }

@@ -81,7 +81,8 @@ inline KernelDef kernel_from_module(const llvm::Module& module, std::string_view
 }
 
 /// Snapshots `module` (copied as bitcode) with all its kernels; see module_from_bitcode.
-inline ModuleDef module_from_llvm(const llvm::Module& module, const RawKernelOptions& options = {}) {
+inline ModuleDef module_from_llvm(const llvm::Module& module,
+                                  const RawKernelOptions& options = {}) {
   return module_from_bitcode(detail::bitcode_of(module, "module_from_llvm"), options);
 }
 
