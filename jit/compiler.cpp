@@ -27,6 +27,8 @@
 #include "jit/specialize.hpp"
 #include "jit/offset_safety.hpp"
 #include "jit/split_vector_calls.hpp"
+#include "jit/barrier_tails.hpp"
+#include "jit/pocl_fixes.hpp"
 #include "jit/translate.hpp"
 #include "common/log.hpp"
 #include "common/group_stack.hpp"
@@ -132,8 +134,25 @@ class JitCore {
     }
     lower_bounds_checks(*module);
     lower_float_atomics(*module, float_atomics);
-    if (runtime->info.cpu) split_wide_builtin_calls(*module, max_builtin_vector_bits);
+    if (may_have(runtime->info, PoclBug::WideBuiltins)) {
+      split_wide_builtin_calls(*module, max_builtin_vector_bits);
+    }
     return module;
+  }
+
+  // An unpatched PoCL runs such kernels silently wrong (jit/barrier_tails.hpp): refused.
+  void refuse_barrier_tail_hazard(const llvm::Module& module, const std::string& kernel_name,
+                                  const Specialization& spec) const {
+    if (!may_have(runtime->info, PoclBug::BarrierTails)) return;
+    const llvm::Function* kernel = module.getFunction(kernel_name);
+    if (!kernel) return;
+    if (const auto hazard = barrier_tail_hazard(*kernel)) {
+      throw UserError("compile of kernel '" + kernel_name + "' " + describe(spec) + ": " + *hazard +
+                      "; " + runtime->info.platform_name + " " + runtime->info.platform_version +
+                      " lacks spvjit's patch 0004 (third_party/pocl/patches) and would run it "
+                      "wrong (one work-item's branch taken for the whole work-group). Use the "
+                      "PoCL third_party/pocl/build.sh builds, or set POCL_WORK_GROUP_METHOD=cbs");
+    }
   }
 
   bool coarsening() const { return options.coarsen && runtime->info.cpu; }
@@ -290,6 +309,9 @@ class JitCore {
       if (words.empty()) {
         llvm::LLVMContext context;
         auto module = lower(context, def, spec, launch.coarsen);
+        // A raw module's program holds all its kernels (def's among them): check each.
+        if (other_kernels.empty()) refuse_barrier_tail_hazard(*module, def.name(), spec);
+        for (const auto& name : other_kernels) refuse_barrier_tail_hazard(*module, name, spec);
         words = translate_to_spirv(*module, def.name(), other_kernels);
         launch.runs_with_offsets = runs_with_offsets(
             {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * 4});

@@ -23,6 +23,13 @@
 #     is only looked at by PoCL's CMake (-DLLVM_SPIRV turns SPIR-V support on), never run.
 #   0002: kernels are linked in-process by lld (no ld child process).
 #   0003: libpocl exports the OpenCL entry points only.
+#   0004: barrier tail replication copies each barrier's tail once, so a work-item dependent
+#     branch after a barrier loop no longer looks like a uniform one (wrong results: Rodinia's
+#     hotspot, a scan writing `if (active)` after its loop).  Adds "+spvjit-barrier-tails" to
+#     the platform version.
+#   0005: the SPIR wrapper passes wide vectors to the kernel library byval (builtins on vectors
+#     over 256 bits returned garbage).  Adds "+spvjit-spir-byval" to the platform version.
+#   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
 # versions) matches; anything else rebuilds it.
