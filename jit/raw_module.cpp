@@ -10,6 +10,7 @@
 
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
+#include "jit/legalize.hpp"
 #include "jit/raw_bounds.hpp"
 #include "spvjit/error.hpp"
 
@@ -111,6 +112,8 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
   if (!fn || fn->isDeclaration()) {
     throw UserError("kernel_from_module: the module defines no function '" + name + "'");
   }
+  // Before the signature and the analyses below: they read the module spvjit will translate.
+  detail::legalize_raw_module(module, "kernel_from_module: kernel '" + name + "'");
   auto km = std::make_shared<detail::KernelModule>();
   km->name = name;
   for (const auto& arg : fn->args()) {
