@@ -576,3 +576,22 @@ TEST_CASE("legalize: clang -O2's vectorized comparison chain in an OpenCL C sten
   CHECK(aboves > 0);  // each outcome was taken
   CHECK(nones > 0);
 }
+
+TEST_CASE("legalize: a module with an image helper's constant sampler compiles its other kernels") {
+  // As Rodinia's particlefilter: a helper reading an image with a sampler_t constant, which
+  // clang makes a call of __translate_sampler_initializer (the translator's OpConstantSampler).
+  const std::string bitcode = clang_bitcode(R"(
+float fetch(__read_only image2d_t img, int index) {
+  const sampler_t smp = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+  return read_imagef(img, smp, (int2)(index, 0)).x;
+}
+__kernel void twice(__global int* p) { p[get_global_id(0)] *= 2; }
+)");
+  REQUIRE(bitcode_text(bitcode).find("@__translate_sampler_initializer") != std::string::npos);
+  Kernel k = test::jit().compile(kernel_from_bitcode(bitcode, "twice"));
+  auto& rt = test::runtime();
+  auto p = rt.upload(std::vector<std::int32_t>{1, -2, 3, 40});
+  k.launch(NDRange{4}, p);
+  rt.synchronize();
+  CHECK(p.to_vector() == std::vector<std::int32_t>{2, -4, 6, 80});
+}
