@@ -10,6 +10,7 @@
 #include "jit/bool_bitcasts.hpp"
 #include "jit/expand_intrinsics.hpp"
 #include "jit/promote_integers.hpp"
+#include "jit/scalarize_vectors.hpp"
 
 namespace spvjit::detail {
 
@@ -40,6 +41,7 @@ void legalize_raw_module(llvm::Module& m, const std::string& context) {
   drop_freeze(m);
   expand_untranslatable_intrinsics(m);
   expand_bool_vector_bitcasts(m);
+  scalarize_odd_vectors(m, context);
   promote_odd_integers(m, context);
 }
 

@@ -14,8 +14,8 @@ namespace spvjit::detail {
 
 /// In order: drops `freeze` (its operand is one of the values it may take; a constant undef or
 /// poison becomes zero), expands intrinsics the translator lacks (expand_intrinsics.hpp) and
-/// bitcasts between <N x i1> and iN (bool_bitcasts.hpp), and widens odd-width integers
-/// (promote_integers.hpp). Throws UserError, starting with `context`, for what it refuses.
+/// bitcasts between <N x i1> and iN (bool_bitcasts.hpp), scalarizes vectors of lane counts
+/// SPIR-V lacks (scalarize_vectors.hpp) and widens odd-width integers (promote_integers.hpp). Throws UserError, starting with `context`, for what it refuses.
 void legalize_raw_module(llvm::Module& m, const std::string& context);
 
 }  // namespace spvjit::detail

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -468,7 +469,7 @@ entry:
   }
 }
 
-TEST_CASE("legalize: odd widths in memory, in vectors or wider than 64 bits are UserErrors naming them") {
+TEST_CASE("legalize: odd widths in memory, in vectors or wider than 64 bits, odd vectors in memory are UserErrors naming them") {
   const struct {
     const char* ir;
     const char* message;
@@ -489,6 +490,11 @@ TEST_CASE("legalize: odd widths in memory, in vectors or wider than 64 bits are 
        "  %e = extractelement <2 x i4> %a, i64 0\n  %w = zext i4 %e to i32\n"
        "  store i32 %w, i32 addrspace(1)* %p\n  ret void\n}\n",
        "in a vector or aggregate"},
+      {"define spir_kernel void @k(float addrspace(1)* %p) {\n"
+       "  %a = alloca <5 x float>, align 4\n  %v = load float, float addrspace(1)* %p\n"
+       "  %s = insertelement <5 x float> undef, float %v, i64 0\n"
+       "  store <5 x float> %s, <5 x float>* %a\n  ret void\n}\n",
+       "keeps a vector of that lane count in memory"},
       {"define spir_func i4 @helper(i4 %x) {\n  ret i4 %x\n}\n"
        "define spir_kernel void @k(i32 addrspace(1)* %p) {\n  ret void\n}\n",
        "function 'helper' takes or returns an integer"},
@@ -594,4 +600,86 @@ __kernel void twice(__global int* p) { p[get_global_id(0)] *= 2; }
   k.launch(NDRange{4}, p);
   rt.synchronize();
   CHECK(p.to_vector() == std::vector<std::int32_t>{2, -4, 6, 80});
+}
+
+TEST_CASE("legalize: <5 x float> and <5 x i32> computed lane by lane, loaded, stored, reduced and masked") {
+  const KernelDef def = from_ir(R"(
+declare <5 x float> @llvm.fabs.v5f32(<5 x float>)
+declare i32 @llvm.vector.reduce.add.v5i32(<5 x i32>)
+
+define spir_kernel void @five(float addrspace(1)* %in, float addrspace(1)* %out, i32 addrspace(1)* %iout) {
+entry:
+  %id = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %base = mul i64 %id, 5
+  %p = getelementptr inbounds float, float addrspace(1)* %in, i64 %base
+  %vp = bitcast float addrspace(1)* %p to <5 x float> addrspace(1)*
+  %v = load <5 x float>, <5 x float> addrspace(1)* %vp, align 4
+  %w = fmul <5 x float> %v, <float 2.0, float 2.0, float 2.0, float 2.0, float 2.0>
+  %c = fcmp olt <5 x float> %v, zeroinitializer
+  %abs = call <5 x float> @llvm.fabs.v5f32(<5 x float> %v)
+  %sel = select <5 x i1> %c, <5 x float> %abs, <5 x float> %w
+  %rev = shufflevector <5 x float> %sel, <5 x float> undef, <5 x i32> <i32 4, i32 3, i32 2, i32 1, i32 0>
+  %ins = insertelement <5 x float> %rev, float 7.0, i64 2
+  %q = getelementptr inbounds float, float addrspace(1)* %out, i64 %base
+  %qv = bitcast float addrspace(1)* %q to <5 x float> addrspace(1)*
+  store <5 x float> %ins, <5 x float> addrspace(1)* %qv, align 4
+  %k = urem i64 %id, 5
+  %e = extractelement <5 x float> %v, i64 %k
+  %four = shufflevector <5 x float> %v, <5 x float> undef, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %f3 = extractelement <4 x float> %four, i64 3
+  %ef = fadd float %e, %f3
+  %ei = bitcast float %ef to i32
+  %vi = fptosi <5 x float> %v to <5 x i32>
+  br label %loop
+loop:
+  %n = phi i32 [ 0, %entry ], [ %n.next, %loop ]
+  %acc = phi <5 x i32> [ zeroinitializer, %entry ], [ %acc.next, %loop ]
+  %acc.next = add <5 x i32> %acc, %vi
+  %n.next = add i32 %n, 1
+  %done = icmp eq i32 %n.next, 3
+  br i1 %done, label %after, label %loop
+after:
+  %sum = call i32 @llvm.vector.reduce.add.v5i32(<5 x i32> %acc.next)
+  %m = bitcast <5 x i1> %c to i5
+  %mz = zext i5 %m to i32
+  %o = mul i64 %id, 3
+  %r0 = getelementptr inbounds i32, i32 addrspace(1)* %iout, i64 %o
+  store i32 %mz, i32 addrspace(1)* %r0, align 4
+  %r1 = getelementptr inbounds i32, i32 addrspace(1)* %r0, i64 1
+  store i32 %sum, i32 addrspace(1)* %r1, align 4
+  %r2 = getelementptr inbounds i32, i32 addrspace(1)* %r0, i64 2
+  store i32 %ei, i32 addrspace(1)* %r2, align 4
+  ret void
+}
+)", "five");
+  const std::size_t items = 7;
+  std::vector<float> in(5 * items);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 7) % 13) - 6.5f;
+  for (std::size_t i = 0; i < 5; ++i) in[i] = -1.0f - static_cast<float>(i);  // all lanes negative
+  for (std::size_t i = 5; i < 10; ++i) in[i] = 1.0f + static_cast<float>(i);  // none
+  auto& rt = test::runtime();
+  Kernel k = test::jit().compile(def);
+  auto a = rt.upload(in);
+  auto out = rt.zeros<float>(5 * items);
+  auto iout = rt.zeros<std::int32_t>(3 * items);
+  k.launch(NDRange{items}, a, out, iout);
+  rt.synchronize();
+  const auto got = out.to_vector();
+  const auto igot = iout.to_vector();
+  for (std::size_t i = 0; i < items; ++i) {
+    CAPTURE(i);
+    const float* v = &in[5 * i];
+    int mask = 0, sum = 0;
+    for (int l = 0; l < 5; ++l) {
+      const float sel = v[l] < 0 ? std::fabs(v[l]) : v[l] * 2.0f;
+      CHECK(got[5 * i + static_cast<std::size_t>(4 - l)] == (4 - l == 2 ? 7.0f : sel));
+      mask |= (v[l] < 0) << l;
+      sum += 3 * static_cast<std::int32_t>(v[l]);
+    }
+    CHECK(igot[3 * i] == mask);
+    CHECK(igot[3 * i + 1] == sum);
+    CHECK(igot[3 * i + 2] == std::bit_cast<std::int32_t>(v[i % 5] + v[3]));
+  }
+  CHECK(igot[0] == 31);
+  CHECK(igot[3] == 0);
 }
