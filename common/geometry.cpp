@@ -89,8 +89,10 @@ void padding(const GeometryRules& rules, const NDRange* nd, const WorkGroup* wg,
              GeometryAsker asker, const NDRange& range, const WorkGroup& group) {
   refuse(rules, nd, wg, asker,
          "workgroup " + group.to_string() + " does not divide ndrange " + range.to_string() +
-             ", and the kernel checks no bounds (it never reads in_bounds() or ndrange() and did "
-             "not declare allow_padding()), so its padding work-items would run out of bounds");
+             ", and the kernel checks no bounds, so its padding work-items would run out of "
+             "bounds: a builder kernel never reads in_bounds() or ndrange() and did not declare "
+             "allow_padding(); a raw kernel (kernel_from_module) that compares get_global_id "
+             "with its own size declares it with RawKernelOptions{.guards_own_bounds = true}");
 }
 
 void too_many(const GeometryRules& rules, const NDRange* nd, const WorkGroup* wg,

@@ -19,6 +19,6 @@ std::span<const Param> KernelDef::params() const { return module().params; }
 std::uint64_t KernelDef::hash() const { return module().hash; }
 bool KernelDef::has_hidden_ndrange() const { return module().hidden_ndrange; }
 bool KernelDef::pads_safely() const { return module().pads_safely; }
-std::string KernelDef::to_string() const { return module().ir_text; }
+std::string KernelDef::to_string() const { return module().module_ir(); }
 
 }  // namespace spvjit

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,18 @@ inline constexpr const char* hidden_shape_name = "__spvjit_shape_";     // + par
 /// elsewhere (jit/float_atomics.cpp).
 inline constexpr const char* atomic_fadd_prefix = "_Z21__spirv_AtomicFAddEXT";
 
+/// A raw module (jit/raw_module.cpp) as a whole: every kernel taken from it shares this, and the
+/// Jit translates and builds it once into one program for all of them (jit/compiler.cpp).
+struct RawModuleSource {
+  std::string bitcode;
+  std::string ir_text;
+  std::uint64_t hash = 0;  ///< xxHash64 of ir_text
+  /// The entry points its program holds, each validated as a kernel: every spir_kernel
+  /// function, in module order, plus the function kernel_from_bitcode was asked for if it is
+  /// not one (so that the translation refuses it by name).
+  std::vector<std::string> kernels;
+};
+
 class KernelModule {
  public:
   std::string name;
@@ -65,9 +78,15 @@ class KernelModule {
   /// The kernel calls printf (print()): a launch flushes the host's buffered stdout first, so
   /// that PoCL's output, written straight to file descriptor 1, keeps the program's order.
   bool prints = false;
+  /// Builder kernels: the module alone. Raw kernels leave both empty and share `raw`; read
+  /// them through module_bitcode() and module_ir().
   std::string bitcode;
   std::string ir_text;
   std::uint64_t hash = 0;
+  std::shared_ptr<const RawModuleSource> raw;
+
+  const std::string& module_bitcode() const { return raw ? raw->bitcode : bitcode; }
+  const std::string& module_ir() const { return raw ? raw->ir_text : ir_text; }
 };
 
 }  // namespace spvjit::detail

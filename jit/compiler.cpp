@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "ir/kernel_module.hpp"
 #include "ir/bounds.hpp"
@@ -90,7 +93,10 @@ class JitCore {
     llvm::LLVMContext context;
     unsigned width = 1;
     auto module = lower(context, def, spec, width);
-    return translate_to_spirv(*module, def.name());
+    const auto& raw = def.module().raw;
+    return translate_to_spirv(*module, def.name(),
+                              raw ? std::span<const std::string>(raw->kernels)
+                                  : std::span<const std::string>());
   }
 
   // Specialized, coarsened where it applies, float atomics lowered: the module to translate.
@@ -104,7 +110,9 @@ class JitCore {
       hoist_loop_bounds_checks(*kernel);
     }
     width = 1;
-    if (coarsening()) {
+    // A raw module's kernels share one program: none is rewritten for its own geometry (nor
+    // could be: they read get_global_size, not spvjit's ndrange).
+    if (coarsening() && !def.module().raw) {
       const auto& w = runtime->info.preferred_vector_width;
       // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
       const VectorWidths widths{w[0], w[1], w[2], w[3], w[4], w[5]};
@@ -160,8 +168,80 @@ class JitCore {
     return node->kernel;
   }
 
+  // What a build produced: the program, and what launching its kernels needs besides.
+  struct Built {
+    std::shared_ptr<ClHandle<cl_program>> program;
+    EntryLaunch launch;
+  };
+
+  // A raw module built once for all its kernels (and every equal module): one program per
+  // module and specialization, kept while the Jit lives, as the kernels in `table` are.
+  struct ModuleProgram {
+    std::shared_ptr<const RawModuleSource> source;
+    Specialization spec;
+    std::mutex build_mutex;
+    std::optional<Built> built;  // under build_mutex
+  };
+
   Kernel build(const KernelDef& def, const Specialization& spec) {
     const auto& km = def.module();
+    const Built built = km.raw ? module_program(def, spec) : build_program(def, spec);
+    KernelFacts facts;
+    facts.name = km.name;
+    facts.params = km.params;
+    facts.hidden_ndrange = km.hidden_ndrange;
+    facts.pads_safely = km.pads_safely;
+    facts.spec = spec;
+    facts.static_local_bytes = km.static_local_bytes;
+    facts.stack = group_stack(def);
+    facts.coarsen = built.launch.coarsen;
+    facts.runs_with_offsets = built.launch.runs_with_offsets;
+    facts.bounds_checked = km.bounds_checked;
+    facts.bounds_sites = km.bounds_sites;
+    facts.prints = km.prints;
+    facts.shape_args = km.shape_args;
+    if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
+    return Kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
+  }
+
+  // The program of `def`'s raw module for `spec`: built by the first of its kernels compiled,
+  // shared by the others (they wait for it here).
+  Built module_program(const KernelDef& def, const Specialization& spec) {
+    const auto& source = def.module().raw;
+    ModuleProgram* entry = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(modules_mutex);
+      for (const auto& m : modules) {
+        if (m->spec.workgroup == spec.workgroup && m->spec.ndrange == spec.ndrange &&
+            (m->source == source ||
+             (m->source->hash == source->hash && m->source->kernels == source->kernels &&
+              m->source->ir_text == source->ir_text))) {
+          entry = m.get();
+          break;
+        }
+      }
+      if (!entry) {
+        modules.push_back(std::make_unique<ModuleProgram>());
+        entry = modules.back().get();
+        entry->source = source;
+        entry->spec = spec;
+      }
+    }
+    std::lock_guard<std::mutex> lock(entry->build_mutex);
+    if (!entry->built) entry->built = build_program(def, spec);
+    return *entry->built;
+  }
+
+  // From the disk cache, else lowered, translated and built (and stored): a builder kernel's
+  // program, or a raw module's with all its kernels.
+  Built build_program(const KernelDef& def, const Specialization& spec) {
+    const auto& km = def.module();
+    const std::string what = km.raw && km.raw->kernels.size() > 1
+                                 ? "module of kernel '" + km.name + "' (" +
+                                       std::to_string(km.raw->kernels.size()) + " kernels)"
+                                 : "kernel '" + km.name + "'";
+    const std::span<const std::string> other_kernels =
+        km.raw ? std::span<const std::string>(km.raw->kernels) : std::span<const std::string>();
     const auto started = std::chrono::steady_clock::now();
     auto elapsed_ms = [&] {
       char text[32];
@@ -179,8 +259,16 @@ class JitCore {
     // 8 ms in a fresh process, measured by compile/warm_process).
     EntryLaunch launch;
     if (disk.enabled()) {
-      key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
-                       key_options(), &runtime->info, ToolVersions::current()});
+      // A raw module's entry is the module's: named by its kernels, its signatures follow
+      // from its IR.
+      std::string module_kernels;
+      if (km.raw) {
+        for (const auto& k : km.raw->kernels) module_kernels += "[module] " + k + "\n";
+      }
+      key = km.raw ? cache_key({module_kernels, km.raw->ir_text, {}, false, spec, key_options(),
+                                &runtime->info, ToolVersions::current()})
+                   : cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
+                                key_options(), &runtime->info, ToolVersions::current()});
       hit = disk.load(key);
       if (hit) {
         launch = hit->entry.launch;
@@ -188,7 +276,7 @@ class JitCore {
           program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
                                               km.name);
           disk_hits.fetch_add(1, std::memory_order_relaxed);
-          SPVJIT_LOG_INFO("kernel '" + km.name + "' " + describe(spec) + ": disk cache hit " +
+          SPVJIT_LOG_INFO(what + " " + describe(spec) + ": disk cache hit " +
                           disk.path_for(key) + ", loaded in " + elapsed_ms() + " ms");
         } catch (const OpenCLError& e) {
           // The device no longer takes its own binary: rebuild from the stored SPIR-V.
@@ -204,34 +292,18 @@ class JitCore {
       if (words.empty()) {
         llvm::LLVMContext context;
         auto module = lower(context, def, spec, launch.coarsen);
-        words = translate_to_spirv(*module, def.name());
+        words = translate_to_spirv(*module, def.name(), other_kernels);
         launch.runs_with_offsets = runs_with_offsets(
             {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * 4});
         compiles.fetch_add(1, std::memory_order_relaxed);
       }
       program = build_program_from_il(*runtime, words, options.build_options, km.name);
-      SPVJIT_LOG_INFO("kernel '" + km.name + "' " + describe(spec) + ": compiled (" +
+      SPVJIT_LOG_INFO(what + " " + describe(spec) + ": compiled (" +
                       std::to_string(words.size() * 4) + " bytes of SPIR-V) in " + elapsed_ms() +
                       " ms" + (disk.enabled() ? ", disk cache miss" : ", disk cache off"));
       if (disk.enabled()) store(key, words, program.get(), launch);
     }
-    KernelFacts facts;
-    facts.name = km.name;
-    facts.params = km.params;
-    facts.hidden_ndrange = km.hidden_ndrange;
-    facts.pads_safely = km.pads_safely;
-    facts.spec = spec;
-    facts.static_local_bytes = km.static_local_bytes;
-    facts.stack = group_stack(def);
-    facts.coarsen = launch.coarsen;
-    facts.runs_with_offsets = launch.runs_with_offsets;
-    facts.bounds_checked = km.bounds_checked;
-    facts.bounds_sites = km.bounds_sites;
-    facts.prints = km.prints;
-    facts.shape_args = km.shape_args;
-    if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
-    return Kernel(std::make_shared<LaunchState>(
-        runtime, std::make_shared<ClHandle<cl_program>>(std::move(program)), std::move(facts)));
+    return {std::make_shared<ClHandle<cl_program>>(std::move(program)), launch};
   }
 
   void store(const std::string& key, std::span<const std::uint32_t> words, cl_program program,
@@ -279,6 +351,8 @@ class JitCore {
   // The stack PoCL's workers got when the Runtime started them (common/group_stack.hpp).
   std::uint64_t thread_stack = default_thread_stack_bytes();
   KernelTable table;
+  std::mutex modules_mutex;  // held to find or add an entry, never during a build
+  std::vector<std::unique_ptr<ModuleProgram>> modules;
   std::atomic<std::uint64_t> compiles{0};
   std::atomic<std::uint64_t> disk_hits{0};
   std::atomic<std::uint64_t> disk_writes{0};
@@ -305,6 +379,17 @@ detail::JitCore& live(const std::unique_ptr<detail::JitCore>& core, const char* 
 
 Kernel Jit::compile(const KernelDef& def, const Specialization& spec) {
   return live(core_, "compile").compile(def, spec);
+}
+
+Program Jit::compile(const ModuleDef& module, const Specialization& spec) {
+  auto& core = live(core_, "compile");
+  if (!module.valid()) {
+    throw UserError("Jit::compile: the ModuleDef is empty; make one with module_from_bitcode");
+  }
+  std::vector<Kernel> kernels;
+  kernels.reserve(module.kernels().size());
+  for (const auto& def : module.kernels()) kernels.push_back(core.compile(def, spec));
+  return Program(std::move(kernels));
 }
 
 std::vector<std::uint32_t> Jit::spirv(const KernelDef& def, const Specialization& spec) {

@@ -40,8 +40,10 @@ bool same_content(const KernelDef& a, const KernelDef& b) noexcept {
   const KernelModule& x = a.module();
   const KernelModule& y = b.module();
   if (&x == &y) return true;
+  // Padding is a declaration (allow_padding(), guards_own_bounds), not always in the IR.
   return x.hash == y.hash && x.name == y.name && x.hidden_ndrange == y.hidden_ndrange &&
-         x.ir_text == y.ir_text && same_params(x, y);
+         x.pads_safely == y.pads_safely && x.declared_elementwise == y.declared_elementwise &&
+         ((x.raw && x.raw == y.raw) || x.module_ir() == y.module_ir()) && same_params(x, y);
 }
 
 bool matches(const KernelTable::Node& n, const MemoryKey& k) noexcept {

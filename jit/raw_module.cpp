@@ -3,10 +3,15 @@
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
 
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
@@ -85,35 +90,103 @@ std::shared_ptr<const StructLayout> layout_of(llvm::StructType* type, const llvm
 }
 
 // Kernel-scope __local arrays are addrspace(3) globals, as clang emits them; PoCL's CPU device
-// places them in the same local memory as the LocalMemory arguments.
-std::uint64_t local_global_bytes(const llvm::Module& module) {
-  std::uint64_t bytes = 0;
-  for (const auto& g : module.globals()) {
-    if (g.getAddressSpace() == static_cast<unsigned>(AddressSpace::Local) && !g.isDeclaration()) {
-      bytes += module.getDataLayout().getTypeAllocSize(g.getValueType());
+// places them in the same local memory as the LocalMemory arguments. Only those `kernel` reaches
+// (itself or through the functions it calls) count: a module's other kernels have their own.
+std::uint64_t local_global_bytes(const llvm::Module& module, const llvm::Function& kernel) {
+  std::set<const llvm::Function*> functions{&kernel};
+  std::set<const llvm::GlobalVariable*> locals;
+  std::vector<const llvm::Function*> work{&kernel};
+  std::vector<const llvm::Value*> operands;
+  std::set<const llvm::Value*> seen_constants;
+  auto visit = [&](const llvm::Value* v) {
+    if (auto* g = llvm::dyn_cast<llvm::GlobalVariable>(v)) {
+      if (g->getAddressSpace() == static_cast<unsigned>(AddressSpace::Local) && !g->isDeclaration()) {
+        locals.insert(g);
+      }
+    } else if (auto* f = llvm::dyn_cast<llvm::Function>(v)) {
+      if (!f->isDeclaration() && functions.insert(f).second) work.push_back(f);
+    } else if (auto* c = llvm::dyn_cast<llvm::ConstantExpr>(v)) {
+      // A local array reached through a bitcast or getelementptr constant.
+      if (seen_constants.insert(c).second) operands.insert(operands.end(), c->op_begin(), c->op_end());
+    }
+  };
+  while (!work.empty()) {
+    const llvm::Function* f = work.back();
+    work.pop_back();
+    for (const auto& block : *f) {
+      for (const auto& inst : block) {
+        for (const llvm::Use& op : inst.operands()) operands.push_back(op.get());
+        while (!operands.empty()) {
+          const llvm::Value* v = operands.back();
+          operands.pop_back();
+          visit(v);
+        }
+      }
     }
   }
+  std::uint64_t bytes = 0;
+  for (const auto* g : locals) bytes += module.getDataLayout().getTypeAllocSize(g->getValueType());
   return bytes;
 }
-}  // namespace
 
-KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_name) {
-  const std::string name(kernel_name);
-  llvm::LLVMContext context;
+llvm::Module& parse(std::unique_ptr<llvm::Module>& owner, llvm::LLVMContext& context,
+                    std::string_view bitcode, const std::string& what) {
   context.setOpaquePointers(false);
+  // The buffer's name becomes the module's ID, printed in its IR: one name for every caller, so
+  // that equal bitcode gives equal IR (the Jit shares programs by it).
   auto parsed = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), name), context);
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "raw_module"), context);
   if (!parsed) {
-    throw UserError("kernel_from_bitcode: kernel '" + name + "': the bytes are not LLVM 15 "
-                    "bitcode spvjit can read: " + llvm::toString(parsed.takeError()));
+    const std::string why = llvm::toString(parsed.takeError());
+    // LLVM 15's reader says "Opaque pointers are only supported in -opaque-pointers mode".
+    if (why.find("paque pointers") != std::string::npos) {
+      throw UserError(what + ": the bitcode uses opaque pointers, which SPIRV-LLVM-Translator 15 "
+                      "cannot translate; compile with typed ones (clang-15 ... -Xclang "
+                      "-no-opaque-pointers; docs/porting-opencl.md)");
+    }
+    throw UserError(what + ": the bytes are not LLVM 15 bitcode spvjit can read: " + why);
   }
-  llvm::Module& module = **parsed;
+  owner = std::move(*parsed);
+  // Before the module is kept and read for signatures and facts: what spvjit will translate.
+  detail::legalize_raw_module(*owner, what);
+  return *owner;
+}
+
+// The module's kernels: its spir_kernel definitions, in module order.
+std::vector<std::string> kernel_functions(const llvm::Module& module) {
+  std::vector<std::string> names;
+  for (const auto& f : module) {
+    if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) {
+      names.push_back(f.getName().str());
+    }
+  }
+  return names;
+}
+
+std::shared_ptr<const detail::RawModuleSource> source_of(const llvm::Module& module,
+                                                         std::vector<std::string> kernels) {
+  auto source = std::make_shared<detail::RawModuleSource>();
+  {
+    llvm::raw_string_ostream os(source->ir_text);
+    module.print(os, nullptr);
+  }
+  {
+    llvm::raw_string_ostream os(source->bitcode);
+    llvm::WriteBitcodeToFile(module, os);
+  }
+  source->hash = llvm::xxHash64(source->ir_text);
+  source->kernels = std::move(kernels);
+  return source;
+}
+
+// The kernel `name` of `module` (whose whole is `source`): its signature and facts.
+KernelDef kernel_of(llvm::Module& module, const std::string& name,
+                    std::shared_ptr<const detail::RawModuleSource> source,
+                    const RawKernelOptions& options) {
   llvm::Function* fn = module.getFunction(name);
   if (!fn || fn->isDeclaration()) {
     throw UserError("kernel_from_module: the module defines no function '" + name + "'");
   }
-  // Before the signature and the analyses below: they read the module spvjit will translate.
-  detail::legalize_raw_module(module, "kernel_from_module: kernel '" + name + "'");
   auto km = std::make_shared<detail::KernelModule>();
   km->name = name;
   for (const auto& arg : fn->args()) {
@@ -164,20 +237,46 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
     }
     km->params.push_back(p);
   }
-  km->static_local_bytes = local_global_bytes(module);
+  km->static_local_bytes = local_global_bytes(module, *fn);
   km->extent_covers_ndrange = detail::params_indexed_by_every_work_item(*fn);
   km->stack_bytes_per_item = detail::stack_bytes_per_work_item(module, name);
   km->prints = module.getFunction("printf") != nullptr;
-  {
-    llvm::raw_string_ostream os(km->ir_text);
-    module.print(os, nullptr);
-  }
-  {
-    llvm::raw_string_ostream os(km->bitcode);
-    llvm::WriteBitcodeToFile(module, os);
-  }
-  km->hash = llvm::xxHash64(km->ir_text);
+  km->pads_safely = options.guards_own_bounds;
+  km->hash = source->hash;
+  km->raw = std::move(source);
   return KernelDef(std::move(km));
+}
+}  // namespace
+
+KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_name,
+                              const RawKernelOptions& options) {
+  const std::string name(kernel_name);
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> owner;
+  llvm::Module& module = parse(owner, context, bitcode, "kernel_from_bitcode: kernel '" + name + "'");
+  std::vector<std::string> kernels = kernel_functions(module);
+  // A function that is no kernel is still built, so that the translation refuses it by name.
+  if (std::find(kernels.begin(), kernels.end(), name) == kernels.end()) kernels.push_back(name);
+  llvm::Function* fn = module.getFunction(name);
+  if (!fn || fn->isDeclaration()) {
+    throw UserError("kernel_from_module: the module defines no function '" + name + "'");
+  }
+  return kernel_of(module, name, source_of(module, std::move(kernels)), options);
+}
+
+ModuleDef module_from_bitcode(std::string_view bitcode, const RawKernelOptions& options) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> owner;
+  llvm::Module& module = parse(owner, context, bitcode, "module_from_bitcode");
+  std::vector<std::string> kernels = kernel_functions(module);
+  if (kernels.empty()) {
+    throw UserError("module_from_bitcode: the module defines no kernel (no function with "
+                    "calling convention spir_kernel; OpenCL C: a __kernel function)");
+  }
+  const auto source = source_of(module, kernels);
+  std::vector<KernelDef> defs;
+  for (const auto& name : kernels) defs.push_back(kernel_of(module, name, source, options));
+  return ModuleDef(std::move(defs));
 }
 
 }  // namespace spvjit

@@ -87,7 +87,7 @@ void add_opencl_version(llvm::Module& m) {
 std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const KernelModule& def,
                                          const Specialization& spec) {
   context.setOpaquePointers(false);
-  auto buffer = llvm::MemoryBuffer::getMemBuffer(def.bitcode, def.name, false);
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(def.module_bitcode(), def.name, false);
   auto parsed = llvm::parseBitcodeFile(buffer->getMemBufferRef(), context);
   if (!parsed) {
     std::string msg;
@@ -153,7 +153,14 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
       sizes[d] = llvm::ConstantAsMetadata::get(
           llvm::ConstantInt::get(i32, static_cast<std::uint64_t>(spec.workgroup->size[d])));
     }
-    kernel->setMetadata("reqd_work_group_size", llvm::MDNode::get(ctx, sizes));
+    auto* reqd = llvm::MDNode::get(ctx, sizes);
+    kernel->setMetadata("reqd_work_group_size", reqd);
+    // A raw module is built once for all its kernels: each takes the static workgroup.
+    if (def.raw) {
+      for (const auto& name : def.raw->kernels) {
+        if (auto* other = m->getFunction(name)) other->setMetadata("reqd_work_group_size", reqd);
+      }
+    }
   }
   add_opencl_version(*m);
   return m;

@@ -53,8 +53,9 @@ constexpr std::chrono::seconds translate_timeout{120};
 
 }  // namespace
 
-std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::string& kernel) {
-  validate_for_spirv(module, kernel);
+std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::string& kernel,
+                                              std::span<const std::string> other_kernels) {
+  validate_for_spirv(module, kernel, other_kernels);
   const std::string& program = translator_program();
   std::string bitcode;
   {

@@ -141,7 +141,8 @@ std::string type_name(llvm::Type* t) {
 
 }  // namespace
 
-void validate_for_spirv(llvm::Module& m, const std::string& kernel_name) {
+void validate_for_spirv(llvm::Module& m, const std::string& kernel_name,
+                        std::span<const std::string> other_kernels) {
   auto fail = [&](const std::string& reason) {
     throw TranslationError(kernel_name, reason, module_text(m));
   };
@@ -157,12 +158,16 @@ void validate_for_spirv(llvm::Module& m, const std::string& kernel_name) {
   llvm::raw_string_ostream verify_os(verify_errors);
   if (llvm::verifyModule(m, &verify_os)) fail("module fails the LLVM verifier: " + verify_os.str());
 
-  llvm::Function* kernel = m.getFunction(kernel_name);
-  if (!kernel || kernel->isDeclaration()) fail("module defines no function '" + kernel_name + "'");
-  if (kernel->getCallingConv() != llvm::CallingConv::SPIR_KERNEL) {
-    fail("function '" + kernel_name + "' is not a kernel: expected calling convention spir_kernel");
-  }
-  if (!kernel->getReturnType()->isVoidTy()) fail("kernel '" + kernel_name + "' must return void");
+  auto check_entry = [&](const std::string& name) {
+    llvm::Function* kernel = m.getFunction(name);
+    if (!kernel || kernel->isDeclaration()) fail("module defines no function '" + name + "'");
+    if (kernel->getCallingConv() != llvm::CallingConv::SPIR_KERNEL) {
+      fail("function '" + name + "' is not a kernel: expected calling convention spir_kernel");
+    }
+    if (!kernel->getReturnType()->isVoidTy()) fail("kernel '" + name + "' must return void");
+  };
+  check_entry(kernel_name);
+  for (const auto& name : other_kernels) check_entry(name);
 
   for (auto& g : m.globals()) {
     if (!legal_type(g.getValueType())) {

@@ -10,7 +10,9 @@
 
 #include "runtime/launch_state.hpp"
 #include "spvjit/examples.hpp"
+#include "spvjit/raw_module.hpp"
 #include "test/alloc_counter.hpp"
+#include "test/opencl_c.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;
@@ -165,6 +167,23 @@ TEST_CASE("a warm launch of saxpy (f16, f32, f64, default and static workgroup 1
   check_saxpy<half>(1024);
   check_saxpy<float>(1024);
   check_saxpy<double>(1024);
+}
+
+TEST_CASE("a warm launch of a kernel from a raw module's Program allocates nothing in spvjit") {
+  const Program program = test::jit().compile(module_from_bitcode(test::opencl_c_bitcode(R"(
+__kernel void axpy(__global float* y, __global const float* x, float a) {
+  int i = get_global_id(0);
+  y[i] += a * x[i];
+}
+__kernel void zero(__global float* y) { y[get_global_id(0)] = 0.0f; }
+)")));
+  auto& rt = test::runtime();
+  auto Y = rt.zeros<float>(256);
+  auto X = rt.upload(std::vector<float>(256, 1.0f));
+  check_zero_allocations(program.kernel("axpy"), NDRange{256}, WorkGroup{64}, Y, X, 0.5f);
+  CHECK(Y.to_vector()[0] > 0.0f);
+  check_zero_allocations(program.kernel("zero"), NDRange{256}, {}, Y);
+  CHECK(Y.to_vector() == std::vector<float>(256, 0.0f));
 }
 
 namespace alloc_structs {

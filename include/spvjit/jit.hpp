@@ -12,6 +12,8 @@
 
 #include "spvjit/kernel.hpp"
 #include "spvjit/kernel_def.hpp"
+#include "spvjit/module_def.hpp"
+#include "spvjit/program.hpp"
 #include "spvjit/runtime.hpp"
 #include "spvjit/export.hpp"
 
@@ -55,8 +57,10 @@ struct JitOptions {
 
 /// What a Jit's caches did so far.
 struct JitStats {
-  std::uint64_t compiles = 0;     ///< kernels translated and built from IR
-  std::uint64_t disk_hits = 0;    ///< kernels loaded from the disk cache
+  /// Programs translated and built from IR: a builder kernel's, or a raw module's with all
+  /// its kernels.
+  std::uint64_t compiles = 0;
+  std::uint64_t disk_hits = 0;    ///< programs loaded from the disk cache
   std::uint64_t disk_writes = 0;  ///< entries written to the disk cache
 };
 
@@ -74,11 +78,17 @@ class Jit {
 
   /// The kernel specialized for `spec`, compiled on first request and cached after.
   Kernel compile(const KernelDef& def, const Specialization& spec = {});
+  /// Every kernel of a raw module (module_from_bitcode) specialized for `spec`: the module is
+  /// validated, translated and built once into one OpenCL program that its kernels share, and
+  /// cached as one entry, in memory and on disk. Its kernels compiled one by one
+  /// (compile(module.kernel("a"))) share that program too.
+  Program compile(const ModuleDef& module, const Specialization& spec = {});
 
   /// The SPIR-V binary (32-bit words) that `compile` would hand to OpenCL.
   std::vector<std::uint32_t> spirv(const KernelDef& def, const Specialization& spec = {});
 
-  /// How many kernels this Jit has translated and built (memory and disk hits excluded).
+  /// How many programs this Jit has translated and built (memory and disk hits excluded): one
+  /// per builder kernel, one per raw module however many of its kernels are compiled.
   std::uint64_t compile_count() const;
   /// Compiles, disk hits and disk writes so far.
   JitStats stats() const;
