@@ -16,7 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "jit/cache_entry.hpp"
 #include "jit/fuse_fmuladd.hpp"
+#include "test/disk_cache_helpers.hpp"
 #include "spvjit/raw_module.hpp"
 #include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
@@ -206,4 +208,21 @@ __kernel void separate(__global float* p) {
       CHECK(std::bit_cast<std::uint32_t>(got[3 * i]) == std::bit_cast<std::uint32_t>(want));
     }
   }
+}
+
+TEST_CASE("fmuladd: the disk cache key says whether fmuladd was fused") {
+  // The same IR compiles to other code on a device without FMA: an entry must not serve both.
+  const test::TempDir dir("spvjit-fmuladd-key");
+  const DeviceInfo& device = test::runtime().device();
+  llvm::LLVMContext context;
+  const auto path = test::write_one_entry(kernel_from_module(*parse(context, module_ir), "madd"),
+                                          test::in_dir(dir));
+  const auto bytes = test::read_all(path);
+  const auto decoded = detail::decode_entry(bytes);
+  REQUIRE(decoded.ok());
+  const std::string key(decoded.entry.key);
+  const std::string expected = std::string("[fmuladd fused:") + (device.fma_f32 ? " f32" : "") +
+                               (device.fma_f64 ? " f64" : "") + "]";
+  CHECK((key.find(expected) != std::string::npos) == (device.fma_f32 || device.fma_f64));
+  CHECK((key.find("fmuladd") == std::string::npos) == (!device.fma_f32 && !device.fma_f64));
 }
