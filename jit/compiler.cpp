@@ -23,6 +23,7 @@
 #include "jit/coarsen.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit/float_atomics.hpp"
+#include "jit/fuse_fmuladd.hpp"
 #include "jit/kernel_table.hpp"
 #include "jit/specialize.hpp"
 #include "jit/offset_safety.hpp"
@@ -104,6 +105,7 @@ class JitCore {
   std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelDef& def,
                                       const Specialization& spec, unsigned& width) {
     auto module = specialize(context, def.module(), spec);
+    fuse_fmuladd(*module, runtime->info.fma_f32, runtime->info.fma_f64);
     if (!bounds_checks()) {
       remove_bounds_checks(*module);
     } else if (auto* kernel = module->getFunction(def.name())) {
@@ -353,7 +355,15 @@ class JitCore {
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +
-           coarsen + (bounds_checks() ? "" : "\n[bounds checks off]");
+           coarsen + (bounds_checks() ? "" : "\n[bounds checks off]") + fused_multiply_add();
+  }
+
+  // Which llvm.fmuladd calls lower() turns into llvm.fma: the same IR compiles differently.
+  std::string fused_multiply_add() const {
+    const auto& info = runtime->info;
+    if (!info.fma_f32 && !info.fma_f64) return "";
+    return std::string("\n[fmuladd fused:") + (info.fma_f32 ? " f32" : "") +
+           (info.fma_f64 ? " f64" : "") + "]";
   }
 
   std::shared_ptr<RuntimeCore> runtime;

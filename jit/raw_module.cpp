@@ -15,6 +15,7 @@
 
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
+#include "jit/legalize.hpp"
 #include "jit/raw_bounds.hpp"
 #include "spvjit/error.hpp"
 
@@ -146,6 +147,8 @@ llvm::Module& parse(std::unique_ptr<llvm::Module>& owner, llvm::LLVMContext& con
     throw UserError(what + ": the bytes are not LLVM 15 bitcode spvjit can read: " + why);
   }
   owner = std::move(*parsed);
+  // Before the module is kept and read for signatures and facts: what spvjit will translate.
+  detail::legalize_raw_module(*owner, what);
   return *owner;
 }
 

@@ -185,8 +185,10 @@ void validate_for_spirv(llvm::Module& m, const std::string& kernel_name,
     }
     const auto name = f.getName();
     if (f.isDeclaration()) {
-      // OpenCL C declares printf unmangled; the translator makes it OpExtInst printf.
-      if (!name.startswith("_Z") && !name.startswith("__spirv_") && name != "printf") {
+      // OpenCL C declares printf unmangled; the translator makes it OpExtInst printf, and
+      // clang's call that makes a sampler_t constant an OpConstantSampler.
+      if (!name.startswith("_Z") && !name.startswith("__spirv_") && name != "printf" &&
+          name != "__translate_sampler_initializer") {
         fail("calls undefined function '" + name.str() +
              "'; expected a definition in the module or an OpenCL builtin");
       }

@@ -37,8 +37,10 @@ struct RawKernelOptions {
 
 /// A KernelDef from LLVM 15 bitcode holding a kernel named `kernel_name`. The signature is read
 /// from the function's parameters: typed pointers in address space 1/2/3 become buffers /
-/// constant / local memory, i8..i64 become signed integers, half/float/double floats. Throws
-/// UserError for unreadable bitcode, a missing kernel or a parameter type spvjit cannot pass.
+/// constant / local memory, i8..i64 become signed integers, half/float/double floats. What
+/// clang -O2 emits but SPIR-V cannot hold (freeze, odd integer widths, odd vector lengths,
+/// some intrinsics) is rewritten first (docs/language.md). Throws UserError for unreadable
+/// bitcode, a missing kernel, a parameter type spvjit cannot pass or IR it cannot rewrite.
 /// Translation problems (triple, intrinsics) surface at compile time as TranslationError.
 /// The Jit builds the whole module into one program, shared with every other kernel taken from
 /// equal bitcode (module_from_bitcode, or kernel_from_bitcode again): a module is translated

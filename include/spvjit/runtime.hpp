@@ -40,6 +40,10 @@ struct DeviceInfo {
   bool fp64 = false;
   bool fp16 = false;
   bool cpu = false;  ///< CL_DEVICE_TYPE_CPU: kernels are coarsened (JitOptions::coarsen)
+  /// CL_FP_FMA in CL_DEVICE_SINGLE_FP_CONFIG / CL_DEVICE_DOUBLE_FP_CONFIG: hardware fused
+  /// multiply-add, so llvm.fmuladd in a kernel is compiled fused (docs/runtime.md).
+  bool fma_f32 = false;
+  bool fma_f64 = false;
   /// CL_DEVICE_PREFERRED_VECTOR_WIDTH_ for char, short, int, long, float, double (0: none).
   std::array<unsigned, 6> preferred_vector_width{1, 1, 1, 1, 1, 1};
 
