@@ -168,8 +168,13 @@ std::string show(const T& v) {
   return os.str();
 }
 
-// Empty when `got` agrees with `want` (bit for bit, or floats within max_ulps).
-std::string compare(const std::string& name, const HostData& got, const HostData& want, std::uint32_t max_ulps) {
+}  // namespace
+
+std::string difference(const std::string& name, const HostData& got, const HostData& want,
+                       std::uint32_t max_ulps) {
+  if (got.index() != want.index() || bytes_of(got) != bytes_of(want)) {
+    return "buffer '" + name + "': spvjit's and clBuildProgram's copies differ in type or size";
+  }
   return std::visit(
       [&](const auto& g) -> std::string {
         using T = typename std::decay_t<decltype(g)>::value_type;
@@ -196,8 +201,6 @@ std::string compare(const std::string& name, const HostData& got, const HostData
       got);
 }
 
-}  // namespace
-
 Outcome run(Runtime& rt, Jit& jit, const Case& c, Opt opt) {
   std::map<std::string, HostData> want, got;
   try {
@@ -212,7 +215,7 @@ Outcome run(Runtime& rt, Jit& jit, const Case& c, Opt opt) {
   }
   std::string message;
   for (const std::string& name : c.outputs) {
-    const std::string diff = compare(name, got.at(name), want.at(name), c.max_ulps);
+    const std::string diff = difference(name, got.at(name), want.at(name), c.max_ulps);
     if (!diff.empty()) message += (message.empty() ? "" : "\n") + diff;
   }
   return {message.empty(), message};
