@@ -41,12 +41,25 @@ struct Float3 {  // Rodinia cfd: FLOAT3
   float x, y, z;
 };
 SPVJIT_STRUCT(Float3, x, y, z)
+struct Knode {  // Rodinia b+tree: knode with DEFAULT_ORDER 256 (clang: {i32, [257 x i32] x2, i8, i32})
+  std::int32_t location;
+  std::int32_t indices[257];
+  std::int32_t keys[257];
+  std::int8_t is_leaf;  // OpenCL C bool, one byte in memory
+  std::int32_t num_keys;
+};
+SPVJIT_STRUCT(Knode, location, indices, keys, is_leaf, num_keys)
+struct Record {  // Rodinia b+tree: record
+  std::int32_t value;
+};
+SPVJIT_STRUCT(Record, value)
 
 /// A buffer's initial contents. Integers are signed: raw kernels' i8..i64 parameters are.
 using HostData = std::variant<std::vector<std::int8_t>, std::vector<std::int16_t>,
                               std::vector<std::int32_t>, std::vector<std::int64_t>,
                               std::vector<float>, std::vector<double>, std::vector<LatLong>,
-                              std::vector<Node>, std::vector<PointStruct>, std::vector<Float3>>;
+                              std::vector<Node>, std::vector<PointStruct>, std::vector<Float3>,
+                              std::vector<Knode>, std::vector<Record>>;
 
 template <class T>
 HostData zeros(std::size_t n) {

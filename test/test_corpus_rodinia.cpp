@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 
 #include "test/corpus_case.hpp"
@@ -373,4 +374,59 @@ CORPUS_CASE(rodinia_particlefilter_naive, "rodinia particlefilter naive: particl
   c.buffer("xj", zeros<double>(particles)).buffer("yj", zeros<double>(particles));
   c.launch("particle_kernel", {up(particles, 128)}, {128}, {"arrayX", "arrayY", "CDF", "u", "xj", "yj", particles});
   return c.compare({"xj", "yj"});
+}
+
+namespace {
+
+// A two-level B+ tree of order 256 in b+tree's layout: a root over `leaves` leaves whose keys
+// are 0, 1, ... in order; record i holds 3i + 1. Unused key slots hold INT32_MAX, so that one
+// work-item alone finds keys[t] <= key < keys[t + 1].
+std::vector<Knode> btree(int leaves) {
+  constexpr int order = 256;
+  std::vector<Knode> nodes(static_cast<std::size_t>(leaves) + 1);
+  for (auto& n : nodes) {
+    n = Knode{};
+    for (auto& k : n.keys) k = INT32_MAX;
+    for (auto& i : n.indices) i = INT32_MAX;
+  }
+  nodes[0].num_keys = leaves;
+  for (int j = 0; j < leaves; ++j) {
+    nodes[0].keys[j] = j * order;
+    nodes[0].indices[j] = j + 1;
+    Knode& leaf = nodes[static_cast<std::size_t>(j) + 1];
+    leaf.location = j + 1;
+    leaf.is_leaf = 1;
+    leaf.num_keys = order;
+    for (int t = 0; t < order; ++t) leaf.keys[t] = leaf.indices[t] = j * order + t;
+  }
+  return nodes;
+}
+
+}  // namespace
+
+CORPUS_CASE(rodinia_btree_findk, "rodinia b+tree: findK") {
+  constexpr int leaves = 4, queries = 8, order = 256;
+  Case c("rodinia/b+tree/kernel_gpu_opencl.cl");
+  c.buffer("knodes", values(btree(leaves)));
+  c.buffer("records", pattern<Record>(leaves * order, [](std::size_t i) { return Record{static_cast<std::int32_t>(3 * i + 1)}; }));
+  c.buffer("curr", zeros<std::int64_t>(queries)).buffer("offset", zeros<std::int64_t>(queries));
+  c.buffer("keys", random<std::int32_t>(queries, 0, leaves * order - 1, 31)).buffer("ans", zeros<Record>(queries));
+  c.launch("findK", {queries * order}, {order},
+           {std::int64_t{1}, "knodes", std::int64_t{leaves + 1}, "records", "curr", "offset", "keys", "ans"});
+  return c.compare({"curr", "offset", "ans"});
+}
+
+CORPUS_CASE(rodinia_btree_findrangek, "rodinia b+tree: findRangeK") {
+  constexpr int leaves = 4, queries = 8, order = 256;
+  std::vector<std::int32_t> start(queries), end(queries);
+  for (int q = 0; q < queries; ++q) start[q] = q * 97, end[q] = q * 97 + 200;
+  Case c("rodinia/b+tree/kernel_gpu_opencl_2.cl");
+  c.buffer("knodes", values(btree(leaves)));
+  for (const char* b : {"curr", "offset", "last", "offset2"}) c.buffer(b, zeros<std::int64_t>(queries));
+  c.buffer("start", values(start)).buffer("end", values(end));
+  c.buffer("recstart", zeros<std::int32_t>(queries)).buffer("reclen", zeros<std::int32_t>(queries));
+  c.launch("findRangeK", {queries * order}, {order},
+           {std::int64_t{1}, "knodes", std::int64_t{leaves + 1}, "curr", "offset", "last", "offset2", "start", "end",
+            "recstart", "reclen"});
+  return c.compare({"curr", "offset", "last", "offset2", "recstart", "reclen"});
 }
