@@ -53,13 +53,27 @@ struct Record {  // Rodinia b+tree: record
   std::int32_t value;
 };
 SPVJIT_STRUCT(Record, value)
+struct FourVector {  // Rodinia lavaMD: FOUR_VECTOR
+  float v, x, y, z;
+};
+SPVJIT_STRUCT(FourVector, v, x, y, z)
+struct ParStr {  // Rodinia lavaMD: par_str, passed by value
+  float alpha;
+};
+SPVJIT_STRUCT(ParStr, alpha)
+struct DimStr {  // Rodinia lavaMD: dim_str, passed by value
+  std::int32_t cur_arg, arch_arg, cores_arg, boxes1d_arg;
+  std::int64_t number_boxes, box_mem, space_elem, space_mem, space_mem2;
+};
+SPVJIT_STRUCT(DimStr, cur_arg, arch_arg, cores_arg, boxes1d_arg, number_boxes, box_mem, space_elem, space_mem,
+              space_mem2)
 
 /// A buffer's initial contents. Integers are signed: raw kernels' i8..i64 parameters are.
 using HostData = std::variant<std::vector<std::int8_t>, std::vector<std::int16_t>,
                               std::vector<std::int32_t>, std::vector<std::int64_t>,
                               std::vector<float>, std::vector<double>, std::vector<LatLong>,
                               std::vector<Node>, std::vector<PointStruct>, std::vector<Float3>,
-                              std::vector<Knode>, std::vector<Record>>;
+                              std::vector<Knode>, std::vector<Record>, std::vector<FourVector>>;
 
 template <class T>
 HostData zeros(std::size_t n) {
@@ -92,12 +106,16 @@ HostData values(std::vector<T> v) {
 }
 
 /// A launch argument: a buffer by name, a scalar of exactly the parameter's type (an OpenCL
-/// `int` takes int32_t, `long` int64_t, `short` int16_t), or local memory of some bytes.
-using ScalarValue = std::variant<std::int8_t, std::int16_t, std::int32_t, std::int64_t, float, double>;
+/// `int` takes int32_t, `long` int64_t, `short` int16_t) or a struct by value, or local memory
+/// of some bytes.
+using ScalarValue = std::variant<std::int8_t, std::int16_t, std::int32_t, std::int64_t, float, double,
+                                 ParStr, DimStr>;
+template <class T, class V>
+struct IsAlternative;
+template <class T, class... A>
+struct IsAlternative<T, std::variant<A...>> : std::bool_constant<(std::is_same_v<T, A> || ...)> {};
 template <class T>
-concept CorpusScalar = std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
-                       std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
-                       std::is_same_v<T, float> || std::is_same_v<T, double>;
+concept CorpusScalar = IsAlternative<T, ScalarValue>::value;
 struct Arg {
   enum class Kind : std::uint8_t { Buffer, Scalar, Local } kind;
   std::string buffer;
