@@ -474,3 +474,45 @@ CORPUS_CASE(rodinia_lavamd, "rodinia lavaMD: kernel_gpu_opencl") {
   }
   return c.compare({"fv"});
 }
+
+namespace {
+
+// mergesort.c's division tables for 64 divisions of 64 floats (in place of bucketsort's
+// output): where each starts, in float4s and in floats.
+constexpr int sort_divisions = 64, sort_per_division = 64, sort_n = sort_divisions * sort_per_division;
+std::vector<std::int32_t> division_starts(int unit) {
+  std::vector<std::int32_t> start(sort_divisions + 1);
+  for (int d = 0; d <= sort_divisions; ++d) start[static_cast<std::size_t>(d)] = d * sort_per_division / unit;
+  return start;
+}
+
+}  // namespace
+
+CORPUS_CASE(rodinia_hybridsort_merge, "rodinia hybridsort: mergeSortFirst, mergeSortPass") {
+  // Sort each float4, then one merge pass of pairs of float4s (nrElems 2).
+  constexpr int threads = 256, nr_elems = 2, threads_per_div = sort_per_division / (nr_elems * 4);
+  Case c("rodinia/hybridsort/mergesort.cl");
+  // float4 buffers as floats (4 per element), one float4 more: mergeSortPass reads the next
+  // float4 of its last run before it checks that the run has one.
+  c.buffer("input", random<float>(sort_n + 4, 0, 1, 34)).buffer("sorted4", zeros<float>(sort_n + 4));
+  c.buffer("merged", zeros<float>(sort_n + 4)).buffer("start", values(division_starts(4)));
+  c.launch("mergeSortFirst", {up(sort_n / 4, threads)}, {threads}, {"input", "sorted4", sort_n});
+  c.launch("mergeSortPass", {sort_divisions * threads_per_div}, {64},
+           {"sorted4", "merged", nr_elems, threads_per_div, "start"});
+  for (Opt o : {Opt::O2, Opt::O0}) {
+    c.pending(o, "has type <4 x float> addrspace(1)*",
+              "pointers to vectors (__global float4*): raw-module signatures take pointers to scalars "
+              "and structs only (no helper's work covers it)");
+  }
+  return c.compare({"sorted4", "merged"});
+}
+
+CORPUS_CASE(rodinia_hybridsort_pack, "rodinia hybridsort: mergepack") {
+  Case c("rodinia/hybridsort/mergesort.cl");
+  // A division's nullElems (0..3) shift its reads: the last one reads up to 3 floats past n.
+  c.buffer("merged", random<float>(sort_n + 4, 0, 1, 35)).buffer("packed", zeros<float>(sort_n));
+  c.buffer("start", values(division_starts(4))).buffer("null_elems", random<std::int32_t>(sort_divisions, 0, 3, 36));
+  c.buffer("final_start", values(division_starts(1)));
+  c.launch("mergepack", {256, sort_divisions}, {256, 1}, {"merged", "packed", "start", "null_elems", "final_start"});
+  return c.compare({"packed"});
+}
