@@ -516,3 +516,46 @@ CORPUS_CASE(rodinia_hybridsort_pack, "rodinia hybridsort: mergepack") {
   c.launch("mergepack", {256, sort_divisions}, {256, 1}, {"merged", "packed", "start", "null_elems", "final_start"});
   return c.compare({"packed"});
 }
+
+CORPUS_CASE(rodinia_hybridsort_histogram, "rodinia hybridsort: histogram1024Kernel") {
+  constexpr int n = 16384;
+  Case c("rodinia/hybridsort/histogram1024.cl");
+  c.buffer("histogram", zeros<std::int32_t>(1024)).buffer("data", random<float>(n, 0, 1, 37));
+  c.launch("histogram1024Kernel", {6144}, {96}, {"histogram", "data", 0.0f, 1.0f, n});
+  c.refused(Opt::O0, "calls undefined function 'addData1024'",
+            "C99 inline, as in cfd: clang -O0 calls the `inline` helper, which has no external definition");
+  return c.compare({"histogram"});
+}
+
+CORPUS_CASE(rodinia_hybridsort_bucket, "rodinia hybridsort: bucketcount, bucketprefixoffset, bucketsort") {
+  // bucketsort.c's three kernels, with 1024 evenly spaced pivots. The host scans
+  // bucketprefixoffset's totals into l_offsets between the last two; the case computes the
+  // same totals beforehand, with bucketcount's own pivot search.
+  constexpr int n = 16384, divisions = 1024, threads = 32, band = 128;
+  constexpr int blocks = (n - 1) / (threads * band) + 1;
+  const HostData input = random<float>(n, 0, 1, 38);
+  std::vector<float> pivots(divisions);
+  for (int i = 0; i < divisions; ++i) pivots[static_cast<std::size_t>(i)] = static_cast<float>(i + 1) / divisions;
+  std::vector<std::int32_t> count(divisions, 0), offsets(divisions, 0);
+  for (float elem : std::get<std::vector<float>>(input)) {
+    int idx = divisions / 2 - 1, jump = divisions / 4;
+    float piv = pivots[static_cast<std::size_t>(idx)];
+    while (jump >= 1) {
+      idx = elem < piv ? idx - jump : idx + jump;
+      piv = pivots[static_cast<std::size_t>(idx)];
+      jump /= 2;
+    }
+    ++count[static_cast<std::size_t>(elem < piv ? idx : idx + 1)];
+  }
+  for (int i = 1; i < divisions; ++i) {
+    offsets[static_cast<std::size_t>(i)] = offsets[static_cast<std::size_t>(i - 1)] + count[static_cast<std::size_t>(i - 1)];
+  }
+  Case c("rodinia/hybridsort/bucketsort_kernels.cl");
+  c.buffer("input", input).buffer("indice", zeros<std::int32_t>(n)).buffer("pivots", values(pivots));
+  c.buffer("prefix", zeros<std::int32_t>(blocks * divisions)).buffer("totals", zeros<std::int32_t>(divisions));
+  c.buffer("offsets", values(offsets)).buffer("output", zeros<float>(n));
+  c.launch("bucketcount", {blocks * threads}, {threads}, {"input", "indice", "prefix", n, "pivots"});
+  c.launch("bucketprefixoffset", {divisions}, {128}, {"prefix", "totals", blocks});
+  c.launch("bucketsort", {blocks * threads}, {threads}, {"input", "indice", "output", n, "prefix", "offsets"});
+  return c.compare({"indice", "prefix", "totals", "output"});
+}
