@@ -559,3 +559,26 @@ CORPUS_CASE(rodinia_hybridsort_bucket, "rodinia hybridsort: bucketcount, bucketp
   c.launch("bucketsort", {blocks * threads}, {threads}, {"input", "indice", "output", n, "prefix", "offsets"});
   return c.compare({"indice", "prefix", "totals", "output"});
 }
+
+CORPUS_CASE(rodinia_leukocyte_find_ellipse, "rodinia leukocyte: GICOV_kernel, dilate_kernel") {
+  // find_ellipse_opencl.c on a 64 x 64 frame: GICOV over the interior (MAX_RAD + 2 = 22 from
+  // each edge), then the dilation of its result by a 25 x 25 disc; random gradients and
+  // stencil offsets in place of the video and the host's ellipse tables.
+  constexpr int m = 64, max_r = 22, inner = m - 2 * max_r, points = 150, circles = 7, strel = 25;
+  std::vector<float> disc(strel * strel);
+  for (int y = 0; y < strel; ++y) {
+    for (int x = 0; x < strel; ++x) disc[static_cast<std::size_t>(y * strel + x)] = (x - 12) * (x - 12) + (y - 12) * (y - 12) <= 144 ? 1.0f : 0.0f;
+  }
+  Case c("rodinia/leukocyte/find_ellipse_kernel.cl");
+  c.buffer("grad_x", random<float>(m * m, -1, 1, 39)).buffer("grad_y", random<float>(m * m, -1, 1, 40));
+  c.buffer("sin", pattern<float>(points, [](std::size_t n) { return std::sin(0.0419f * static_cast<float>(n)); }));
+  c.buffer("cos", pattern<float>(points, [](std::size_t n) { return std::cos(0.0419f * static_cast<float>(n)); }));
+  c.buffer("tX", random<std::int32_t>(circles * points, -20, 20, 41)).buffer("tY", random<std::int32_t>(circles * points, -20, 20, 42));
+  c.buffer("gicov", zeros<float>(m * m)).buffer("strel", values(disc)).buffer("dilated", zeros<float>(m * m));
+  c.launch("GICOV_kernel", {up(inner * inner, 256)}, {256},
+           {m, "grad_x", "grad_y", "sin", "cos", "tX", "tY", "gicov", inner, inner});
+  c.launch("dilate_kernel", {up(m * m, 176)}, {176}, {m, m, strel, strel, "strel", "gicov", "dilated"});
+  c.pending(Opt::O2, "function 'GICOV_kernel' uses the instruction 'freeze'",
+            "clang -O2 emits freeze, which SPIRV-LLVM-Translator 15 cannot translate (helper 'legalize')");
+  return c.compare({"gicov", "dilated"});
+}
