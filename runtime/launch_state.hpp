@@ -128,6 +128,12 @@ struct KernelAccess {
   static LaunchState& state(const Kernel& k) { return *k.state_; }
   static cl_kernel kernel(const Kernel& k) { return k.state_->kernel.get(); }
   static cl_command_queue queue(const Kernel& k) { return k.state_->core->queue.get(); }
+  /// A launch whose arguments are known only at run time (the kernel corpus's data-driven
+  /// cases): `args` holds `count` views and a default one after them, as launch() builds.
+  static void launch(Kernel& k, const NDRange& ndrange, const WorkGroup& workgroup,
+                     const ArgView* args, std::size_t count) {
+    k.launch_packed(ndrange, &workgroup, args, count, nullptr);
+  }
 };
 
 }  // namespace spvjit::detail
