@@ -190,9 +190,6 @@ CORPUS_CASE(polybench_convolution_3d, "polybench convolution-3d: Convolution3D_k
   Case c("polybench/convolution-3d/3DConvolution.cl");
   c.buffer("A", data(m * m * m, 1)).buffer("B", zeros<float>(m * m * m));
   for (int i = 1; i < m - 1; ++i) c.launch("Convolution3D_kernel", {up(m, 32), up(m, 8)}, {32, 8}, {"A", "B", m, m, m, i});
-  c.pending(Opt::O2, "uses the instruction 'freeze'",
-            "clang -O2's SLP vectorizer turns the bounds test into freeze and bitcast <4 x i1> to i4 "
-            "(helper 'legalize')");
   return c.compare({"B"});
 }
 
