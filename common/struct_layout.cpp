@@ -9,7 +9,7 @@ namespace {
 void spell_out(const StructLayout& layout, std::uint32_t base, std::vector<StructLeaf>& out) {
   for (const StructField& f : layout.fields()) {
     if (f.nested) {
-      spell_out(*f.nested, base + f.offset, out);
+      for (std::uint32_t k = 0; k < f.count; ++k) spell_out(*f.nested, base + f.offset + k * f.nested->size(), out);
     } else if (f.pointer) {
       out.push_back({base + f.offset, f.points_to_struct() ? Scalar::U8 : f.type, true});
     } else {
@@ -22,7 +22,7 @@ void spell_out(const StructLayout& layout, std::uint32_t base, std::vector<Struc
 
 std::uint32_t field_bytes(const StructField& f) {
   if (f.pointer) return pointer_member_bytes;
-  return f.nested ? f.nested->size() : f.count * size_of(f.type);
+  return f.count * (f.nested ? f.nested->size() : size_of(f.type));
 }
 
 // "global const f32*", "global struct Node*". A pointee struct is named, not spelled out: it may
@@ -51,7 +51,11 @@ StructLayout::StructLayout(std::string name, std::uint32_t size, std::uint32_t a
     if (f.pointer && (f.nested || f.array)) {
       throw UserError(what + ": member '" + f.name + "' is a pointer and an array or a struct at once");
     }
-    if (!f.nested && f.count == 0) throw UserError(what + ": member '" + f.name + "' is an empty array");
+    if (f.count == 0) throw UserError(what + ": member '" + f.name + "' is an empty array");
+    if (!f.array && f.count != 1) {
+      throw UserError(what + ": member '" + f.name + "' has " + std::to_string(f.count) +
+                      " elements but is not an array");
+    }
     end = f.offset + field_bytes(f);
     if (end > size_) {
       throw UserError(what + ": member '" + f.name + "' ends at byte " + std::to_string(end) +
@@ -72,8 +76,8 @@ std::string StructLayout::describe_fields() const {
       out += describe_pointer(f);
     } else {
       out += std::string(spvjit::name(f.type));
-      if (f.array) out += "[" + std::to_string(f.count) + "]";
     }
+    if (f.array) out += "[" + std::to_string(f.count) + "]";
   }
   return out + "}";
 }
@@ -86,7 +90,7 @@ void StructLayout::sign_fields(std::uint32_t base, std::string& out) const {
   for (const StructField& f : fields_) {
     const std::uint32_t at = base + f.offset;
     if (f.nested) {
-      f.nested->sign_fields(at, out);
+      for (std::uint32_t k = 0; k < f.count; ++k) f.nested->sign_fields(at + k * f.nested->size(), out);
     } else if (f.pointer) {
       out += describe_pointer(f) + "@" + std::to_string(at) + ",";
     } else {
@@ -108,7 +112,7 @@ std::string StructLayout::first_pointer_member() const {
     if (f.pointer) return name_ + "::" + f.name;
     if (f.nested) {
       if (std::string inner = f.nested->first_pointer_member(); !inner.empty()) {
-        return name_ + "::" + f.name + "." + inner.substr(inner.find("::") + 2);
+        return name_ + "::" + f.name + (f.array ? "[0]." : ".") + inner.substr(inner.find("::") + 2);
       }
     }
   }

@@ -50,7 +50,8 @@ const StructTypeInfo& BuilderState::struct_type(const StructLayout& layout) {
         f.pointer  ? llvm::PointerType::get(f.pointee ? static_cast<llvm::Type*>(named_struct(*f.pointee()))
                                                       : memory_type(f.type),
                                             static_cast<unsigned>(AddressSpace::Global))
-        : f.nested ? struct_type(*f.nested).type
+        : f.nested ? f.array ? static_cast<llvm::Type*>(llvm::ArrayType::get(struct_type(*f.nested).type, f.count))
+                             : struct_type(*f.nested).type
         : f.array  ? static_cast<llvm::Type*>(llvm::ArrayType::get(memory_type(f.type), f.count))
                    : memory_type(f.type);
     pad_to(f.offset);
@@ -90,7 +91,8 @@ bool same_member(const StructField& f, const StructField& want) {
                                       : f.type == want.type);
   }
   if (f.nested || want.nested) return f.nested && want.nested && f.nested->same_shape(*want.nested) &&
-                                      f.nested->name() == want.nested->name();
+                                      f.nested->name() == want.nested->name() &&
+                                      f.array == want.array && f.count == want.count;
   return f.type == want.type && f.array == want.array && f.count == want.count;
 }
 
@@ -99,8 +101,8 @@ std::string describe_member(const StructField& f) {
     return std::string("global ") + (f.pointee_const ? "const " : "") +
            (f.pointee ? "struct " + f.pointee()->name() : std::string(name(f.type))) + "*";
   }
-  if (f.nested) return "struct " + f.nested->name();
-  return std::string(name(f.type)) + (f.array ? "[" + std::to_string(f.count) + "]" : "");
+  const std::string element = f.nested ? "struct " + f.nested->name() : std::string(name(f.type));
+  return element + (f.array ? "[" + std::to_string(f.count) + "]" : "");
 }
 
 void push(FieldPath& path, std::uint32_t index, const char* what) {
@@ -119,7 +121,13 @@ void leaf_paths(BuilderState& s, const StructLayout& layout, const FieldPath& pr
     const StructField& f = layout.fields()[k];
     FieldPath path = prefix;
     push(path, info.element[k], "struct copy");
-    if (f.nested) {
+    if (f.nested && f.array) {
+      for (std::uint32_t e = 0; e < f.count; ++e) {
+        FieldPath element = path;
+        push(element, e, "struct copy");
+        leaf_paths(s, *f.nested, element, out);
+      }
+    } else if (f.nested) {
       leaf_paths(s, *f.nested, path, out);
     } else if (f.pointer) {
       path.pointer = true;

@@ -37,7 +37,8 @@ bool scalar_of_type(llvm::Type* t, Scalar& out) {
 }
 
 // The layout of a struct clang laid out: each member's offset from the DataLayout, nested
-// structs and arrays of scalars spelled out; null (and `why`) for anything else.
+// structs and arrays of scalars or structs spelled out (an array of arrays as one flat array:
+// the same bytes); null (and `why`) for anything else.
 std::shared_ptr<const StructLayout> layout_of(llvm::StructType* type, const llvm::DataLayout& dl,
                                               std::string& why) {
   std::string name = type->hasName() ? type->getName().str() : "anonymous";
@@ -50,7 +51,21 @@ std::shared_ptr<const StructLayout> layout_of(llvm::StructType* type, const llvm
     StructField f;
     f.name = "member" + std::to_string(i);
     f.offset = static_cast<std::uint32_t>(sl->getElementOffset(i));
-    auto* array = llvm::dyn_cast<llvm::ArrayType>(t);
+    llvm::Type* element = t;
+    std::uint64_t count = 1;
+    while (auto* array = llvm::dyn_cast<llvm::ArrayType>(element)) {
+      // Saturated past UINT32_MAX: refused below either way.
+      count = std::min<std::uint64_t>(count * std::min<std::uint64_t>(array->getNumElements(), 1ull << 32),
+                                      1ull << 32);
+      element = array->getElementType();
+    }
+    const bool array = element != t;
+    if (array && (count == 0 || count > UINT32_MAX)) {
+      return why = "struct " + name + " has an array member of " +
+                   (count ? "over " + std::to_string(UINT32_MAX) : std::string("no")) +
+                   " elements (expected 1 to " + std::to_string(UINT32_MAX) + ")",
+             nullptr;
+    }
     auto* pointer = llvm::dyn_cast<llvm::PointerType>(t);
     if (pointer && !pointer->isOpaque() &&
         pointer->getAddressSpace() == static_cast<unsigned>(AddressSpace::Global)) {
@@ -67,15 +82,20 @@ std::shared_ptr<const StructLayout> layout_of(llvm::StructType* type, const llvm
     } else if (auto* nested = llvm::dyn_cast<llvm::StructType>(t)) {
       f.nested = layout_of(nested, dl, why);
       if (!f.nested) return nullptr;
-    } else if (array && scalar_of_type(array->getElementType(), f.type)) {
+    } else if (auto* nested_element = array ? llvm::dyn_cast<llvm::StructType>(element) : nullptr) {
+      f.nested = layout_of(nested_element, dl, why);
+      if (!f.nested) return nullptr;
       f.array = true;
-      f.count = static_cast<std::uint32_t>(array->getNumElements());
+      f.count = static_cast<std::uint32_t>(count);
+    } else if (array && scalar_of_type(element, f.type)) {
+      f.array = true;
+      f.count = static_cast<std::uint32_t>(count);
     } else if (!scalar_of_type(t, f.type)) {
       std::string text;
       llvm::raw_string_ostream os(text);
       t->print(os);
       return why = "struct " + name + " has a member of type " + os.str() +
-                   " (expected scalars, arrays of scalars, structs of them and __global pointers)",
+                   " (expected scalars, structs of them, arrays of either and __global pointers)",
              nullptr;
     }
     fields.push_back(std::move(f));

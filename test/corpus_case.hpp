@@ -57,6 +57,18 @@ struct FourVector {  // Rodinia lavaMD: FOUR_VECTOR
   float v, x, y, z;
 };
 SPVJIT_STRUCT(FourVector, v, x, y, z)
+struct NeiStr {  // Rodinia lavaMD: nei_str
+  std::int32_t x, y, z, number;
+  std::int64_t offset;
+};
+SPVJIT_STRUCT(NeiStr, x, y, z, number, offset)
+struct BoxStr {  // Rodinia lavaMD: box_str, holding an array of structs
+  std::int32_t x, y, z, number;
+  std::int64_t offset;
+  std::int32_t nn;
+  NeiStr nei[26];
+};
+SPVJIT_STRUCT(BoxStr, x, y, z, number, offset, nn, nei)
 struct ParStr {  // Rodinia lavaMD: par_str, passed by value
   float alpha;
 };
@@ -73,7 +85,8 @@ using HostData = std::variant<std::vector<std::int8_t>, std::vector<std::int16_t
                               std::vector<std::int32_t>, std::vector<std::int64_t>,
                               std::vector<float>, std::vector<double>, std::vector<LatLong>,
                               std::vector<Node>, std::vector<PointStruct>, std::vector<Float3>,
-                              std::vector<Knode>, std::vector<Record>, std::vector<FourVector>>;
+                              std::vector<Knode>, std::vector<Record>, std::vector<FourVector>,
+                              std::vector<BoxStr>>;
 
 template <class T>
 HostData zeros(std::size_t n) {

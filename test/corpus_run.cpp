@@ -26,7 +26,7 @@ using DeviceBuffer =
     std::variant<Buffer<std::int8_t>, Buffer<std::int16_t>, Buffer<std::int32_t>,
                  Buffer<std::int64_t>, Buffer<float>, Buffer<double>, Buffer<LatLong>,
                  Buffer<Node>, Buffer<PointStruct>, Buffer<Float3>,
-                 Buffer<Knode>, Buffer<Record>, Buffer<FourVector>>;
+                 Buffer<Knode>, Buffer<Record>, Buffer<FourVector>, Buffer<BoxStr>>;
 
 std::size_t bytes_of(const HostData& h) {
   return std::visit([](const auto& v) { return v.size() * sizeof(v[0]); }, h);

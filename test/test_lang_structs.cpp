@@ -65,6 +65,20 @@ struct Point {
 };
 SPVJIT_STRUCT(Point, x, y)
 
+struct Neighbour {  // Rodinia lavaMD's nei_str
+  std::int32_t x, y, z, number;
+  std::int64_t offset;
+};
+SPVJIT_STRUCT(Neighbour, x, y, z, number, offset)
+
+struct Box {  // a struct holding an array of structs, as lavaMD's box_str (26 there)
+  std::int32_t number;
+  std::int64_t offset;  // at 8
+  std::int32_t nn;      // at 16, then 4 bytes of padding
+  Neighbour nei[3];     // at 24, 24 bytes each
+};
+SPVJIT_STRUCT(Box, number, offset, nn, nei)
+
 struct Packed {
   std::uint8_t tag;
   std::int32_t value;
@@ -272,6 +286,77 @@ TEST_CASE("structs: nested structs, array members and odd sizes") {
     CHECK(odd_got[j].d == static_cast<std::int16_t>(j * (j + 1)));
     CHECK(odd_got[j].b == odd_host[j].c);
     CHECK(odd_got[j].a == odd_host[j].a);
+  }
+}
+
+TEST_CASE("structs: arrays of structs as members: layout, members, element and whole copies") {
+  const auto& b = *struct_layout<Box>();
+  CHECK(b.size() == sizeof(Box));
+  CHECK(b.size() == 96);
+  REQUIRE(b.fields().size() == 4);
+  CHECK(b.fields()[3].offset == offsetof(Box, nei));
+  CHECK(b.fields()[3].array);
+  CHECK(b.fields()[3].count == 3);
+  CHECK(b.describe() == "struct Box{i32,i64,i32,struct Neighbour{i32,i32,i32,i32,i64}[3]} (96 bytes)");
+  REQUIRE(b.leaves().size() == 3 + 3 * 5);
+  CHECK(b.leaves()[3] == StructLeaf{24, Scalar::I32});
+  CHECK(b.leaves()[8] == StructLeaf{48, Scalar::I32});
+  CHECK(b.leaves()[17] == StructLeaf{88, Scalar::I64});
+  CHECK(b.signature().find("i64@64,i32@72,") != std::string::npos);
+
+  KernelBuilder kb("box_update");
+  auto out = kb.param<Global<Box>>("out");
+  auto in = kb.param<Const<Box>>("in");
+  auto q = kb.param<Box>("q");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] {
+    out[i] = in[i];  // the whole struct, its array of structs included
+    auto o = out[i];
+    o[&Box::nei][1][&Neighbour::number] = in[i][&Box::nei][0].get(&Neighbour::number) + in[i].get(&Box::nn);
+    o[&Box::nei][2][&Neighbour::offset] = q[&Box::nei][2].get(&Neighbour::offset) + in[i].get(&Box::offset);
+    o[&Box::nei][0] = q[&Box::nei][1];  // one element, from a by-value struct
+    auto copy = kb.var(in[i][&Box::nei][2]);
+    copy[&Neighbour::x] = copy[&Neighbour::x] * 10;
+    o[&Box::nei][2][&Neighbour::y] = copy.get(&Neighbour::x);
+  });
+  CHECK(kb.to_string().find("%struct.Box = type { i32, [4 x i8], i64, i32, [4 x i8], [3 x %struct.Neighbour] }") !=
+        std::string::npos);
+  CHECK_THROWS_WITH_AS((void)out[0][&Box::nei][3],
+                       doctest::Contains("index 3 is out of bounds: the array holds 3 elements"), UserError);
+  Kernel k = test::compile_checked(kb.finish());
+  auto& rt = test::runtime();
+  const std::size_t n = 11;
+  auto neighbour = [](std::size_t j, std::size_t e) {
+    const auto v = static_cast<std::int32_t>(j * 10 + e);
+    return Neighbour{v, v + 1, v + 2, v + 3, static_cast<std::int64_t>(v) * 5000000000};
+  };
+  std::vector<Box> host(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    host[j] = Box{static_cast<std::int32_t>(j), static_cast<std::int64_t>(j) << 33, static_cast<std::int32_t>(7 * j),
+                  {neighbour(j, 0), neighbour(j, 1), neighbour(j, 2)}};
+  }
+  const Box host_q{-1, -2, -3, {neighbour(100, 0), neighbour(100, 1), neighbour(100, 2)}};
+  auto in_buf = rt.upload(host);
+  auto out_buf = rt.zeros<Box>(n);
+  k.launch(NDRange{n}, out_buf, in_buf, host_q);
+  rt.synchronize();
+  const auto got = out_buf.to_vector();
+  auto same = [](const Neighbour& a, const Neighbour& b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z && a.number == b.number && a.offset == b.offset;
+  };
+  for (std::size_t j = 0; j < n; ++j) {
+    CAPTURE(j);
+    CHECK(got[j].number == host[j].number);
+    CHECK(got[j].offset == host[j].offset);
+    CHECK(got[j].nn == host[j].nn);
+    CHECK(same(got[j].nei[0], host_q.nei[1]));
+    Neighbour want1 = host[j].nei[1];
+    want1.number = host[j].nei[0].number + host[j].nn;
+    CHECK(same(got[j].nei[1], want1));
+    Neighbour want2 = host[j].nei[2];
+    want2.offset = host_q.nei[2].offset + host[j].offset;
+    want2.y = host[j].nei[2].x * 10;
+    CHECK(same(got[j].nei[2], want2));
   }
 }
 

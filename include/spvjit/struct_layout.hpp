@@ -6,7 +6,7 @@
 //   SPVJIT_STRUCT(Particle, x, y, id, mass)
 //
 // Members are kernel scalars, fixed arrays of them (`float v[3]`), structs described the same
-// way, or pointers into global memory (`float* data`, `const Node* next`: 8 bytes; the kernel
+// way, fixed arrays of those (`Neighbour nei[26]`), or pointers into global memory (`float* data`, `const Node* next`: 8 bytes; the kernel
 // reads them as Global/Const pointers, unchecked, and the device must share the host's memory,
 // see structs.hpp). Shared by the builder (ir/), the argument packer (runtime/) and raw modules
 // (jit/): no LLVM, no OpenCL.
@@ -43,7 +43,8 @@ struct StructField {
   Scalar type = Scalar::U8;   ///< the scalar, an array's element or a pointer's scalar pointee
   std::uint32_t count = 1;    ///< an array's elements (`float v[3]`: 3); 1 otherwise
   bool array = false;
-  std::shared_ptr<const StructLayout> nested = nullptr;  ///< a nested struct, or null
+  /// A nested struct, or an array's element struct (`Neighbour nei[26]`: array, count 26), or null.
+  std::shared_ptr<const StructLayout> nested = nullptr;
   /// A pointer into global memory (`float* data`, 8 bytes): to `type`, or to the structs of
   /// `pointee` / `pointee_name`.
   bool pointer = false;
@@ -151,6 +152,10 @@ StructField describe_member(const char* name, std::size_t offset) {
     f.array = true;
   } else if constexpr (KernelStruct<F>) {
     f.nested = struct_layout<F>();
+  } else if constexpr (std::rank_v<F> == 1 && KernelStruct<std::remove_cv_t<std::remove_extent_t<F>>>) {
+    f.nested = struct_layout<std::remove_cv_t<std::remove_extent_t<F>>>();
+    f.count = static_cast<std::uint32_t>(std::extent_v<F>);
+    f.array = true;
   } else if constexpr (std::is_pointer_v<F> && KernelScalar<std::remove_pointer_t<F>>) {
     f.pointer = true;
     f.type = scalar_of<std::remove_cv_t<std::remove_pointer_t<F>>>;
@@ -161,9 +166,10 @@ StructField describe_member(const char* name, std::size_t offset) {
     f.pointee_const = std::is_const_v<std::remove_pointer_t<F>>;
   } else {
     static_assert(unsupported_member<M>,
-                  "SPVJIT_STRUCT: a member must be a kernel scalar, a fixed one-dimensional "
-                  "array of one, a struct described with SPVJIT_STRUCT, or a pointer to one of "
-                  "those (T*, const T*)");
+                  "SPVJIT_STRUCT: a member must be a kernel scalar, a struct described with "
+                  "SPVJIT_STRUCT, a fixed one-dimensional array of either (arrays of arrays are "
+                  "not supported: flatten `float m[3][4]` to `float m[12]`), or a pointer to a "
+                  "scalar or a described struct (T*, const T*)");
   }
   return f;
 }

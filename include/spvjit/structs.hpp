@@ -87,16 +87,23 @@ using LikeConst = std::conditional_t<std::is_const_v<T>, const F, F>;
 
 template <KernelStruct S>
 class StructVal;
+template <class T>
+class StructRef;
 
-/// A fixed array member of a struct element: `ps[i][&Shape::v][2]`. Constant indices only,
-/// checked when the kernel is built.
+/// A fixed array member of a struct element: `ps[i][&Shape::v][2]`, a Ref to a scalar, or
+/// `box[&Box::nei][3]`, a StructRef to a struct. Constant indices only, checked when the kernel
+/// is built.
 template <class E, std::size_t N>
 class MemberArray {
  public:
   MemberArray(const Pointer& p, Value index, const detail::FieldPath& path)
       : ptr_(p), index_(index), path_(path) {}
-  Ref<E> operator[](std::size_t k) const {
-    return Ref<E>(ptr_, index_, detail::array_element(path_, k, N));
+  auto operator[](std::size_t k) const {
+    if constexpr (KernelStruct<E>) {
+      return StructRef<E>(ptr_, index_, detail::array_element(path_, k, N));
+    } else {
+      return Ref<E>(ptr_, index_, detail::array_element(path_, k, N));
+    }
   }
   static constexpr std::size_t size() { return N; }
 
@@ -126,7 +133,7 @@ class StructRef {
       : ptr_(other.pointer()), index_(other.index()), path_(other.path()) {}
 
   /// The member `member` of this struct: a Ref for a scalar (reads as a Val, assigns when
-  /// writable), a MemberArray for an array, a StructRef for a nested struct, and for a pointer
+  /// writable), a MemberArray for an array (of scalars or of structs), a StructRef for a nested struct, and for a pointer
   /// member (`float* data`) the pointer it holds, read: a Global<float> (Const<float> for
   /// `const float*`), indexed without bounds checks: `seg[&Segment::data][k]`.
   template <class M>
