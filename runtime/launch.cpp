@@ -50,9 +50,8 @@ inline bool same_layout(const Param& p, const ArgView& a) {
     // OpenCL leaves a buffer of another context undefined behaviour; PoCL does not check it.
     why = given.svm ? ": the SharedArray belongs to another Runtime (another OpenCL context)"
                     : ": the buffer belongs to another Runtime (another OpenCL context)";
-  } else if (given.kind == ParamKind::Pointer && p.kind == ParamKind::Pointer && given.type == p.type &&
-             p.lanes != 0 &&
-             given.count % p.element_scalars() != 0) {
+  } else if (given.kind == ParamKind::Pointer && p.kind == ParamKind::Pointer &&
+             given.type == p.type && p.lanes != 0 && given.count % p.element_scalars() != 0) {
     why = ": " + std::to_string(given.count) + " " + std::string(name(p.type)) +
           " passed for " + p.describe() + ", which is not a whole number of vectors of " +
           std::to_string(p.element_scalars()) + " " + std::string(name(p.type)) +
