@@ -174,7 +174,8 @@ void BuilderState::check_kernel_scope(const char* what) const {
 
 std::string Param::describe() const {
   const std::string element =
-      struct_layout ? "struct " + struct_layout->name() : std::string(spvjit::name(type));
+      struct_layout ? "struct " + struct_layout->name()
+                    : std::string(spvjit::name(type)) + (lanes ? "x" + std::to_string(lanes) : "");
   std::string out;
   switch (kind) {
     case ParamKind::Scalar: return element;

@@ -36,6 +36,30 @@ bool scalar_of_type(llvm::Type* t, Scalar& out) {
   }
 }
 
+// What a pointer parameter's memory holds: a scalar, or an OpenCL C vector of 2, 3, 4, 8 or 16
+// of them (`lanes`), which the launch passes as memory of the scalar. The vector's size in the
+// module must be what element_scalars() counts, or bounds and sizes would disagree with it.
+bool pointee_of_memory(llvm::Type* t, const llvm::DataLayout& dl, Scalar& type,
+                       std::uint8_t& lanes, std::string& why) {
+  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  if (!vector) return scalar_of_type(t, type);
+  const unsigned n = vector->getNumElements();
+  if (!scalar_of_type(vector->getElementType(), type)) return false;
+  if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16) {
+    return why = "vectors of " + std::to_string(n) + " lanes are no OpenCL C type", false;
+  }
+  lanes = static_cast<std::uint8_t>(n);
+  const unsigned scalars = n == 3 ? 4 : n;
+  if (dl.getTypeAllocSize(vector) != std::uint64_t{scalars} * size_of(type)) {
+    return why = "the module's data layout gives a " + std::to_string(n) + "-lane vector " +
+                 std::to_string(dl.getTypeAllocSize(vector).getFixedSize()) +
+                 " bytes, not the " + std::to_string(scalars * size_of(type)) +
+                 " OpenCL C gives it",
+           false;
+  }
+  return true;
+}
+
 // The layout of a struct clang laid out: each member's offset from the DataLayout, nested
 // structs and arrays of scalars or structs spelled out (an array of arrays as one flat array:
 // the same bytes); null (and `why`) for anything else.
@@ -233,8 +257,9 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
       ok = p.struct_layout != nullptr;
     } else if (auto* ptr = llvm::dyn_cast<llvm::PointerType>(t)) {
       const unsigned space = ptr->getAddressSpace();
-      if (!ptr->isOpaque() && space >= 1 && space <= 3 &&
-          scalar_of_type(ptr->getNonOpaquePointerElementType(), p.type)) {
+      llvm::Type* pointee = ptr->isOpaque() ? nullptr : ptr->getNonOpaquePointerElementType();
+      if (pointee && pointee_of_memory(pointee, module.getDataLayout(), p.type, p.lanes, why) &&
+          space >= 1 && space <= 3) {
         p.space = static_cast<AddressSpace>(space);
         p.kind = space == 3 ? ParamKind::LocalArray : ParamKind::Pointer;
         p.read_only = space == 2 || arg.onlyReadsMemory();
@@ -252,8 +277,8 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
                       p.name + "' of kernel '" + name + "' has type " + os.str() +
                       (why.empty() ? "" : ": " + why) +
                       "; expected a scalar (i8..i64, half, float, double), a typed pointer to "
-                      "one in address space 1, 2 or 3, a struct by value (byval) or a pointer to "
-                      "structs in address space 1 or 2");
+                      "one or to a vector of 2, 3, 4, 8 or 16 of them in address space 1, 2 or 3, "
+                      "a struct by value (byval) or a pointer to structs in address space 1 or 2");
     }
     km->params.push_back(p);
   }

@@ -50,6 +50,12 @@ inline bool same_layout(const Param& p, const ArgView& a) {
     // OpenCL leaves a buffer of another context undefined behaviour; PoCL does not check it.
     why = given.svm ? ": the SharedArray belongs to another Runtime (another OpenCL context)"
                     : ": the buffer belongs to another Runtime (another OpenCL context)";
+  } else if (given.kind == ParamKind::Pointer && p.kind == ParamKind::Pointer &&
+             given.type == p.type && p.lanes != 0 && given.count % p.element_scalars() != 0) {
+    why = ": " + std::to_string(given.count) + " " + std::string(name(p.type)) +
+          " passed for " + p.describe() + ", which is not a whole number of vectors of " +
+          std::to_string(p.element_scalars()) + " " + std::string(name(p.type)) +
+          (p.lanes == 3 ? " (a 3-lane vector takes the room of 4)" : "");
   } else if (given.kind == ParamKind::LocalArray && given.kind == p.kind) {
     why = ": LocalMemory of " + std::to_string(given.size) + " bytes; expected 1 to " +
           std::to_string(s.local_mem_size) + " (the device's local memory)";
@@ -78,7 +84,8 @@ inline bool same_layout(const Param& p, const ArgView& a) {
   throw BoundsError(s.facts.name, p.name,
                     "kernel '" + s.facts.name + "': " + p.name + "[" + std::to_string(count) +
                         "] is out of bounds: " + p.name + " holds " + std::to_string(count) + " " +
-                        std::string(name(p.type)) + " (work-item " + std::to_string(count) +
+                        std::string(name(p.type)) + (p.lanes ? "x" + std::to_string(p.lanes) : "") +
+                        " (work-item " + std::to_string(count) +
                         " of ndrange " + nd.to_string() + " reads or writes " + p.name +
                         "[get_global_id(0)]); nothing was launched");
 }
@@ -146,7 +153,8 @@ inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a
   const bool ok = a.kind == p.kind && (a.any_type || a.type == p.type) && same_layout(p, a) &&
                   (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
                   (a.owner == nullptr || a.owner == s.core.get()) &&
-                  (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size));
+                  (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size)) &&
+                  (p.lanes == 0 || a.kind != ParamKind::Pointer || a.count % p.element_scalars() == 0);
   if (!ok) [[unlikely]] bad_argument(s, i, a);
   if (a.rank != 0 || p.rank != 0) check_shape(s, i, a);
 }
@@ -269,7 +277,9 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   }
 
   for (unsigned p : s.facts.extent_covers_ndrange) {
-    if (args[p].count < nd.size[0]) [[unlikely]] detail::bad_raw_extent(s, p, args[p].count, nd);
+    // Counted in the elements the kernel indexes: vectors for a pointer to them.
+    const std::size_t held = args[p].count / s.facts.params[p].element_scalars();
+    if (held < nd.size[0]) [[unlikely]] detail::bad_raw_extent(s, p, held, nd);
   }
 
   std::lock_guard<std::mutex> lock(s.mutex);

@@ -34,9 +34,17 @@ struct Param {
   /// pointer.
   std::uint8_t rank = 0;
   Layout layout = Layout::RowMajor;
+  /// Raw modules' pointers to vectors (`__global float4*`, `__local int2*`): the lanes, 2, 3, 4,
+  /// 8 or 16, of `type`; the memory passed holds `type`, element_scalars() per vector. 0: a
+  /// pointer to scalars.
+  std::uint8_t lanes = 0;
+
+  /// Scalars per element the kernel indexes: 1, or the lanes (a 3-lane vector takes the room
+  /// of 4, as OpenCL C's float3 does).
+  unsigned element_scalars() const noexcept { return lanes == 0 ? 1u : lanes == 3 ? 4u : lanes; }
 
   /// e.g. "global const f32*", "f64", "local f32[]", "global f32[2-d]",
-  /// "global const f32[3-d column-major]", "global struct Particle*",
+  /// "global const f32[3-d column-major]", "global struct Particle*", "global f32x4*",
   /// "struct Particle{f32,f32,i32,f64} (24 bytes)".
   std::string describe() const;
 };
