@@ -4,6 +4,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <vector>
 
@@ -43,6 +44,14 @@ void legalize_raw_module(llvm::Module& m, const std::string& context) {
   expand_bool_vector_bitcasts(m);
   scalarize_odd_vectors(m, context);
   promote_odd_integers(m, context);
+}
+
+std::string printed_value(const llvm::Value& v) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  v.print(os);
+  const auto start = out.find_first_not_of(' ');
+  return start == std::string::npos ? out : out.substr(start);
 }
 
 }  // namespace spvjit::detail

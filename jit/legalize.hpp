@@ -8,6 +8,7 @@
 
 namespace llvm {
 class Module;
+class Value;
 }
 
 namespace spvjit::detail {
@@ -17,5 +18,8 @@ namespace spvjit::detail {
 /// bitcasts between <N x i1> and iN (bool_bitcasts.hpp), scalarizes vectors of lane counts
 /// SPIR-V lacks (scalarize_vectors.hpp) and widens odd-width integers (promote_integers.hpp). Throws UserError, starting with `context`, for what it refuses.
 void legalize_raw_module(llvm::Module& m, const std::string& context);
+
+/// `v` as LLVM prints it, without the leading indentation: what a refusal quotes.
+std::string printed_value(const llvm::Value& v);
 
 }  // namespace spvjit::detail

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "jit/legalize.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit::detail {
@@ -42,14 +43,6 @@ bool holds_odd(llvm::Type* t, std::set<llvm::Type*>& seen) {
 bool holds_odd(llvm::Type* t) {
   std::set<llvm::Type*> seen;
   return holds_odd(t, seen);
-}
-
-std::string text_of(const llvm::Value& v) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  v.print(os);
-  const auto start = out.find_first_not_of(' ');
-  return start == std::string::npos ? out : out.substr(start);
 }
 
 class Promoter {
@@ -139,7 +132,7 @@ class Promoter {
 
   [[noreturn]] void refuse(const llvm::Instruction& inst, const std::string& why) const {
     throw UserError(context_ + ": function '" + f_.getName().str() + "' " + why + " (" +
-                    text_of(inst) + "); spvjit widens integers other than i1, i8, i16, i32 and "
+                    printed_value(inst) + "); spvjit widens integers other than i1, i8, i16, i32 and "
                     "i64 only as scalar values computed in registers, up to 64 bits");
   }
 

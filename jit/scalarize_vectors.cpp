@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "jit/legalize.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit::detail {
@@ -50,14 +51,6 @@ bool holds_odd(llvm::Type* t) {
 }
 
 unsigned lanes_in(llvm::Type* t) { return llvm::cast<llvm::FixedVectorType>(t)->getNumElements(); }
-
-std::string text_of(const llvm::Value& v) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  v.print(os);
-  const auto start = out.find_first_not_of(' ');
-  return start == std::string::npos ? out : out.substr(start);
-}
 
 class Scalarizer {
  public:
@@ -148,7 +141,7 @@ class Scalarizer {
 
   [[noreturn]] void refuse(const llvm::Instruction& inst, const std::string& why) const {
     throw UserError(context_ + ": function '" + f_.getName().str() + "' " + why + " (" +
-                    text_of(inst) + "); spvjit computes vectors of lane counts SPIR-V has no "
+                    printed_value(inst) + "); spvjit computes vectors of lane counts SPIR-V has no "
                     "type for (other than 2, 3, 4, 8, 16) lane by lane only as values in "
                     "registers, loaded and stored");
   }
