@@ -207,10 +207,6 @@ unsigned expand_untranslatable_intrinsics(llvm::Module& m) {
   }
   unsigned expanded = 0;
   for (auto* call : calls) expanded += expand(*call);
-  for (auto it = m.begin(); it != m.end();) {
-    llvm::Function& f = *it++;
-    if (f.isIntrinsic() && f.use_empty()) f.eraseFromParent();
-  }
   return expanded;
 }
 

@@ -44,6 +44,11 @@ void legalize_raw_module(llvm::Module& m, const std::string& context) {
   expand_bool_vector_bitcasts(m);
   scalarize_odd_vectors(m, context);
   promote_odd_integers(m, context);
+  // The rewrites leave the declarations of the intrinsics they replaced; once is enough.
+  for (auto it = m.begin(); it != m.end();) {
+    llvm::Function& f = *it++;
+    if (f.isIntrinsic() && f.use_empty()) f.eraseFromParent();
+  }
 }
 
 std::string printed_value(const llvm::Value& v) {

@@ -323,10 +323,6 @@ void promote_odd_integers(llvm::Module& m, const std::string& context) {
   for (auto& f : m) {
     if (!f.isDeclaration()) Promoter(f, context).run();
   }
-  for (auto it = m.begin(); it != m.end();) {
-    llvm::Function& f = *it++;
-    if (f.isIntrinsic() && f.use_empty()) f.eraseFromParent();
-  }
 }
 
 }  // namespace spvjit::detail

@@ -363,10 +363,6 @@ void scalarize_odd_vectors(llvm::Module& m, const std::string& context) {
   for (auto& f : m) {
     if (!f.isDeclaration()) Scalarizer(f, context).run();
   }
-  for (auto it = m.begin(); it != m.end();) {
-    llvm::Function& f = *it++;
-    if (f.isIntrinsic() && f.use_empty()) f.eraseFromParent();
-  }
 }
 
 }  // namespace spvjit::detail
