@@ -15,6 +15,7 @@
 
 #include "ir/group_stack.hpp"
 #include "jit/coarsen_analysis.hpp"
+#include "jit/coarsen_masks.hpp"
 #include "jit/split_vector_calls.hpp"
 #include "jit/coarsen_vector.hpp"
 
@@ -78,6 +79,41 @@ llvm::Function* make_scalar_body(llvm::Function& kernel, const CoarsenPlan& plan
   return f;
 }
 
+// The vector body: a clone of the kernel, if-converted where its lanes may branch apart, then
+// analysed again (if-conversion makes new varying values: masks, blends) and vectorized.
+struct VectorBody {
+  llvm::Function* function = nullptr;
+  CoarsenPlan plan;
+  LaneMasks masks;
+  std::string reason;  ///< non-empty: the if-converted body cannot be vectorized (removed)
+
+  VectorBody(llvm::Function& kernel, const CoarsenPlan& kernel_plan, llvm::Value* extent0,
+             const std::string& suffix) {
+    llvm::ValueToValueMapTy map;
+    function = clone_with_index(kernel, suffix, map);
+    std::vector<llvm::BranchInst*> divergent;
+    for (auto* br : kernel_plan.divergent_branches) {
+      divergent.push_back(llvm::cast<llvm::BranchInst>(map[br]));
+    }
+    masks = if_convert(*function, divergent);
+    llvm::Value* extent = extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
+    // Stores were checked to be guarded on the kernel itself.
+    plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true);
+    if (plan.ok() && !plan.divergent_branches.empty()) {
+      plan.reason = "branches on a value that differs between lanes only after if-conversion";
+    }
+    if (!plan.ok()) {
+      reason = plan.reason;
+      function->eraseFromParent();
+      function = nullptr;
+    }
+  }
+  bool ok() const { return function != nullptr; }
+  bool vectorize(unsigned width, FastEndArgs covered, bool index_fits) {
+    return vectorize_body(*function, plan, masks, width, covered, index_fits);
+  }
+};
+
 // The kernel becomes: g = get_global_id(0); base = W*g; all W inside -> vector body(g), else
 // scalar body(i) for i in base .. min(base+W, extent)-1. With a `fast_body` (no bounds checks
 // of get_global_id(0) itself), a full vector below `fast_end` (the least of ndrange(0) and
@@ -114,13 +150,27 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
     b.CreateBr(done);
     b.SetInsertPoint(checked);
   }
-  b.CreateCondBr(b.CreateICmpULE(end, extent0), full, tail);
+  // Without an extent every lane runs, as the padded work-items it stands for would.
+  if (extent0) {
+    b.CreateCondBr(b.CreateICmpULE(end, extent0), full, tail);
+  } else {
+    b.CreateBr(full);
+  }
 
   b.SetInsertPoint(full);
   call_helper(b, kernel, vector_body, g);
   b.CreateBr(done);
 
   b.SetInsertPoint(tail);
+  if (!extent0) {
+    b.CreateUnreachable();
+    tail->eraseFromParent();
+    loop->eraseFromParent();
+    body->eraseFromParent();
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+    return;
+  }
   auto* limit = b.CreateSelect(b.CreateICmpULT(end, extent0), end, extent0, "limit");
   b.CreateBr(loop);
   b.SetInsertPoint(loop);
@@ -150,18 +200,25 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     extent0 = llvm::ConstantInt::get(llvm::Type::getInt64Ty(m.getContext()), spec.ndrange->size[0]);
   } else if (def.hidden_ndrange && kernel->arg_size() > def.params.size()) {
     extent0 = kernel->getArg(static_cast<unsigned>(def.params.size()));
-  } else {
-    return {1, "does not know its ndrange (it never reads in_bounds() or ndrange())"};
+  } else if (!def.pads_safely) {
+    return {1, "does not know its ndrange (it never reads in_bounds() or ndrange()) and did not "
+               "declare allow_padding()"};
   }
   // A static workgroup dividing a static ndrange launches exactly ndrange(0) indices, so the
-  // bounds check may have been folded away (jit/specialize.cpp).
-  const bool exact = spec.ndrange && spec.workgroup && spec.workgroup->size[0] != 0 &&
-                     spec.ndrange->size[0] % spec.workgroup->size[0] == 0;
+  // bounds check may have been folded away (jit/specialize.cpp); a kernel that pads safely
+  // without knowing its ndrange guards itself.
+  const bool exact = (spec.ndrange && spec.workgroup && spec.workgroup->size[0] != 0 &&
+                      spec.ndrange->size[0] % spec.workgroup->size[0] == 0) ||
+                     !extent0;
   // As SSA values (phis) the analysis can tell which variables vary; PoCL promotes them anyway.
   promote_variables(*kernel);
+  unify_returns(*kernel);
   CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact);
   if (!plan.ok()) return {1, plan.reason};
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
+  if (auto why = divergent_region_problem(*kernel, plan.divergent_branches); !why.empty()) {
+    return {1, why};
+  }
   unsigned width = forced_width > 1 ? forced_width : preferred_width(widths, plan.widest);
   if (width < 2) return {1, "the device prefers scalars for this element type", true};
   // Builtins taking vectors wider than the kernel library's registers (256 bits for PoCL built
@@ -176,10 +233,6 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   if (width != 2 && width != 4 && width != 8 && width != 16) {
     return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16", true};
   }
-  auto* scalar_body = make_scalar_body(*kernel, plan);
-  llvm::ValueToValueMapTy map;
-  // The name carries the width, for people reading the SPIR-V (`spvjit spirv`).
-  auto* vector_body = clone_with_index(*kernel, ".vector.w" + std::to_string(width), map);
   // Bounds checks of get_global_id(0) itself against a buffer's extent pass for every full
   // vector below the least extent the launch passed: a second vector body without them, for
   // those.
@@ -189,16 +242,28 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
       has_fast_end ? FastEndArgs{first_extent_arg(def.params, def.hidden_ndrange),
                                  record_arg(def.params, def.hidden_ndrange)}
                    : FastEndArgs{};
-  const bool checks_index = vectorize_body(*vector_body, plan, map, width, covered);
+  // The name carries the width, for people reading the SPIR-V (`spvjit spirv`).
+  VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width));
+  if (!vector_body.ok()) {
+    for (const char* marker : {every_lane_marker, no_lane_marker}) {
+      if (auto* f = m.getFunction(marker); f && f->use_empty()) f->eraseFromParent();
+    }
+    return {1, vector_body.reason};
+  }
+  const bool checks_index = vector_body.vectorize(width, covered, /*index_fits=*/false);
   llvm::Function* fast_body = nullptr;
   llvm::Value* fast_end = nullptr;
   if (checks_index) {
     fast_end = kernel->getArg(fast_end_arg(def.params, def.hidden_ndrange));
-    llvm::ValueToValueMapTy fast_map;
-    fast_body = clone_with_index(*kernel, ".fast.w" + std::to_string(width), fast_map);
-    vectorize_body(*fast_body, plan, fast_map, width, covered, /*index_fits=*/true);
+    VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width));
+    fast.vectorize(width, covered, /*index_fits=*/true);
+    fast_body = fast.function;
   }
-  make_dispatcher(*kernel, extent0, vector_body, fast_body, fast_end, scalar_body, width);
+  auto* scalar_body = extent0 ? make_scalar_body(*kernel, plan) : nullptr;
+  for (const char* marker : {every_lane_marker, no_lane_marker}) {
+    if (auto* f = m.getFunction(marker); f && f->use_empty()) f->eraseFromParent();
+  }
+  make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width);
   return {width, {}};
 }
 

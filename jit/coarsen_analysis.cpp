@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "ir/kernel_module.hpp"
+#include "jit/coarsen_masks.hpp"
 #include "jit/coarsen_math.hpp"
 
 namespace spvjit::detail {
@@ -80,7 +81,7 @@ class Analysis {
   bool consecutive(llvm::Value* v) { return is(v, Role::Index) || is(v, Role::Offset); }
   void mark(llvm::Instruction* i, Role r) {
     if (plan_.roles.emplace(i, r).second && r != Role::InBounds && r != Role::Store &&
-        r != Role::Check && r != Role::Report) {
+        r != Role::Check && r != Role::Report && r != Role::LaneTest) {
       work_.push_back(i);
     }
   }
@@ -178,11 +179,17 @@ class Analysis {
       return;
     }
     if (llvm::isa<llvm::StoreInst>(u)) return;  // the stored value; check_store sees the address
+    if (llvm::isa<llvm::BranchInst>(u)) return;  // a divergent branch: order() records it
     if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) return classify_call(call);
     if (auto* add = llvm::dyn_cast<llvm::BinaryOperator>(u);
         add && add->getOpcode() == llvm::Instruction::Add && consecutive(v) &&
         uniform(add->getOperand(add->getOperand(0) == v ? 1 : 0))) {
       return mark(u, Role::Offset);  // row * m + col: still consecutive
+    }
+    if (auto* sub = llvm::dyn_cast<llvm::BinaryOperator>(u);
+        sub && sub->getOpcode() == llvm::Instruction::Sub && sub->getOperand(0) == v &&
+        consecutive(v) && uniform(sub->getOperand(1))) {
+      return mark(u, Role::Offset);  // a neighbour to the left, col - 1
     }
     if (llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::FCmpInst, llvm::SelectInst,
                   llvm::PHINode>(u)) {
@@ -200,6 +207,7 @@ class Analysis {
     // Bounds checks and their reports: their operands are checked once every role is known.
     if (name.startswith(marker_check)) return mark(call, Role::Check);
     if (name.startswith(marker_report)) return mark(call, Role::Report);
+    if (name == every_lane_marker || name == no_lane_marker) return mark(call, Role::LaneTest);
     if (name.startswith(vload_half_prefix)) {
       if (consecutive(call->getArgOperand(0)) && uniform(call->getArgOperand(1))) {
         widen(call->getType());
@@ -295,8 +303,7 @@ class Analysis {
     for (auto& bb : f_) {
       if (auto* br = llvm::dyn_cast<llvm::BranchInst>(bb.getTerminator());
           br && br->isConditional() && is(br->getCondition(), Role::Vector)) {
-        fail("branches on a varying condition");
-        return;
+        plan_.divergent_branches.push_back(br);
       }
       if (llvm::isa<llvm::SwitchInst>(bb.getTerminator()) &&
           role(llvm::cast<llvm::SwitchInst>(bb.getTerminator())->getCondition())) {

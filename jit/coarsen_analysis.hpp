@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace llvm {
+class BranchInst;
 class Function;
 class Instruction;
 class Type;
@@ -26,11 +27,15 @@ enum class Role {
   Store,     ///< a store (or vstore_half) to an Address
   Check,     ///< a bounds check of consecutive or uniform indices: one scalar test for W lanes
   Report,    ///< a failed check's report: made for the first failing lane
+  LaneTest,  ///< every_lane / no_lane of a varying condition (jit/coarsen_masks.hpp): uniform
 };
 
 struct CoarsenPlan {
   std::unordered_map<llvm::Instruction*, Role> roles;  ///< varying instructions only
   std::vector<llvm::Instruction*> order;  ///< the varying instructions, defs before uses
+  /// Conditional branches on a varying condition: the lanes may take both sides, so the vector
+  /// body runs both, under masks (jit/coarsen_masks.hpp).
+  std::vector<llvm::BranchInst*> divergent_branches;
   llvm::Type* widest = nullptr;           ///< widest element type read or written
   unsigned widest_call_bits = 0;          ///< widest element of a vectorized builtin call
   std::string reason;                     ///< non-empty: not element-wise, and why
@@ -38,7 +43,7 @@ struct CoarsenPlan {
 };
 
 /// Analyses `kernel`. `extent0` is the ndrange's dimension 0 inside the kernel (hidden argument
-/// or constant). `exact_without_check`: the launch runs exactly ndrange(0) indices in dimension
+/// or constant; null for a kernel that pads safely without knowing it). `exact_without_check`: the launch runs exactly ndrange(0) indices in dimension
 /// 0 even without a bounds check (static workgroup dividing a static ndrange); otherwise every
 /// side effect must sit behind `get_global_id(0) < extent0`, so that indices past the end do
 /// nothing and the tail may skip them.

@@ -2,10 +2,8 @@
 // replaced, in place, by W-wide vector instructions; uniform ones stay scalar.
 #pragma once
 
-#include <llvm/Transforms/Utils/ValueMapper.h>
-
-
 #include "jit/coarsen_analysis.hpp"
+#include "jit/coarsen_masks.hpp"
 
 namespace spvjit::detail {
 
@@ -16,13 +14,14 @@ struct FastEndArgs {
   unsigned end = 0;
 };
 
-/// `body` is a clone of the analysed kernel (`map`: kernel value -> clone value) whose last
-/// argument is the coarsened work-item index g; lanes are W*g .. W*g+W-1, all in bounds.
+/// `body` is a clone of the kernel, if-converted (`masks`, jit/coarsen_masks.hpp) and analysed
+/// (`plan`), whose last argument is the coarsened work-item index g; lanes are W*g .. W*g+W-1,
+/// all in bounds.
 /// Returns whether the body checks get_global_id(0) itself against one of `covered`. With
 /// `index_fits`, those checks are left out: the caller runs this body only for full vectors
 /// below fast_end, where they pass. Checks against any other extent (a view's, a local array's)
 /// stay.
-bool vectorize_body(llvm::Function& body, const CoarsenPlan& plan, llvm::ValueToValueMapTy& map,
+bool vectorize_body(llvm::Function& body, const CoarsenPlan& plan, const LaneMasks& masks,
                     unsigned width, FastEndArgs covered = {}, bool index_fits = false);
 
 }  // namespace spvjit::detail
