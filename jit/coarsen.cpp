@@ -114,6 +114,13 @@ struct VectorBody {
   }
 };
 
+// The vectorizer answers every lane test; their declarations must not reach the translator.
+void erase_unused_lane_tests(llvm::Module& m) {
+  for (const char* marker : {every_lane_marker, no_lane_marker}) {
+    if (auto* f = m.getFunction(marker); f && f->use_empty()) f->eraseFromParent();
+  }
+}
+
 // The kernel becomes: g = get_global_id(0); base = W*g; all W inside -> vector body(g), else
 // scalar body(i) for i in base .. min(base+W, extent)-1. With a `fast_body` (no bounds checks
 // of get_global_id(0) itself), a full vector below `fast_end` (the least of ndrange(0) and
@@ -245,9 +252,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // The name carries the width, for people reading the SPIR-V (`spvjit spirv`).
   VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width));
   if (!vector_body.ok()) {
-    for (const char* marker : {every_lane_marker, no_lane_marker}) {
-      if (auto* f = m.getFunction(marker); f && f->use_empty()) f->eraseFromParent();
-    }
+    erase_unused_lane_tests(m);
     return {1, vector_body.reason};
   }
   const bool checks_index = vector_body.vectorize(width, covered, /*index_fits=*/false);
@@ -260,9 +265,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     fast_body = fast.function;
   }
   auto* scalar_body = extent0 ? make_scalar_body(*kernel, plan) : nullptr;
-  for (const char* marker : {every_lane_marker, no_lane_marker}) {
-    if (auto* f = m.getFunction(marker); f && f->use_empty()) f->eraseFromParent();
-  }
+  erase_unused_lane_tests(m);
   make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width);
   return {width, {}};
 }
