@@ -8,7 +8,6 @@
 // many steps from the same start (the untimed first one included), bit for bit, and fails
 // (SkipWithError) naming the first cell that differs.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
