@@ -5,7 +5,8 @@ import statistics
 from dataclasses import dataclass, field
 
 SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-COUNTERS = ("allocs", "bytes", "bytes_per_second", "allocs_over_raw", "raw_allocs")
+COUNTERS = ("allocs", "bytes", "bytes_per_second", "allocs_over_raw", "raw_allocs", "steps",
+            "us_per_step")
 
 
 @dataclass

@@ -78,6 +78,14 @@ void WallClock::report_bytes_per_second(benchmark::State& state, double bytes_pe
                          benchmark::Counter::kDefaults, benchmark::Counter::kIs1024);
 }
 
+void WallClock::report_us_per_step(benchmark::State& state, double steps_per_iteration) const {
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double steps = steps_per_iteration * static_cast<double>(state.iterations());
+  if (seconds <= 0 || steps <= 0) return;
+  state.counters["us_per_step"] = seconds / steps * 1e6;
+}
+
 void report_allocs(benchmark::State& state, double allocs, double bytes) {
   state.counters["allocs"] = benchmark::Counter(allocs, benchmark::Counter::kAvgIterations);
   state.counters["bytes"] = benchmark::Counter(bytes, benchmark::Counter::kAvgIterations);

@@ -61,6 +61,9 @@ class WallClock {
   WallClock() : start_(std::chrono::steady_clock::now()) {}
   /// Sets `bytes_per_second`: bytes moved per iteration over wall-clock seconds per iteration.
   void report_bytes_per_second(benchmark::State& state, double bytes_per_iteration) const;
+  /// Sets `us_per_step`: wall-clock microseconds per step, for iterations of
+  /// `steps_per_iteration` steps (the apps/* cases).
+  void report_us_per_step(benchmark::State& state, double steps_per_iteration) const;
 
  private:
   std::chrono::steady_clock::time_point start_;
@@ -91,6 +94,8 @@ void register_openmp();
 void register_compile_hit();
 /// throughput/*: scalar vs coarsened kernels against C++ baselines (bench_throughput.cpp).
 void register_throughput();
+/// apps/heat2d and apps/heat3d: a heat-diffusion step per launch against OpenMP (bench_heat.cpp).
+void register_heat();
 /// The cases that start a child process per iteration (time_to_load, compile/cold and
 /// compile/warm_process): run with a tiny --benchmark_min_time, each repetition is one process.
 void register_process();

@@ -90,9 +90,41 @@ def test_two_runs():
         expect("allocs row", allocs_row in allocs_md, True)
 
 
+def app_rows(name, median_ms, steps):
+    rows = []
+    for agg, value in (("median", median_ms), ("stddev", median_ms / 10)):
+        rows.append({"name": f"{name}_{agg}", "run_name": name, "run_type": "aggregate",
+                     "aggregate_name": agg, "real_time": value, "time_unit": "ms",
+                     "steps": steps if agg == "median" else 0.0})
+    return rows
+
+
+def test_apps():
+    # 20 steps per iteration: spvjit 2 ms (100 μs a step), OpenMP 1 ms (50 μs a step).
+    run = {"context": {}, "benchmarks": app_rows("apps/heat2d/1024/spvjit", 2.0, 20.0) +
+           app_rows("apps/heat2d/1024/openmp", 1.0, 20.0) +
+           app_rows("apps/heat3d/64/spvjit", 1.0, 10.0)}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(run, f)
+        cases = gbench_results.load(path)
+    expect("steps counter", cases["apps/heat2d/1024/spvjit"].counters.get("steps"), 20.0)
+    one = compare.apps_table([cases], ["spvjit"])
+    expect("apps header", one.splitlines()[0],
+           "| benchmark | spvjit | OpenMP | speed vs OpenMP |")
+    expect("apps row", "| apps/heat2d/1024 | 100 ± 10 μs | 50 ± 5 μs | 0.5 ± 0.071 |" in one, True)
+    expect("apps row without OpenMP", "| apps/heat3d/64 | 100 ± 10 μs |  |  |" in one, True)
+    two = compare.apps_table([cases, cases], ["main", "branch"])
+    expect("two runs header", two.splitlines()[0].startswith(
+        "| benchmark | main spvjit | main OpenMP | main speed vs OpenMP | branch spvjit"), True)
+    expect("no apps", compare.apps_table([{}], ["spvjit"]), None)
+
+
 def main():
     test_formatting()
     test_two_runs()
+    test_apps()
     reference = sys.argv[1] if len(sys.argv) > 1 else ""
     if os.path.exists(reference):
         test_reference(reference)

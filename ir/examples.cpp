@@ -144,6 +144,48 @@ KernelDef tiled_matmul(std::int64_t tile) {
   return kb.finish();
 }
 
+// The heat steps as a KernelAbstractions user writes them (Julia below, 0-based here):
+//   @kernel function heat2d_step!(unew, @Const(u), alpha)
+//       i, j = @index(Global, NTuple)
+//       n, m = size(u)
+//       if 1 < i < n && 1 < j < m
+//           unew[i, j] = u[i, j] + alpha * (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4u[i, j])
+//       end
+//   end
+// The bindings go into the body by init-capture: clang 15 cannot capture structured bindings.
+KernelDef heat2d_step() {
+  KernelBuilder kb("heat2d_step");
+  kb.allow_padding();  // the interior check guards every access
+  auto unew = kb.param<GlobalArray<float, 2, ColumnMajor>>("unew");
+  auto u = kb.param<ConstArray<float, 2, ColumnMajor>>("u");
+  auto alpha = kb.param<float>("alpha");
+  auto [i, j] = global_indices<2>(kb);
+  auto n = size(u, 0), m = size(u, 1);
+  kb.if_(0 < i && i < n - 1 && 0 < j && j < m - 1, [&, i = i, j = j] {
+    unew(i, j) = u(i, j) + alpha * (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) -
+                                    4.0f * u(i, j));
+  });
+  return kb.finish();
+}
+
+KernelDef heat3d_step() {
+  KernelBuilder kb("heat3d_step");
+  kb.allow_padding();  // the interior check guards every access
+  auto unew = kb.param<GlobalArray<float, 3, ColumnMajor>>("unew");
+  auto u = kb.param<ConstArray<float, 3, ColumnMajor>>("u");
+  auto alpha = kb.param<float>("alpha");
+  auto [i, j, k] = global_indices<3>(kb);
+  auto n = size(u, 0), m = size(u, 1), p = size(u, 2);
+  kb.if_(0 < i && i < n - 1 && 0 < j && j < m - 1 && 0 < k && k < p - 1,
+         [&, i = i, j = j, k = k] {
+           unew(i, j, k) = u(i, j, k) + alpha * (u(i - 1, j, k) + u(i + 1, j, k) +
+                                                 u(i, j - 1, k) + u(i, j + 1, k) +
+                                                 u(i, j, k - 1) + u(i, j, k + 1) -
+                                                 6.0f * u(i, j, k));
+         });
+  return kb.finish();
+}
+
 KernelDef saxpy(Scalar element) {
   switch (element) {
     case Scalar::F16: return saxpy_of<half>();

@@ -35,6 +35,22 @@ KernelDef naive_matmul();
 /// A (const), B (const), n, p, m (i64).
 KernelDef tiled_matmul(std::int64_t tile = 16);
 
+/// One explicit step of 2D heat diffusion, written as a KernelAbstractions user writes it: a
+/// 5-point stencil over column-major n x m grids (dimension 0 = i contiguous, as in Julia),
+/// unew(i, j) = u(i, j) + alpha * (u(i-1, j) + u(i+1, j) + u(i, j-1) + u(i, j+1) - 4 u(i, j))
+/// on interior cells only; boundary cells of unew are left as they are (give both grids the
+/// same boundary). The interior check guards every access, so padded ndranges are allowed.
+/// Launch over NDRange{n, m}. Parameters: unew (GlobalArray<float, 2, ColumnMajor>), u
+/// (ConstArray<float, 2, ColumnMajor>), alpha (f32): `launch(NDRange{n, m}, shaped(unew, {n,
+/// m}), shaped(u, {n, m}), alpha)`. Stable for alpha <= 1/4.
+KernelDef heat2d_step();
+
+/// The 3D variant of heat2d_step: a 7-point stencil over column-major n x m x p grids,
+/// `... + u(i, j, k-1) + u(i, j, k+1) - 6 u(i, j, k)`, interior cells only. Launch over
+/// NDRange{n, m, p} with shaped(unew, {n, m, p}), shaped(u, {n, m, p}), alpha. Stable for
+/// alpha <= 1/6.
+KernelDef heat3d_step();
+
 }  // namespace spvjit::examples
 
 SPVJIT_API_END
