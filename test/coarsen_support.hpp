@@ -60,12 +60,41 @@ inline bool is_coarsened(Jit& jit, const KernelDef& def, const Specialization& s
   return spirv_text(jit, def, spec).find(def.name() + ".vector.w") != std::string::npos;
 }
 
-// Runs `def` (parameters: out, in1, in2, scalar) with both Jits and compares the outputs' bytes.
+// Fails the check at the first element whose bytes differ between the scalar kernel's output
+// and the coarsened one's, quoting both and the inputs there (`a`, `b`: empty when there are none
+// element by element).
+template <class T>
+inline void check_same_bits(const std::vector<T>& scalar_out, const std::vector<T>& coarse_out,
+                            const std::vector<T>& a = {}, const std::vector<T>& b = {}) {
+  REQUIRE(scalar_out.size() == coarse_out.size());
+  const std::size_t n = scalar_out.size();
+  std::size_t first_difference = n;
+  for (std::size_t i = 0; i < n && first_difference == n; ++i) {
+    if (std::memcmp(&scalar_out[i], &coarse_out[i], sizeof(T)) != 0) first_difference = i;
+  }
+  if (first_difference != n) {
+    std::uint64_t bits[4] = {};
+    std::memcpy(&bits[0], &scalar_out[first_difference], sizeof(T));
+    std::memcpy(&bits[1], &coarse_out[first_difference], sizeof(T));
+    if (first_difference < a.size()) std::memcpy(&bits[2], &a[first_difference], sizeof(T));
+    if (first_difference < b.size()) std::memcpy(&bits[3], &b[first_difference], sizeof(T));
+    char text[160];
+    std::snprintf(text, sizeof text, "element %zu: scalar kernel %#llx, coarsened %#llx (inputs %#llx, %#llx)",
+                  first_difference, static_cast<unsigned long long>(bits[0]),
+                  static_cast<unsigned long long>(bits[1]), static_cast<unsigned long long>(bits[2]),
+                  static_cast<unsigned long long>(bits[3]));
+    FAIL_CHECK(text);
+  }
+}
+
+// Runs `def` (parameters: out, in1, in2, scalar) on the inputs `a` and `b` with both Jits and
+// compares the outputs' bytes.
 template <class T, class S>
-inline void compare_runs(const KernelDef& def, std::size_t n, S scalar, Jit& coarse,
-                  const Specialization& spec = {}, const WorkGroup* given = nullptr) {
+inline void compare_runs_on(const KernelDef& def, const std::vector<T>& a, const std::vector<T>& b,
+                            S scalar, Jit& coarse, const Specialization& spec = {},
+                            const WorkGroup* given = nullptr) {
   auto& rt = test::runtime();
-  const auto a = random_data<T>(n, 1), b = random_data<T>(n, 2);
+  const std::size_t n = a.size();
   std::vector<T> outputs[2];
   Jit* jits[2] = {&scalar_jit(), &coarse};
   for (int k = 0; k < 2; ++k) {
@@ -82,24 +111,14 @@ inline void compare_runs(const KernelDef& def, std::size_t n, S scalar, Jit& coa
   }
   CAPTURE(def.name());
   CAPTURE(n);
-  REQUIRE(outputs[0].size() == outputs[1].size());
-  std::size_t first_difference = n;
-  for (std::size_t i = 0; i < n && first_difference == n; ++i) {
-    if (std::memcmp(&outputs[0][i], &outputs[1][i], sizeof(T)) != 0) first_difference = i;
-  }
-  if (first_difference != n) {
-    std::uint64_t bits[4] = {};
-    std::memcpy(&bits[0], &outputs[0][first_difference], sizeof(T));
-    std::memcpy(&bits[1], &outputs[1][first_difference], sizeof(T));
-    std::memcpy(&bits[2], &a[first_difference], sizeof(T));
-    std::memcpy(&bits[3], &b[first_difference], sizeof(T));
-    char text[160];
-    std::snprintf(text, sizeof text, "element %zu: scalar kernel %#llx, coarsened %#llx (inputs %#llx, %#llx)",
-                  first_difference, static_cast<unsigned long long>(bits[0]),
-                  static_cast<unsigned long long>(bits[1]), static_cast<unsigned long long>(bits[2]),
-                  static_cast<unsigned long long>(bits[3]));
-    FAIL_CHECK(text);
-  }
+  check_same_bits(outputs[0], outputs[1], a, b);
+}
+
+// The same on random inputs of `n` elements.
+template <class T, class S>
+inline void compare_runs(const KernelDef& def, std::size_t n, S scalar, Jit& coarse,
+                  const Specialization& spec = {}, const WorkGroup* given = nullptr) {
+  compare_runs_on<T>(def, random_data<T>(n, 1), random_data<T>(n, 2), scalar, coarse, spec, given);
 }
 
 }  // namespace spvjit::test
