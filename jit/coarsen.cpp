@@ -12,6 +12,7 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
 
 #include "ir/group_stack.hpp"
 #include "jit/coarsen_analysis.hpp"
@@ -219,6 +220,9 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                      !extent0;
   // As SSA values (phis) the analysis can tell which variables vary; PoCL promotes them anyway.
   promote_variables(*kernel);
+  // The builder leaves a block after each return_(): unreachable, but a predecessor to the code
+  // after the if, which would make every early return's region look entered from outside.
+  llvm::removeUnreachableBlocks(*kernel);
   unify_returns(*kernel);
   CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact);
   if (!plan.ok()) return {1, plan.reason};

@@ -25,9 +25,12 @@ namespace spvjit::detail {
 namespace {
 
 struct Region {
-  llvm::BasicBlock* head = nullptr;         ///< ends with the divergent branch
+  llvm::BasicBlock* head = nullptr;         ///< ends with the branch the region hangs from
   llvm::BasicBlock* join = nullptr;         ///< its immediate post-dominator
   std::vector<llvm::BasicBlock*> blocks;    ///< between them, in reverse post-order
+  /// The head's branch is divergent (worth unmasked copies); false for an enclosing branch taken
+  /// to make a region single-entry (an early return inside an if).
+  bool divergent = true;
 };
 
 // The regions below the divergent branches, outermost first; a branch inside an earlier region
@@ -52,40 +55,83 @@ class RegionFinder {
         why = "branches on a varying condition inside a loop";
         return {};
       }
-      auto* node = pdt_.getNode(bb);
-      auto* ipdom = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
-      if (!ipdom) {
-        why = "branches on a varying condition whose sides never join";
+      // A branch whose region is entered from outside (an early return_() inside an if jumps to
+      // the return past the if's join) is taken with the nearest enclosing branch whose region
+      // is entered only through it.
+      Region r;
+      llvm::BasicBlock* head = bb;
+      auto holds_bb = [&] { return head == bb || llvm::is_contained(r.blocks, bb); };
+      while (head && !(region_below(head, r, why) && holds_bb())) {
+        if (!why.empty()) return {};
+        head = enclosing_branch(head);
+      }
+      if (!head) {
+        why = "jumps into the region of a varying branch from outside it";
         return {};
       }
-      Region r{bb, ipdom, {}};
-      llvm::DenseSet<llvm::BasicBlock*> inside;
-      std::vector<llvm::BasicBlock*> work(llvm::succ_begin(bb), llvm::succ_end(bb));
-      while (!work.empty()) {
-        auto* b = work.back();
-        work.pop_back();
-        if (b == ipdom || !inside.insert(b).second) continue;
-        for (auto* s : llvm::successors(b)) work.push_back(s);
-      }
-      for (auto* b : inside) {
-        if (loops_.getLoopFor(b)) {
-          why = "has a loop under a varying condition";
-          return {};
-        }
-        for (auto* p : llvm::predecessors(b)) {
-          if (p != bb && !inside.count(p)) {
-            why = "jumps into the region of a varying branch from outside it";
-            return {};
-          }
-        }
-      }
-      r.blocks.assign(inside.begin(), inside.end());
-      std::sort(r.blocks.begin(), r.blocks.end(),
-                [&](auto* a, auto* b) { return position_.lookup(a) < position_.lookup(b); });
-      covered.insert(inside.begin(), inside.end());
+      r.divergent = head == bb;
+      if (covered.count(head)) continue;
+      for (auto* b : r.blocks) covered.insert(b);
+      covered.insert(head);
       regions.push_back(std::move(r));
     }
-    return regions;
+    // An enclosing region taken later may hold regions found before it.
+    std::vector<Region> outermost;
+    for (auto& r : regions) {
+      if (std::none_of(regions.begin(), regions.end(), [&](const Region& other) {
+            return &other != &r && std::find(other.blocks.begin(), other.blocks.end(), r.head) != other.blocks.end();
+          })) {
+        outermost.push_back(std::move(r));
+      }
+    }
+    return outermost;
+  }
+
+  // The region below `head`'s conditional branch, if single-entry; sets `why` (and returns
+  // false) for what no enclosing region can fix.
+  bool region_below(llvm::BasicBlock* head, Region& r, std::string& why) {
+    auto* br = llvm::dyn_cast<llvm::BranchInst>(head->getTerminator());
+    if (!br || !br->isConditional()) return false;
+    auto* node = pdt_.getNode(head);
+    auto* ipdom = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    if (!ipdom) {
+      why = "branches on a varying condition whose sides never join";
+      return false;
+    }
+    llvm::DenseSet<llvm::BasicBlock*> inside;
+    std::vector<llvm::BasicBlock*> work(llvm::succ_begin(head), llvm::succ_end(head));
+    while (!work.empty()) {
+      auto* b = work.back();
+      work.pop_back();
+      if (b == ipdom || !inside.insert(b).second) continue;
+      for (auto* s : llvm::successors(b)) work.push_back(s);
+    }
+    for (auto* b : inside) {
+      if (loops_.getLoopFor(b)) {
+        why = "has a loop under a varying condition";
+        return false;
+      }
+      for (auto* p : llvm::predecessors(b)) {
+        if (p != head && !inside.count(p)) return false;
+      }
+    }
+    r.head = head;
+    r.join = ipdom;
+    r.blocks.assign(inside.begin(), inside.end());
+    std::sort(r.blocks.begin(), r.blocks.end(),
+              [&](auto* a, auto* b) { return position_.lookup(a) < position_.lookup(b); });
+    return true;
+  }
+
+  // The nearest dominator of `b` outside any loop that ends with a conditional branch.
+  llvm::BasicBlock* enclosing_branch(llvm::BasicBlock* b) {
+    for (auto* node = dt_.getNode(b)->getIDom(); node; node = node->getIDom()) {
+      auto* block = node->getBlock();
+      if (loops_.getLoopFor(block)) return nullptr;
+      auto* br = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+      if (br && br->isConditional()) return block;
+    }
+    return nullptr;
   }
 
   // Runs exactly when `dominator` does (it dominates `b`, `b` post-dominates it): same mask.
@@ -391,8 +437,12 @@ LaneMasks if_convert(llvm::Function& f, const std::vector<llvm::BranchInst*>& di
     llvm::Function* every = lane_test(m, every_lane_marker);
     llvm::Function* none = lane_test(m, no_lane_marker);
     for (const auto& r : regions) {
-      auto more = version_region(r, all, every, none);
-      left.insert(left.end(), more.begin(), more.end());
+      if (r.divergent) {
+        auto more = version_region(r, all, every, none);
+        left.insert(left.end(), more.begin(), more.end());
+      } else {
+        left.push_back(llvm::cast<llvm::BranchInst>(r.head->getTerminator()));
+      }
     }
   }
   RegionFinder finder(f);

@@ -473,7 +473,10 @@ void compare_grids(const Kernels& k, std::array<std::size_t, 3> dims, unsigned r
   CAPTURE(dims[0]);
   CAPTURE(dims[1]);
   CAPTURE(dims[2]);
-  check_same_bits(out[0], out[1], start, other);
+  // Sums of five or seven random bit patterns meet two NaNs now and then, and LLVM keeps no
+  // promise on which payload such a sum carries (it may commute an fadd in one build and not in
+  // the other): both NaN is equal here.
+  check_same_bits(out[0], out[1], start, other, /*nan_payloads_may_differ=*/true);
 }
 
 template <class T>
