@@ -70,6 +70,7 @@ TEST_CASE("WaterLily mult! (Poisson z = A x) equals the C++ loop bit for bit, co
     for (Jit* jit : {&test::scalar_jit(), &test::coarse_jit()}) {
       const std::string coarsening = jit == &test::scalar_jit() ? "off" : "on";
       CAPTURE(coarsening);
+      if (jit != &test::scalar_jit()) CHECK(test::is_coarsened(*jit, def, spec));
       Kernel kernel = jit->compile(def, spec);
       // inside(z) is buff = 1: I0 = (1, 1); buff = 2 where the fields are wide enough.
       // Not a structured binding: clang 15 cannot capture those in CAPTURE's lambda.
