@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
     spvjit::bench::register_compile_hit();
     spvjit::bench::register_throughput();
     spvjit::bench::register_heat();
+    spvjit::bench::register_waterlily();
   }
   if (group != "in_process") spvjit::bench::register_process();
 

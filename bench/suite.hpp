@@ -96,6 +96,9 @@ void register_compile_hit();
 void register_throughput();
 /// apps/heat2d and apps/heat3d: a heat-diffusion step per launch against OpenMP (bench_heat.cpp).
 void register_heat();
+/// apps/waterlily_mult: WaterLily.jl's Poisson product per launch against OpenMP
+/// (bench_waterlily.cpp).
+void register_waterlily();
 /// The cases that start a child process per iteration (time_to_load, compile/cold and
 /// compile/warm_process): run with a tiny --benchmark_min_time, each repetition is one process.
 void register_process();

@@ -186,6 +186,58 @@ KernelDef heat3d_step() {
   return kb.finish();
 }
 
+// WaterLily's Poisson product, ported line for line. Quoted from WaterLily-jl/WaterLily.jl at
+// commit 084b6ecc (MIT "Expat" license, Copyright (c) 2020: Gabriel Weymouth), src/Poisson.jl:
+//   function mult!(p::Poisson,x)
+//       @assert axes(p.z)==axes(x)
+//       perBC!(x,p.perdir)
+//       fill!(p.z,0)
+//       @inside p.z[I] = mult(I,p.L,p.D,x)
+//       return p.z
+//   end
+//   @fastmath @inline function mult(I::CartesianIndex{d},L,D,x) where {d}
+//       s = @inbounds(x[I]*D[I])
+//       for i in 1:d
+//           s += @inbounds(x[I-δ(i,I)]*L[I,i]+x[I+δ(i,I)]*L[I+δ(i,I),i])
+//       end
+//       return s
+//   end
+// and src/core.jl: `@inside ex` is `@loop ex over I ∈ inside(p.z)` (inside: all but one layer
+// of cells on every side), which with the KernelAbstractions backend becomes (arguments in the
+// order @loop grabs them from the expression):
+//   @kernel function kern_(z,L,D,x,@Const(I0))
+//       I = @index(Global,Cartesian)
+//       I += I0
+//       @fastmath @inbounds z[I] = mult(I,L,D,x)
+//   end
+//   kern_(get_backend(z),64)(z,L,D,x,R[1]-oneunit(R[1]),ndrange=size(R))
+// Only the kernel is ported; perBC! and fill! are separate steps of mult!. 0-based here: I =
+// (gi, gj) + I0 with I0 = R's first cell, (1, 1) for inside(); δ(i, I) is dimension d = i - 1.
+// `@inbounds` over the whole statement is kb.inbounds(). `@fastmath` lets Julia reassociate and
+// fuse; builder kernels compute in the written order, so results may differ from Julia's in
+// the last bits, never between spvjit and a C++ loop in the same order.
+KernelDef waterlily_mult() {
+  KernelBuilder kb("waterlily_mult");
+  kb.inbounds();  // @inbounds
+  auto z = kb.param<GlobalArray<float, 2, ColumnMajor>>("z");
+  auto L = kb.param<GlobalArray<float, 3, ColumnMajor>>("L");  // L[I, i]: face i of cell I
+  auto D = kb.param<GlobalArray<float, 2, ColumnMajor>>("D");
+  auto x = kb.param<GlobalArray<float, 2, ColumnMajor>>("x");
+  auto i0 = kb.param<std::int64_t>("i0");  // @Const(I0), one value per dimension
+  auto j0 = kb.param<std::int64_t>("j0");
+  auto [gi, gj] = global_indices<2>(kb);  // I = @index(Global, Cartesian)
+  // KernelAbstractions skips the work-items a static workgroup (64) adds past size(R).
+  kb.if_(kb.in_bounds(), [&, gi = gi, gj = gj] {
+    const Val<std::int64_t> i = gi + i0, j = gj + j0;  // I += I0
+    // mult(I, L, D, x) with d = 2: δ(1, I) steps i, δ(2, I) steps j.
+    auto s = kb.var(x(i, j) * D(i, j));
+    s += x(i - 1, j) * L(i, j, 0) + x(i + 1, j) * L(i + 1, j, 0);
+    s += x(i, j - 1) * L(i, j, 1) + x(i, j + 1) * L(i, j + 1, 1);
+    z(i, j) = s;  // z[I] = mult(I, L, D, x)
+  });
+  return kb.finish();
+}
+
 KernelDef saxpy(Scalar element) {
   switch (element) {
     case Scalar::F16: return saxpy_of<half>();

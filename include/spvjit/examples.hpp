@@ -51,6 +51,20 @@ KernelDef heat2d_step();
 /// alpha <= 1/6.
 KernelDef heat3d_step();
 
+/// WaterLily.jl's Poisson matrix-vector product, the kernel of `mult!` (src/Poisson.jl), as
+/// WaterLily's `@loop` macro generates it for KernelAbstractions: z(I) = x(I) D(I) + sum over
+/// d of (x(I - e_d) L(I, d) + x(I + e_d) L(I + e_d, d)) in 2D, float, column-major n x m fields
+/// (dimension 0 contiguous, as in Julia); L holds the two face coefficients per cell (n x m x
+/// 2). The work-item at (gi, gj) computes cell (gi + i0, gj + j0): launch over the range's size
+/// with its first cell as (i0, j0), e.g. WaterLily's `inside(z)`: NDRange{n - 2, m - 2}, i0 =
+/// j0 = 1. Cells outside the range are left as they are. Unchecked (WaterLily's `@inbounds`):
+/// the range and its neighbours must lie inside the fields. KernelAbstractions' skip of padding
+/// work-items is kept (in_bounds()), so a static workgroup such as WaterLily's WorkGroup{64, 1}
+/// need not divide the range. Parameters: z, L, D, x (GlobalArray<float, 2 or 3, ColumnMajor>),
+/// i0, j0 (i64): `launch(NDRange{n - 2, m - 2}, shaped(z, {n, m}), shaped(L, {n, m, 2}),
+/// shaped(D, {n, m}), shaped(x, {n, m}), std::int64_t{1}, std::int64_t{1})`.
+KernelDef waterlily_mult();
+
 }  // namespace spvjit::examples
 
 SPVJIT_API_END
