@@ -133,6 +133,36 @@ void stack(const GeometryRules& rules, GeometryAsker asker) {
 }  // namespace geometry_error
 
 
+namespace {
+
+// At least limits.min_groups groups: the outermost dimension with more than one work-item is cut
+// into more groups (into groups that divide it, for a kernel that cannot pad).
+void spread_over_groups(const GeometryRules& rules, const NDRange& run, WorkGroup& wg) noexcept {
+  const std::size_t wanted = rules.limits.min_groups;
+  if (wanted <= 1) return;
+  std::size_t groups = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    const std::size_t extent = std::max<std::size_t>(run.size[d], 1);
+    groups *= (extent + wg.size[d] - 1) / wg.size[d];
+  }
+  if (groups >= wanted) return;
+  for (unsigned d = 3; d-- > 0;) {
+    const std::size_t extent = run.size[d];
+    if (extent <= 1) continue;
+    const std::size_t blocks = (extent + wg.size[d] - 1) / wg.size[d];
+    const std::size_t others = groups / blocks;
+    const std::size_t needed = std::min(extent, (wanted + others - 1) / others);
+    std::size_t size = (extent + needed - 1) / needed;
+    if (!rules.pads) {
+      while (extent % size != 0) --size;
+    }
+    wg.size[d] = size;
+    return;
+  }
+}
+
+}  // namespace
+
 WorkGroup choose_workgroup(const GeometryRules& rules, const NDRange& run) noexcept {
   WorkGroup wg;
   wg.dims = run.dims;
@@ -155,6 +185,7 @@ WorkGroup choose_workgroup(const GeometryRules& rules, const NDRange& run) noexc
         (d == 0 && (run.size[1] > 1 || run.size[2] > 1)) || (d == 1 && run.size[2] > 1);
     if (more) budget /= size;
   }
+  spread_over_groups(rules, run, wg);
   return wg;
 }
 

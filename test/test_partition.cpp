@@ -206,3 +206,21 @@ TEST_CASE("a kernel that cannot pad: chosen workgroups divide the ndrange, given
   CHECK(p.global[0] == 63);
   CHECK(p.ndrange == wide);
 }
+
+TEST_CASE("a chosen workgroup leaves min_groups groups where the ndrange has the work-items") {
+  WorkGroupLimits spread = cpu;
+  spread.min_groups = 2;
+  // The 256 x 256 stencil coarsened by 16: one group of 16 x 256 without the rule.
+  CHECK(choose_workgroup(NDRange{16, 256}, cpu).size == std::array<std::size_t, 3>{16, 256, 1});
+  const WorkGroup two = choose_workgroup(NDRange{16, 256}, spread);
+  CHECK(two.size == std::array<std::size_t, 3>{16, 128, 1});
+  // 1-D: the only dimension is cut; an odd extent leaves a padded second group.
+  CHECK(choose_workgroup(NDRange{4096}, spread).size[0] == 2048);
+  CHECK(choose_workgroup(NDRange{1001}, spread).size[0] == 501);
+  // Enough groups already, or one work-item: unchanged.
+  CHECK(choose_workgroup(NDRange{8192}, spread).size[0] == 4096);
+  CHECK(choose_workgroup(NDRange{1}, spread).size[0] == 1);
+  // Three compute units over a 3-D range: the outermost dimension with more than one item.
+  spread.min_groups = 3;
+  CHECK(choose_workgroup(NDRange{8, 8, 1}, spread).size == std::array<std::size_t, 3>{8, 3, 1});
+}

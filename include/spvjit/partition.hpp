@@ -35,6 +35,10 @@ struct WorkGroupLimits {
   std::array<std::size_t, 3> max_per_dimension{0, 0, 0};
   /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (1 when unknown).
   std::size_t preferred_multiple = 1;
+  /// Groups a chosen workgroup leaves at least, where the ndrange has the work-items for them:
+  /// one group runs on one core. Launches of coarsened kernels ask for the device's compute
+  /// units (a 256 x 256 stencil coarsened by 16 is one group of 16 x 256 otherwise).
+  std::size_t min_groups = 1;
 };
 
 /// A launch's geometry, every array padded to 3 dimensions with 1.
