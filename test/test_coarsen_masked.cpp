@@ -632,7 +632,9 @@ TEST_CASE("masked coarsening: integer division by zero and INT_MIN / -1 in maske
 }
 
 TEST_CASE("masked coarsening: a loop with a uniform trip count before a varying branch") {
-  for_types<float, double, half, std::int8_t, std::uint16_t, std::int32_t, std::uint64_t>([]<class T>() {
+  // Four types (each compile is a loop's worth of code): float, half storage, the narrowest and
+  // the widest integers.
+  for_types<float, half, std::int8_t, std::uint64_t>([]<class T>() {
     const std::string type = type_name<T>();
     CAPTURE(type);
     identical_everywhere<T>(loop<T>(false), [](std::size_t n) { return std::int64_t(n % 4); });
