@@ -98,17 +98,7 @@ std::string first_difference(const HeatCase& c, const std::vector<float>& got,
 }
 
 // One read and one write of every cell per step.
-double bytes_per_iteration(const HeatCase& c) {
-  return 2.0 * sizeof(float) * static_cast<double>(cells(c)) * static_cast<double>(c.steps);
-}
-
-// The counters: steps per iteration (for the compare tool's time per step), bytes_per_second
-// and us_per_step, both over wall time.
-void report_steps(benchmark::State& state, const HeatCase& c, const WallClock& clock) {
-  state.counters["steps"] = static_cast<double>(c.steps);
-  clock.report_bytes_per_second(state, bytes_per_iteration(c));
-  clock.report_us_per_step(state, static_cast<double>(c.steps));
-}
+double bytes_per_step(const HeatCase& c) { return 2.0 * sizeof(float) * static_cast<double>(cells(c)); }
 
 void heat_openmp(benchmark::State& state, const HeatCase& c) {
   const std::vector<float> start = initial_grid(c);
@@ -117,17 +107,13 @@ void heat_openmp(benchmark::State& state, const HeatCase& c) {
   float* unew = b.data();
   openmp_step(c, unew, u);  // starts the thread pool, untimed
 
-  AllocMeter meter;
-  WallClock clock;
-  for (auto _ : state) {
-    for (std::size_t s = 0; s < c.steps; ++s) {
-      openmp_step(c, unew, u);
-      std::swap(u, unew);
-    }
-    benchmark::ClobberMemory();
-  }
-  meter.report(state);  // first: setting a counter allocates
-  report_steps(state, c, clock);
+  measure_steps(
+      state, c.steps, bytes_per_step(c),
+      [&] {
+        openmp_step(c, unew, u);
+        std::swap(u, unew);
+      },
+      [] { benchmark::ClobberMemory(); });
 }
 
 const KernelDef& heat_kernel(unsigned rank) {
@@ -158,14 +144,7 @@ void heat_spvjit(benchmark::State& state, const HeatCase& c) {
   step();  // the first launch, out of the measurement
   ctx->runtime.synchronize();
 
-  AllocMeter meter;
-  WallClock clock;
-  for (auto _ : state) {
-    for (std::size_t s = 0; s < c.steps; ++s) step();
-    ctx->runtime.synchronize();
-  }
-  meter.report(state);  // first: setting a counter allocates
-  report_steps(state, c, clock);
+  measure_steps(state, c.steps, bytes_per_step(c), step, [&] { ctx->runtime.synchronize(); });
 
   const std::size_t steps = 1 + static_cast<std::size_t>(state.iterations()) * c.steps;
   const std::string difference = first_difference(c, u->to_vector(), openmp_run(c, start, steps));

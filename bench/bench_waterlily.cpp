@@ -88,31 +88,17 @@ std::string first_difference(std::size_t n, const std::vector<float>& got,
 }
 
 // x, D, two faces of L and z: once per cell and step.
-double bytes_per_iteration(const MultCase& c) {
-  return 5.0 * sizeof(float) * static_cast<double>(c.n * c.n) * static_cast<double>(c.steps);
-}
-
-void report_steps(benchmark::State& state, const MultCase& c, const WallClock& clock) {
-  state.counters["steps"] = static_cast<double>(c.steps);
-  clock.report_bytes_per_second(state, bytes_per_iteration(c));
-  clock.report_us_per_step(state, static_cast<double>(c.steps));
-}
+double bytes_per_step(const MultCase& c) { return 5.0 * sizeof(float) * static_cast<double>(c.n * c.n); }
 
 void mult_openmp(benchmark::State& state, const MultCase& c) {
   const Fields f = problem(c.n);
   std::vector<float> z(c.n * c.n, 0.0f);  // fill!(p.z, 0)
   openmp::waterlily_mult(z.data(), f.L.data(), f.D.data(), f.x.data(), c.n, c.n);  // untimed
 
-  AllocMeter meter;
-  WallClock clock;
-  for (auto _ : state) {
-    for (std::size_t s = 0; s < c.steps; ++s) {
-      openmp::waterlily_mult(z.data(), f.L.data(), f.D.data(), f.x.data(), c.n, c.n);
-    }
-    benchmark::ClobberMemory();
-  }
-  meter.report(state);  // first: setting a counter allocates
-  report_steps(state, c, clock);
+  measure_steps(
+      state, c.steps, bytes_per_step(c),
+      [&] { openmp::waterlily_mult(z.data(), f.L.data(), f.D.data(), f.x.data(), c.n, c.n); },
+      [] { benchmark::ClobberMemory(); });
 }
 
 void mult_spvjit(benchmark::State& state, const MultCase& c) {
@@ -136,14 +122,7 @@ void mult_spvjit(benchmark::State& state, const MultCase& c) {
   step();  // the first launch, out of the measurement
   ctx->runtime.synchronize();
 
-  AllocMeter meter;
-  WallClock clock;
-  for (auto _ : state) {
-    for (std::size_t s = 0; s < c.steps; ++s) step();
-    ctx->runtime.synchronize();
-  }
-  meter.report(state);  // first: setting a counter allocates
-  report_steps(state, c, clock);
+  measure_steps(state, c.steps, bytes_per_step(c), step, [&] { ctx->runtime.synchronize(); });
 
   std::vector<float> expected(n * n, 0.0f);
   openmp::waterlily_mult(expected.data(), f.L.data(), f.D.data(), f.x.data(), n, n);

@@ -69,6 +69,24 @@ class WallClock {
   std::chrono::steady_clock::time_point start_;
 };
 
+/// The measured loop of an apps/* case: `steps` calls of `step` per iteration, then `finish`
+/// (a synchronize, or ClobberMemory for a host loop). Sets `allocs` and `bytes`, `steps`,
+/// `bytes_per_second` (`bytes_per_step` moved per step) and `us_per_step`.
+template <class Step, class Finish>
+void measure_steps(benchmark::State& state, std::size_t steps, double bytes_per_step, Step step,
+                   Finish finish) {
+  AllocMeter meter;
+  WallClock clock;
+  for (auto _ : state) {
+    for (std::size_t s = 0; s < steps; ++s) step();
+    finish();
+  }
+  meter.report(state);  // first: setting a counter allocates
+  state.counters["steps"] = static_cast<double>(steps);
+  clock.report_bytes_per_second(state, bytes_per_step * static_cast<double>(steps));
+  clock.report_us_per_step(state, static_cast<double>(steps));
+}
+
 /// Sets the per-iteration counters from totals measured elsewhere (a child process).
 void report_allocs(benchmark::State& state, double allocs, double bytes);
 

@@ -89,9 +89,15 @@ bool check_told(Jit& jit, const Kernels& k) {
   return coarsened;
 }
 
+// Runs f.operator()<T>() for each type, the type's name captured for failure messages.
 template <class... Ts, class F>
 void for_types(F&& f) {
-  (f.template operator()<Ts>(), ...);
+  auto one = [&]<class T>() {
+    const std::string type(name(scalar_of<T>));
+    CAPTURE(type);
+    f.template operator()<T>();
+  };
+  (one.template operator()<Ts>(), ...);
 }
 
 template <class F>
@@ -550,32 +556,24 @@ Kernels guarded_neighbour(bool left) {
 
 TEST_CASE("masked coarsening: a 1D 3-point stencil behind 0 < i < n - 1, with allow_padding()") {
   for_all_types([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_with_n<T>(stencil<T>(Edges::Skip));
   });
 }
 
 TEST_CASE("masked coarsening: a 1D 3-point stencil that copies x[i] at the edges (if_else)") {
   for_all_types([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_with_n<T>(stencil<T>(Edges::Copy));
   });
 }
 
 TEST_CASE("masked coarsening: a 1D 3-point stencil behind in_bounds() and the interior check") {
   for_all_types([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_with_n<T>(stencil<T>(Edges::InBounds));
   });
 }
 
 TEST_CASE("masked coarsening: early return_() for lanes past n, and for lanes the data picks") {
   for_all_types([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_with_n<T>(early_return<T>(false));
     identical_with_n<T>(early_return<T>(true));
   });
@@ -583,21 +581,15 @@ TEST_CASE("masked coarsening: early return_() for lanes past n, and for lanes th
 
 TEST_CASE("masked coarsening: data-dependent if_else, lanes disagreeing at random") {
   for_all_types([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_everywhere<T>(branch_both_sides<T>(), [](std::size_t) { return std::int64_t{0}; });
   });
   for_types<float, double, half>([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_everywhere<T>(branch_sqrt<T>(), [](std::size_t) { return std::int64_t{0}; });
   });
 }
 
 TEST_CASE("masked coarsening: nested ifs, variables set on some paths, elements left untouched") {
   for_all_types([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_everywhere<T>(nested<T>(), [](std::size_t) { return std::int64_t{0}; });
     identical_everywhere<T>(overwrite<T>(), [](std::size_t) { return std::int64_t{0}; });
   });
@@ -605,8 +597,6 @@ TEST_CASE("masked coarsening: nested ifs, variables set on some paths, elements 
 
 TEST_CASE("masked coarsening: clamps and select chains behind i < n") {
   for_all_types([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_with_n<T>(clamps<T>());
   });
 }
@@ -614,8 +604,6 @@ TEST_CASE("masked coarsening: clamps and select chains behind i < n") {
 TEST_CASE("masked coarsening: integer division by zero and INT_MIN / -1 in masked-off lanes does not trap") {
   for_types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t,
             std::int64_t, std::uint64_t>([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     for (bool by_return : {false, true}) {
       CAPTURE(by_return);
       const Kernels k = division<T>(by_return);
@@ -635,8 +623,6 @@ TEST_CASE("masked coarsening: a loop with a uniform trip count before a varying 
   // Four types (each compile is a loop's worth of code): float, half storage, the narrowest and
   // the widest integers.
   for_types<float, half, std::int8_t, std::uint64_t>([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     identical_everywhere<T>(loop<T>(false), [](std::size_t n) { return std::int64_t(n % 4); });
     // Inside a varying branch it may be left alone; either way the log must say which, and the
     // bits must agree.
@@ -651,24 +637,18 @@ TEST_CASE("masked coarsening: a loop with a uniform trip count before a varying 
 
 TEST_CASE("masked coarsening: 2D heat step (global_indices<2>, ColumnMajor, allow_padding, interior check)") {
   for_types<float, double>([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     grids_identical<T>(heat2d<T>(false), 2);
   });
 }
 
 TEST_CASE("masked coarsening: 2D Jacobi step (in_bounds, interior if_else copying the edges)") {
   for_types<float, double>([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     grids_identical<T>(heat2d<T>(true), 2);
   });
 }
 
 TEST_CASE("masked coarsening: 3D 7-point heat step (global_indices<3>, allow_padding)") {
   for_types<float, double>([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     grids_identical<T>(heat3d<T>(), 3);
   });
 }
@@ -738,8 +718,6 @@ TEST_CASE("masked coarsening: an active lane outside the buffer raises the scala
 
 TEST_CASE("masked coarsening: a loop whose exit differs between lanes is left alone, and stays correct") {
   for_types<float, double, std::int32_t, std::uint64_t>([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     const Kernels k = halving<T>();
     for (unsigned width : widths_for<T>()) {
       CAPTURE(width);
@@ -751,8 +729,6 @@ TEST_CASE("masked coarsening: a loop whose exit differs between lanes is left al
 
 TEST_CASE("masked coarsening: neighbours at clamped indices, coarsened or not, stay correct") {
   for_types<float, half, std::int16_t>([]<class T>() {
-    const std::string type = type_name<T>();
-    CAPTURE(type);
     const Kernels k = clamped_index<T>();
     for (unsigned width : widths_for<T>()) {
       CAPTURE(width);
