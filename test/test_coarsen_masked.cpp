@@ -60,6 +60,20 @@ Kernels build(const std::string& name, Body&& body) {
   return {plain.finish(), declared.finish()};
 }
 
+// The 1-D kernels here: parameters Z (written), X, Y (read) and an i64 in compare_runs' order,
+// handed to `body` with global_index(0).
+template <class T, class Body>
+Kernels build_1d(const std::string& name, Body body) {
+  return build(name, [&body](KernelBuilder& kb) {
+    auto z = kb.param<Global<T>>("Z");
+    auto x = kb.param<Const<T>>("X");
+    auto y = kb.param<Const<T>>("Y");
+    auto n = kb.param<std::int64_t>("n");
+    auto i = kb.global_index();
+    body(kb, z, x, y, n, i);
+  });
+}
+
 std::string refusal(Jit& jit, const Kernels& k, const Specialization& spec) {
   try {
     (void)jit.compile(k.declared, spec);
@@ -156,12 +170,7 @@ enum class Edges { Skip, Copy, InBounds };
 template <class T>
 Kernels stencil(Edges edges) {
   const char* what = edges == Edges::Skip ? "stencil_skip" : edges == Edges::Copy ? "stencil_copy" : "stencil_inbounds";
-  return build(named<T>(what), [edges](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    (void)kb.param<Const<T>>("Y");
-    auto n = kb.param<std::int64_t>("n");
-    auto i = kb.global_index();
+  return build_1d<T>(named<T>(what), [edges](KernelBuilder& kb, auto& z, auto& x, auto&, auto& n, auto& i) {
     auto interior = 0 < i && i < n - 1;
     auto sum = [&] { z[i] = x[i - 1] + x[i] + x[i + 1]; };
     switch (edges) {
@@ -185,13 +194,8 @@ Kernels stencil(Edges edges) {
 template <class T>
 Kernels early_return(bool on_data) {
   using A = arithmetic_t<T>;
-  return build(named<T>(on_data ? "return_data" : "return_range"), [on_data](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    auto y = kb.param<Const<T>>("Y");
-    auto n = kb.param<std::int64_t>("n");
+  return build_1d<T>(named<T>(on_data ? "return_data" : "return_range"), [on_data](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& n, auto& i) {
     kb.allow_padding();
-    auto i = kb.global_index();
     kb.if_(!(i < n), [&] { kb.return_(); });
     if (on_data) kb.if_(x[i] < y[i], [&] { kb.return_(); });
     Val<A> a = x[i], b = y[i];
@@ -203,12 +207,7 @@ Kernels early_return(bool on_data) {
 
 template <class T>
 Kernels branch_both_sides() {
-  return build(named<T>("branch"), [](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    auto y = kb.param<Const<T>>("Y");
-    (void)kb.param<std::int64_t>("unused");
-    auto i = kb.global_index();
+  return build_1d<T>(named<T>("branch"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
     kb.if_(kb.in_bounds(), [&] {
       kb.if_else(x[i] > y[i], [&] { z[i] = x[i] - y[i]; }, [&] { z[i] = y[i] + y[i]; });
     });
@@ -217,12 +216,7 @@ Kernels branch_both_sides() {
 
 template <class T>
 Kernels branch_sqrt() {
-  return build(named<T>("sqrt"), [](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    (void)kb.param<Const<T>>("Y");
-    (void)kb.param<std::int64_t>("unused");
-    auto i = kb.global_index();
+  return build_1d<T>(named<T>("sqrt"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto&, auto& i) {
     kb.if_(kb.in_bounds(), [&] {
       kb.if_else(x[i] > 0, [&] { z[i] = sqrt(x[i].get()); }, [&] { z[i] = -x[i].get(); });
     });
@@ -233,12 +227,7 @@ Kernels branch_sqrt() {
 template <class T>
 Kernels nested() {
   using A = arithmetic_t<T>;
-  return build(named<T>("nested"), [](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    auto y = kb.param<Const<T>>("Y");
-    (void)kb.param<std::int64_t>("unused");
-    auto i = kb.global_index();
+  return build_1d<T>(named<T>("nested"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
     kb.if_(kb.in_bounds(), [&] {
       Val<A> a = x[i], b = y[i];
       auto s = kb.lit(middle<A>());
@@ -264,12 +253,7 @@ Kernels nested() {
 template <class T>
 Kernels overwrite() {
   using A = arithmetic_t<T>;
-  return build(named<T>("overwrite"), [](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    auto y = kb.param<Const<T>>("Y");
-    (void)kb.param<std::int64_t>("unused");
-    auto i = kb.global_index();
+  return build_1d<T>(named<T>("overwrite"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
     kb.if_(kb.in_bounds(), [&] {
       kb.if_(x[i] != y[i], [&] { z[i] = x[i]; });
       kb.if_(y[i] > kb.lit(middle<A>()), [&] { z[i] = y[i]; });
@@ -282,13 +266,8 @@ Kernels overwrite() {
 template <class T>
 Kernels clamps() {
   using A = arithmetic_t<T>;
-  return build(named<T>("clamp"), [](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    auto y = kb.param<Const<T>>("Y");
-    auto n = kb.param<std::int64_t>("n");
+  return build_1d<T>(named<T>("clamp"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& n, auto& i) {
     kb.allow_padding();
-    auto i = kb.global_index();
     kb.if_(i < n, [&] {
       Val<A> a = x[i], b = y[i];
       auto s = kb.lit(middle<A>());
@@ -303,12 +282,7 @@ Kernels clamps() {
 
 template <class T>
 Kernels division(bool by_return) {
-  return build(named<T>(by_return ? "div_return" : "div"), [by_return](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    auto y = kb.param<Const<T>>("Y");
-    (void)kb.param<std::int64_t>("unused");
-    auto i = kb.global_index();
+  return build_1d<T>(named<T>(by_return ? "div_return" : "div"), [by_return](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
     kb.if_(kb.in_bounds(), [&] {
       Val<T> a = x[i], b = y[i];
       auto safe = b != T(0) && !(a == std::numeric_limits<T>::min() && b == T(-1));
@@ -347,12 +321,7 @@ std::vector<T> edgy(std::size_t n, unsigned seed, bool divisor) {
 template <class T>
 Kernels loop(bool inside_branch) {
   using A = arithmetic_t<T>;
-  return build(named<T>(inside_branch ? "loop_inside" : "loop_before"), [inside_branch](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    auto y = kb.param<Const<T>>("Y");
-    auto m = kb.param<std::int64_t>("m");
-    auto i = kb.global_index();
+  return build_1d<T>(named<T>(inside_branch ? "loop_inside" : "loop_before"), [inside_branch](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& m, auto& i) {
     kb.if_(kb.in_bounds(), [&] {
       auto acc = kb.var(kb.lit(A(0)));
       auto add = [&] { kb.for_(0, m, [&](Val<std::int64_t>) { acc += x[i]; }); };
@@ -371,12 +340,7 @@ Kernels loop(bool inside_branch) {
 template <class T>
 Kernels halving() {
   using A = arithmetic_t<T>;
-  return build(named<T>("halving"), [](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    (void)kb.param<Const<T>>("Y");
-    (void)kb.param<std::int64_t>("unused");
-    auto i = kb.global_index();
+  return build_1d<T>(named<T>("halving"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto&, auto& i) {
     kb.if_(kb.in_bounds(), [&] {
       auto v = kb.var(x[i].get());
       // Infinities would never get there.
@@ -389,13 +353,8 @@ Kernels halving() {
 // Neighbours at clamped indices (clamp-to-edge): not x[i + k], so either way.
 template <class T>
 Kernels clamped_index() {
-  return build(named<T>("clamped_index"), [](KernelBuilder& kb) {
-    auto z = kb.param<Global<T>>("Z");
-    auto x = kb.param<Const<T>>("X");
-    (void)kb.param<Const<T>>("Y");
-    auto n = kb.param<std::int64_t>("n");
+  return build_1d<T>(named<T>("clamped_index"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto& n, auto& i) {
     kb.allow_padding();
-    auto i = kb.global_index();
     kb.if_(i < n, [&] {
       auto left = max(i - 1, kb.lit(std::int64_t{0})), right = min(i + 1, n - 1);
       z[i] = x[left] + x[i] + x[right];
