@@ -140,12 +140,15 @@ namespace {
 void spread_over_groups(const GeometryRules& rules, const NDRange& run, WorkGroup& wg) noexcept {
   const std::size_t wanted = rules.limits.min_groups;
   if (wanted <= 1) return;
+  // Counted up to `wanted` only: 2^40 x 2^40 work-items would overflow (the caller refuses
+  // those), and every count below `wanted` is exact.
   std::size_t groups = 1;
   for (unsigned d = 0; d < 3; ++d) {
     const std::size_t extent = std::max<std::size_t>(run.size[d], 1);
-    groups *= (extent + wg.size[d] - 1) / wg.size[d];
+    const std::size_t blocks = extent / wg.size[d] + (extent % wg.size[d] != 0);
+    if (blocks >= wanted || groups * blocks >= wanted) return;
+    groups *= blocks;
   }
-  if (groups >= wanted) return;
   for (unsigned d = 3; d-- > 0;) {
     const std::size_t extent = run.size[d];
     if (extent <= 1) continue;

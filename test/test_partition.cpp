@@ -220,6 +220,10 @@ TEST_CASE("a chosen workgroup leaves min_groups groups where the ndrange has the
   // Enough groups already, or one work-item: unchanged.
   CHECK(choose_workgroup(NDRange{8192}, spread).size[0] == 4096);
   CHECK(choose_workgroup(NDRange{1}, spread).size[0] == 1);
+  // Sizes whose group count overflows, and empty ones: no division by zero.
+  const std::size_t big = std::size_t{1} << 40;
+  CHECK(choose_workgroup(NDRange{big, big}, spread).size == std::array<std::size_t, 3>{4096, 1, 1});
+  CHECK(choose_workgroup(NDRange{0, 5}, spread).size[1] == 3);
   // Three compute units over a 3-D range: the outermost dimension with more than one item.
   spread.min_groups = 3;
   CHECK(choose_workgroup(NDRange{8, 8, 1}, spread).size == std::array<std::size_t, 3>{8, 3, 1});
