@@ -379,7 +379,11 @@ std::vector<llvm::BranchInst*> version_region(const Region& r,
     for (unsigned k = 0; k < side_blocks.size(); ++k) {
       if (llvm::is_contained(llvm::successors(side_blocks[k]), r.join)) {
         for (auto& phi : r.join->phis()) {
-          phi.addIncoming(llvm::MapValue(phi.getIncomingValueForBlock(side_blocks[k]), map), copies[k]);
+          // Values from before the region (the head's, arguments, constants) are not copied.
+          llvm::Value* incoming = phi.getIncomingValueForBlock(side_blocks[k]);
+          auto copied = map.find(incoming);
+          phi.addIncoming(copied != map.end() ? static_cast<llvm::Value*>(copied->second) : incoming,
+                          copies[k]);
         }
       }
     }

@@ -248,6 +248,22 @@ Kernels nested() {
   });
 }
 
+// A variable set before a varying if_else, changed on one side only and read after the join:
+// the other side's copy hands the join the value from before the branch (the fuzzer found a
+// null operand there).
+template <class T>
+Kernels keep_value() {
+  using A = arithmetic_t<T>;
+  return build_1d<T>(named<T>("keep"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
+    kb.if_(kb.in_bounds(), [&] {
+      Val<A> a = x[i], b = y[i];
+      auto v = kb.var(a);
+      kb.if_else(a > b, [&] { v = b; }, [&] { z[i] = b; });
+      z[i] = v;
+    });
+  });
+}
+
 // Writes in one branch only, after an unconditional store: the later store must win where it
 // runs, and elements it skips keep the first.
 template <class T>
@@ -551,6 +567,7 @@ TEST_CASE("masked coarsening: nested ifs, variables set on some paths, elements 
   for_all_types([]<class T>() {
     identical_everywhere<T>(nested<T>(), [](std::size_t) { return std::int64_t{0}; });
     identical_everywhere<T>(overwrite<T>(), [](std::size_t) { return std::int64_t{0}; });
+    identical_everywhere<T>(keep_value<T>(), [](std::size_t) { return std::int64_t{0}; });
   });
 }
 
