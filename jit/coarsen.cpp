@@ -86,7 +86,6 @@ struct VectorBody {
   llvm::Function* function = nullptr;
   CoarsenPlan plan;
   LaneMasks masks;
-  std::string reason;  ///< non-empty: the if-converted body cannot be vectorized (removed)
 
   VectorBody(llvm::Function& kernel, const CoarsenPlan& kernel_plan, llvm::Value* extent0,
              const std::string& suffix) {
@@ -103,8 +102,7 @@ struct VectorBody {
     if (plan.ok() && !plan.divergent_branches.empty()) {
       plan.reason = "branches on a value that differs between lanes only after if-conversion";
     }
-    if (!plan.ok()) {
-      reason = plan.reason;
+    if (!plan.ok()) {  // plan.reason says why
       function->eraseFromParent();
       function = nullptr;
     }
@@ -140,9 +138,10 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
   // Blocks in dominance order, as SPIR-V wants them: fast and checked come before full.
   auto* fast = fast_body ? llvm::BasicBlock::Create(ctx, "fast", &kernel, full) : nullptr;
   auto* checked = fast_body ? llvm::BasicBlock::Create(ctx, "checked", &kernel, full) : nullptr;
-  auto* tail = llvm::BasicBlock::Create(ctx, "tail", &kernel);
-  auto* loop = llvm::BasicBlock::Create(ctx, "tail.loop", &kernel);
-  auto* body = llvm::BasicBlock::Create(ctx, "tail.body", &kernel);
+  // Without an extent every lane runs, as the padded work-items it stands for would: no tail.
+  auto* tail = extent0 ? llvm::BasicBlock::Create(ctx, "tail", &kernel) : nullptr;
+  auto* loop = extent0 ? llvm::BasicBlock::Create(ctx, "tail.loop", &kernel) : nullptr;
+  auto* body = extent0 ? llvm::BasicBlock::Create(ctx, "tail.body", &kernel) : nullptr;
   auto* done = llvm::BasicBlock::Create(ctx, "done", &kernel);
   llvm::IRBuilder<> b(entry);
   auto* g = b.CreateCall(gid, {b.getInt32(0)});
@@ -158,7 +157,6 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
     b.CreateBr(done);
     b.SetInsertPoint(checked);
   }
-  // Without an extent every lane runs, as the padded work-items it stands for would.
   if (extent0) {
     b.CreateCondBr(b.CreateICmpULE(end, extent0), full, tail);
   } else {
@@ -169,16 +167,11 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
   call_helper(b, kernel, vector_body, g);
   b.CreateBr(done);
 
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  if (!extent0) return;
+
   b.SetInsertPoint(tail);
-  if (!extent0) {
-    b.CreateUnreachable();
-    tail->eraseFromParent();
-    loop->eraseFromParent();
-    body->eraseFromParent();
-    b.SetInsertPoint(done);
-    b.CreateRetVoid();
-    return;
-  }
   auto* limit = b.CreateSelect(b.CreateICmpULT(end, extent0), end, extent0, "limit");
   b.CreateBr(loop);
   b.SetInsertPoint(loop);
@@ -189,9 +182,6 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
   call_helper(b, kernel, scalar_body, i);
   i->addIncoming(b.CreateAdd(i, b.getInt64(1), "", true), body);
   b.CreateBr(loop);
-
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
 }
 
 }  // namespace
@@ -257,7 +247,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width));
   if (!vector_body.ok()) {
     erase_unused_lane_tests(m);
-    return {1, vector_body.reason};
+    return {1, vector_body.plan.reason};
   }
   const bool checks_index = vector_body.vectorize(width, covered, /*index_fits=*/false);
   llvm::Function* fast_body = nullptr;

@@ -211,7 +211,19 @@ class Vectorizer {
 
   // Which lanes a check's (index, extent) pairs from `first_pair` on hold for, as <W x i1>.
   llvm::Value* lanes_inside(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair) {
-    llvm::Value* inside = llvm::ConstantInt::getTrue(vector_type(b.getInt1Ty()));
+    return and_over_pairs(b, c, first_pair, llvm::ConstantInt::getTrue(vector_type(b.getInt1Ty())),
+                          [&](llvm::Value* index, llvm::Value* extent) {
+                            return is_consecutive(index)
+                                       ? b.CreateICmpULT(vector_of(b, index), b.CreateVectorSplat(width_, extent))
+                                       : b.CreateVectorSplat(width_, b.CreateICmpULT(index, extent));
+                          });
+  }
+
+  // `all` AND test(index, extent) over a check's (index, extent) pairs from `first_pair` on,
+  // but for checks of get_global_id(0) the dispatcher tested once for the launch (index_fits).
+  template <class Test>
+  llvm::Value* and_over_pairs(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair,
+                              llvm::Value* all, Test test) {
     for (unsigned k = first_pair; k + 1 < c->arg_size(); k += 2) {
       llvm::Value* index = c->getArgOperand(k);
       llvm::Value* extent = c->getArgOperand(k + 1);
@@ -219,12 +231,9 @@ class Vectorizer {
         checks_index_ = true;
         if (index_fits_) continue;
       }
-      llvm::Value* holds = is_consecutive(index)
-                               ? b.CreateICmpULT(vector_of(b, index), b.CreateVectorSplat(width_, extent))
-                               : b.CreateVectorSplat(width_, b.CreateICmpULT(index, extent));
-      inside = b.CreateAnd(inside, holds);
+      all = b.CreateAnd(all, test(index, extent));
     }
-    return inside;
+    return all;
   }
 
   // A bounds check under a mask passes when every active lane is inside: inactive lanes (the
@@ -447,23 +456,12 @@ class Vectorizer {
   // A bounds check of W lanes: a consecutive index passes when its first and last lane do (two
   // tests, so that a negative first lane cannot wrap into range), a uniform one as itself.
   llvm::Value* all_lanes_inside(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair) {
-    llvm::Value* all = b.getTrue();
-    for (unsigned k = first_pair; k + 1 < c->arg_size(); k += 2) {
-      llvm::Value* index = c->getArgOperand(k);
-      llvm::Value* extent = c->getArgOperand(k + 1);
-      if (covered_by_fast_end(index, extent)) {
-        checks_index_ = true;
-        if (index_fits_) continue;  // the dispatcher tested it once for the launch
-      }
-      if (is_consecutive(index)) {
-        llvm::Value* first = first_of(index);
-        llvm::Value* last = b.CreateAdd(first, b.getInt64(width_ - 1));
-        all = b.CreateAnd(all, b.CreateAnd(b.CreateICmpULT(first, extent), b.CreateICmpULT(last, extent)));
-      } else {
-        all = b.CreateAnd(all, b.CreateICmpULT(index, extent));
-      }
-    }
-    return all;
+    return and_over_pairs(b, c, first_pair, b.getTrue(), [&](llvm::Value* index, llvm::Value* extent) {
+      if (!is_consecutive(index)) return b.CreateICmpULT(index, extent);
+      llvm::Value* first = first_of(index);
+      llvm::Value* last = b.CreateAdd(first, b.getInt64(width_ - 1));
+      return b.CreateAnd(b.CreateICmpULT(first, extent), b.CreateICmpULT(last, extent));
+    });
   }
 
   // The report of a failed W-lane check names the first lane that fails: the W lanes of a
