@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     spvjit::bench::register_openmp();
     spvjit::bench::register_compile_hit();
     spvjit::bench::register_throughput();
+    spvjit::bench::register_blas();
     spvjit::bench::register_heat();
     spvjit::bench::register_waterlily();
   }

@@ -64,6 +64,8 @@ class WallClock {
   /// Sets `us_per_step`: wall-clock microseconds per step, for iterations of
   /// `steps_per_iteration` steps (the apps/* cases).
   void report_us_per_step(benchmark::State& state, double steps_per_iteration) const;
+  /// Sets `counter` to `per_iteration` units (flops, say) per wall-clock second, and `wall_us`.
+  void report_rate(benchmark::State& state, const char* counter, double per_iteration) const;
 
  private:
   std::chrono::steady_clock::time_point start_;
@@ -117,6 +119,8 @@ void register_heat();
 /// apps/waterlily_mult: WaterLily.jl's Poisson product per launch against OpenMP
 /// (bench_waterlily.cpp).
 void register_waterlily();
+/// baseline/openblas/*: OpenBLAS's sgemm on the matmul cases' inputs (bench_blas.cpp).
+void register_blas();
 /// The cases that start a child process per iteration (time_to_load, compile/cold and
 /// compile/warm_process): run with a tiny --benchmark_min_time, each repetition is one process.
 void register_process();

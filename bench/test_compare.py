@@ -121,10 +121,39 @@ def test_apps():
     expect("no apps", compare.apps_table([{}], ["spvjit"]), None)
 
 
+def test_rivals():
+    # sgemm 1024: spvjit 20 ms, OpenBLAS 10 ms, Halide 40 ms; saxpy: no Halide case in this run.
+    run = {"context": {}, "benchmarks":
+           app_rows("throughput/matmul/Float32/1024/performant", 20.0, 0.0) +
+           app_rows("baseline/openblas/sgemm/Float32/1024", 10.0, 0.0) +
+           app_rows("baseline/halide/sgemm/Float32/1024", 40.0, 0.0) +
+           app_rows("saxpy/default/Float32/65536", 0.01, 0.0) +
+           app_rows("baseline/openmp/saxpy/Float32/65536", 0.005, 0.0) +
+           app_rows("baseline/openblas/sgemm/Float32/512", 1.0, 0.0)}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(run, f)
+        cases = gbench_results.load(path)
+    md = compare.rivals_table(cases)
+    expect("rivals header", md.splitlines()[0],
+           "| work | against | spvjit | rival | speed vs rival |")
+    expect("against OpenBLAS",
+           "| sgemm Float32 1024 | OpenBLAS | 20 ± 2 ms | 10 ± 1 ms | 0.5 ± 0.071 |" in md, True)
+    expect("against Halide",
+           "| sgemm Float32 1024 | Halide | 20 ± 2 ms | 40 ± 4 ms | 2 ± 0.28 |" in md, True)
+    expect("saxpy against OpenMP",
+           "| saxpy Float32 65536 | OpenMP | 10 ± 1 μs | 5 ± 0.5 μs | 0.5 ± 0.071 |" in md, True)
+    expect("no row without spvjit's case", "sgemm Float32 512" in md, False)
+    expect("no rival missing from the run", "coarsened naive kernel" in md, False)
+    expect("no rivals", compare.rivals_table({}), None)
+
+
 def main():
     test_formatting()
     test_two_runs()
     test_apps()
+    test_rivals()
     reference = sys.argv[1] if len(sys.argv) > 1 else ""
     if os.path.exists(reference):
         test_reference(reference)

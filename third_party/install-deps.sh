@@ -13,6 +13,7 @@ PACKAGES=(
   pocl-opencl-icd clinfo  # Debian's PoCL 3.1 beside ours: the embedding tests check they coexist
   libopenmpi-dev openmpi-bin
   libclang-common-15-dev  # clang-15's libFuzzer and sanitizer runtimes (make fuzz)
+  libopenblas-dev libhalide14-0-dev libtbb-dev  # the rival libraries the benchmarks compare with
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
