@@ -1,6 +1,7 @@
 // Why KernelAbstractions' barrier-tiled matmul (examples::tiled_matmul) is slow on PoCL 6.0, and
 // what changes it (issue #16; findings in docs/performance.md, "Barrier-tiled kernels on PoCL").
-// Not part of the build or of `make bench`: a probe, run by hand on a quiet machine.
+// Built as build/bench/spvjit_probe_tiled_matmul but run by no test and not by `make bench`: a
+// probe, run by hand on a quiet machine.
 //
 //   g++ -std=c++20 -O2 bench/probes/tiled_matmul_probe.cpp -I include -I build/include
 //       -L build -lspvjit -Wl,-rpath,$PWD/build -o /tmp/tiled_probe      (one line)
