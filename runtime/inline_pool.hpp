@@ -48,8 +48,7 @@ class InlinePool {
              const std::size_t* local, unsigned dim, unsigned parts) noexcept;
 
  private:
-  // A job as the workers copy it. `shape` packs dims (bits 0-1), the split dimension (bits 2-3)
-  // and the number of parts (bits 16-31).
+  // A job as the caller and each worker hold it.
   struct Job {
     std::uint32_t generation = 0;
     cl_kernel kernel = nullptr;
@@ -60,15 +59,17 @@ class InlinePool {
     unsigned parts = 0;
   };
   // The published job: one cache line of atomics that a worker reads without a lock after it
-  // saw the claims word change (a lock cost the hand-off two more transfers of a cache line
-  // between the cores). A worker that reads fields of a newer job than the claims it saw cannot
-  // run them: its claim names the older generation and fails.
+  // saw the claims word change (a mutex added two transfers of cache lines between the cores to
+  // every hand-off). A worker that reads fields of a newer job than the claims it saw cannot
+  // run them: its claim names the older generation and fails. `shape` packs the dimensions
+  // (bits 0-1), the split dimension (bits 2-3) and the number of parts (bits 16-31).
   struct alignas(64) Published {
     std::atomic<cl_kernel> kernel{nullptr};
     std::atomic<std::uint32_t> shape{0};
     std::atomic<std::size_t> global[3] = {1, 1, 1};
     std::atomic<std::size_t> local[3] = {1, 1, 1};
   };
+  static_assert(sizeof(Published) == 64, "the published job fills one cache line");
   struct Worker {
     ClHandle<cl_command_queue> queue;
     std::thread thread;
