@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/core.hpp"
+#include "common/log.hpp"
 
 namespace spvjit::detail {
 
@@ -94,17 +95,23 @@ Thresholds measure_now(RuntimeCore& core) {
   for (std::size_t n = smallest; n <= largest && !(pthread_won && split_won); n *= 2) {
     const int reps = n <= (std::size_t{1} << 14) ? 9 : n <= (std::size_t{1} << 17) ? 5 : 3;
     const double inline_us = fastest_us(core.inline_queue.get(), kernel.get(), n, reps);
+    double pthread_us = 0, split_us = 0;
     if (!pthread_won) {
-      pthread_won = fastest_us(core.queue.get(), kernel.get(), n, reps) < inline_us;
+      pthread_us = fastest_us(core.queue.get(), kernel.get(), n, reps);
+      pthread_won = pthread_us < inline_us;
       if (!pthread_won) t.inline_items = n;
     }
     if (!split_won) {
       // One group is no split at all (the caller runs it alone): compare from two on.
       if (n / std::min<std::size_t>(n, 256) >= 2) {
-        split_won = fastest_split_us(core, kernel.get(), n, reps) < inline_us;
+        split_us = fastest_split_us(core, kernel.get(), n, reps);
+        split_won = split_us < inline_us;
       }
       if (!split_won) t.split_items = n;
     }
+    SPVJIT_LOG_DEBUG("calibration: " + std::to_string(n) + " work-items: basic " +
+                     std::to_string(inline_us) + " us, pthread " + std::to_string(pthread_us) +
+                     " us, split " + std::to_string(split_us) + " us (0: not timed)");
   }
   return t;
 }

@@ -20,6 +20,7 @@ namespace spvjit::detail {
 
 /// How long an inline worker spins for the next launch before it blocks: launches in a loop
 /// find it awake, an idle program stops spending a core within this time.
+/// SPVJIT_INLINE_SPIN_US replaces it (0: block at once; a woken worker joins a launch late).
 inline constexpr std::chrono::microseconds inline_spin{200};
 
 class RuntimeCore {

@@ -52,16 +52,19 @@ cl_int InlinePool::run(cl_kernel kernel, cl_command_queue own_queue, cl_uint dim
                        unsigned parts) noexcept {
   parts = std::clamp(parts, 1u, 0xffffu);
   Job job;
-  {
-    std::lock_guard<std::mutex> lock(job_mutex_);
-    job_.generation = generation_of(claims_.load(std::memory_order_relaxed)) + 1;
-    job_.kernel = kernel;
-    job_.dims = dims;
-    std::copy(global, global + 3, job_.global);
-    std::copy(local, local + 3, job_.local);
-    job_.dim = dim;
-    job_.parts = parts;
-    job = job_;
+  job.generation = generation_of(claims_.load(std::memory_order_relaxed)) + 1;
+  job.kernel = kernel;
+  job.dims = dims;
+  std::copy(global, global + 3, job.global);
+  std::copy(local, local + 3, job.local);
+  job.dim = dim;
+  job.parts = parts;
+  // Relaxed: the claims word's store below publishes them.
+  job_.kernel.store(kernel, std::memory_order_relaxed);
+  job_.shape.store((dims & 3) | (dim & 3) << 2 | parts << 16, std::memory_order_relaxed);
+  for (unsigned d = 0; d < 3; ++d) {
+    job_.global[d].store(global[d], std::memory_order_relaxed);
+    job_.local[d].store(local[d], std::memory_order_relaxed);
   }
   done_.store(0, std::memory_order_relaxed);
   error_.store(CL_SUCCESS, std::memory_order_relaxed);
@@ -81,6 +84,21 @@ cl_int InlinePool::run(cl_kernel kernel, cl_command_queue own_queue, cl_uint dim
     }
   }
   return error_.load(std::memory_order_relaxed);
+}
+
+InlinePool::Job InlinePool::read_job(std::uint64_t claims) const noexcept {
+  Job job;
+  job.generation = generation_of(claims);
+  job.kernel = job_.kernel.load(std::memory_order_relaxed);
+  const std::uint32_t shape = job_.shape.load(std::memory_order_relaxed);
+  job.dims = shape & 3;
+  job.dim = shape >> 2 & 3;
+  job.parts = shape >> 16;
+  for (unsigned d = 0; d < 3; ++d) {
+    job.global[d] = job_.global[d].load(std::memory_order_relaxed);
+    job.local[d] = job_.local[d].load(std::memory_order_relaxed);
+  }
+  return job;
 }
 
 bool InlinePool::claim(const Job& job, unsigned& part) noexcept {
@@ -117,16 +135,17 @@ cl_int InlinePool::run_part(cl_command_queue queue, const Job& job, unsigned par
   std::size_t global[3] = {job.global[0], job.global[1], job.global[2]};
   offset[d] = first * job.local[d];
   global[d] = (last - first) * job.local[d];
-  const cl_int err = clEnqueueNDRangeKernel(queue, job.kernel, job.dims, offset, global, job.local,
-                                            0, nullptr, nullptr);
-  if (err != CL_SUCCESS) return err;
-  return clFinish(queue);  // basic ran it inside the enqueue; this only retires the command
+  // basic runs the command inside the enqueue (in order, after the queue's previous command,
+  // which ran the same way): when it returns, the part is done.
+  return clEnqueueNDRangeKernel(queue, job.kernel, job.dims, offset, global, job.local, 0,
+                                nullptr, nullptr);
 }
 
 void InlinePool::work(cl_command_queue queue) {
   std::uint32_t seen = 0;
   for (;;) {
-    // Spin for a while after each job: launches in a loop find the worker awake.
+    // Spin for a while after each job (bounded: `spin_`, SPVJIT_INLINE_SPIN_US), so launches in
+    // a loop find the worker awake; then block, so an idle program spends no core.
     const auto until = std::chrono::steady_clock::now() + spin_;
     std::uint64_t claims = claims_.load();
     unsigned spins = 0;
@@ -142,15 +161,11 @@ void InlinePool::work(cl_command_queue queue) {
       sleepers_.fetch_sub(1);
     }
     if (stop_.load()) return;
-    // The generation seen, not the copied job's: the caller writes the next job before it
-    // publishes its claims, so the copy may be newer than the claims that woke this worker. Its
-    // claims then fail, and the worker wakes again when they are published.
-    seen = generation_of(claims_.load());
-    Job job;
-    {
-      std::lock_guard<std::mutex> lock(job_mutex_);
-      job = job_;
-    }
+    // The job published with the claims read here (acquire): if the caller has moved on to a
+    // newer one meanwhile, the fields may be newer than the claims, and the claims fail.
+    claims = claims_.load();
+    seen = generation_of(claims);
+    const Job job = read_job(claims);
     run_parts(queue, job);
   }
 }

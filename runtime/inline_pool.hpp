@@ -27,7 +27,7 @@ namespace spvjit::detail {
 class InlinePool {
  public:
   /// `threads` counts the calling thread: threads - 1 workers, each with its own queue on
-  /// `device`. Workers wait for work spinning for `spin`, then blocked.
+  /// `device`. Workers wait for work spinning for `spin` (0: none), then blocked.
   InlinePool(cl_context context, cl_device_id device, unsigned threads,
              std::chrono::microseconds spin);
   ~InlinePool();
@@ -39,13 +39,16 @@ class InlinePool {
   /// Runs `kernel` over the global/local sizes given, split along dimension `dim` into
   /// `parts` runs of whole work-groups (each a launch with a global offset), on `own_queue`
   /// from the calling thread and on the workers' queues. Returns when every part has
-  /// finished: CL_SUCCESS, or the first error an enqueue or finish returned. One run at a
+  /// finished: CL_SUCCESS, or the first error an enqueue returned. `basic` runs a command
+  /// inside its enqueue, so no part is followed by a clFinish (each cost the part ~0.1-0.3 us
+  /// and a lock of PoCL's device shared with the other parts). One run at a
   /// time (the caller holds the runtime's dispatch lock); the kernel's arguments must not
   /// change until it returns (the caller holds the kernel's lock).
   cl_int run(cl_kernel kernel, cl_command_queue own_queue, cl_uint dims, const std::size_t* global,
              const std::size_t* local, unsigned dim, unsigned parts) noexcept;
 
  private:
+  // A job as the caller and each worker hold it.
   struct Job {
     std::uint32_t generation = 0;
     cl_kernel kernel = nullptr;
@@ -55,12 +58,26 @@ class InlinePool {
     unsigned dim = 0;
     unsigned parts = 0;
   };
+  // The published job: one cache line of atomics that a worker reads without a lock after it
+  // saw the claims word change (a mutex added two transfers of cache lines between the cores to
+  // every hand-off). A worker that reads fields of a newer job than the claims it saw cannot
+  // run them: its claim names the older generation and fails. `shape` packs the dimensions
+  // (bits 0-1), the split dimension (bits 2-3) and the number of parts (bits 16-31).
+  struct alignas(64) Published {
+    std::atomic<cl_kernel> kernel{nullptr};
+    std::atomic<std::uint32_t> shape{0};
+    std::atomic<std::size_t> global[3] = {1, 1, 1};
+    std::atomic<std::size_t> local[3] = {1, 1, 1};
+  };
+  static_assert(sizeof(Published) == 64, "the published job fills one cache line");
   struct Worker {
     ClHandle<cl_command_queue> queue;
     std::thread thread;
   };
 
   void work(cl_command_queue queue);
+  // The job published under `claims` (read after claims_ showed its generation).
+  Job read_job(std::uint64_t claims) const noexcept;
   // Claims and runs parts of the job published as `claims_` says, until none is left.
   void run_parts(cl_command_queue queue, const Job& job) noexcept;
   bool claim(const Job& job, unsigned& part) noexcept;
@@ -68,14 +85,12 @@ class InlinePool {
 
   std::vector<Worker> workers_;
   std::chrono::microseconds spin_;
-  // The job, written by the caller under job_mutex_ and copied by workers under it.
-  std::mutex job_mutex_;
-  Job job_;
+  Published job_;
   // generation << 32 | parts << 16 | next part: a worker claims a part by a compare-exchange
   // that fails once the caller has moved on to another job, so a late worker never runs a part
-  // of a job it did not copy.
-  std::atomic<std::uint64_t> claims_{0};
-  std::atomic<unsigned> done_{0};
+  // of a job it did not copy. Its own cache line: the workers spin reading it.
+  alignas(64) std::atomic<std::uint64_t> claims_{0};
+  alignas(64) std::atomic<unsigned> done_{0};
   std::atomic<cl_int> error_{0};
   std::atomic<bool> stop_{false};
   std::mutex sleep_mutex_;

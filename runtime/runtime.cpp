@@ -36,6 +36,7 @@ struct RuntimeEnv {
   std::optional<std::size_t> inline_threshold;
   std::optional<unsigned> inline_threads;
   std::optional<std::size_t> split_threshold;
+  std::optional<std::uint64_t> inline_spin_us;
 };
 
 RuntimeEnv read_runtime_env() {
@@ -47,6 +48,7 @@ RuntimeEnv read_runtime_env() {
     env.inline_threads = static_cast<unsigned>(*v);
   }
   env.split_threshold = env_number("SPVJIT_SPLIT_THRESHOLD", 0, SIZE_MAX, "a number of work-items");
+  env.inline_spin_us = env_number("SPVJIT_INLINE_SPIN_US", 0, 1000000, "microseconds");
   return env;
 }
 
@@ -142,8 +144,9 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   if (adaptive) {
     inline_queue = make_queue(context.get(), inline_device, inline_info.name);
     if (threads > 1) {
-      inline_pool = std::make_unique<InlinePool>(context.get(), inline_device, threads,
-                                                 inline_spin);
+      const auto spin = env.inline_spin_us ? std::chrono::microseconds(*env.inline_spin_us)
+                                           : inline_spin;
+      inline_pool = std::make_unique<InlinePool>(context.get(), inline_device, threads, spin);
     }
     const auto split = !inline_pool             ? std::optional<std::size_t>(SIZE_MAX)
                        : options.split_threshold ? options.split_threshold

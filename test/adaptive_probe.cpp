@@ -328,6 +328,53 @@ void split_launches(Runtime& rt, Jit& jit) {
   }
 }
 
+// Around the split threshold: a launch is split exactly when its indices (work-items, rounded
+// up to whole groups, times the coarsening width) exceed it, and split or not, every size gives
+// basic's bits. Float32 and Float64 (coarsened 16 and 8 wide), sizes one group either side.
+template <class T>
+void split_threshold_boundary(Runtime& rt, Jit& jit) {
+  Kernel saxpy = jit.compile(examples::saxpy(scalar_of<T>));
+  auto& s = detail::KernelAccess::state(saxpy);
+  auto& core = *s.core;
+  constexpr std::size_t threshold = 8192;
+  bool ok = true;
+  unsigned split_count = 0, sizes = 0;
+  std::string detail;
+  for (std::size_t n = threshold - 300; n <= threshold + 300; n += 37) {
+    std::vector<T> x(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<T>(i % 17) * T(0.37);
+      y[i] = static_cast<T>(i % 13) * T(1.1);
+    }
+    auto X = rt.upload(x), Y = rt.upload(y);
+    std::vector<T> results[2];
+    std::uint64_t splits[2];
+    for (int split = 0; split < 2; ++split) {
+      rt.set_inline_threshold(SIZE_MAX);
+      rt.set_split_threshold(split ? threshold : SIZE_MAX);
+      auto Z = rt.zeros<T>(n);
+      const auto before = core.split_launches.load();
+      saxpy.launch(NDRange{n}, Z, X, Y, T(1.5));
+      rt.synchronize();
+      splits[split] = core.split_launches.load() - before;
+      results[split] = Z.to_vector();
+    }
+    const std::size_t indices = s.last_geometry.items() * s.rules.coarsen;
+    const bool groups = s.last_geometry.blocks[0] >= 2;
+    const std::uint64_t expected = indices > threshold && groups ? 1 : 0;
+    const bool right = results[0] == results[1] && splits[0] == 0 && splits[1] == expected;
+    if (!right) detail += " n=" + std::to_string(n);
+    ok = ok && right;
+    split_count += static_cast<unsigned>(splits[1]);
+    ++sizes;
+  }
+  check(ok && split_count > 0 && split_count < sizes,
+        "saxpy " + std::string(name(scalar_of<T>)) + " around split threshold " +
+            std::to_string(threshold) + ": split exactly above it (" +
+            std::to_string(split_count) + " of " + std::to_string(sizes) +
+            " sizes), basic's bits" + (detail.empty() ? std::string() : ": wrong at" + detail));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -343,10 +390,14 @@ int main(int argc, char** argv) {
     Jit jit(rt);
     if (split_only) {  // the ThreadSanitizer build runs this part
       split_launches(rt, jit);
+      split_threshold_boundary<float>(rt, jit);
+      split_threshold_boundary<double>(rt, jit);
       threads_across_devices(rt, jit, true);
       return g_failures == 0 ? 0 : 1;
     }
     split_launches(rt, jit);
+    split_threshold_boundary<float>(rt, jit);
+    split_threshold_boundary<double>(rt, jit);
     same_results_on_both_devices<float>(rt, jit);
     same_results_on_both_devices<double>(rt, jit);
     same_results_on_both_devices<half>(rt, jit);

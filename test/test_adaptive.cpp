@@ -61,6 +61,19 @@ TEST_CASE("adaptive dispatch: large launches split over inline threads give basi
   CHECK(out.find("inline threads: 3") != std::string::npos);
 }
 
+// SPVJIT_INLINE_SPIN_US=0: the workers block after every part, so each split launch wakes them
+// and they join late or not at all (the caller then runs their parts): the same bits.
+TEST_CASE("split launches with workers that never spin give basic's bits") {
+  std::string out;
+  const int code = test::run_command(
+      "POCL_DEVICES='basic pthread' SPVJIT_INLINE_THREADS=2 SPVJIT_INLINE_SPIN_US=0 "
+      "SPVJIT_INLINE_THRESHOLD=1024 " SPVJIT_ADAPTIVE_PROBE " split",
+      out);
+  CHECK_MESSAGE(code == 0, out);
+  CHECK(out.find("FAIL") == std::string::npos);
+  CHECK(out.find("around split threshold 8192: split exactly above it") != std::string::npos);
+}
+
 TEST_CASE("SPVJIT_INLINE_THREADS and SPVJIT_SPLIT_THRESHOLD are checked") {
   std::string out;
   CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=1 SPVJIT_INLINE_THREADS=x " SPVJIT_ADAPTIVE_PROBE, out) == 1);

@@ -174,6 +174,8 @@ TEST_CASE("the adaptive-dispatch numbers are checked by every Runtime, not only 
       {"SPVJIT_INLINE_THREADS", "two", "a number of threads from 0 to 256"},
       {"SPVJIT_INLINE_THRESHOLD", "-1", "a number of work-items from 0 to 18446744073709551615"},
       {"SPVJIT_SPLIT_THRESHOLD", "1e3", "a number of work-items from 0 to 18446744073709551615"},
+      {"SPVJIT_INLINE_SPIN_US", "5ms", "microseconds from 0 to 1000000"},
+      {"SPVJIT_INLINE_SPIN_US", "1000001", "microseconds from 0 to 1000000"},
   };
   for (const auto& b : bad) {
     CAPTURE(b[0]);
