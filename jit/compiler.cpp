@@ -236,7 +236,13 @@ class JitCore {
     facts.shape_args = km.shape_args;
     if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
     Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
-    if (built.write) writer.post(std::move(built.write), entry_write_delay);
+    if (built.write) {
+      if (options.cache_write_in_background) {
+        writer.post(std::move(built.write), entry_write_delay);
+      } else {
+        built.write();
+      }
+    }
     return kernel;
   }
 

@@ -82,6 +82,20 @@ TEST_CASE("entries written in the background are whole once stats() returns or t
   CHECK(again.stats().compiles == 0);
 }
 
+TEST_CASE("cache_write_in_background = false writes the entry inside compile()") {
+  TempDir dir;
+  JitOptions options = in_dir(dir);
+  options.cache_write_in_background = false;
+  Jit jit(runtime(), options);
+  Kernel k = jit.compile(examples::saxpy(Scalar::F32), wg(16));
+  // Before anything waits for a background write (stats() would).
+  const auto files = entries(dir.path());
+  REQUIRE(files.size() == 1);
+  CHECK(detail::decode_entry(read_all(files[0])).ok());
+  CHECK(saxpy_right(k));
+  CHECK(jit.stats().disk_writes == 1);
+}
+
 TEST_CASE("two Jits of one process storing the same kernel at once share the directory") {
   TempDir dir;
   const auto warnings = detail::warning_count();
