@@ -50,7 +50,7 @@ void run_guarded(const std::function<void()>& job) {
   }
 }
 
-// The writers with a thread, for the exit handler. Never destroyed: a Jit may outlive static
+// The writers that have posted, for the exit handler. Never destroyed: a Jit may outlive static
 // destruction's turn for this file.
 struct Live {
   std::mutex mutex;
