@@ -1,6 +1,7 @@
 // Jit: normalize the static sizes -> in-memory table (lock-free hit) -> disk cache (device
 // binary through clCreateProgramWithBinary, which skips the llvm-spirv fork PoCL's IL path makes
-// on every call) -> else specialize, translate, build from IL and store both on disk.
+// on every call) -> else specialize, translate, build from IL and store both on disk, from a
+// background thread (jit/cache_writer.hpp) after the kernel is returned.
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,6 +23,7 @@
 #include "jit/hoist_bounds.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/coarsen.hpp"
+#include "jit/cache_writer.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit/float_atomics.hpp"
 #include "jit/fuse_fmuladd.hpp"
@@ -63,6 +66,14 @@ std::string describe(const Specialization& spec) {
   return "(workgroup " + (spec.workgroup ? spec.workgroup->to_string() : std::string("dynamic")) +
          ", ndrange " + (spec.ndrange ? spec.ndrange->to_string() : std::string("dynamic")) + ")";
 }
+
+// How long a disk-cache entry waits before it is written (sooner when stats(), ~Jit or exit()
+// ask). PoCL compiles a work-group function for each local size at a kernel's first launch
+// with it, and a program's binary carries the ones compiled so far: written after the first
+// launches, the entry spares a process that loads it that compile (~100 ms per kernel when
+// PoCL's own cache is empty), and the generic work-group function PoCL compiles to make the
+// binary does not hold up those first launches.
+constexpr std::chrono::milliseconds entry_write_delay{1000};
 
 class JitCore {
  public:
@@ -191,6 +202,10 @@ class JitCore {
   struct Built {
     std::shared_ptr<ClHandle<cl_program>> program;
     EntryLaunch launch;
+    // The disk-cache write still to do, if any: for the writer thread, posted only once the
+    // kernel exists. Reading the binary back holds PoCL's lock on the program for as long as
+    // PoCL compiles a generic work-group function, and clCreateKernel takes that lock too.
+    std::function<void()> write;
   };
 
   // A raw module built once for all its kernels (and every equal module): one program per
@@ -204,7 +219,7 @@ class JitCore {
 
   Kernel build(const KernelDef& def, const Specialization& spec) {
     const auto& km = def.module();
-    const Built built = km.raw ? module_program(def, spec) : build_program(def, spec);
+    Built built = km.raw ? module_program(def, spec) : build_program(def, spec);
     KernelFacts facts;
     facts.name = km.name;
     facts.params = km.params;
@@ -220,7 +235,15 @@ class JitCore {
     facts.prints = km.prints;
     facts.shape_args = km.shape_args;
     if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
-    return Kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
+    Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
+    if (built.write) {
+      if (options.cache_write_in_background) {
+        writer.post(std::move(built.write), entry_write_delay);
+      } else {
+        built.write();
+      }
+    }
+    return kernel;
   }
 
   // The program of `def`'s raw module for `spec`: built by the first of its kernels compiled,
@@ -247,8 +270,10 @@ class JitCore {
       }
     }
     std::lock_guard<std::mutex> lock(entry->build_mutex);
-    if (!entry->built) entry->built = build_program(def, spec);
-    return *entry->built;
+    if (entry->built) return *entry->built;
+    Built first = build_program(def, spec);
+    entry->built = Built{first.program, first.launch, {}};  // written once, by the first kernel
+    return first;
   }
 
   // From the disk cache, else lowered, translated and built (and stored): a builder kernel's
@@ -323,9 +348,17 @@ class JitCore {
       SPVJIT_LOG_INFO(what + " " + describe(spec) + ": compiled (" +
                       std::to_string(words.size() * 4) + " bytes of SPIR-V) in " + elapsed_ms() +
                       " ms" + (disk.enabled() ? ", disk cache miss" : ", disk cache off"));
-      if (disk.enabled()) store(key, words, program.get(), launch);
+      if (disk.enabled()) {
+        // The write holds the program (and the SPIR-V, moved, not copied) until the entry is
+        // on disk; build() posts it to the writer once the kernel exists.
+        auto shared = std::make_shared<ClHandle<cl_program>>(std::move(program));
+        auto write = [this, key = std::move(key), words = std::move(words), shared, launch] {
+          store(key, words, shared->get(), launch);
+        };
+        return {std::move(shared), launch, std::move(write)};
+      }
     }
-    return {std::make_shared<ClHandle<cl_program>>(std::move(program)), launch};
+    return {std::make_shared<ClHandle<cl_program>>(std::move(program)), launch, {}};
   }
 
   void store(const std::string& key, std::span<const std::uint32_t> words, cl_program program,
@@ -378,6 +411,8 @@ class JitCore {
   std::atomic<std::uint64_t> compiles{0};
   std::atomic<std::uint64_t> disk_hits{0};
   std::atomic<std::uint64_t> disk_writes{0};
+  // Last, so that it is destroyed first: its queued writes use the members above.
+  CacheWriter writer;
 };
 
 }  // namespace detail
@@ -422,12 +457,14 @@ std::vector<std::uint32_t> Jit::spirv(const KernelDef& def, const Specialization
 std::uint64_t Jit::compile_count() const { return live(core_, "compile_count").compiles.load(); }
 
 JitStats Jit::stats() const {
-  const auto& core = live(core_, "stats");
+  auto& core = live(core_, "stats");
+  core.writer.wait_idle();  // the counts of finished writes, and of failed ones
   return {core.compiles.load(), core.disk_hits.load(), core.disk_writes.load()};
 }
 
 std::string Jit::cache_dir() const {
-  const auto& core = live(core_, "cache_dir");
+  auto& core = live(core_, "cache_dir");
+  core.writer.wait_idle();  // a failed write turns the disk cache off
   return core.disk.enabled() ? core.disk.dir() : std::string();
 }
 

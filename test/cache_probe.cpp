@@ -2,7 +2,13 @@
 // disk cache in argv[1] ("-": the directory the environment selects), runs it over 1000 items
 // and checks the result. Prints the Jit's stats and cache directory; exit 0: right answer, 1:
 // wrong answer, 2: an exception.
+// With a second argument it only compiles, then leaves at once, the write of the entry under way
+// on the Jit's background thread: "exit" calls std::exit with the Jit alive, "_exit" calls
+// _exit (no exit handlers), "return" returns from main (the Jit destroyed).
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -11,10 +17,11 @@
 
 int main(int argc, char** argv) {
   using namespace spvjit;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: spvjit_cache_probe <cache dir>\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: spvjit_cache_probe <cache dir> [exit|_exit|return]\n");
     return 2;
   }
+  const std::string leave = argc == 3 ? argv[2] : "";
   try {
     Runtime rt;
     JitOptions options;
@@ -23,6 +30,9 @@ int main(int argc, char** argv) {
     Specialization spec;
     spec.workgroup = WorkGroup{64};
     Kernel k = jit.compile(examples::saxpy(Scalar::F32), spec);
+    if (leave == "exit") std::exit(0);
+    if (leave == "_exit") _exit(0);
+    if (leave == "return") return 0;
     const std::size_t n = 1000;
     auto X = rt.upload(std::vector<float>(n, 1.5f));
     auto Y = rt.upload(std::vector<float>(n, 0.25f));

@@ -1,5 +1,6 @@
 // The disk cache across processes (test/cache_probe.cpp): a new process reuses another's
-// entry, two processes compile at once, a process killed mid-compile leaves no broken entry.
+// entry, two processes compile at once, a process killed mid-compile leaves no broken entry, a
+// process leaving right after a compile (its entry still being written) leaves it whole.
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -61,4 +62,58 @@ TEST_CASE("a process killed while compiling leaves no entry a later process trip
     std::string out;
     CHECK_MESSAGE(run_command(probe(dir), out) == 0, out);
   }
+}
+
+TEST_CASE("a process leaving right after a compile leaves its entry whole: exit and return write it") {
+  // The entry is written by the Jit's background thread (jit/cache_writer.hpp) after compile()
+  // returns; exit() waits for it in an exit handler, return from main in ~Jit.
+  for (const char* leave : {"exit", "return"}) {
+    CAPTURE(leave);
+    TempDir dir;
+    std::string out;
+    CHECK_MESSAGE(run_command(probe(dir) + " " + leave, out) == 0, out);
+    const auto files = entries(dir.path());
+    REQUIRE(files.size() == 1);  // the entry, no temporary file
+    CHECK(files[0].extension() == ".spvk");
+    CHECK(detail::decode_entry(read_all(files[0])).ok());
+    out.clear();
+    CHECK_MESSAGE(run_command(probe(dir), out) == 0, out);
+    CHECK_MESSAGE(out.find("compiles=0 disk_hits=1 disk_writes=0 wrong=0") != std::string::npos, out);
+  }
+}
+
+TEST_CASE("a process leaving by _exit right after a compile leaves a whole entry or none") {
+  TempDir dir;
+  for (int run = 0; run < 3; ++run) {
+    CAPTURE(run);
+    for (const auto& p : entries(dir.path())) fs::remove(p);
+    std::string out;
+    CHECK_MESSAGE(run_command(probe(dir) + " _exit", out) == 0, out);
+    for (const auto& p : entries(dir.path())) {
+      if (p.extension() == ".spvk") CHECK(detail::decode_entry(read_all(p)).ok());
+    }
+    out.clear();
+    CHECK_MESSAGE(run_command(probe(dir), out) == 0, out);
+    CHECK_MESSAGE(out.find("wrong=0") != std::string::npos, out);
+  }
+}
+
+TEST_CASE("an entry written after a first launch carries its work-group function to a process with an empty PoCL cache") {
+  // The entry is written a moment after the compile (jit/compiler.cpp, entry_write_delay), by
+  // then the probe has launched with workgroup 64 and offset 0: PoCL's binary holds that launch's
+  // work-group function (directory 64-1-1-goffs0...) beside the generic one (0-0-0), so a
+  // process whose PoCL cache is empty launches without compiling one.
+  TempDir dir, pocl_first, pocl_second;
+  std::string out;
+  CHECK_MESSAGE(run_command("POCL_CACHE_DIR=" + pocl_first.path() + " " + probe(dir), out) == 0, out);
+  CHECK_MESSAGE(out.find("compiles=1 disk_hits=0 disk_writes=1 wrong=0") != std::string::npos, out);
+  const auto files = entries(dir.path());
+  REQUIRE(files.size() == 1);
+  const auto bytes = read_all(files[0]);
+  const std::string text(bytes.begin(), bytes.end());
+  CHECK(text.find("64-1-1-goffs0") != std::string::npos);
+  CHECK(text.find("0-0-0/") != std::string::npos);
+  out.clear();
+  CHECK_MESSAGE(run_command("POCL_CACHE_DIR=" + pocl_second.path() + " " + probe(dir), out) == 0, out);
+  CHECK_MESSAGE(out.find("compiles=0 disk_hits=1 disk_writes=0 wrong=0") != std::string::npos, out);
 }

@@ -45,6 +45,57 @@ TEST_CASE("a new Jit loads a compiled kernel from disk instead of compiling it")
   CHECK(second.stats().disk_hits == 1);
 }
 
+TEST_CASE("entries written in the background are whole once stats() returns or the Jit is gone") {
+  // compile() returns before its entry is written (jit/cache_writer.hpp): stats() waits for the
+  // writes under way, ~Jit for every one queued.
+  TempDir dir;
+  const auto f32 = examples::saxpy(Scalar::F32), f64 = examples::saxpy(Scalar::F64);
+  {
+    Jit writer(runtime(), in_dir(dir));
+    Kernel k = writer.compile(f32, wg(16));
+    CHECK(writer.stats().disk_writes == 1);
+    const auto files = entries(dir.path());
+    REQUIRE(files.size() == 1);  // no temporary file left
+    CHECK(detail::decode_entry(read_all(files[0])).ok());
+    // Loaded by another Jit while the writer lives, and right.
+    Jit reader(runtime(), in_dir(dir));
+    Kernel loaded = reader.compile(f32, wg(16));
+    CHECK(reader.stats().disk_hits == 1);
+    CHECK(reader.stats().compiles == 0);
+    CHECK(saxpy_right(loaded));
+    CHECK(saxpy_right(k));
+    // Three more, queued together; the Jit is destroyed at once, without stats().
+    writer.compile(f32, wg(32));
+    writer.compile(f32, wg(64));
+    writer.compile(f64, wg(16));
+  }
+  const auto files = entries(dir.path());
+  CHECK(files.size() == 4);
+  for (const auto& p : files) {
+    CHECK(p.extension() == ".spvk");
+    CHECK(detail::decode_entry(read_all(p)).ok());
+  }
+  Jit again(runtime(), in_dir(dir));
+  again.compile(f32, wg(64));
+  again.compile(f64, wg(16));
+  CHECK(again.stats().disk_hits == 2);
+  CHECK(again.stats().compiles == 0);
+}
+
+TEST_CASE("cache_write_in_background = false writes the entry inside compile()") {
+  TempDir dir;
+  JitOptions options = in_dir(dir);
+  options.cache_write_in_background = false;
+  Jit jit(runtime(), options);
+  Kernel k = jit.compile(examples::saxpy(Scalar::F32), wg(16));
+  // Before anything waits for a background write (stats() would).
+  const auto files = entries(dir.path());
+  REQUIRE(files.size() == 1);
+  CHECK(detail::decode_entry(read_all(files[0])).ok());
+  CHECK(saxpy_right(k));
+  CHECK(jit.stats().disk_writes == 1);
+}
+
 TEST_CASE("two Jits of one process storing the same kernel at once share the directory") {
   TempDir dir;
   const auto warnings = detail::warning_count();
@@ -130,9 +181,9 @@ TEST_CASE("an unwritable cache directory falls back to memory with one warning")
   const auto warnings = detail::warning_count();
   Kernel a = jit.compile(examples::saxpy(Scalar::F32), wg(8));
   Kernel b = jit.compile(examples::saxpy(Scalar::F32), wg(4));
+  CHECK(jit.cache_dir().empty());  // after the background writes, which it waits for
   CHECK(detail::warning_count() == warnings + 1);
   CHECK(detail::last_warning().find("caching in memory only") != std::string::npos);
-  CHECK(jit.cache_dir().empty());
   CHECK(jit.stats().compiles == 2);
   CHECK(saxpy_right(a));
   CHECK(saxpy_right(b));
@@ -160,6 +211,7 @@ TEST_CASE("a change of build options misses the entry of other options") {
   const auto def = examples::saxpy(Scalar::F32);
   Jit plain(runtime(), in_dir(dir));
   plain.compile(def, wg(64));
+  CHECK(plain.stats().disk_writes == 1);  // waits for its background write
   JitOptions options = in_dir(dir);
   options.build_options = "-cl-mad-enable";
   Jit mad(runtime(), options);
@@ -182,8 +234,10 @@ TEST_CASE("past the size cap the least recently used entries are evicted") {
   {
     Jit jit(runtime(), in_dir(dir));
     jit.compile(def, wg(16));
+    jit.stats();  // waits for the entry's background write
     file1 = entries(dir.path()).at(0);
     jit.compile(def, wg(32));
+    jit.stats();
     for (const auto& p : entries(dir.path())) {
       if (p != file1) file2 = p;
     }
@@ -204,6 +258,7 @@ TEST_CASE("past the size cap the least recently used entries are evicted") {
   capped.cache_max_bytes = size1 + size2 + std::min(size1, size2) / 2;  // room for two
   Jit jit(runtime(), capped);
   jit.compile(def, wg(64));
+  CHECK(jit.stats().disk_writes == 1);  // written, and the eviction after it done
   CHECK(fs::exists(file1));
   CHECK_FALSE(fs::exists(file2));
   CHECK(entries(dir.path()).size() == 2);
@@ -218,6 +273,7 @@ TEST_CASE("a temporary file left by a killed writer is cleaned up, a fresh one i
   fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(1));
   Jit jit(runtime(), in_dir(dir));
   jit.compile(examples::saxpy(Scalar::F32), wg(8));
+  CHECK(jit.stats().disk_writes == 1);  // the write, and the eviction scan after it, done
   CHECK_FALSE(fs::exists(stale));
   CHECK(fs::exists(fresh));
 }

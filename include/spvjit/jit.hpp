@@ -53,6 +53,12 @@ struct JitOptions {
   /// W for every coarsened kernel instead of the device's preference: 2, 4, 8 or 16 (0: the
   /// device's). Mostly for measuring. SPVJIT_COARSEN (off, on, 2, 4, 8, 16) overrides both.
   unsigned coarsen_width = 0;
+  /// Write disk-cache entries from the Jit's background thread, 1 s after the compile (or when
+  /// stats(), ~Jit or exit() ask): compile() returns without the write's ~60 ms, and the entry
+  /// carries the work-group functions of the kernel's first launches. While it writes, PoCL
+  /// holds the locks that launches of kernels new to the process and builds take. false writes
+  /// inside compile(), for a program that measures its launches right after compiling.
+  bool cache_write_in_background = true;
 };
 
 /// What a Jit's caches did so far.
@@ -90,10 +96,12 @@ class Jit {
   /// How many programs this Jit has translated and built (memory and disk hits excluded): one
   /// per builder kernel, one per raw module however many of its kernels are compiled.
   std::uint64_t compile_count() const;
-  /// Compiles, disk hits and disk writes so far.
+  /// Compiles, disk hits and disk writes so far. Disk-cache entries are written by a
+  /// background thread after compile() returns; this first waits for the writes under way, so
+  /// every entry counted is on disk.
   JitStats stats() const;
   /// The disk cache's directory; empty when the disk cache is off (by option, by SPVJIT_CACHE
-  /// or after a failed write).
+  /// or after a failed write). Waits for the writes under way, as stats() does.
   std::string cache_dir() const;
 
  private:
