@@ -21,7 +21,6 @@
 #include "jit/hoist_bounds.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/coarsen.hpp"
-#include "jit/contract_fma.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit/float_atomics.hpp"
 #include "jit/fuse_fmuladd.hpp"
@@ -135,7 +134,6 @@ class JitCore {
                          ": not coarsened: " + r.reason);
       }
     }
-    contract_fma(*module, runtime->info.fma_f32, runtime->info.fma_f64);
     lower_bounds_checks(*module);
     lower_float_atomics(*module, float_atomics);
     if (may_have(runtime->info, PoclBug::WideBuiltins)) {
@@ -360,13 +358,12 @@ class JitCore {
            coarsen + (bounds_checks() ? "" : "\n[bounds checks off]") + fused_multiply_add();
   }
 
-  // Which llvm.fmuladd calls lower() turns into llvm.fma, and fma calls into contracted
-  // multiplies and adds: the same IR compiles differently.
+  // Which llvm.fmuladd calls lower() turns into llvm.fma: the same IR compiles differently.
   std::string fused_multiply_add() const {
     const auto& info = runtime->info;
     if (!info.fma_f32 && !info.fma_f64) return "";
     return std::string("\n[fmuladd fused:") + (info.fma_f32 ? " f32" : "") +
-           (info.fma_f64 ? " f64" : "") + "]\n[fma as contract fmul, fadd]";
+           (info.fma_f64 ? " f64" : "") + "]";
   }
 
   std::shared_ptr<RuntimeCore> runtime;

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "jit/spirv_fast_math_extension.hpp"
 #include "jit/translator_reply.hpp"
 
 namespace {
@@ -64,5 +65,5 @@ int main() {
   std::ostringstream spirv;
   std::string error;
   if (!llvm::writeSpirv(module->get(), options, spirv, error)) return reply(false, error);
-  return reply(true, spirv.str());
+  return reply(true, spvjit::detail::declare_fast_math_extension(spirv.str()));
 }
