@@ -3,9 +3,11 @@
 // compiled out (JitOptions::bounds_checks = false: what the checks cost), saxpy written with
 // Vec<T, W> by hand (W = the coarsening's width), and the OpenMP loop; launch + synchronize
 // per iteration.
-// throughput/matmul/Float32/<N>/{cpp_naive,scalar,coarsened,coarsened_unchecked,tiled}: C = A * B
-// (N x N) as the naive C++ triple loop, the one-output-per-work-item kernel without and with
-// coarsening (and coarsened without bounds checks), and the 16 x 16 tiled kernel. Each case reports `wall_us` (wall time per iteration) besides
+// throughput/matmul/Float32/<N>/{cpp_naive,scalar,coarsened,coarsened_unchecked,tiled,performant}:
+// C = A * B (N x N) as the naive C++ triple loop, the one-output-per-work-item kernel without
+// and with coarsening (and coarsened without bounds checks), the 16 x 16 tiled kernel, and the
+// register-blocked examples::performant_matmul (shared Jit, bounds checks on; its two packing
+// launches are inside each iteration). Each case reports `wall_us` (wall time per iteration) besides
 // bytes_per_second (saxpy) or flops (matmul, 2 N^3 per product, over wall time).
 #include <chrono>
 #include <functional>
@@ -124,7 +126,7 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
   }
 }
 
-enum class Matmul { CppNaive, Scalar, Coarsened, CoarsenedUnchecked, Tiled };
+enum class Matmul { CppNaive, Scalar, Coarsened, CoarsenedUnchecked, Tiled, Performant };
 
 const KernelDef& naive_kernel() {
   static const KernelDef def = examples::naive_matmul();
@@ -133,6 +135,23 @@ const KernelDef& naive_kernel() {
 const KernelDef& tiled_kernel() {
   static const KernelDef def = examples::tiled_matmul(static_cast<std::int64_t>(matmul_tile));
   return def;
+}
+
+// examples::performant_matmul: pack A, pack B, multiply, every product (packing is O(N^2)).
+std::function<void()> performant_launch(Jit& jit, Runtime& rt, Buffer<float>& C, Buffer<float>& A,
+                                        Buffer<float>& B, std::size_t n) {
+  static const KernelDef defs[] = {examples::performant_matmul_pack_a(),
+                                   examples::performant_matmul_pack_b(),
+                                   examples::performant_matmul()};
+  Kernel pack_a = jit.compile(defs[0]), pack_b = jit.compile(defs[1]), product = jit.compile(defs[2]);
+  auto Ap = std::make_shared<Buffer<float>>(rt.zeros<float>(examples::performant_matmul_packed_a_size(n, n)));
+  auto Bp = std::make_shared<Buffer<float>>(rt.zeros<float>(examples::performant_matmul_packed_b_size(n, n)));
+  const auto size = static_cast<std::int64_t>(n);
+  return [=, &C, &A, &B]() mutable {
+    pack_a.launch(examples::performant_matmul_pack_a_range(n, n), *Ap, A, size, size);
+    pack_b.launch(examples::performant_matmul_pack_b_range(n, n), *Bp, B, size, size);
+    product.launch(examples::performant_matmul_range(n, n), C, *Ap, *Bp, size, size, size);
+  };
 }
 
 void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
@@ -160,17 +179,22 @@ void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
     Jit& jit = variant == Matmul::Scalar               ? side_jit(*ctx, SideJit::Scalar)
                : variant == Matmul::CoarsenedUnchecked ? side_jit(*ctx, SideJit::Unchecked)
                                                        : ctx->jit;
-    Kernel kernel = jit.compile(tiled ? tiled_kernel() : naive_kernel(), spec);
     auto A = ctx->runtime.upload(a);
     auto B = ctx->runtime.upload(b);
     auto C = ctx->runtime.zeros<float>(n * n);
-    const auto size = static_cast<std::int64_t>(n);
-    const NDRange ndrange{n, n};
-    kernel.launch(ndrange, C, A, B, size, size, size);
+    std::function<void()> launch;
+    if (variant == Matmul::Performant) {
+      launch = performant_launch(jit, ctx->runtime, C, A, B, n);
+    } else {
+      Kernel kernel = jit.compile(tiled ? tiled_kernel() : naive_kernel(), spec);
+      const auto size = static_cast<std::int64_t>(n);
+      launch = [=, &C, &A, &B]() mutable { kernel.launch(NDRange{n, n}, C, A, B, size, size, size); };
+    }
+    launch();
     ctx->runtime.synchronize();
     WallRate rate;
     for (auto _ : state) {
-      kernel.launch(ndrange, C, A, B, size, size, size);
+      launch();
       ctx->runtime.synchronize();
     }
     rate.report(state, "flops", flops);
@@ -207,7 +231,8 @@ void register_throughput() {
                                                      {Matmul::Scalar, "scalar"},
                                                      {Matmul::Coarsened, "coarsened"},
                                                      {Matmul::CoarsenedUnchecked, "coarsened_unchecked"},
-                                                     {Matmul::Tiled, "tiled"}};
+                                                     {Matmul::Tiled, "tiled"},
+                                                     {Matmul::Performant, "performant"}};
   for (std::size_t n : matmul_sizes) {
     for (auto [variant, label] : variants) {
       const std::string name =

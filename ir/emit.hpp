@@ -15,6 +15,10 @@ namespace spvjit::detail {
 /// naming `what` when `op` is not defined for `t`.
 llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a, llvm::Value* b,
                          const std::string& what);
+/// `a * b + c` on floats of element type `t`, the multiply and the add marked `contract`: the
+/// code generator may fuse them into one FMA (OpenCL C's a*b+c under FP_CONTRACT ON).
+llvm::Value* emit_mul_add(BuilderState& s, Scalar t, llvm::Value* a, llvm::Value* b, llvm::Value* c,
+                          const std::string& what);
 /// The comparison's i1 (or vector of i1).
 llvm::Value* emit_compare(BuilderState& s, CompareOp op, Scalar t, llvm::Value* a, llvm::Value* b);
 /// The conversion of `x` (element type `from`) to element type `to`, same shape.

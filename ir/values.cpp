@@ -61,6 +61,16 @@ detail::BuilderState& operands(const char* what, const Value& a, const Value& b)
 
 namespace detail {
 
+llvm::Value* emit_mul_add(BuilderState& s, Scalar t, llvm::Value* a, llvm::Value* b, llvm::Value* c,
+                          const std::string& what) {
+  if (!is_float(t)) unsupported(what, t, "f32 or f64");
+  llvm::IRBuilderBase::FastMathFlagGuard keep(s.ir);
+  llvm::FastMathFlags contract;
+  contract.setAllowContract(true);
+  s.ir.setFastMathFlags(contract);
+  return s.ir.CreateFAdd(s.ir.CreateFMul(a, b), c);
+}
+
 llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a, llvm::Value* b,
                          const std::string& what) {
   auto& ir = s.ir;
@@ -173,6 +183,12 @@ llvm::Value* index64(BuilderState& s, const Value& index, const char* what) {
 }
 
 }  // namespace detail
+
+Value mul_add(Value a, Value b, Value c) {
+  auto& s = operands("mul_add", a, b);
+  operands("mul_add", a, c);
+  return Value(&s, detail::emit_mul_add(s, a.type(), a.raw(), b.raw(), c.raw(), "mul_add"), a.type());
+}
 
 Value binary(BinaryOp op, Value lhs, Value rhs) {
   const std::string what(name(op));

@@ -111,6 +111,13 @@ VecValue binary(BinaryOp op, VecValue lhs, VecValue rhs) {
                   lhs.element(), lhs.lanes());
 }
 
+VecValue mul_add(VecValue a, VecValue b, VecValue c) {
+  auto& s = same_shape("mul_add", a, b);
+  same_shape("mul_add", a, c);
+  return VecValue(&s, detail::emit_mul_add(s, a.element(), a.raw(), b.raw(), c.raw(), "mul_add"),
+                  a.element(), a.lanes());
+}
+
 VecValue compare(CompareOp op, VecValue lhs, VecValue rhs) {
   auto& s = same_shape(detail::compare_name(op), lhs, rhs);
   return VecValue(&s, detail::emit_compare(s, op, lhs.element(), lhs.raw(), rhs.raw()),

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "jit/spirv_fast_math_extension.hpp"
 #include "jit/translator_reply.hpp"
 
 namespace {
@@ -56,11 +57,13 @@ int main() {
                             llvm::toString(module.takeError()));
   }
   // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2". Float atomic add (OpAtomicFAddEXT)
-  // needs its extension allowed; only modules that use it declare it.
+  // needs its extension allowed, and the `contract` flag of jit/contract_fma.hpp's multiplies
+  // and adds SPV_INTEL_fp_fast_math_mode; only modules that use one declare it.
   const SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_2,
-                                      {{SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_add, true}});
+                                      {{SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_add, true},
+                                       {SPIRV::ExtensionID::SPV_INTEL_fp_fast_math_mode, true}});
   std::ostringstream spirv;
   std::string error;
   if (!llvm::writeSpirv(module->get(), options, spirv, error)) return reply(false, error);
-  return reply(true, spirv.str());
+  return reply(true, spvjit::detail::declare_fast_math_extension(spirv.str()));
 }

@@ -36,10 +36,13 @@ inline Specialization static_workgroup(WorkGroup wg) {
 
 /// Whether `words` pass spirv-val. spirv-val's OpenCL 1.2 environment rejects OpCapability
 /// Int64Atomics outright, though the cl_khr_int64_base_atomics extension (which PoCL has)
-/// allows it: such modules are checked against the SPIR-V 1.2 rules instead.
+/// allows it, and FPFastMathModeINTEL though the module declares SPV_INTEL_fp_fast_math_mode
+/// (the `contract` of jit/contract_fma.hpp): such modules are checked against the SPIR-V 1.2
+/// rules instead.
 inline bool spirv_valid(const std::vector<std::uint32_t>& words, std::string& out) {
   int rc = run_spirv_val(words, out);
-  if (rc != 0 && out.find("Capability Int64Atomics is not allowed by OpenCL 1.2") != std::string::npos) {
+  if (rc != 0 && (out.find("Capability Int64Atomics is not allowed by OpenCL 1.2") != std::string::npos ||
+                  out.find("Capability FPFastMathModeINTEL is not allowed by OpenCL 1.2") != std::string::npos)) {
     out.clear();
     rc = run_spirv_val(words, out, "spv1.2");
   }

@@ -143,3 +143,62 @@ void check_math() {
 
 TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f32)") { check_math<float>(); }
 TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f64)") { check_math<double>(); }
+
+namespace {
+// Two roundings, whatever the host compiler's own contraction setting.
+float unfused(float a, float b, float c) {
+  volatile float product = a * b;
+  return product + c;
+}
+}  // namespace
+
+TEST_CASE("mul_add: one rounding where the device fuses (PoCL with FMA), scalar and vector") {
+  KernelBuilder kb("mul_add_bits");
+  auto out = kb.param<Global<float>>("out");
+  auto in = kb.param<Const<float>>("in");
+  auto i = kb.global_index();
+  out[i * 2] = mul_add<float>(in[i * 3], in[i * 3 + 1], in[i * 3 + 2]);
+  kb.if_(i == 0, [&] {
+    const Vec<float, 8> x = vload<8>(in, 24), y = vload<8>(in, 32), z = vload<8>(in, 40);
+    const Vec<float, 8> r = mul_add(x, y, z);
+    for (unsigned l = 0; l < 8; ++l) out[std::int64_t{2 * l + 1}] = r[l];
+  });
+  // Scalar triples in args[0, 24), vector lanes x, y, z in [24, 32), [32, 40), [40, 48); the
+  // first of each is (1 + e, 1 + e, -(1 + 2e)): (1 + e)^2 - (1 + 2e) = e^2, which one rounding
+  // keeps and two lose. The others are assorted values.
+  const float e = 0x1p-12f;
+  std::vector<float> args(48);
+  for (std::size_t k = 0; k < args.size(); ++k) args[k] = std::sin(static_cast<float>(k) * 1.7f) * 3.1f;
+  for (std::size_t first : {std::size_t{0}, std::size_t{24}}) {
+    const std::size_t stride = first == 0 ? 1 : 8;
+    args[first] = 1 + e;
+    args[first + stride] = 1 + e;
+    args[first + 2 * stride] = -(1 + 2 * e);
+  }
+  Kernel k = test::compile_checked(kb.finish());
+  auto In = test::runtime().upload(args);
+  auto Out = test::runtime().zeros<float>(16);
+  k.launch(NDRange{8}, Out, In);
+  test::runtime().synchronize();
+  const auto got = Out.to_vector();
+  const bool fused = test::runtime().device().fma_f32;
+  int differing = 0;
+  for (std::size_t l = 0; l < 8; ++l) {
+    CAPTURE(l);
+    const float a = args[3 * l], b = args[3 * l + 1], c = args[3 * l + 2];
+    const float scalar = fused ? std::fma(a, b, c) : unfused(a, b, c);
+    const float x = args[24 + l], y = args[32 + l], z = args[40 + l];
+    const float lane = fused ? std::fma(x, y, z) : unfused(x, y, z);
+    CHECK(std::bit_cast<std::uint32_t>(got[2 * l]) == std::bit_cast<std::uint32_t>(scalar));
+    CHECK(std::bit_cast<std::uint32_t>(got[2 * l + 1]) == std::bit_cast<std::uint32_t>(lane));
+    differing += (std::fma(a, b, c) != unfused(a, b, c)) + (std::fma(x, y, z) != unfused(x, y, z));
+  }
+  CHECK(differing >= 2);  // the inputs tell one rounding from two
+}
+
+TEST_CASE("mul_add: integer operands are refused by name") {
+  KernelBuilder kb("mul_add_int");
+  auto x = kb.lit(3);
+  CHECK_THROWS_WITH_AS(mul_add(static_cast<Value>(x), static_cast<Value>(x), static_cast<Value>(x)),
+                       "mul_add: not defined for i32; expected f32 or f64", UserError);
+}

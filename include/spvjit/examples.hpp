@@ -1,9 +1,11 @@
 // Ready-made kernels: the ones the benchmark suite, the tests and the CLI share.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "spvjit/kernel_def.hpp"
+#include "spvjit/ndrange.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/export.hpp"
 
@@ -34,6 +36,66 @@ KernelDef naive_matmul();
 /// NDRange{m, n}, specialized with the static workgroup WorkGroup{tile, tile}. Parameters: C,
 /// A (const), B (const), n, p, m (i64).
 KernelDef tiled_matmul(std::int64_t tile = 16);
+
+/// The rows and columns of C one work-item of performant_matmul computes.
+inline constexpr std::int64_t performant_matmul_rows = 6;
+inline constexpr std::int64_t performant_matmul_cols = 16;
+
+/// C (n x m) = A (n x p) * B (p x m), row-major f32, register-blocked for CPUs, in three
+/// launches per product (the packing ones O(n p + p m), the product O(n p m)):
+///   pack_a.launch(performant_matmul_pack_a_range(n, p), Ap, A, n, p);
+///   pack_b.launch(performant_matmul_pack_b_range(p, m), Bp, B, p, m);
+///   matmul.launch(performant_matmul_range(n, m), C, Ap, Bp, n, p, m);
+/// Ap (performant_matmul_packed_a_size(n, p) floats) holds A in panels of 6 rows, each p x 6
+/// with k outermost; Bp (performant_matmul_packed_b_size(p, m) floats) holds B in panels of 16
+/// columns, each p x 16; both zero past A's and B's edges. So one work-item reads both of its
+/// operands in order: per k, 6 broadcasts of A and 2 vector loads of B for the 6 x 16 block of
+/// C it keeps in twelve 8-lane accumulators (AVX2's 16 ymm registers: 12 + 2 + 1). Every
+/// element of C is the chain c = mul_add(A(i, k), B(k, j), c) over k = 0 .. p-1 from 0: where
+/// the device fuses mul_add (PoCL on x86-64 with FMA does), what std::fma in a k loop gives.
+/// Blocks that overhang C's edges compute the same chains and store only the elements inside
+/// C. Any n, p, m >= 1. Parameters: C, Ap (const), Bp (const), n, p, m (i64).
+KernelDef performant_matmul();
+
+/// performant_matmul's packing of A (n x p, row-major) into Ap. Parameters: Ap, A (const), n,
+/// p (i64).
+KernelDef performant_matmul_pack_a();
+
+/// performant_matmul's packing of B (p x m, row-major) into Bp. Parameters: Bp, B (const), p,
+/// m (i64).
+KernelDef performant_matmul_pack_b();
+
+/// The floats of performant_matmul's packed A: n rounded up to a whole panel, times p.
+inline std::size_t performant_matmul_packed_a_size(std::size_t n, std::size_t p) {
+  const auto rows = static_cast<std::size_t>(performant_matmul_rows);
+  return (n + rows - 1) / rows * rows * p;
+}
+
+/// The floats of performant_matmul's packed B: m rounded up to a whole panel, times p.
+inline std::size_t performant_matmul_packed_b_size(std::size_t p, std::size_t m) {
+  const auto cols = static_cast<std::size_t>(performant_matmul_cols);
+  return (m + cols - 1) / cols * cols * p;
+}
+
+/// performant_matmul's launch for an n x m C: one work-item per block, blocks of rows in
+/// dimension 0 (work-items in a row share one panel of B), panels in dimension 1.
+inline NDRange performant_matmul_range(std::size_t n, std::size_t m) {
+  const auto rows = static_cast<std::size_t>(performant_matmul_rows);
+  const auto cols = static_cast<std::size_t>(performant_matmul_cols);
+  return NDRange{(n + rows - 1) / rows, (m + cols - 1) / cols};
+}
+
+/// performant_matmul_pack_a's launch: one work-item per k of a panel.
+inline NDRange performant_matmul_pack_a_range(std::size_t n, std::size_t p) {
+  const auto rows = static_cast<std::size_t>(performant_matmul_rows);
+  return NDRange{p, (n + rows - 1) / rows};
+}
+
+/// performant_matmul_pack_b's launch: one work-item per k of a panel.
+inline NDRange performant_matmul_pack_b_range(std::size_t p, std::size_t m) {
+  const auto cols = static_cast<std::size_t>(performant_matmul_cols);
+  return NDRange{p, (m + cols - 1) / cols};
+}
 
 /// One explicit step of 2D heat diffusion, written as a KernelAbstractions user writes it: a
 /// 5-point stencil over column-major n x m grids (dimension 0 = i contiguous, as in Julia),

@@ -79,6 +79,16 @@ Val<T> fma(Val<T> a, Val<T> b, Val<T> c) {
   return Val<T>(math(MathFn::Fma, {a, b, c}));
 }
 
+/// a * b + c, which the code generator may compute with one rounding (a fused multiply-add) or
+/// two: OpenCL C's `a * b + c` under FP_CONTRACT ON. PoCL fuses it on CPUs with FMA, inline,
+/// while fma() (one rounding guaranteed) is a call into PoCL's library there, never inlined
+/// into a SPIR-V kernel (docs/performance.md, "PoCL investigations"): the form for hot loops.
+Value mul_add(Value a, Value b, Value c);
+template <KernelFloat T>
+Val<T> mul_add(Val<T> a, Val<T> b, Val<T> c) {
+  return Val<T>(mul_add(static_cast<Value>(a), static_cast<Value>(b), static_cast<Value>(c)));
+}
+
 /// min(max(x, lo), hi), for floats and integers.
 template <KernelScalar T>
 Val<T> clamp(Val<T> x, Val<T> lo, Val<T> hi) {

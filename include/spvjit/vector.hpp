@@ -287,6 +287,12 @@ template <KernelFloat T, unsigned N>
 Vec<T, N> fma(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
   return Vec<T, N>(math(MathFn::Fma, {a, b, c}));
 }
+/// Lane by lane a * b + c, fused or not as the code generator chooses (see the scalar mul_add).
+VecValue mul_add(VecValue a, VecValue b, VecValue c);
+template <KernelFloat T, unsigned N>
+Vec<T, N> mul_add(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
+  return Vec<T, N>(mul_add(static_cast<VecValue>(a), static_cast<VecValue>(b), static_cast<VecValue>(c)));
+}
 template <KernelScalar T, unsigned N>
   requires(!std::is_same_v<T, bool>)
 Vec<T, N> clamp(Vec<T, N> x, Vec<T, N> lo, Vec<T, N> hi) {
