@@ -67,13 +67,12 @@ std::string describe(const Specialization& spec) {
          ", ndrange " + (spec.ndrange ? spec.ndrange->to_string() : std::string("dynamic")) + ")";
 }
 
-// How long a disk-cache entry waits before it is written (sooner when stats(), ~Jit or exit()
-// ask). PoCL compiles a work-group function for each local size at a kernel's first launch
+// A disk-cache entry waits JitOptions::cache_write_delay_ms before it is written (sooner when
+// stats(), ~Jit or exit() ask). PoCL compiles a work-group function for each local size at a kernel's first launch
 // with it, and a program's binary carries the ones compiled so far: written after the first
 // launches, the entry spares a process that loads it that compile (~100 ms per kernel when
 // PoCL's own cache is empty), and the generic work-group function PoCL compiles to make the
 // binary does not hold up those first launches.
-constexpr std::chrono::milliseconds entry_write_delay{1000};
 
 class JitCore {
  public:
@@ -229,6 +228,7 @@ class JitCore {
     facts.static_local_bytes = km.static_local_bytes;
     facts.stack = group_stack(def);
     facts.coarsen = built.launch.coarsen;
+    facts.work_per_item = km.work_per_item;
     facts.runs_with_offsets = built.launch.runs_with_offsets;
     facts.bounds_checked = km.bounds_checked;
     facts.bounds_sites = km.bounds_sites;
@@ -238,7 +238,7 @@ class JitCore {
     Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
     if (built.write) {
       if (options.cache_write_in_background) {
-        writer.post(std::move(built.write), entry_write_delay);
+        writer.post(std::move(built.write), std::chrono::milliseconds(options.cache_write_delay_ms));
       } else {
         built.write();
       }

@@ -5,8 +5,10 @@
 // With a second argument it only compiles, then leaves at once, the write of the entry under way
 // on the Jit's background thread: "exit" calls std::exit with the Jit alive, "_exit" calls
 // _exit (no exit handlers), "return" returns from main (the Jit destroyed).
+// CACHE_PROBE_WRITE_DELAY_MS sets JitOptions::cache_write_delay_ms.
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -26,6 +28,9 @@ int main(int argc, char** argv) {
     Runtime rt;
     JitOptions options;
     if (std::string(argv[1]) != "-") options.cache_dir = argv[1];
+    if (const char* delay = std::getenv("CACHE_PROBE_WRITE_DELAY_MS")) {
+      options.cache_write_delay_ms = static_cast<std::uint32_t>(std::stoul(delay));
+    }
     Jit jit(rt, options);
     Specialization spec;
     spec.workgroup = WorkGroup{64};

@@ -99,13 +99,17 @@ TEST_CASE("a process leaving by _exit right after a compile leaves a whole entry
 }
 
 TEST_CASE("an entry written after a first launch carries its work-group function to a process with an empty PoCL cache") {
-  // The entry is written a moment after the compile (jit/compiler.cpp, entry_write_delay), by
-  // then the probe has launched with workgroup 64 and offset 0: PoCL's binary holds that launch's
+  // The entry is written after the compile (JitOptions::cache_write_delay_ms; 10 minutes here, so
+  // that the write happens when the probe's stats() asks for it, whatever the machine's load),
+  // after the probe has launched with workgroup 64 and offset 0: PoCL's binary holds that launch's
   // work-group function (directory 64-1-1-goffs0...) beside the generic one (0-0-0), so a
   // process whose PoCL cache is empty launches without compiling one.
   TempDir dir, pocl_first, pocl_second;
   std::string out;
-  CHECK_MESSAGE(run_command("POCL_CACHE_DIR=" + pocl_first.path() + " " + probe(dir), out) == 0, out);
+  CHECK_MESSAGE(run_command("CACHE_PROBE_WRITE_DELAY_MS=600000 POCL_CACHE_DIR=" + pocl_first.path() +
+                                " " + probe(dir),
+                            out) == 0,
+                out);
   CHECK_MESSAGE(out.find("compiles=1 disk_hits=0 disk_writes=1 wrong=0") != std::string::npos, out);
   const auto files = entries(dir.path());
   REQUIRE(files.size() == 1);
