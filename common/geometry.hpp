@@ -32,6 +32,9 @@ struct GeometryRules {
   /// Indices of dimension 0 each work-item runs (jit/coarsen.hpp): the launch enqueues
   /// ceil(ndrange / coarsen) work-items there.
   std::size_t coarsen = 1;
+  /// Indices' work each work-item does for dispatch's thresholds, besides coarsen
+  /// (KernelBuilder::work_per_item); the geometry itself ignores it.
+  std::size_t work_per_item = 1;
 
   /// Work-items per group allowed by both the limits and the stack (0: unknown).
   std::size_t max_items() const noexcept;

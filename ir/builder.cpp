@@ -404,6 +404,17 @@ KernelBuilder& KernelBuilder::elementwise() {
   return *this;
 }
 
+KernelBuilder& KernelBuilder::work_per_item(std::size_t indices) {
+  state_->check_open("work_per_item");
+  if (indices == 0) {
+    throw UserError("kernel '" + state_->name +
+                    "': work_per_item(0); expected the indices one work-item's work amounts to, "
+                    "at least 1");
+  }
+  state_->work_per_item = indices;
+  return *this;
+}
+
 KernelDef KernelBuilder::finish() {
   auto& s = *state_;
   s.check_kernel_scope("finish");
@@ -462,6 +473,7 @@ KernelDef KernelBuilder::finish() {
   km->hidden_ndrange = s.uses_ndrange;
   km->pads_safely = s.uses_ndrange || s.allow_padding;
   km->declared_elementwise = s.declared_elementwise;
+  km->work_per_item = s.work_per_item;
   km->static_local_bytes = s.static_local_bytes;
   km->bounds_checked = checked;
   km->bounds_sites = std::move(s.bounds_sites);

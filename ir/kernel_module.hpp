@@ -62,6 +62,8 @@ class KernelModule {
   /// The author declared the kernel element-wise (KernelBuilder::elementwise()): on a device
   /// that coarsens, a kernel the analysis cannot coarsen is a UserError, not a slow kernel.
   bool declared_elementwise = false;
+  /// KernelBuilder::work_per_item: how many indices' work one work-item does, for dispatch.
+  std::size_t work_per_item = 1;
   std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
   /// The kernel checks its accesses: it takes the hidden extents and record (common/bounds.hpp),
   /// and `bounds_sites` describes each check for the host's message.

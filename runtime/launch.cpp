@@ -349,10 +349,12 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   }
   detail::RuntimeCore& core = *s.core;
   // Thresholds count indices (the calibration kernel does one per work-item); a coarsened
-  // work-item does `coarsen` of them.
-  const std::size_t coarsen = s.rules.coarsen;
+  // work-item does `coarsen` of them, a declared heavy one `work_per_item` (saturating).
+  const std::size_t per_item = s.rules.coarsen > SIZE_MAX / s.rules.work_per_item
+                                   ? SIZE_MAX
+                                   : s.rules.coarsen * s.rules.work_per_item;
   const std::size_t items = g.items();
-  const std::size_t work = items > SIZE_MAX / coarsen ? SIZE_MAX : items * coarsen;
+  const std::size_t work = items > SIZE_MAX / per_item ? SIZE_MAX : items * per_item;
   cl_command_queue queue;
   const std::size_t split_threshold = core.split_threshold.load(std::memory_order_relaxed);
   if (core.inline_pool && s.facts.runs_with_offsets && !event && split_threshold != SIZE_MAX) {

@@ -49,6 +49,8 @@ struct KernelFacts {
   /// Indices per work-item in dimension 0 (jit/coarsen.hpp): the launch runs ceil(ndrange /
   /// coarsen) work-items there, the hidden ndrange arguments keep the full size.
   std::size_t coarsen = 1;
+  /// Indices' work per work-item as declared (KernelBuilder::work_per_item), besides coarsen.
+  std::size_t work_per_item = 1;
   /// The kernel's results do not depend on a global offset (jit/offset_safety.hpp), so an
   /// adaptive runtime may split a large launch over its inline threads.
   bool runs_with_offsets = false;

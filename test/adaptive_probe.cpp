@@ -375,6 +375,50 @@ void split_threshold_boundary(Runtime& rt, Jit& jit) {
             " sizes), basic's bits" + (detail.empty() ? std::string() : ": wrong at" + detail));
 }
 
+// A kernel declared heavy (KernelBuilder::work_per_item) counts its work-items times the
+// declaration against the split threshold: 64 work-items summing 2000-element rows split, the
+// same kernel undeclared runs inline on one thread; both give the same sums.
+void heavy_work_items_split(Runtime& rt, Jit& jit) {
+  auto row_sums = [](std::size_t work) {
+    KernelBuilder kb(work > 1 ? "row_sums_heavy" : "row_sums");
+    if (work > 1) kb.work_per_item(work);
+    auto out = kb.param<Global<std::int64_t>>("out");
+    auto in = kb.param<Const<std::int32_t>>("in");
+    auto cols = kb.param<std::int64_t>("cols");
+    auto row = kb.global_index();
+    auto sum = kb.var<std::int64_t>(0);
+    kb.for_(kb.lit<std::int64_t>(0), cols, [&](Val<std::int64_t> j) {
+      sum += cast<std::int64_t>(Val<std::int32_t>(in[row * cols + j]));
+    });
+    out[row] = sum.get();
+    return kb.finish();
+  };
+  constexpr std::size_t rows = 64, cols = 2000;
+  std::vector<std::int32_t> values(rows * cols);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int32_t>(i % 1001) - 500;
+  auto In = rt.upload(values);
+  rt.set_inline_threshold(SIZE_MAX);
+  rt.set_split_threshold(8192);
+  std::uint64_t splits[2];
+  std::vector<std::int64_t> sums[2];
+  const std::size_t work[2] = {1, cols};
+  for (int heavy = 0; heavy < 2; ++heavy) {
+    Kernel k = jit.compile(row_sums(work[heavy]));
+    auto& core = *detail::KernelAccess::state(k).core;
+    auto Out = rt.zeros<std::int64_t>(rows);
+    const auto before = core.split_launches.load();
+    k.launch(NDRange{rows}, Out, In, static_cast<std::int64_t>(cols));
+    rt.synchronize();
+    splits[heavy] = core.split_launches.load() - before;
+    sums[heavy] = Out.to_vector();
+  }
+  std::vector<std::int64_t> expected(rows, 0);
+  for (std::size_t i = 0; i < values.size(); ++i) expected[i / cols] += values[i];
+  check(splits[0] == 0 && splits[1] == 1 && sums[0] == expected && sums[1] == expected,
+        "64 work-items declared work_per_item(2000) split at threshold 8192, undeclared not (" +
+            std::to_string(splits[0]) + ", " + std::to_string(splits[1]) + " splits), same sums");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -392,12 +436,14 @@ int main(int argc, char** argv) {
       split_launches(rt, jit);
       split_threshold_boundary<float>(rt, jit);
       split_threshold_boundary<double>(rt, jit);
+      heavy_work_items_split(rt, jit);
       threads_across_devices(rt, jit, true);
       return g_failures == 0 ? 0 : 1;
     }
     split_launches(rt, jit);
     split_threshold_boundary<float>(rt, jit);
     split_threshold_boundary<double>(rt, jit);
+    heavy_work_items_split(rt, jit);
     same_results_on_both_devices<float>(rt, jit);
     same_results_on_both_devices<double>(rt, jit);
     same_results_on_both_devices<half>(rt, jit);

@@ -59,6 +59,7 @@ TEST_CASE("adaptive dispatch: large launches split over inline threads give basi
   CHECK_MESSAGE(code == 0, out);
   CHECK(out.find("FAIL") == std::string::npos);
   CHECK(out.find("inline threads: 3") != std::string::npos);
+  CHECK_MESSAGE(out.find("ok: 64 work-items declared work_per_item(2000) split") != std::string::npos, out);
 }
 
 // SPVJIT_INLINE_SPIN_US=0: the workers block after every part, so each split launch wakes them

@@ -62,3 +62,10 @@ TEST_CASE("the builder's output is deterministic, so its hash is stable") {
   CHECK(make().hash() == make().hash());
   CHECK(make().to_string().find("define spir_kernel void @det") != std::string::npos);
 }
+
+TEST_CASE("work_per_item takes at least one index's work") {
+  KernelBuilder kb("heavy");
+  CHECK_THROWS_WITH_AS(kb.work_per_item(0),
+                       doctest::Contains("kernel 'heavy': work_per_item(0); expected"), UserError);
+  CHECK_NOTHROW(kb.work_per_item(64));
+}

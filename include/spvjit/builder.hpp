@@ -163,6 +163,12 @@ class KernelBuilder {
   /// checks: where coarsening is on and the kernel does not qualify, compiling it throws a
   /// UserError saying why ("... indexes memory by a value other than get_global_id(0)").
   KernelBuilder& elementwise();
+  /// Says each work-item does about as much work as `indices` element-wise indices (a loop over
+  /// that many elements, a register block of a matrix product): an adaptive Runtime counts a
+  /// launch's work-items times this against its inline and split thresholds, so that a launch
+  /// of a few heavy work-items runs on every core instead of on one (docs/runtime.md). Default
+  /// 1; 0 is a UserError.
+  KernelBuilder& work_per_item(std::size_t indices);
 
   /// A literal of type T.
   template <KernelScalar T>
