@@ -15,6 +15,7 @@
 #include "bench/matmul_inputs.hpp"
 #include "bench/naive_matmul.hpp"
 #include "bench/suite.hpp"
+#include "bench/wall_rate.hpp"
 
 namespace spvjit::bench {
 
@@ -29,12 +30,12 @@ void sgemm(benchmark::State& state, std::size_t n) {
                 size, in.b.data(), size, 0.0f, c.data(), size);
   };
   product();  // starts OpenBLAS's threads, untimed
-  WallClock clock;
+  WallRate rate;
   for (auto _ : state) {
     product();
     benchmark::ClobberMemory();
   }
-  clock.report_rate(state, "flops", matmul_flops(n));
+  rate.report(state, "flops", matmul_flops(n));
   state.SetLabel(std::string("OpenBLAS ") + openblas_get_corename() + ", " +
                  std::to_string(openblas_get_num_threads()) + " threads");
   if (c != in.expected()) state.SkipWithError("cblas_sgemm computed a wrong result");

@@ -20,6 +20,7 @@
 #include "bench/openmp_saxpy.hpp"
 #include "bench/saxpy_sizes.hpp"
 #include "bench/suite.hpp"
+#include "bench/wall_rate.hpp"
 
 namespace spvjit::bench {
 
@@ -44,24 +45,6 @@ Jit& side_jit(Context& ctx, SideJit which) {
   }
   return *jit;
 }
-
-// Wall time per iteration, and a rate over wall time, from construction to `report`.
-class WallRate {
- public:
-  void report(benchmark::State& state, const char* counter, double per_iteration) const {
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double iterations = static_cast<double>(state.iterations());
-    if (seconds <= 0 || iterations <= 0) return;
-    state.counters["wall_us"] = seconds / iterations * 1e6;
-    state.counters[counter] = benchmark::Counter(per_iteration * iterations / seconds,
-                                                 benchmark::Counter::kDefaults,
-                                                 benchmark::Counter::kIs1024);
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 enum class Variant { Scalar, Coarsened, CoarsenedUnchecked, Vector, OpenMP };
 

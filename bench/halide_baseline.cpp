@@ -9,34 +9,15 @@
 #include <Halide.h>
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <string>
 
 #include "bench/matmul_inputs.hpp"
 #include "bench/saxpy_sizes.hpp"
+#include "bench/wall_rate.hpp"
 
 namespace spvjit::bench {
 
 namespace {
-
-// Units per wall-clock second (Google Benchmark's rates use the main thread's CPU time, a
-// fraction of the wall time when Halide's thread pool does the work), and wall_us.
-class WallRate {
- public:
-  void report(benchmark::State& state, const char* counter, double per_iteration) const {
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double iterations = static_cast<double>(state.iterations());
-    if (seconds <= 0 || iterations <= 0) return;
-    state.counters["wall_us"] = seconds / iterations * 1e6;
-    state.counters[counter] = benchmark::Counter(per_iteration * iterations / seconds,
-                                                 benchmark::Counter::kDefaults,
-                                                 benchmark::Counter::kIs1024);
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 // Halide indexes x first: a row-major N x N matrix M[row][col] is M(col, row).
 Halide::Func sgemm_pipeline(Halide::ImageParam& a, Halide::ImageParam& b,

@@ -86,18 +86,6 @@ void WallClock::report_us_per_step(benchmark::State& state, double steps_per_ite
   state.counters["us_per_step"] = seconds / steps * 1e6;
 }
 
-void WallClock::report_rate(benchmark::State& state, const char* counter,
-                            double per_iteration) const {
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const double iterations = static_cast<double>(state.iterations());
-  if (seconds <= 0 || iterations <= 0) return;
-  state.counters["wall_us"] = seconds / iterations * 1e6;
-  state.counters[counter] = benchmark::Counter(per_iteration * iterations / seconds,
-                                               benchmark::Counter::kDefaults,
-                                               benchmark::Counter::kIs1024);
-}
-
 void report_allocs(benchmark::State& state, double allocs, double bytes) {
   state.counters["allocs"] = benchmark::Counter(allocs, benchmark::Counter::kAvgIterations);
   state.counters["bytes"] = benchmark::Counter(bytes, benchmark::Counter::kAvgIterations);

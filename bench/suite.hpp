@@ -66,8 +66,6 @@ class WallClock {
   /// Sets `us_per_step`: wall-clock microseconds per step, for iterations of
   /// `steps_per_iteration` steps (the apps/* cases).
   void report_us_per_step(benchmark::State& state, double steps_per_iteration) const;
-  /// Sets `counter` to `per_iteration` units (flops, say) per wall-clock second, and `wall_us`.
-  void report_rate(benchmark::State& state, const char* counter, double per_iteration) const;
 
  private:
   std::chrono::steady_clock::time_point start_;
