@@ -1,7 +1,5 @@
 #include "jit/cache_writer.hpp"
 
-#include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,31 +10,11 @@
 #include <vector>
 
 #include "common/log.hpp"
+#include "runtime/signal_guard.hpp"
 
 namespace spvjit::detail {
 
 namespace {
-
-// Blocks every asynchronous signal in the calling thread while alive; a thread started
-// meanwhile inherits the mask, and the caller's own is restored after.
-class AsyncSignalsBlocked {
- public:
-  AsyncSignalsBlocked() {
-    sigset_t all;
-    sigfillset(&all);
-    for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT}) sigdelset(&all, fault);
-    active_ = pthread_sigmask(SIG_BLOCK, &all, &previous_) == 0;
-  }
-  ~AsyncSignalsBlocked() {
-    if (active_) pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-  }
-  AsyncSignalsBlocked(const AsyncSignalsBlocked&) = delete;
-  AsyncSignalsBlocked& operator=(const AsyncSignalsBlocked&) = delete;
-
- private:
-  sigset_t previous_;
-  bool active_ = false;
-};
 
 void run_guarded(const std::function<void()>& job) {
   // A write that fails leaves the kernel uncached, never the compile that asked for it failed.
@@ -116,7 +94,7 @@ void CacheWriter::post(std::function<void()> job, std::chrono::milliseconds dela
     }
     if (!thread_.joinable()) {
       try {
-        const AsyncSignalsBlocked blocked;
+        const SignalsDeferred blocked;  // the thread inherits the mask
         thread_ = std::thread([this] { run(); });
         owner_ = ::getpid();
       } catch (const std::system_error&) {
