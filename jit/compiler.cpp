@@ -67,13 +67,6 @@ std::string describe(const Specialization& spec) {
          ", ndrange " + (spec.ndrange ? spec.ndrange->to_string() : std::string("dynamic")) + ")";
 }
 
-// A disk-cache entry waits JitOptions::cache_write_delay_ms before it is written (sooner when
-// stats(), ~Jit or exit() ask). PoCL compiles a work-group function for each local size at a kernel's first launch
-// with it, and a program's binary carries the ones compiled so far: written after the first
-// launches, the entry spares a process that loads it that compile (~100 ms per kernel when
-// PoCL's own cache is empty), and the generic work-group function PoCL compiles to make the
-// binary does not hold up those first launches.
-
 class JitCore {
  public:
   JitCore(Runtime& rt, JitOptions opts)
@@ -237,8 +230,15 @@ class JitCore {
     if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
     Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
     if (built.write) {
+      // The entry waits JitOptions::cache_write_delay_ms (sooner when stats(), ~Jit or exit()
+      // ask). PoCL compiles a work-group function for each local size at a kernel's first
+      // launch with it, and a program's binary carries the ones compiled so far: written after
+      // the first launches, the entry spares a process that loads it that compile (~100 ms per
+      // kernel when PoCL's own cache is empty), and the generic work-group function PoCL
+      // compiles to make the binary does not hold up those first launches.
       if (options.cache_write_in_background) {
-        writer.post(std::move(built.write), std::chrono::milliseconds(options.cache_write_delay_ms));
+        writer.post(std::move(built.write),
+                    std::chrono::milliseconds(options.cache_write_delay_ms));
       } else {
         built.write();
       }

@@ -54,10 +54,11 @@ struct JitOptions {
   /// device's). Mostly for measuring. SPVJIT_COARSEN (off, on, 2, 4, 8, 16) overrides both.
   unsigned coarsen_width = 0;
   /// Write disk-cache entries from the Jit's background thread, cache_write_delay_ms after the
-  /// compile (or when stats(), ~Jit or exit() ask): compile() returns without the write's ~60 ms, and the entry
-  /// carries the work-group functions of the kernel's first launches. While it writes, PoCL
-  /// holds the locks that launches of kernels new to the process and builds take. false writes
-  /// inside compile(), for a program that measures its launches right after compiling.
+  /// compile (or when stats(), ~Jit or exit() ask): compile() returns without the write's
+  /// ~60 ms, and the entry carries the work-group functions of the kernel's first launches.
+  /// While it writes, PoCL holds the locks that launches of kernels new to the process and
+  /// builds take. false writes inside compile(), for a program that measures its launches right
+  /// after compiling.
   bool cache_write_in_background = true;
   /// How long a background write waits after the compile: the work-group functions of the
   /// launches made meanwhile go into the entry too.
