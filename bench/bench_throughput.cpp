@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "spvjit/examples.hpp"
+#include "bench/matmul_inputs.hpp"
 #include "bench/naive_matmul.hpp"
 #include "bench/openmp_saxpy.hpp"
 #include "bench/saxpy_sizes.hpp"
@@ -30,7 +31,6 @@ constexpr std::size_t matmul_tile = 16;
 namespace {
 
 constexpr std::size_t throughput_sizes[] = {4096, 65536, 262144, 1048576};
-constexpr std::size_t matmul_sizes[] = {256, 512, 1024};
 
 // Jits beside the shared one (which coarsens and checks bounds): one with coarsening off, for
 // the scalar kernels, and one with bounds checks compiled out, for what the checks cost.
@@ -141,13 +141,11 @@ void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
   Context* ctx = context(state);
   if (!ctx) return;
   // Small integers: every sum is exact in f32, so all variants must agree bit for bit.
-  std::vector<float> a(n * n), b(n * n), c(n * n), expected(n * n);
-  for (std::size_t i = 0; i < n * n; ++i) {
-    a[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
-    b[i] = static_cast<float>(static_cast<int>(i % 5) - 2);
-  }
-  naive::matmul(expected.data(), a.data(), b.data(), n, n, n);
-  const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  MatmulInputs in(n);
+  const std::vector<float>& a = in.a;
+  const std::vector<float>& b = in.b;
+  std::vector<float> c(n * n);
+  const double flops = matmul_flops(n);
   if (variant == Matmul::CppNaive) {
     WallRate rate;
     for (auto _ : state) {
@@ -183,7 +181,7 @@ void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
     rate.report(state, "flops", flops);
     c = C.to_vector();
   }
-  if (c != expected) state.SkipWithError("matmul computed a wrong result");
+  if (c != in.expected()) state.SkipWithError("matmul computed a wrong result");
 }
 
 template <class T>
@@ -216,7 +214,7 @@ void register_throughput() {
                                                      {Matmul::CoarsenedUnchecked, "coarsened_unchecked"},
                                                      {Matmul::Tiled, "tiled"},
                                                      {Matmul::Performant, "performant"}};
-  for (std::size_t n : matmul_sizes) {
+  for (std::size_t n : sgemm_sizes) {
     for (auto [variant, label] : variants) {
       const std::string name =
           "throughput/matmul/Float32/" + std::to_string(n) + "/" + label;
