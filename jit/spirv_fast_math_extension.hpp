@@ -1,5 +1,5 @@
 // The SPIR-V translator 15 writes OpCapability FPFastMathModeINTEL for a `contract` flag
-// (jit/contract_fma.hpp) but not the OpExtension that capability requires, so spirv-val
+// (mul_add, ir/values.cpp) but not the OpExtension that capability requires, so spirv-val
 // rejects the module (PoCL reads it either way). This adds the declaration.
 #pragma once
 

@@ -57,7 +57,7 @@ int main() {
                             llvm::toString(module.takeError()));
   }
   // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2". Float atomic add (OpAtomicFAddEXT)
-  // needs its extension allowed, and the `contract` flag of jit/contract_fma.hpp's multiplies
+  // needs its extension allowed, and the `contract` flag of mul_add's multiplies
   // and adds SPV_INTEL_fp_fast_math_mode; only modules that use one declare it.
   const SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_2,
                                       {{SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_add, true},

@@ -37,7 +37,7 @@ inline Specialization static_workgroup(WorkGroup wg) {
 /// Whether `words` pass spirv-val. spirv-val's OpenCL 1.2 environment rejects OpCapability
 /// Int64Atomics outright, though the cl_khr_int64_base_atomics extension (which PoCL has)
 /// allows it, and FPFastMathModeINTEL though the module declares SPV_INTEL_fp_fast_math_mode
-/// (the `contract` of jit/contract_fma.hpp): such modules are checked against the SPIR-V 1.2
+/// (the `contract` of mul_add, ir/values.cpp): such modules are checked against the SPIR-V 1.2
 /// rules instead.
 inline bool spirv_valid(const std::vector<std::uint32_t>& words, std::string& out) {
   int rc = run_spirv_val(words, out);
