@@ -59,7 +59,7 @@ struct JitOptions {
   /// While it writes, PoCL holds the locks that launches of kernels new to the process and
   /// builds take. false writes inside compile(), for a program that measures its launches right
   /// after compiling.
-  bool cache_write_in_background = true;
+  bool cache_write_in_background = false;
   /// How long a background write waits after the compile: the work-group functions of the
   /// launches made meanwhile go into the entry too.
   std::uint32_t cache_write_delay_ms = 1000;
