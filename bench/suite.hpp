@@ -108,6 +108,7 @@ benchmark::internal::Benchmark* add_case(const std::string& name, F body) {
 /// The registration functions of each file, called by main in the order the table shows.
 void register_launch();
 void register_raw_opencl();
+void register_algorithms_reduce();
 void register_partition();
 void register_saxpy();
 void register_openmp();

@@ -203,11 +203,8 @@ auto mapreduce(Algorithms& algs, const S& x,
   if constexpr (HostAddressable<S> && detail::host_callable<T, Map, Combine>()) {
     if (n <= algs.options().host_threshold) {
       algs.runtime().synchronize();  // kernels queued before may still write x
-      const Map map{};
-      const Combine combine{};
-      R acc = init;
-      for (const T* p = x.data(); p != x.data() + n; ++p) acc = combine(acc, static_cast<R>(map(*p)));
-      return acc;
+      return std::transform_reduce(x.data(), x.data() + n, init, Combine{},
+                                   [](const T& v) { return static_cast<R>(Map{}(v)); });
     }
   }
   auto lock = algs.lock();
