@@ -1,5 +1,5 @@
-// algorithms/{reduce,count_if}/<T>/<N>/{spvjit,tbb,std}: spvjit::reduce against std::reduce
-// with std::execution::par (TBB) and sequential std::reduce, on the same shared memory.
+// algorithms/{reduce,inclusive_scan,min_element}/<T>/<N>/{spvjit,tbb,std}: spvjit's against
+// the std:: algorithm with std::execution::par (TBB) and sequential, on the same shared memory.
 #include <algorithm>
 #include <cmath>
 #include <execution>
@@ -69,16 +69,93 @@ void reduce_case(benchmark::State& state, std::size_t n, int who) {
   if (!close(got, want, x)) state.SkipWithError("the sum differs from std::reduce's");
 }
 
+// The float scans differ from std::inclusive_scan's by rounding: compare within the bound of
+// each prefix sum; integer scans exactly.
 template <class T>
-void register_reduce() {
+bool scan_close(const SharedArray<T>& got, const std::vector<T>& want, const SharedArray<T>& x) {
+  double magnitude = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    magnitude += std::fabs(double(x[i]));
+    const double bound = std::is_integral_v<T>
+                             ? 0.0
+                             : 2.0 * double(i + 1) * std::numeric_limits<T>::epsilon() * magnitude;
+    if (std::fabs(double(got[i]) - double(want[i])) > bound) return false;
+  }
+  return true;
+}
+
+template <class T>
+void scan_case(benchmark::State& state, std::size_t n, int who) {
+  if (context(state) == nullptr) return;
+  auto x = random_shared<T>(n);
+  auto out = allocate_shared<T>(shared_context().runtime, n);
+  std::vector<T> want(n);
+  std::inclusive_scan(x.begin(), x.end(), want.begin());
+  auto run = [&] {
+    if (who == 0) {
+      inclusive_scan(shared_algorithms(), x, out, plus{});
+    } else if (who == 1) {
+      std::inclusive_scan(std::execution::par, x.begin(), x.end(), out.begin());
+    } else {
+      std::inclusive_scan(x.begin(), x.end(), out.begin());
+    }
+  };
+  run();
+  AllocMeter meter;
+  WallRate rate;
+  for (auto _ : state) {
+    run();
+    benchmark::ClobberMemory();
+  }
+  meter.report(state);
+  rate.report(state, "bytes_per_second", 2.0 * double(n) * sizeof(T));
+  if (!scan_close(out, want, x)) state.SkipWithError("the scan differs from std::inclusive_scan's");
+}
+
+template <class T>
+void min_element_case(benchmark::State& state, std::size_t n, int who) {
+  if (context(state) == nullptr) return;
+  auto x = random_shared<T>(n);
+  const std::size_t want = std::min_element(x.begin(), x.end()) - x.begin();
+  std::size_t got = 0;
+  auto run = [&] {
+    if (who == 0) {
+      got = min_element(shared_algorithms(), x).index;
+    } else if (who == 1) {
+      got = std::min_element(std::execution::par, x.begin(), x.end()) - x.begin();
+    } else {
+      got = std::min_element(x.begin(), x.end()) - x.begin();
+    }
+  };
+  run();
+  AllocMeter meter;
+  WallRate rate;
+  for (auto _ : state) {
+    run();
+    benchmark::DoNotOptimize(got);
+  }
+  meter.report(state);
+  rate.report(state, "bytes_per_second", double(n) * sizeof(T));
+  if (got != want) state.SkipWithError("the index differs from std::min_element's");
+}
+
+template <class T, class Case>
+void register_each(const char* algorithm, Case run_case) {
   const char* who_names[] = {"spvjit", "tbb", "std"};
   for (std::size_t n : algorithm_sizes) {
     for (int who = 0; who < 3; ++who) {
-      add_case(algorithm_case<T>("reduce", n, who_names[who]),
-               [n, who](benchmark::State& s) { reduce_case<T>(s, n, who); })
+      add_case(algorithm_case<T>(algorithm, n, who_names[who]),
+               [n, who, run_case](benchmark::State& s) { run_case(s, n, who); })
           ->Unit(benchmark::kMicrosecond);
     }
   }
+}
+
+template <class T>
+void register_reduce() {
+  register_each<T>("reduce", reduce_case<T>);
+  register_each<T>("inclusive_scan", scan_case<T>);
+  register_each<T>("min_element", min_element_case<T>);
 }
 
 }  // namespace

@@ -4,4 +4,6 @@
 
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/algorithms/functors.hpp"
+#include "spvjit/algorithms/extrema.hpp"
 #include "spvjit/algorithms/reduce.hpp"
+#include "spvjit/algorithms/scan.hpp"

@@ -101,13 +101,19 @@ class Algorithms {
     if (buffer == nullptr || buffer->size() < n) {
       std::size_t capacity = 64;
       while (capacity < n) capacity *= 2;
+      if (buffer != nullptr) scratch_bytes_ -= buffer->bytes();
       entry.reset();  // free the old one first: the two need not coexist
+      scratch_bytes_ += capacity * sizeof(T);
       auto fresh = std::make_shared<Buffer<T>>(runtime_->allocate<T>(capacity));
       buffer = fresh.get();
       entry = std::move(fresh);
     }
     return *buffer;
   }
+
+  /// Bytes of scratch memory held now (and how many buffers), for tests and diagnostics.
+  std::size_t scratch_bytes() const { return scratch_bytes_; }
+  std::size_t scratch_buffers() const { return scratch_.size(); }
 
   /// Held for the whole of an algorithm's call.
   [[nodiscard]] std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(mutex_); }
@@ -117,6 +123,7 @@ class Algorithms {
   Jit* jit_;
   AlgorithmOptions options_;
   std::size_t max_chunks_ = 1;
+  std::size_t scratch_bytes_ = 0;
   std::mutex mutex_;
   std::map<const KernelDef*, Kernel> kernels_;
   std::map<std::pair<unsigned, std::type_index>, std::shared_ptr<void>> scratch_;

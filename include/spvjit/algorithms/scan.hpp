@@ -1,0 +1,172 @@
+// Prefix sums (std::inclusive_scan, std::exclusive_scan; AcceleratedKernels' accumulate) with a
+// user combine, in three launches and no barrier: each chunk is folded (reduce's kernel), one
+// work-item turns the chunks' folds into each chunk's carry-in, and each chunk is scanned from
+// its carry. KernelAbstractions' decoupled look-back scan waits on other work-groups in a loop,
+// which PoCL's CPU devices, running one group after another on a thread, may never finish; this
+// one never waits on another work-item.
+//
+//   inclusive_scan(algs, x, out, plus{});            // out[i] = x[0] + ... + x[i]
+//   exclusive_scan(algs, x, out, 0, plus{});         // out[i] = 0 + x[0] + ... + x[i-1]
+//
+// `out` may be `x` itself. Float sums are associated differently from a sequential loop (by
+// chunk), so they differ from std::inclusive_scan's by rounding.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "spvjit/algorithms/reduce.hpp"
+#include "spvjit/export.hpp"
+
+SPVJIT_API_BEGIN
+
+namespace spvjit {
+
+namespace detail {
+
+/// One work-item: carry[g] = init ⊕ partial[0] ⊕ ... ⊕ partial[g - 1] (with_init), else
+/// partial[0] ⊕ ... ⊕ partial[g - 1] for g >= 1 (carry[0] is then unused).
+template <class R, class Combine>
+KernelDef build_scan_carries() {
+  const Combine combine{};
+  KernelBuilder kb("spvjit_scan_carries");
+  auto partial = kb.param<Const<R>>("partial");
+  auto carry = kb.param<Global<R>>("carry");
+  auto count = kb.param<std::int64_t>("count");
+  auto init = kb.param<R>("init");
+  auto with_init = kb.param<std::int32_t>("with_init");
+  kb.inbounds();
+  auto acc = kb.var(init);
+  auto first = kb.var(std::int64_t{0});
+  kb.if_(with_init == 0, [&] {
+    acc = Val<R>(partial[0]);
+    first = kb.lit(std::int64_t{1});
+  });
+  kb.for_(first.get(), count, [&](Val<std::int64_t> g) {
+    carry[g] = acc.get();
+    acc = Val<R>(combine(acc.get(), Val<R>(partial[g])));
+  });
+  return kb.finish();
+}
+
+/// Work-item g scans its chunk from carry[g]: inclusive (out[j] includes x[j]) or exclusive.
+/// Chunk 0 of an inclusive scan without init starts from x[begin] instead.
+template <class T, class Combine, bool Inclusive>
+KernelDef build_scan_chunks() {
+  using R = compute_t<T>;
+  const Combine combine{};
+  KernelBuilder kb(Inclusive ? "spvjit_inclusive_scan_chunks" : "spvjit_exclusive_scan_chunks");
+  auto x = kb.param<Const<T>>("x");
+  auto out = kb.param<Global<T>>("out");
+  auto carry = kb.param<Const<R>>("carry");
+  auto n = kb.param<std::int64_t>("n");
+  auto chunk = kb.param<std::int64_t>("chunk");
+  auto with_init = kb.param<std::int32_t>("with_init");
+  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
+  auto g = kb.global_index();
+  auto begin = g * chunk;
+  kb.if_(begin < n, [&] {
+    auto end = min(begin + chunk, n);
+    if constexpr (Inclusive) {
+      auto acc = kb.var(Val<R>(x[begin]));
+      kb.if_(g > 0 || with_init != 0, [&] { acc = Val<R>(combine(Val<R>(carry[g]), acc.get())); });
+      out[begin] = acc.get();
+      kb.for_(begin + 1, end, [&](Val<std::int64_t> j) {
+        acc = Val<R>(combine(acc.get(), Val<R>(x[j])));
+        out[j] = acc.get();
+      });
+    } else {
+      auto acc = kb.var(Val<R>(carry[g]));
+      kb.for_(begin, end, [&](Val<std::int64_t> j) {
+        auto next = Val<R>(combine(acc.get(), Val<R>(x[j])));  // read before out[j] may overwrite it
+        out[j] = acc.get();
+        acc = next;
+      });
+    }
+  });
+  return kb.finish();
+}
+
+template <class R, class Combine>
+const KernelDef& scan_carries_kernel() {
+  static const KernelDef def = build_scan_carries<R, Combine>();
+  return def;
+}
+template <class T, class Combine, bool Inclusive>
+const KernelDef& scan_chunks_kernel() {
+  static const KernelDef def = build_scan_chunks<T, Combine, Inclusive>();
+  return def;
+}
+
+template <bool Inclusive, AlgorithmMemory S, AlgorithmMemory O, class Combine>
+void scan(Algorithms& algs, const S& x, const O& out, compute_t<typename S::value_type> init,
+          bool with_init, const char* name) {
+  using T = typename S::value_type;
+  using R = compute_t<T>;
+  static_assert(std::is_same_v<typename O::value_type, T>,
+                "scan: the output's element type must be the input's");
+  require_stateless<Combine>("combine");
+  const std::size_t n = x.size();
+  check_output_size(name, "the output", out.size(), n);
+  if (n == 0) return;
+  if constexpr (HostAddressable<S> && HostAddressable<O> && host_callable<T, Identity, Combine>()) {
+    if (n <= algs.options().host_threshold) {
+      algs.runtime().synchronize();  // kernels queued before may still use x or out
+      if constexpr (Inclusive) {
+        if (with_init) {
+          std::inclusive_scan(x.data(), x.data() + n, out.data(), Combine{}, init);
+        } else {
+          std::inclusive_scan(x.data(), x.data() + n, out.data(), Combine{});
+        }
+      } else {
+        std::exclusive_scan(x.data(), x.data() + n, out.data(), init, Combine{});
+      }
+      return;
+    }
+  }
+  auto lock = algs.lock();
+  const ChunkPlan plan = algs.chunks(n);
+  auto& partial = algs.scratch<R>(0, plan.count);
+  auto& carry = algs.scratch<R>(2, plan.count);
+  const auto count = static_cast<std::int64_t>(plan.count);
+  const auto size = static_cast<std::int64_t>(plan.size);
+  const std::int32_t init_flag = with_init ? 1 : 0;
+  if (plan.count > 1) {
+    algs.kernel(fold_chunks_kernel<T, Identity, Combine>())
+        .launch(NDRange{plan.count}, WorkGroup{1}, x, partial, static_cast<std::int64_t>(n), size);
+    algs.kernel(scan_carries_kernel<R, Combine>())
+        .launch(NDRange{1}, WorkGroup{1}, partial, carry, count, init, init_flag);
+  } else if (with_init) {
+    // One chunk: its carry is init, written by the carries kernel from no partials.
+    algs.kernel(scan_carries_kernel<R, Combine>())
+        .launch(NDRange{1}, WorkGroup{1}, partial, carry, std::int64_t{1}, init, init_flag);
+  }
+  algs.kernel(scan_chunks_kernel<T, Combine, Inclusive>())
+      .launch(NDRange{plan.count}, WorkGroup{1}, x, out, carry, static_cast<std::int64_t>(n), size,
+              init_flag);
+  algs.runtime().synchronize();
+}
+
+}  // namespace detail
+
+/// out[i] = x[0] ⊕ ... ⊕ x[i] (std::inclusive_scan).
+template <AlgorithmMemory S, AlgorithmMemory O, class Combine>
+void inclusive_scan(Algorithms& algs, const S& x, const O& out, Combine) {
+  detail::scan<true, S, O, Combine>(algs, x, out, {}, false, "inclusive_scan");
+}
+/// out[i] = init ⊕ x[0] ⊕ ... ⊕ x[i].
+template <AlgorithmMemory S, AlgorithmMemory O, class Combine>
+void inclusive_scan(Algorithms& algs, const S& x, const O& out, Combine,
+                    detail::compute_t<typename S::value_type> init) {
+  detail::scan<true, S, O, Combine>(algs, x, out, init, true, "inclusive_scan");
+}
+/// out[i] = init ⊕ x[0] ⊕ ... ⊕ x[i - 1]; out[0] = init (std::exclusive_scan).
+template <AlgorithmMemory S, AlgorithmMemory O, class Combine>
+void exclusive_scan(Algorithms& algs, const S& x, const O& out,
+                    detail::compute_t<typename S::value_type> init, Combine) {
+  detail::scan<false, S, O, Combine>(algs, x, out, init, true, "exclusive_scan");
+}
+
+}  // namespace spvjit
+
+SPVJIT_API_END
