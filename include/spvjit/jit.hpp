@@ -100,9 +100,9 @@ class Jit {
   /// How many programs this Jit has translated and built (memory and disk hits excluded): one
   /// per builder kernel, one per raw module however many of its kernels are compiled.
   std::uint64_t compile_count() const;
-  /// Compiles, disk hits and disk writes so far. Disk-cache entries are written by a
-  /// background thread after compile() returns; this first waits for the writes under way, so
-  /// every entry counted is on disk.
+  /// Compiles, disk hits and disk writes so far. With cache_write_in_background, disk-cache
+  /// entries are written by a background thread after compile() returns; this first waits for
+  /// the writes under way, so every entry counted is on disk.
   JitStats stats() const;
   /// The disk cache's directory; empty when the disk cache is off (by option, by SPVJIT_CACHE
   /// or after a failed write). Waits for the writes under way, as stats() does.
