@@ -8,6 +8,7 @@
 // the answer only where it comes first (x[0]), as in the sequential loop.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -56,7 +57,38 @@ KernelDef build_extremum_chunks() {
     auto end = min(begin + chunk, n);
     auto at = kb.var(std::int64_t{-1});
     auto value = kb.var(Val<R>(x[begin]));
-    kb.for_(begin, end, [&](Val<std::int64_t> j) {
+    auto next = kb.var(begin);
+    // Each lane keeps the extremum of its own indices (-1: none yet, only NaNs seen); the lanes
+    // are then merged with the tie rule (the smaller index wins), and the tail runs scalar.
+    constexpr unsigned lanes = accumulator_lanes<R>;
+    kb.if_(end - begin >= std::int64_t{lanes}, [&] {
+      std::array<std::int64_t, lanes> offsets{};
+      for (unsigned l = 0; l < lanes; ++l) offsets[l] = l;
+      const auto iota = vec_literal<std::int64_t, lanes>(kb, offsets);
+      const auto none = Vec<std::int64_t, lanes>::splat(kb.lit(std::int64_t{-1}));
+      auto first = vload<lanes>(x, begin);
+      auto best = vec_var(kb, first);
+      auto where = vec_var(kb, select(first == first, iota + begin, none));
+      auto vector_end = begin + (end - begin) / lanes * lanes;
+      kb.for_(begin + std::int64_t{lanes}, vector_end, std::int64_t{lanes}, [&](Val<std::int64_t> j) {
+        auto v = vload<lanes>(x, j);
+        auto found = where.get() >= std::int64_t{0};
+        auto better = Largest ? best.get() < v : v < best.get();
+        auto take = (found & better) | (!found & (v == v));
+        best = select(take, v, best.get());
+        where = select(take, iota + j, where.get());
+      });
+      for (unsigned l = 0; l < lanes; ++l) {
+        auto v = best.get()[l];
+        auto w = where.get()[l];
+        auto better = Largest ? value.get() < v : v < value.get();
+        auto take = w >= 0 && (at < 0 || better || (v == value.get() && w < at));
+        at = select(take, w, at.get());
+        value = select(take, v, value.get());
+      }
+      next = vector_end;
+    });
+    kb.for_(next.get(), end, [&](Val<std::int64_t> j) {
       auto v = Val<R>(x[j]);
       auto take = replaces<Largest>(v, value.get(), at >= 0);
       at = select(take, j, at.get());
