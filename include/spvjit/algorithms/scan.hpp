@@ -49,11 +49,31 @@ KernelDef build_scan_carries() {
   return kb.finish();
 }
 
+/// The inclusive scan of one vector's lanes, in log2(N) steps: lane i combines lane i - k into
+/// itself for k = 1, 2, 4, ... (earlier elements on the left, so the combine need not commute).
+/// Lanes below k keep their value: the combine also runs on them, and its result is dropped.
+template <class R, unsigned N, class Combine>
+Vec<R, N> scan_lanes(Vec<R, N> v, const Combine& combine) {
+  for (unsigned k = 1; k < N; k *= 2) {
+    int from_earlier[N];
+    int keep_low[N];
+    for (unsigned i = 0; i < N; ++i) {
+      from_earlier[i] = static_cast<int>(i >= k ? i - k : i);
+      keep_low[i] = static_cast<int>(i >= k ? i : N + i);
+    }
+    const Vec<R, N> combined(combine(shuffle(v, from_earlier), v));
+    v = shuffle(combined, v, keep_low);
+  }
+  return v;
+}
+
 /// Work-item g scans its chunk from carry[g]: inclusive (out[j] includes x[j]) or exclusive.
-/// Chunk 0 of an inclusive scan without init starts from x[begin] instead.
+/// Chunk 0 of an inclusive scan without init starts from x[begin] instead. Where the combine
+/// takes vectors, whole vectors are scanned in registers and only the carry runs lane to lane.
 template <class T, class Combine, bool Inclusive>
 KernelDef build_scan_chunks() {
   using R = compute_t<T>;
+  constexpr unsigned lanes = accumulator_lanes<R>;
   const Combine combine{};
   KernelBuilder kb(Inclusive ? "spvjit_inclusive_scan_chunks" : "spvjit_exclusive_scan_chunks");
   auto x = kb.param<Const<T>>("x");
@@ -67,22 +87,37 @@ KernelDef build_scan_chunks() {
   auto begin = g * chunk;
   kb.if_(begin < n, [&] {
     auto end = min(begin + chunk, n);
+    // acc: the fold of everything before `next` (inclusive: written up to next - 1).
+    auto acc = kb.var(Val<R>(carry[g]));
+    auto next = kb.var(begin);
     if constexpr (Inclusive) {
-      auto acc = kb.var(Val<R>(x[begin]));
+      acc = Val<R>(x[begin]);
       kb.if_(g > 0 || with_init != 0, [&] { acc = Val<R>(combine(Val<R>(carry[g]), acc.get())); });
       out[begin] = acc.get();
-      kb.for_(begin + 1, end, [&](Val<std::int64_t> j) {
-        acc = Val<R>(combine(acc.get(), Val<R>(x[j])));
-        out[j] = acc.get();
-      });
-    } else {
-      auto acc = kb.var(Val<R>(carry[g]));
-      kb.for_(begin, end, [&](Val<std::int64_t> j) {
-        auto next = Val<R>(combine(acc.get(), Val<R>(x[j])));  // read before out[j] may overwrite it
-        out[j] = acc.get();
-        acc = next;
-      });
+      next = begin + std::int64_t{1};
     }
+    if constexpr (folds_vectors<R, R, Identity, Combine>()) {
+      auto vector_end = next.get() + (end - next.get()) / lanes * lanes;
+      kb.for_(next.get(), vector_end, std::int64_t{lanes}, [&](Val<std::int64_t> j) {
+        const auto prefix = scan_lanes<R, lanes>(vload<lanes>(x, j), combine);
+        const auto before = Vec<R, lanes>::splat(acc.get());
+        const Vec<R, lanes> through(combine(before, prefix));
+        if constexpr (Inclusive) {
+          vstore(out, j, through);
+        } else {
+          int shifted[lanes];
+          for (unsigned i = 0; i < lanes; ++i) shifted[i] = static_cast<int>(i == 0 ? 0 : lanes + i - 1);
+          vstore(out, j, shuffle(before, through, shifted));
+        }
+        acc = through[lanes - 1];
+      });
+      next = vector_end;
+    }
+    kb.for_(next.get(), end, [&](Val<std::int64_t> j) {
+      auto through = Val<R>(combine(acc.get(), Val<R>(x[j])));  // read before out[j] may overwrite it
+      out[j] = Inclusive ? through : acc.get();
+      acc = through;
+    });
   });
   return kb.finish();
 }
