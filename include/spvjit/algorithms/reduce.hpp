@@ -203,8 +203,12 @@ auto mapreduce(Algorithms& algs, const S& x,
   if constexpr (HostAddressable<S> && detail::host_callable<T, Map, Combine>()) {
     if (n <= algs.options().host_threshold) {
       algs.runtime().synchronize();  // kernels queued before may still write x
-      return std::transform_reduce(x.data(), x.data() + n, init, Combine{},
-                                   [](const T& v) { return static_cast<R>(Map{}(v)); });
+      if constexpr (std::is_same_v<Map, detail::Identity>) {
+        return std::reduce(x.data(), x.data() + n, init, Combine{});
+      } else {
+        return std::transform_reduce(x.data(), x.data() + n, init, Combine{},
+                                     [](const T& v) { return static_cast<R>(Map{}(v)); });
+      }
     }
   }
   auto lock = algs.lock();
