@@ -149,11 +149,39 @@ def test_rivals():
     expect("no rivals", compare.rivals_table({}), None)
 
 
+def test_algorithms():
+    # reduce Float32 2^20: spvjit 100 us, TBB 200 us, std 400 us; sort Int32 1024: TBB missing.
+    run = {"context": {}, "benchmarks":
+           app_rows("algorithms/reduce/Float32/1048576/spvjit", 0.1, 0.0) +
+           app_rows("algorithms/reduce/Float32/1048576/tbb", 0.2, 0.0) +
+           app_rows("algorithms/reduce/Float32/1048576/std", 0.4, 0.0) +
+           app_rows("algorithms/sort/Int32/1024/spvjit", 0.01, 0.0) +
+           app_rows("algorithms/sort/Int32/1024/std", 0.01, 0.0) +
+           app_rows("algorithms/scan/Int32/1024/tbb", 0.01, 0.0)}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(run, f)
+        cases = gbench_results.load(path)
+    md = compare.algorithms_table(cases)
+    lines = md.splitlines()
+    expect("algorithms header", lines[0], "| algorithm | type | n | spvjit | TBB (par) | std (seq) "
+           "| speed vs TBB | speed vs std |")
+    expect("reduce row", "| reduce | Float32 | 1048576 | 100 ± 10 μs | 200 ± 20 μs | 400 ± 40 μs "
+           "| 2 ± 0.28 | 4 ± 0.57 |" in md, True)
+    expect("sort row without TBB", "| sort | Int32 | 1024 | 10 ± 1 μs |  | 10 ± 1 μs |  | 1 ± 0.14 |"
+           in md, True)
+    expect("no row without spvjit's case", "scan" in md, False)
+    expect("rows sorted", lines[2].startswith("| reduce"), True)
+    expect("no algorithms", compare.algorithms_table({}), None)
+
+
 def main():
     test_formatting()
     test_two_runs()
     test_apps()
     test_rivals()
+    test_algorithms()
     reference = sys.argv[1] if len(sys.argv) > 1 else ""
     if os.path.exists(reference):
         test_reference(reference)
