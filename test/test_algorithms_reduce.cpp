@@ -64,7 +64,7 @@ TEST_CASE("reduce: integer sums, products and min/max are exact") {
   }
 }
 
-TEST_CASE("mapreduce: the map's type is the result's; double sum of squares of floats") {
+TEST_CASE("mapreduce: the map's type is the result's (a double sum of squares of floats)") {
   for (std::size_t n : sizes) {
     CAPTURE(n);
     const auto host = spvjit::test::random_values<float>(n, 3);

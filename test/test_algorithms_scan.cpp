@@ -79,7 +79,7 @@ TEST_CASE("scans: a non-commutative combine keeps the order (max-plus of pairs a
   }
 }
 
-TEST_CASE("scans: float prefix sums within the rounding bound; NaN propagates from its index") {
+TEST_CASE("scans: float prefix sums within the rounding bound, and a NaN propagates from its index") {
   for (std::size_t n : sizes) {
     CAPTURE(n);
     auto host = spvjit::test::random_values<double>(n, 13);
