@@ -120,3 +120,35 @@ TEST_CASE("reduce: views and half storage") {
   const float got = sum(algorithms(), hb);
   CHECK(std::fabs(got - half_exact) <= 20000 * 1.2e-7 * 20000);
 }
+
+TEST_CASE("reduce: functors over Val<T> alone run scalar, and small shared inputs launch unless the functors run on the host") {
+  for (std::size_t n : sizes) {
+    CAPTURE(n);
+    const auto host = spvjit::test::random_values<std::int64_t>(n, 7);
+    std::int64_t want = 0;
+    for (auto v : host) want ^= v;
+    auto shared = spvjit::test::shared_copy(host);
+    // Not host-callable, not vector-callable: the scalar kernel, even for 1 or 2 elements.
+    CHECK(reduce(algorithms(), shared, std::int64_t{0},
+                 [](Val<std::int64_t> a, Val<std::int64_t> b) { return a ^ b; }) == want);
+    CHECK(reduce(algorithms(), shared, std::int64_t{0}, bit_xor{}) == want);
+  }
+}
+
+TEST_CASE("reduce: AlgorithmOptions steer chunking and the host route, and min_chunk 0 is a UserError") {
+  Algorithms launches_always(spvjit::test::runtime(), spvjit::test::jit(),
+                             {.host_threshold = 0, .min_chunk = 16, .max_chunks = 3});
+  CHECK(launches_always.chunks(0).count == 0);
+  CHECK(launches_always.chunks(10).count == 1);
+  CHECK(launches_always.chunks(100).count == 3);
+  CHECK(launches_always.chunks(100).size == 34);
+  const auto host = spvjit::test::random_values<std::int32_t>(1000, 8);
+  auto shared = spvjit::test::shared_copy(host);
+  CHECK(reduce(launches_always, shared, 0, plus{}) ==
+        std::accumulate(host.begin(), host.end(), std::int32_t{0}, [](std::int32_t a, std::int32_t b) {
+          return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+        }));
+  CHECK(launches_always.scratch_bytes() > 0);  // it launched: the host route needs no scratch
+  CHECK_THROWS_WITH_AS(Algorithms(spvjit::test::runtime(), spvjit::test::jit(), {.min_chunk = 0}),
+                       doctest::Contains("min_chunk is 0"), UserError);
+}

@@ -1,9 +1,12 @@
 // Compiled with -Wall -Wextra -Werror by compile_checks.sh: every public options struct takes
 // designated initializers naming any subset of its members, without a warning.
+#include <spvjit/algorithms.hpp>
 #include <spvjit/spvjit.hpp>
 
 using namespace spvjit;
 
+AlgorithmOptions no_host_route() { return {.host_threshold = 0}; }
+AlgorithmOptions chunking() { return {.min_chunk = 1024, .max_chunks = 16}; }
 Specialization workgroup_only() { return {.workgroup = WorkGroup{256}}; }
 Specialization ndrange_only() { return {.ndrange = NDRange{1000}}; }
 Specialization both() { return {.workgroup = WorkGroup{16, 16}, .ndrange = NDRange{64, 64}}; }
@@ -23,6 +26,6 @@ int main() {
                  build().build_options.size() + adaptive().inline_threads.value_or(0) +
                  threshold().split_threshold.value_or(0) + split().device_name_contains.size() +
                  device().inline_threshold.value_or(0) + limits().preferred_multiple +
-                 local().bytes >
+                 local().bytes + no_host_route().min_chunk + chunking().host_threshold >
          0;
 }
