@@ -1,7 +1,7 @@
 // Stream compaction (std::copy_if, std::stable_partition into a second array,
 // std::unique_copy): three steps on chunks of the input, one work-item per chunk.
-//   1. each chunk counts the elements it keeps (vector accumulators where the predicate takes
-//      vectors: reduce.hpp's fold with CountOf);
+//   1. each chunk counts the elements it keeps (copy_if: with vector accumulators where the
+//      predicate takes vectors, reduce.hpp's fold with CountOf);
 //   2. each chunk's first output slot is the sum of the counts before it: the scatter kernel's
 //      work-items add those few counts themselves (one per chunk, at most
 //      AlgorithmOptions::max_chunks), which saves a launch over a separate scan kernel;
@@ -141,9 +141,13 @@ KernelDef build_scatter_kept() {
     auto slot = kb.var(offsets.before);
     const Val<std::int64_t> stop = offsets.before + Val<std::int64_t>(counts[g]);
     auto j = kb.var(begin);
+    const Val<std::int64_t> end = min(begin + chunk, n);
     // Every element is stored at the next free slot; only a kept one moves the slot on. The
-    // loop ends after the chunk's last kept element, so no store leaves the chunk's slots.
-    kb.while_([&] { return slot < stop; }, [&] {
+    // loop ends after the chunk's last kept element, so no store leaves the chunk's slots. It
+    // also ends at the chunk's end: should the predicate keep fewer here than it counted in
+    // step 1 (a vector form of a math function rounding otherwise than the scalar one), no
+    // read leaves the chunk either.
+    kb.while_([&] { return slot < stop && j < end; }, [&] {
       const Val<std::int64_t> at = j;
       const Val<compute_t<T>> v = x[at];
       out[slot.get()] = v;
@@ -296,9 +300,11 @@ std::size_t partition(Algorithms& algs, const S& in, O& out, Pred) {
       return static_cast<std::size_t>(kept_end - out.data());
     }
   }
-  return detail::compact_on_device(
-      algs, in, out, detail::fold_chunks_kernel<T, detail::CountOf<Pred>, plus>(),
-      detail::scatter_partition_kernel<T, Pred>());
+  // Both steps evaluate the predicate on scalars, so that they agree on every element: the
+  // slots of the elements not kept follow from the count of those kept.
+  return detail::compact_on_device(algs, in, out,
+                                   detail::count_kept_kernel<T, detail::KeepIf<Pred>>(),
+                                   detail::scatter_partition_kernel<T, Pred>());
 }
 
 /// Copies `in` to `out` leaving out every element equal (`equal`) to the one before it
