@@ -2,8 +2,10 @@
 // stream compaction and searches over Buffer, BufferView and SharedArray (docs/algorithms.md).
 #pragma once
 
+#include "spvjit/algorithms/compact.hpp"
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/algorithms/functors.hpp"
 #include "spvjit/algorithms/extrema.hpp"
+#include "spvjit/algorithms/histogram.hpp"
 #include "spvjit/algorithms/reduce.hpp"
 #include "spvjit/algorithms/scan.hpp"
