@@ -244,7 +244,7 @@ constexpr bool host_runs() {
 
 /// Steps 1 to 3 of copy_if and unique on the device.
 template <class S, class O>
-std::size_t compact_on_device(Algorithms& algs, const S& in, O& out, const KernelDef& count_def,
+std::size_t compact_on_device(Algorithms& algs, const S& in, const O& out, const KernelDef& count_def,
                               const KernelDef& scatter_def) {
   const std::size_t n = in.size();
   auto lock = algs.lock();
@@ -265,7 +265,7 @@ std::size_t compact_on_device(Algorithms& algs, const S& in, O& out, const Kerne
 /// Copies the elements of `in` that satisfy `pred` to the front of `out`, in order
 /// (std::copy_if); returns how many. `out` must hold in.size() elements.
 template <AlgorithmMemory S, AlgorithmMemory O, class Pred>
-std::size_t copy_if(Algorithms& algs, const S& in, O& out, Pred) {
+std::size_t copy_if(Algorithms& algs, const S& in, const O& out, Pred) {
   using T = typename S::value_type;
   detail::require_stateless<Pred>("predicate");
   const std::size_t n = detail::check_compaction("copy_if", algs, in, out);
@@ -286,7 +286,7 @@ std::size_t copy_if(Algorithms& algs, const S& in, O& out, Pred) {
 /// The elements of `in` that satisfy `pred` in order, then the others in order, into `out`
 /// (std::stable_partition, into a second array); returns how many satisfy `pred`.
 template <AlgorithmMemory S, AlgorithmMemory O, class Pred>
-std::size_t partition(Algorithms& algs, const S& in, O& out, Pred) {
+std::size_t partition(Algorithms& algs, const S& in, const O& out, Pred) {
   using T = typename S::value_type;
   detail::require_stateless<Pred>("predicate");
   const std::size_t n = detail::check_compaction("partition", algs, in, out);
@@ -310,7 +310,7 @@ std::size_t partition(Algorithms& algs, const S& in, O& out, Pred) {
 /// Copies `in` to `out` leaving out every element equal (`equal`) to the one before it
 /// (std::unique_copy); returns how many were written.
 template <AlgorithmMemory S, AlgorithmMemory O, class Equal = equal_to>
-std::size_t unique(Algorithms& algs, const S& in, O& out, Equal = {}) {
+std::size_t unique(Algorithms& algs, const S& in, const O& out, Equal = {}) {
   using T = typename S::value_type;
   detail::require_stateless<Equal>("equality");
   const std::size_t n = detail::check_compaction("unique", algs, in, out);

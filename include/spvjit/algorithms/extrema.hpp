@@ -74,7 +74,7 @@ KernelDef build_extremum_chunks() {
         auto v = vload<lanes>(x, j);
         auto found = where.get() >= std::int64_t{0};
         auto better = Largest ? best.get() < v : v < best.get();
-        auto take = (found & better) | (!found & (v == v));
+        auto take = (found & better) | ((!found) & (v == v));
         best = select(take, v, best.get());
         where = select(take, iota + j, where.get());
       });

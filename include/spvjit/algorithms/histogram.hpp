@@ -178,7 +178,7 @@ std::int64_t host_bin_of(T value, std::int64_t bins, P lo, P hi, P scale) {
 }
 
 template <BinRule Rule, class S, class O, class P>
-void histogram_with(const char* algorithm, Algorithms& algs, const S& x, O& out, P lo, P hi,
+void histogram_with(const char* algorithm, Algorithms& algs, const S& x, const O& out, P lo, P hi,
                     P scale) {
   using T = typename S::value_type;
   using H = typename O::value_type;
@@ -222,7 +222,7 @@ void histogram_with(const char* algorithm, Algorithms& algs, const S& x, O& out,
 
 /// Counts the values of `x` in out.size() equal bins of [lo, hi) into `out` (see above).
 template <AlgorithmMemory S, AlgorithmMemory O>
-void histogram(Algorithms& algs, const S& x, O& out,
+void histogram(Algorithms& algs, const S& x, const O& out,
                detail::range_param_t<typename S::value_type> lo,
                detail::range_param_t<typename S::value_type> hi) {
   using T = typename S::value_type;
@@ -259,7 +259,7 @@ void histogram(Algorithms& algs, const S& x, O& out,
 /// values are not counted.
 template <AlgorithmMemory S, AlgorithmMemory O>
   requires std::is_integral_v<typename S::value_type>
-void histogram(Algorithms& algs, const S& x, O& out) {
+void histogram(Algorithms& algs, const S& x, const O& out) {
   detail::histogram_with<detail::BinRule::Index>("histogram", algs, x, out, std::int64_t{0},
                                                  std::int64_t{0}, std::int64_t{1});
 }
