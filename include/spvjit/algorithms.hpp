@@ -5,3 +5,5 @@
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/algorithms/functors.hpp"
 #include "spvjit/algorithms/reduce.hpp"
+#include "spvjit/algorithms/search.hpp"
+#include "spvjit/algorithms/sort.hpp"
