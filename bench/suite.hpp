@@ -109,6 +109,7 @@ benchmark::internal::Benchmark* add_case(const std::string& name, F body) {
 void register_launch();
 void register_raw_opencl();
 void register_algorithms_reduce();
+void register_algorithms_sort();
 void register_partition();
 void register_saxpy();
 void register_openmp();
