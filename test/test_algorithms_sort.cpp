@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <cstring>
 #include <string>
 #include <vector>
 
