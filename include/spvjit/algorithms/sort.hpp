@@ -7,7 +7,7 @@
 //   sortperm(algs, keys, perm);             // perm[i]: int64 index of the i-th smallest key
 //   sort(algs, keys, [](auto a, auto b) { return a > b; });  // a comparator: merge sort
 //
-// Radix sort, 11 bits a pass for 32-bit keys and 8 for 64-bit ones: a kernel counts each chunk's digits, and a second moves every
+// Radix sort, 11 bits a pass: a kernel counts each chunk's digits, and a second moves every
 // chunk's keys to where the counts of smaller digits and earlier chunks put them (stable), from
 // one buffer into the other; passes where every key has the same digit are skipped (one OR/AND
 // fold of the keys finds them). Float keys sort in IEEE 754 totalOrder: -NaN (sign bit set, by
