@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
     spvjit::bench::register_waterlily();
     spvjit::bench::register_algorithms_reduce();
     spvjit::bench::register_algorithms_compact();
+    spvjit::bench::register_algorithms_sort();
   }
   if (group != "in_process") spvjit::bench::register_process();
 

@@ -110,6 +110,7 @@ void register_launch();
 void register_raw_opencl();
 void register_algorithms_reduce();
 void register_algorithms_compact();
+void register_algorithms_sort();
 void register_partition();
 void register_saxpy();
 void register_openmp();

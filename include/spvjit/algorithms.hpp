@@ -9,3 +9,5 @@
 #include "spvjit/algorithms/histogram.hpp"
 #include "spvjit/algorithms/reduce.hpp"
 #include "spvjit/algorithms/scan.hpp"
+#include "spvjit/algorithms/search.hpp"
+#include "spvjit/algorithms/sort.hpp"
