@@ -65,8 +65,15 @@ class RuntimeCore {
     return enter_adaptive(q);
   }
 
-  /// clFinish on every queue that may hold work.
+  /// clFinish on every queue that may hold work; nothing when every launch counted so far was
+  /// waited for by an earlier finish() (an idle runtime's synchronize is then two atomic loads
+  /// instead of a PoCL call: the algorithms synchronize before their host route).
   void finish();
+
+  /// Counts a launch once its enqueue has returned (counted before, a finish() running
+  /// meanwhile could mark it waited for without having waited). Transfers need no count: they
+  /// are blocking or finish their queue themselves.
+  void count_launch() noexcept { launches_.fetch_add(1, std::memory_order_release); }
 
   /// The slots checked kernels report bounds failures to (after the context, which frees them).
   BoundsRecords bounds_records{*this};
@@ -87,6 +94,8 @@ class RuntimeCore {
   // Written under dispatch_mutex_; read without it by finish(): only the queue used last can
   // hold work, since a switch finishes the other one first.
   std::atomic<cl_command_queue> last_queue_{nullptr};
+  std::atomic<std::uint64_t> launches_{0};
+  std::atomic<std::uint64_t> launches_finished_{0};  ///< launches_ as a finish() last saw it
 };
 
 /// The largest launches (in work-items) that PoCL's basic device alone runs faster than pthread

@@ -254,6 +254,7 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
   const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, g.global.data(),
                                              g.workgroup.size.data(), dim, parts);
   if (err != CL_SUCCESS) [[unlikely]] failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
+  core.count_launch();
   core.split_launches.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -372,6 +373,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                                             g.global.data(), g.workgroup.size.data(), 0, nullptr,
                                             event);
   if (err != CL_SUCCESS) [[unlikely]] detail::failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
+  core.count_launch();
 }
 
 Event Kernel::make_event(_cl_event* event) const {

@@ -185,8 +185,14 @@ std::unique_lock<std::mutex> RuntimeCore::enter_adaptive(cl_command_queue q) {
 void RuntimeCore::finish() {
   // No lock: a launch that returned before this call has stored its queue in last_queue_
   // (release), and a switch finished the queue before it.
+  const std::uint64_t launched = launches_.load(std::memory_order_acquire);
+  if (launched == launches_finished_.load(std::memory_order_acquire)) return;
   const cl_command_queue q = adaptive ? last_queue_.load(std::memory_order_acquire) : queue.get();
   check_cl(clFinish(q), "clFinish");
+  std::uint64_t seen = launches_finished_.load(std::memory_order_relaxed);
+  while (seen < launched && !launches_finished_.compare_exchange_weak(
+                                seen, launched, std::memory_order_release, std::memory_order_relaxed)) {
+  }
 }
 
 RuntimeCore& live_core(const std::shared_ptr<RuntimeCore>& core) {
