@@ -60,9 +60,8 @@ TEST_CASE("inclusive_scan and exclusive_scan: int32 and int64 exact, every patte
   }
 }
 
-TEST_CASE("scans: a non-commutative combine keeps the order (max-plus of pairs as int64)") {
-  // f(a, b) = a * 3 + b is not associative; a scan with it would differ: use a combine that is
-  // associative but not commutative — the last non-zero element seen.
+TEST_CASE("scans: a non-commutative combine keeps the order (the last non-zero element)") {
+  // Associative but not commutative: a scan that put a later element on the left would differ.
   for (std::size_t n : sizes) {
     CAPTURE(n);
     auto host = spvjit::test::random_values<std::int64_t>(n, 12);
@@ -106,6 +105,45 @@ TEST_CASE("scans: float prefix sums within the rounding bound, and a NaN propaga
   const auto got = out.to_vector();
   CHECK_FALSE(std::isnan(got[54320]));
   CHECK(std::all_of(got.begin() + 54321, got.end(), [](float v) { return std::isnan(v); }));
+}
+
+TEST_CASE("scans and extrema: float patterns, signed zeros bit for bit") {
+  for (Pattern p : spvjit::test::all_patterns) {
+    for (std::size_t n : sizes) {
+      CAPTURE(name(p));
+      CAPTURE(n);
+      // Small integers as floats: every prefix sum is exact, so the scan must equal std::'s.
+      auto host = spvjit::test::pattern_values<std::int32_t>(p, n, 18);
+      std::vector<float> values(n);
+      for (std::size_t i = 0; i < n; ++i) values[i] = float(host[i] % 64);
+      std::vector<float> want(n), got(n);
+      std::inclusive_scan(values.begin(), values.end(), want.begin());
+      auto x = algorithms().runtime().upload(values);
+      auto out = algorithms().runtime().allocate<float>(n);
+      inclusive_scan(algorithms(), x, out, plus{});
+      out.read(got);
+      CHECK(got == want);
+      CHECK(min_element(algorithms(), x).index ==
+            std::size_t(std::min_element(values.begin(), values.end()) - values.begin()));
+    }
+  }
+  for (std::size_t n : {std::size_t{3}, std::size_t{40000}}) {
+    CAPTURE(n);
+    auto zeros = algorithms().runtime().upload(std::vector<float>(n, -0.0f));
+    auto out = algorithms().runtime().allocate<float>(n);
+    inclusive_scan(algorithms(), zeros, out, plus{});
+    const auto negative = out.to_vector();
+    CHECK(std::all_of(negative.begin(), negative.end(), [](float v) { return v == 0 && std::signbit(v); }));
+    exclusive_scan(algorithms(), zeros, out, 0.0f, plus{});  // +0 + -0 = +0
+    const auto positive = out.to_vector();
+    CHECK(std::none_of(positive.begin(), positive.end(), [](float v) { return std::signbit(v); }));
+    CHECK(std::signbit(reduce(algorithms(), zeros, -0.0f, plus{})));
+    std::vector<float> mixed(n, 0.0f);
+    mixed[n / 2] = -0.0f;
+    auto m = algorithms().runtime().upload(mixed);
+    CHECK(min_element(algorithms(), m).index == 0);  // -0.0 is not less than 0.0: the first wins
+    CHECK(max_element(algorithms(), m).index == 0);
+  }
 }
 
 TEST_CASE("scans: an output smaller than the input is a UserError") {
