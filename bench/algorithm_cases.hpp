@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "bench/suite.hpp"
+#include "bench/wall_rate.hpp"
 #include "spvjit/algorithms.hpp"
 
 namespace spvjit::bench {
@@ -43,6 +44,22 @@ template <class T>
 std::string algorithm_case(const char* algorithm, std::size_t n, const char* who) {
   return std::string("algorithms/") + algorithm + "/" + type_name<T>() + "/" +
          std::to_string(n) + "/" + who;
+}
+
+/// The measured loop of every algorithms case: `run` once untimed (it compiles spvjit's
+/// kernels and starts TBB's threads), then once an iteration; sets `allocs`, `bytes`, `wall_us`
+/// and `bytes_per_second` (`bytes` read per iteration).
+template <class Run>
+void measure_algorithm(benchmark::State& state, double bytes, Run&& run) {
+  run();
+  AllocMeter meter;
+  WallRate rate;
+  for (auto _ : state) {
+    run();
+    benchmark::ClobberMemory();
+  }
+  meter.report(state);
+  rate.report(state, "bytes_per_second", bytes);
 }
 
 /// The Algorithms every case uses, on the suite's Runtime and Jit.

@@ -67,15 +67,7 @@ void copy_if_case(benchmark::State& state, std::size_t n, int who) {
           std::copy_if(x.begin(), x.end(), out.begin(), [](T v) { return v > T(0); }) - out.begin());
     }
   };
-  run();  // compiles, starts TBB's threads: untimed
-  AllocMeter meter;
-  WallRate rate;
-  for (auto _ : state) {
-    run();
-    benchmark::DoNotOptimize(got);
-  }
-  meter.report(state);
-  rate.report(state, "bytes_per_second", double(n) * sizeof(T));
+  measure_algorithm(state, double(n) * sizeof(T), run);
   shared_context().runtime.synchronize();
   if (got != want.size() || (got != 0 && std::memcmp(out.data(), want.data(), got * sizeof(T)) != 0)) {
     state.SkipWithError("the copy differs from std::copy_if's");
@@ -152,15 +144,10 @@ void histogram_case(benchmark::State& state, std::size_t n, int who) {
       histogram_sequential(x.data(), n, out.data());
     }
   };
-  run();
-  AllocMeter meter;
-  WallRate rate;
-  for (auto _ : state) {
+  measure_algorithm(state, double(n) * sizeof(T), [&] {
     run();
     if (who == 0) shared_context().runtime.synchronize();  // the counts are ready to read
-  }
-  meter.report(state);
-  rate.report(state, "bytes_per_second", double(n) * sizeof(T));
+  });
   shared_context().runtime.synchronize();
   if (!std::equal(want.begin(), want.end(), out.begin())) {
     state.SkipWithError("the counts differ from the sequential loop's");

@@ -57,15 +57,7 @@ void reduce_case(benchmark::State& state, std::size_t n, int who) {
       got = std::reduce(x.begin(), x.end(), T{});
     }
   };
-  run();  // compiles, starts TBB's threads: untimed
-  AllocMeter meter;
-  WallRate rate;
-  for (auto _ : state) {
-    run();
-    benchmark::DoNotOptimize(got);
-  }
-  meter.report(state);
-  rate.report(state, "bytes_per_second", double(n) * sizeof(T));
+  measure_algorithm(state, double(n) * sizeof(T), run);
   if (!close(got, want, x)) state.SkipWithError("the sum differs from std::reduce's");
 }
 
@@ -100,15 +92,7 @@ void scan_case(benchmark::State& state, std::size_t n, int who) {
       std::inclusive_scan(x.begin(), x.end(), out.begin());
     }
   };
-  run();
-  AllocMeter meter;
-  WallRate rate;
-  for (auto _ : state) {
-    run();
-    benchmark::ClobberMemory();
-  }
-  meter.report(state);
-  rate.report(state, "bytes_per_second", 2.0 * double(n) * sizeof(T));
+  measure_algorithm(state, 2.0 * double(n) * sizeof(T), run);
   if (!scan_close(out, want, x)) state.SkipWithError("the scan differs from std::inclusive_scan's");
 }
 
@@ -127,15 +111,7 @@ void min_element_case(benchmark::State& state, std::size_t n, int who) {
       got = std::min_element(x.begin(), x.end()) - x.begin();
     }
   };
-  run();
-  AllocMeter meter;
-  WallRate rate;
-  for (auto _ : state) {
-    run();
-    benchmark::DoNotOptimize(got);
-  }
-  meter.report(state);
-  rate.report(state, "bytes_per_second", double(n) * sizeof(T));
+  measure_algorithm(state, double(n) * sizeof(T), run);
   if (got != want) state.SkipWithError("the index differs from std::min_element's");
 }
 

@@ -69,15 +69,7 @@ void sort_case(benchmark::State& state, std::size_t n, int who) {
       std::sort(x.begin(), x.end());
     }
   };
-  run();  // compiles, starts TBB's threads: untimed
-  AllocMeter meter;
-  WallRate rate;
-  for (auto _ : state) {
-    run();
-    benchmark::DoNotOptimize(x.data());
-  }
-  meter.report(state);
-  rate.report(state, "bytes_per_second", double(n) * sizeof(T));
+  measure_algorithm(state, double(n) * sizeof(T), run);
   const auto& want = expected<T>(n);
   if (std::memcmp(x.data(), want.data(), n * sizeof(T)) != 0) {
     state.SkipWithError("the sorted array differs from std::sort's");

@@ -33,6 +33,7 @@
 #include <string>
 #include <type_traits>
 
+#include "spvjit/algorithms/chunked.hpp"
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/algorithms/functors.hpp"
 #include "spvjit/algorithms/reduce.hpp"
@@ -88,11 +89,7 @@ KernelDef build_count_kept() {
   auto counts = kb.param<Global<std::int64_t>>("counts");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
-    auto end = min(begin + chunk, n);
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
     auto kept = kb.var(std::int64_t{0});
     kb.for_(begin, end, [&](Val<std::int64_t> j) {
       kept += cast<std::int64_t>(Keep::template keep<T>(x, j, x[j]));
@@ -132,10 +129,7 @@ KernelDef build_scatter_kept() {
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
   auto count = kb.param<std::int64_t>("count");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t>) {
     const ChunkOffsets offsets = chunk_offsets(kb, counts, g, count);
     kb.if_(g == count - 1, [&] { total_out[0] = offsets.total; });
     auto slot = kb.var(offsets.before);
@@ -170,10 +164,7 @@ KernelDef build_scatter_partition() {
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
   auto count = kb.param<std::int64_t>("count");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t>) {
     const ChunkOffsets offsets = chunk_offsets(kb, counts, g, count);
     kb.if_(g == count - 1, [&] { total_out[0] = offsets.total; });
     auto kept_slot = kb.var(offsets.before);
@@ -188,22 +179,6 @@ KernelDef build_scatter_partition() {
     });
   });
   return kb.finish();
-}
-
-template <class T, class Keep>
-const KernelDef& count_kept_kernel() {
-  static const KernelDef def = build_count_kept<T, Keep>();
-  return def;
-}
-template <class T, class Keep>
-const KernelDef& scatter_kept_kernel() {
-  static const KernelDef def = build_scatter_kept<T, Keep>();
-  return def;
-}
-template <class T, class Pred>
-const KernelDef& scatter_partition_kernel() {
-  static const KernelDef def = build_scatter_partition<T, Pred>();
-  return def;
 }
 
 /// Throws UserError when `in` and `out` are the same memory or overlap in host memory (a
@@ -279,8 +254,8 @@ std::size_t copy_if(Algorithms& algs, const S& in, const O& out, Pred) {
     }
   }
   return detail::compact_on_device(
-      algs, in, out, detail::fold_chunks_kernel<T, detail::CountOf<Pred>, plus>(),
-      detail::scatter_kept_kernel<T, detail::KeepIf<Pred>>());
+      algs, in, out, detail::built_once<detail::build_fold_chunks<T, detail::CountOf<Pred>, plus>>(),
+      detail::built_once<detail::build_scatter_kept<T, detail::KeepIf<Pred>>>());
 }
 
 /// The elements of `in` that satisfy `pred` in order, then the others in order, into `out`
@@ -303,8 +278,8 @@ std::size_t partition(Algorithms& algs, const S& in, const O& out, Pred) {
   // Both steps evaluate the predicate on scalars, so that they agree on every element: the
   // slots of the elements not kept follow from the count of those kept.
   return detail::compact_on_device(algs, in, out,
-                                   detail::count_kept_kernel<T, detail::KeepIf<Pred>>(),
-                                   detail::scatter_partition_kernel<T, Pred>());
+                                   detail::built_once<detail::build_count_kept<T, detail::KeepIf<Pred>>>(),
+                                   detail::built_once<detail::build_scatter_partition<T, Pred>>());
 }
 
 /// Copies `in` to `out` leaving out every element equal (`equal`) to the one before it
@@ -326,8 +301,8 @@ std::size_t unique(Algorithms& algs, const S& in, const O& out, Equal = {}) {
   }
   using Keep = detail::KeepFirstOfRun<Equal>;
   return detail::compact_on_device(algs, in, out,
-                                               detail::count_kept_kernel<T, Keep>(),
-                                               detail::scatter_kept_kernel<T, Keep>());
+                                               detail::built_once<detail::build_count_kept<T, Keep>>(),
+                                               detail::built_once<detail::build_scatter_kept<T, Keep>>());
 }
 
 }  // namespace spvjit

@@ -48,6 +48,16 @@ struct AlgorithmOptions {
   std::size_t max_chunks = 0;
 };
 
+namespace detail {
+/// The definition `Build` returns, built on first use and kept for the process: one per
+/// element type and functor, since both are template arguments of `Build`.
+template <KernelDef (*Build)()>
+const KernelDef& built_once() {
+  static const KernelDef def = Build();
+  return def;
+}
+}  // namespace detail
+
 /// Memory an algorithm reads or writes: Buffer<T>, BufferView<T>, SharedArray<T>, SharedSpan<T>.
 template <class S>
 concept AlgorithmMemory = requires(const S& s) {
@@ -89,6 +99,13 @@ class Algorithms {
   /// The kernel `def` compiled by the jit, looked up by the definition's address: algorithms
   /// keep their definitions in statics, one per element type and functor. Call under lock().
   Kernel& kernel(const KernelDef& def);
+
+  /// The kernel that `Build` defines (built once per process) compiled for this Algorithms:
+  /// `algs.kernel<detail::build_fold_chunks<T, Map, Combine>>()`. Call under lock().
+  template <KernelDef (*Build)()>
+  Kernel& kernel() {
+    return kernel(detail::built_once<Build>());
+  }
 
   /// Scratch buffer `slot` for elements of T with room for at least n of them (its size() may
   /// be larger). Kept for the next call and grown in powers of two, so a repeated call of one

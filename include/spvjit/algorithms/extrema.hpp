@@ -50,11 +50,7 @@ KernelDef build_extremum_chunks() {
   auto best = kb.param<Global<R>>("best");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
-    auto end = min(begin + chunk, n);
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
     auto at = kb.var(std::int64_t{-1});
     auto value = kb.var(Val<R>(x[begin]));
     auto next = kb.var(begin);
@@ -136,17 +132,6 @@ KernelDef build_extremum_pick() {
   return kb.finish();
 }
 
-template <class T, bool Largest>
-const KernelDef& extremum_chunks_kernel() {
-  static const KernelDef def = build_extremum_chunks<T, Largest>();
-  return def;
-}
-template <class T, bool Largest>
-const KernelDef& extremum_pick_kernel() {
-  static const KernelDef def = build_extremum_pick<T, Largest>();
-  return def;
-}
-
 template <bool Largest, AlgorithmMemory S>
 Extremum<compute_t<typename S::value_type>> extremum(Algorithms& algs, const S& x) {
   using T = typename S::value_type;
@@ -167,10 +152,10 @@ Extremum<compute_t<typename S::value_type>> extremum(Algorithms& algs, const S& 
   auto& best = algs.scratch<R>(5, plan.count);
   auto& result_where = algs.scratch<std::int64_t>(4, 1);
   auto& result_value = algs.scratch<R>(6, 1);
-  algs.kernel(extremum_chunks_kernel<T, Largest>())
+  algs.kernel<build_extremum_chunks<T, Largest>>()
       .launch(NDRange{plan.count}, WorkGroup{1}, x, where, best, static_cast<std::int64_t>(n),
               static_cast<std::int64_t>(plan.size));
-  algs.kernel(extremum_pick_kernel<T, Largest>())
+  algs.kernel<build_extremum_pick<T, Largest>>()
       .launch(NDRange{1}, WorkGroup{1}, x, where, best, static_cast<std::int64_t>(plan.count),
               result_where, result_value);
   const auto index = read_result(algs, result_where);

@@ -21,6 +21,7 @@
 #include <string>
 #include <type_traits>
 
+#include "spvjit/algorithms/chunked.hpp"
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/algorithms/reduce.hpp"
 #include "spvjit/builder.hpp"
@@ -65,7 +66,7 @@ KernelDef build_count_bins() {
   auto lo = kb.param<P>("lo");
   auto hi = kb.param<P>("hi");
   auto scale = kb.param<P>("scale");  // floats: B / (hi - lo); integers: hi - lo
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
+  kb.inbounds().allow_padding().work_per_item(chunk_weight);
   auto g = kb.global_index();
   auto begin = g * chunk;
   // Bins past the last hold what fell outside; every chunk clears its own, even an empty one.
@@ -144,17 +145,6 @@ KernelDef build_combine_bins() {
   return kb.finish();
 }
 
-template <class T, class H, BinRule Rule>
-const KernelDef& count_bins_kernel() {
-  static const KernelDef def = build_count_bins<T, H, Rule>();
-  return def;
-}
-template <class H>
-const KernelDef& combine_bins_kernel() {
-  static const KernelDef def = build_combine_bins<H>();
-  return def;
-}
-
 template <class H>
 constexpr bool count_type_v = std::is_same_v<H, std::uint32_t> || std::is_same_v<H, std::int32_t> ||
                               std::is_same_v<H, std::uint64_t> || std::is_same_v<H, std::int64_t>;
@@ -209,12 +199,12 @@ void histogram_with(const char* algorithm, Algorithms& algs, const S& x, const O
   const ChunkPlan plan = algs.chunks(n);  // none for an empty input: the combine clears the bins
   auto& priv = algs.scratch<H>(histogram_private_slot, plan.count * (bins + 1));
   if (plan.count != 0) {
-    algs.kernel(count_bins_kernel<T, H, Rule>())
+    algs.kernel<build_count_bins<T, H, Rule>>()
       .launch(NDRange{plan.count}, WorkGroup{1}, x, priv, static_cast<std::int64_t>(n),
               static_cast<std::int64_t>(plan.size), b64, lo, hi, scale);
   }
   const std::size_t items = (bins + histogram_bins_per_item - 1) / histogram_bins_per_item;
-  algs.kernel(combine_bins_kernel<H>())
+  algs.kernel<build_combine_bins<H>>()
       .launch(NDRange{items}, WorkGroup{1}, priv, out, b64, static_cast<std::int64_t>(plan.count));
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "spvjit/algorithms/chunked.hpp"
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/algorithms/functors.hpp"
 #include "spvjit/algorithms/reduce.hpp"  // require_stateless
@@ -30,7 +31,7 @@ KernelDef build_block_sort() {
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
   auto block = kb.param<std::int64_t>("block");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
+  kb.inbounds().allow_padding().work_per_item(chunk_weight);
   auto begin = kb.global_index() * chunk;
   kb.for_(begin, min(begin + chunk, n), block, [&](Val<std::int64_t> b) {
     auto block_end = min(b + block, n);
@@ -63,7 +64,7 @@ KernelDef build_merge_pass() {
   auto n = kb.param<std::int64_t>("n");
   auto width = kb.param<std::int64_t>("width");
   auto seg = kb.param<std::int64_t>("seg");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
+  kb.inbounds().allow_padding().work_per_item(chunk_weight);
   auto out_begin = kb.global_index() * seg;
   auto out_end = min(out_begin + seg, n);
   auto o = kb.var(out_begin);
@@ -108,17 +109,6 @@ KernelDef build_merge_pass() {
   return kb.finish();
 }
 
-template <class T, class Comp>
-const KernelDef& block_sort_kernel() {
-  static const KernelDef def = build_block_sort<T, Comp>();
-  return def;
-}
-template <class T, class Comp>
-const KernelDef& merge_pass_kernel() {
-  static const KernelDef def = build_merge_pass<T, Comp>();
-  return def;
-}
-
 /// Elements per block that insertion sort orders before the merge passes.
 inline constexpr std::size_t merge_block = 16;
 
@@ -149,11 +139,11 @@ void sort(Algorithms& algs, const S& keys, Comp) {
   const std::size_t chunk = (plan.size + block - 1) / block * block;
   const std::size_t count = (n + chunk - 1) / chunk;
   const auto size = static_cast<std::int64_t>(n);
-  algs.kernel(detail::block_sort_kernel<T, Comp>())
+  algs.kernel<detail::build_block_sort<T, Comp>>()
       .launch(NDRange{count}, WorkGroup{1}, keys, size, static_cast<std::int64_t>(chunk),
               static_cast<std::int64_t>(block));
   auto& other = algs.scratch<T>(detail::sort_merge, n);
-  Kernel& merge = algs.kernel(detail::merge_pass_kernel<T, Comp>());
+  Kernel& merge = algs.kernel<detail::build_merge_pass<T, Comp>>();
   bool in_other = false;
   for (std::size_t width = block; width < n; width *= 2) {
     if (in_other) {

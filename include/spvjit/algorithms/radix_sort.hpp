@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "spvjit/algorithms/chunked.hpp"
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/algorithms/sort_support.hpp"
 #include "spvjit/builder.hpp"
@@ -93,11 +94,7 @@ KernelDef build_radix_bounds() {
   auto bounds = kb.param<Global<U>>("bounds");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
-    auto end = min(begin + chunk, n);
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
     auto any = kb.var(U(0));
     auto all = kb.var(U(~U(0)));
     kb.for_(begin, end, [&](Val<std::int64_t> j) {
@@ -123,11 +120,7 @@ KernelDef build_radix_histogram() {
   auto chunk = kb.param<std::int64_t>("chunk");
   auto shift = kb.param<U>("shift");
   auto chunks = kb.param<std::int64_t>("chunks");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
-    auto end = min(begin + chunk, n);
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
     auto hist = private_array<std::int64_t>(kb, {RadixKey<T>::digits});
     kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) { hist[d] = std::int64_t{0}; });
     kb.for_(begin, end, [&](Val<std::int64_t> j) {
@@ -162,11 +155,7 @@ KernelDef build_radix_scatter() {
   auto chunk = kb.param<std::int64_t>("chunk");
   auto shift = kb.param<U>("shift");
   auto chunks = kb.param<std::int64_t>("chunks");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
-    auto end = min(begin + chunk, n);
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
     auto next = private_array<std::int64_t>(kb, {RadixKey<T>::digits});
     auto run = kb.var(std::int64_t{0});
     kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) {
@@ -208,22 +197,6 @@ KernelDef build_radix_scatter() {
     });
   });
   return kb.finish();
-}
-
-template <class T>
-const KernelDef& radix_bounds_kernel() {
-  static const KernelDef def = build_radix_bounds<T>();
-  return def;
-}
-template <class T>
-const KernelDef& radix_histogram_kernel() {
-  static const KernelDef def = build_radix_histogram<T>();
-  return def;
-}
-template <class T, class V, bool with_values>
-const KernelDef& radix_scatter_kernel() {
-  static const KernelDef def = build_radix_scatter<T, V, with_values>();
-  return def;
 }
 
 /// Copies the bytes of n elements of `from` (any memory kind) into the start of `to`, or back
@@ -271,7 +244,7 @@ bool radix_passes(Algorithms& algs, const KA& keys_a, const VA& values_a, std::s
   const auto size = static_cast<std::int64_t>(n);
 
   auto& bounds = algs.scratch<U>(sort_bounds, 2 * plan.count);
-  algs.kernel(radix_bounds_kernel<T>())
+  algs.kernel<build_radix_bounds<T>>()
       .launch(NDRange{plan.count}, WorkGroup{1}, keys_a, bounds, size, chunk);
   std::vector<U> host(2 * plan.count);
   buffer_read(algs.runtime().core(), bounds.handle(), 0, host.size() * sizeof(U), host.data());
@@ -286,8 +259,8 @@ bool radix_passes(Algorithms& algs, const KA& keys_a, const VA& values_a, std::s
   auto& keys_b = algs.scratch<K>(sort_keys_b, n);
   auto& values_b = algs.scratch<Vs>(sort_values_b, with_values ? n : 1);
   auto& counts = algs.scratch<std::int64_t>(sort_counts, RadixKey<T>::digits * plan.count);
-  Kernel& histogram = algs.kernel(radix_histogram_kernel<T>());
-  Kernel& scatter = algs.kernel(radix_scatter_kernel<T, Vs, with_values>());
+  Kernel& histogram = algs.kernel<build_radix_histogram<T>>();
+  Kernel& scatter = algs.kernel<build_radix_scatter<T, Vs, with_values>>();
   auto pass = [&](const auto& src, const auto& dst, const auto& vsrc, const auto& vdst, U shift) {
     histogram.launch(NDRange{plan.count}, WorkGroup{1}, src, counts, size, chunk, shift, count);
     scatter.launch(NDRange{plan.count}, WorkGroup{1}, src, dst, vsrc, vdst, counts, size, chunk,

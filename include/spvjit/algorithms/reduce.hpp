@@ -18,6 +18,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "spvjit/algorithms/chunked.hpp"
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/algorithms/functors.hpp"
 #include "spvjit/builder.hpp"
@@ -104,11 +105,7 @@ KernelDef build_fold_chunks() {
   auto partial = kb.param<Global<R>>("partial");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
-    auto end = min(begin + chunk, n);
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
     auto acc = kb.var(Val<R>(map(Val<In>(x[begin]))));
     auto next = kb.var(begin + 1);
     if constexpr (folds_vectors<In, R, Map, Combine>()) {
@@ -150,17 +147,6 @@ KernelDef build_fold_partials() {
   kb.for_(0, count, [&](Val<std::int64_t> j) { acc = Val<R>(combine(acc.get(), Val<R>(partial[j]))); });
   result[0] = acc.get();
   return kb.finish();
-}
-
-template <class T, class Map, class Combine>
-const KernelDef& fold_chunks_kernel() {
-  static const KernelDef def = build_fold_chunks<T, Map, Combine>();
-  return def;
-}
-template <class R, class Combine>
-const KernelDef& fold_partials_kernel() {
-  static const KernelDef def = build_fold_partials<R, Combine>();
-  return def;
 }
 
 /// Whether the host may run map and combine itself on elements of T: only functors that say
@@ -215,10 +201,10 @@ auto mapreduce(Algorithms& algs, const S& x,
   const ChunkPlan plan = algs.chunks(n);
   auto& partial = algs.scratch<R>(0, plan.count);
   auto& result = algs.scratch<R>(1, 1);
-  algs.kernel(detail::fold_chunks_kernel<T, Map, Combine>())
+  algs.kernel<detail::build_fold_chunks<T, Map, Combine>>()
       .launch(NDRange{plan.count}, WorkGroup{1}, x, partial, static_cast<std::int64_t>(n),
               static_cast<std::int64_t>(plan.size));
-  algs.kernel(detail::fold_partials_kernel<R, Combine>())
+  algs.kernel<detail::build_fold_partials<R, Combine>>()
       .launch(NDRange{1}, WorkGroup{1}, partial, result, static_cast<std::int64_t>(plan.count), init);
   return detail::read_result(algs, result);
 }

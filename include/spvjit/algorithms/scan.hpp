@@ -82,11 +82,7 @@ KernelDef build_scan_chunks() {
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
   auto with_init = kb.param<std::int32_t>("with_init");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
-  auto g = kb.global_index();
-  auto begin = g * chunk;
-  kb.if_(begin < n, [&] {
-    auto end = min(begin + chunk, n);
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
     // acc: the fold of everything before `next` (inclusive: written up to next - 1).
     auto acc = kb.var(Val<R>(carry[g]));
     auto next = kb.var(begin);
@@ -141,17 +137,6 @@ KernelDef build_scan_chunks() {
   return kb.finish();
 }
 
-template <class R, class Combine>
-const KernelDef& scan_carries_kernel() {
-  static const KernelDef def = build_scan_carries<R, Combine>();
-  return def;
-}
-template <class T, class Combine, bool Inclusive>
-const KernelDef& scan_chunks_kernel() {
-  static const KernelDef def = build_scan_chunks<T, Combine, Inclusive>();
-  return def;
-}
-
 template <bool Inclusive, AlgorithmMemory S, AlgorithmMemory O, class Combine>
 void scan(Algorithms& algs, const S& x, const O& out, compute_t<typename S::value_type> init,
           bool with_init, const char* name) {
@@ -186,16 +171,16 @@ void scan(Algorithms& algs, const S& x, const O& out, compute_t<typename S::valu
   const auto size = static_cast<std::int64_t>(plan.size);
   const std::int32_t init_flag = with_init ? 1 : 0;
   if (plan.count > 1) {
-    algs.kernel(fold_chunks_kernel<T, Identity, Combine>())
+    algs.kernel<build_fold_chunks<T, Identity, Combine>>()
         .launch(NDRange{plan.count}, WorkGroup{1}, x, partial, static_cast<std::int64_t>(n), size);
-    algs.kernel(scan_carries_kernel<R, Combine>())
+    algs.kernel<build_scan_carries<R, Combine>>()
         .launch(NDRange{1}, WorkGroup{1}, partial, carry, count, init, init_flag);
   } else if (with_init) {
     // One chunk: its carry is init, written by the carries kernel from no partials.
-    algs.kernel(scan_carries_kernel<R, Combine>())
+    algs.kernel<build_scan_carries<R, Combine>>()
         .launch(NDRange{1}, WorkGroup{1}, partial, carry, std::int64_t{1}, init, init_flag);
   }
-  algs.kernel(scan_chunks_kernel<T, Combine, Inclusive>())
+  algs.kernel<build_scan_chunks<T, Combine, Inclusive>>()
       .launch(NDRange{plan.count}, WorkGroup{1}, x, out, carry, static_cast<std::int64_t>(n), size,
               init_flag);
   algs.runtime().synchronize();

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "spvjit/algorithms/chunked.hpp"
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/builder.hpp"
 #include "spvjit/export.hpp"
@@ -43,7 +44,7 @@ KernelDef build_searchsorted() {
   auto n = kb.param<std::int64_t>("n");
   auto m = kb.param<std::int64_t>("m");
   auto chunk = kb.param<std::int64_t>("chunk");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
+  kb.inbounds().allow_padding().work_per_item(chunk_weight);
   auto begin = kb.global_index() * chunk;
   kb.for_(begin, min(begin + chunk, m), [&](Val<std::int64_t> i) {
     Val<C> needle = needles[i];
@@ -67,12 +68,6 @@ KernelDef build_searchsorted() {
     out[i] = first.get();
   });
   return kb.finish();
-}
-
-template <class T, SearchSide side>
-const KernelDef& searchsorted_kernel() {
-  static const KernelDef def = build_searchsorted<T, side>();
-  return def;
 }
 
 }  // namespace detail
@@ -113,8 +108,8 @@ void searchsorted(Algorithms& algs, const S& sorted, const N& needles, const O& 
   auto lock = algs.lock();
   const ChunkPlan plan = algs.chunks(m);
   const KernelDef& def = side == SearchSide::First
-                             ? detail::searchsorted_kernel<T, SearchSide::First>()
-                             : detail::searchsorted_kernel<T, SearchSide::Last>();
+                             ? detail::built_once<detail::build_searchsorted<T, SearchSide::First>>()
+                             : detail::built_once<detail::build_searchsorted<T, SearchSide::Last>>();
   // An empty `sorted` passes no memory to a kernel: search the needles in the needles, zero long.
   const auto n = static_cast<std::int64_t>(sorted.size());
   if (n == 0) {

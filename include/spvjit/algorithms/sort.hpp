@@ -134,7 +134,7 @@ void sortperm(Algorithms& algs, const S& keys, const P& perm) {
   }
   auto lock = algs.lock();
   const ChunkPlan plan = algs.chunks(n);
-  algs.kernel(detail::iota_kernel())
+  algs.kernel<detail::build_iota>()
       .launch(NDRange{plan.count}, WorkGroup{1}, perm, static_cast<std::int64_t>(n),
               static_cast<std::int64_t>(plan.size));
   auto& keys_a = algs.scratch<K>(detail::sort_keys_a, n);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "spvjit/algorithms/chunked.hpp"
 #include "spvjit/algorithms/context.hpp"
 #include "spvjit/builder.hpp"
 #include "spvjit/export.hpp"
@@ -32,7 +33,7 @@ KernelDef build_copy() {
   auto dst = kb.param<Global<T>>("dst");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
+  kb.inbounds().allow_padding().work_per_item(chunk_weight);
   auto begin = kb.global_index() * chunk;
   kb.for_(begin, min(begin + chunk, n), [&](Val<std::int64_t> j) { dst[j] = src[j].get(); });
   return kb.finish();
@@ -44,27 +45,17 @@ inline KernelDef build_iota() {
   auto out = kb.param<Global<std::int64_t>>("out");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  kb.inbounds().allow_padding().work_per_item(std::size_t{1} << 16);
+  kb.inbounds().allow_padding().work_per_item(chunk_weight);
   auto begin = kb.global_index() * chunk;
   kb.for_(begin, min(begin + chunk, n), [&](Val<std::int64_t> j) { out[j] = j; });
   return kb.finish();
-}
-
-template <class T>
-const KernelDef& copy_kernel() {
-  static const KernelDef def = build_copy<T>();
-  return def;
-}
-inline const KernelDef& iota_kernel() {
-  static const KernelDef def = build_iota();
-  return def;
 }
 
 template <class S>
 void copy_elements(Algorithms& algs, const auto& src, const S& dst, std::size_t n) {
   using T = typename S::value_type;
   const ChunkPlan plan = algs.chunks(n);
-  algs.kernel(copy_kernel<T>())
+  algs.kernel<build_copy<T>>()
       .launch(NDRange{plan.count}, WorkGroup{1}, src, dst, static_cast<std::int64_t>(n),
               static_cast<std::int64_t>(plan.size));
 }
