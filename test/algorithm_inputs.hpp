@@ -58,7 +58,15 @@ std::vector<T> pattern_values(Pattern p, std::size_t n, unsigned seed) {
     case Pattern::Reversed: std::sort(v.begin(), v.end(), [](T a, T b) { return b < a; }); break;
     case Pattern::AllEqual: std::fill(v.begin(), v.end(), n ? v[0] : T{}); break;
     case Pattern::FewDistinct:
-      for (auto& x : v) x = static_cast<T>(static_cast<std::int64_t>(x * T(3)) % 5);
+      // Five values: integers by their remainder (no product that could overflow), floats by
+      // a third of their range.
+      for (auto& x : v) {
+        if constexpr (std::is_floating_point_v<T>) {
+          x = static_cast<T>(static_cast<std::int64_t>(x * T(3)) % 5);
+        } else {
+          x = static_cast<T>(x % 5);
+        }
+      }
       break;
   }
   return v;

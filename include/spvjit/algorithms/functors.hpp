@@ -16,18 +16,36 @@ SPVJIT_API_BEGIN
 
 namespace spvjit {
 
+namespace detail {
+/// Host integers wrap as the device's do (two's complement), instead of overflowing into
+/// undefined behaviour: the host route must give the kernels' answer.
+template <class V>
+using wrapping_t = std::conditional_t<std::is_integral_v<V> && std::is_signed_v<V>,
+                                      std::make_unsigned_t<V>, V>;
+}  // namespace detail
+
 struct plus {
   static constexpr bool host_callable = true;
   template <class V>
   V operator()(V a, V b) const {
-    return a + b;
+    if constexpr (std::is_integral_v<V>) {
+      using U = detail::wrapping_t<V>;
+      return static_cast<V>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    } else {
+      return a + b;
+    }
   }
 };
 struct multiplies {
   static constexpr bool host_callable = true;
   template <class V>
   V operator()(V a, V b) const {
-    return a * b;
+    if constexpr (std::is_integral_v<V>) {
+      using U = detail::wrapping_t<V>;
+      return static_cast<V>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+    } else {
+      return a * b;
+    }
   }
 };
 /// The smaller of two values; for floats fmin's rule on the device and the host alike (a NaN
