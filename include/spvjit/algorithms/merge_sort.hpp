@@ -31,20 +31,20 @@ KernelDef build_block_sort() {
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
   auto block = kb.param<std::int64_t>("block");
-  kb.inbounds().allow_padding().work_per_item(chunk_weight);
-  auto begin = kb.global_index() * chunk;
-  kb.for_(begin, min(begin + chunk, n), block, [&](Val<std::int64_t> b) {
-    auto block_end = min(b + block, n);
-    kb.for_(b + 1, block_end, [&](Val<std::int64_t> i) {
-      Val<T> v = x[i];
-      auto j = kb.var(i);
-      kb.while_([&] { return j > b; }, [&] {
-        Val<T> left = x[j - std::int64_t{1}];
-        kb.if_(!Val<bool>(comp(v, left)), [&] { kb.break_(); });
-        x[j] = left;
-        j -= std::int64_t{1};
+  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
+    kb.for_(begin, end, block, [&](Val<std::int64_t> b) {
+      auto block_end = min(b + block, n);
+      kb.for_(b + 1, block_end, [&](Val<std::int64_t> i) {
+        Val<T> v = x[i];
+        auto j = kb.var(i);
+        kb.while_([&] { return j > b; }, [&] {
+          Val<T> left = x[j - std::int64_t{1}];
+          kb.if_(!Val<bool>(comp(v, left)), [&] { kb.break_(); });
+          x[j] = left;
+          j -= std::int64_t{1};
+        });
+        x[j] = v;
       });
-      x[j] = v;
     });
   });
   return kb.finish();

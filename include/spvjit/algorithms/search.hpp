@@ -44,28 +44,28 @@ KernelDef build_searchsorted() {
   auto n = kb.param<std::int64_t>("n");
   auto m = kb.param<std::int64_t>("m");
   auto chunk = kb.param<std::int64_t>("chunk");
-  kb.inbounds().allow_padding().work_per_item(chunk_weight);
-  auto begin = kb.global_index() * chunk;
-  kb.for_(begin, min(begin + chunk, m), [&](Val<std::int64_t> i) {
-    Val<C> needle = needles[i];
-    auto first = kb.var(std::int64_t{0});
-    auto len = kb.var(n);
-    kb.while_([&] { return len > std::int64_t{0}; }, [&] {
-      Val<std::int64_t> half_len = len.get() >> std::int64_t{1};
-      Val<std::int64_t> mid = first.get() + half_len;
-      Val<C> probe = sorted[mid];
-      Val<bool> right;
-      if constexpr (side == SearchSide::First) {
-        right = probe < needle;
-      } else {
-        right = !(needle < probe);
-      }
-      kb.if_else(right, [&] {
-        first = mid + std::int64_t{1};
-        len = len.get() - half_len - std::int64_t{1};
-      }, [&] { len = half_len; });
+  for_own_chunk(kb, m, chunk, [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
+    kb.for_(begin, end, [&](Val<std::int64_t> i) {
+      Val<C> needle = needles[i];
+      auto first = kb.var(std::int64_t{0});
+      auto len = kb.var(n);
+      kb.while_([&] { return len > std::int64_t{0}; }, [&] {
+        Val<std::int64_t> half_len = len.get() >> std::int64_t{1};
+        Val<std::int64_t> mid = first.get() + half_len;
+        Val<C> probe = sorted[mid];
+        Val<bool> right;
+        if constexpr (side == SearchSide::First) {
+          right = probe < needle;
+        } else {
+          right = !(needle < probe);
+        }
+        kb.if_else(right, [&] {
+          first = mid + std::int64_t{1};
+          len = len.get() - half_len - std::int64_t{1};
+        }, [&] { len = half_len; });
+      });
+      out[i] = first.get();
     });
-    out[i] = first.get();
   });
   return kb.finish();
 }
