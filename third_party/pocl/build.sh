@@ -29,6 +29,12 @@
 #     the platform version.
 #   0005: the SPIR wrapper passes wide vectors to the kernel library byval (builtins on vectors
 #     over 256 bits returned garbage).  Adds "+spvjit-spir-byval" to the platform version.
+#   0006: the guard against a recursive first device probe is per thread, so a second
+#     thread's first OpenCL call waits for the probe instead of finding no device (a host
+#     thread enumerating platforms while spvjit made a Runtime lost its devices, issue #29).
+#   0007: clFinish on the basic device waits for the queue's commands that another thread's
+#     enqueue took from the device's shared ready list (two threads on basic read results
+#     before their kernels ran and corrupted the heap, issue #29).
 #   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
