@@ -84,14 +84,27 @@ class Fd {
   throw Error("run_child: " + what + ": " + std::strerror(errno));
 }
 
+// A host that closed fds 0-2 (daemons do) gets its next descriptors there: the child's dup2 of
+// such a one onto its own number is no dup at all and keeps close-on-exec, so the program
+// started with that stream closed. Every descriptor the child is given lives above 2.
+int above_standard_streams(int fd, const char* what) {
+  if (fd < 0) fail(what);
+  if (fd > 2) return fd;
+  const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  const int saved = errno;
+  ::close(fd);
+  errno = saved;
+  if (moved < 0) fail(std::string(what) + " (moving it above fd 2)");
+  return moved;
+}
+
 }  // namespace
 
 ChildResult run_child(const std::string& program, const std::vector<std::string>& args,
                       std::string_view input, std::chrono::milliseconds timeout) {
   // Standard input from a memory file: no pipe to write to, so no SIGPIPE for the host when the
   // child ends before reading it all.
-  Fd in(::memfd_create("spvjit-child-input", MFD_CLOEXEC));
-  if (in.get() < 0) fail("memfd_create");
+  Fd in(above_standard_streams(::memfd_create("spvjit-child-input", MFD_CLOEXEC), "memfd_create"));
   for (std::size_t done = 0; done < input.size();) {
     const ssize_t n = ::write(in.get(), input.data() + done, input.size() - done);
     if (n < 0 && errno == EINTR) continue;
@@ -101,9 +114,11 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   if (::lseek(in.get(), 0, SEEK_SET) != 0) fail("lseek");
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) fail("pipe2");
-  Fd out_read(out_pipe[0]), out_write(out_pipe[1]);
+  Fd out_read(out_pipe[0]);
+  Fd out_write(above_standard_streams(out_pipe[1], "pipe2"));
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) fail("pipe2");
-  Fd err_read(err_pipe[0]), err_write(err_pipe[1]);
+  Fd err_read(err_pipe[0]);
+  Fd err_write(above_standard_streams(err_pipe[1], "pipe2"));
 
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(program.c_str()));
@@ -149,7 +164,8 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   ChildResult result;
   pollfd fds[2] = {{out_read.get(), POLLIN, 0}, {err_read.get(), POLLIN, 0}};
   int open_fds = 2;
-  char buffer[65536];
+  // On the heap: the calling thread may be a thread pool's, with a stack of 64 KiB or less.
+  std::vector<char> buffer(65536);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (open_fds > 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -163,14 +179,14 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
     if (ready <= 0) continue;
     for (auto& f : fds) {
       if (f.fd < 0 || !(f.revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      const ssize_t n = ::read(f.fd, buffer, sizeof buffer);
+      const ssize_t n = ::read(f.fd, buffer.data(), buffer.size());
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         f.fd = -1;
         --open_fds;
         continue;
       }
-      (&f == &fds[0] ? result.out : result.err).append(buffer, static_cast<std::size_t>(n));
+      (&f == &fds[0] ? result.out : result.err).append(buffer.data(), static_cast<std::size_t>(n));
     }
   }
   if (result.timed_out) ::syscall(SYS_pidfd_send_signal, child.get(), SIGKILL, nullptr, 0);
