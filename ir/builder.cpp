@@ -8,6 +8,7 @@
 
 #include <cctype>
 
+#include "common/full_stack.hpp"
 #include "ir/block_order.hpp"
 #include "ir/bounds.hpp"
 #include "ir/group_stack.hpp"
@@ -35,6 +36,30 @@ void check_identifier(std::string_view name, const char* what) {
                     "' is not a valid identifier: expected [A-Za-z_][A-Za-z0-9_]* not starting "
                     "with __spvjit");
   }
+}
+
+void check_kernel_name(std::string_view name, const char* what) {
+  check_identifier(name, what);
+  const auto refuse = [&](const std::string& why) {
+    const std::string shown = name.size() > 64 ? std::string(name.substr(0, 64)) + "..." : std::string(name);
+    throw UserError(std::string(what) + " '" + shown + "' " + why);
+  };
+  // PoCL looks a kernel's work-group function up as "_pocl_kernel_<name>_workgroup" in a
+  // 1024-byte buffer (lib/CL/devices/common.c): a longer name was cut short and aborted there.
+  if (name.size() > max_kernel_name_length) {
+    refuse("is " + std::to_string(name.size()) + " characters long: kernel names have at most " +
+           std::to_string(max_kernel_name_length));
+  }
+  // Reserved to the implementation in C and OpenCL C: mangled builtins (_Z13get_global_idj,
+  // _Z3sinf) and the runtime's own symbols (__pocl_*, __spvjit_*) start so. A kernel of such a
+  // name was taken for the builtin it is named after.
+  if (name.size() >= 2 && name[0] == '_' &&
+      (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) {
+    refuse("is reserved (names starting with '__' or '_' and a capital letter are the OpenCL "
+           "runtime's: mangled builtins, library symbols); rename the kernel");
+  }
+  // The kernel library's printf, which print() calls.
+  if (name == "printf") refuse("is the OpenCL printf builtin's name; rename the kernel");
 }
 
 BuilderState::BuilderState(std::string kernel_name)
@@ -191,7 +216,7 @@ std::string Param::describe() const {
 }
 
 KernelBuilder::KernelBuilder(std::string_view name) {
-  detail::check_identifier(name, "kernel name");
+  detail::check_kernel_name(name, "kernel name");
   state_ = std::make_unique<detail::BuilderState>(std::string(name));
 }
 
@@ -416,81 +441,83 @@ KernelBuilder& KernelBuilder::work_per_item(std::size_t indices) {
 }
 
 KernelDef KernelBuilder::finish() {
-  auto& s = *state_;
-  s.check_kernel_scope("finish");
-  if (!s.loops.empty()) throw UserError("finish: a loop of kernel '" + s.name + "' is still open");
-  if (s.uses_ndrange) {
-    for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
-      s.add_argument(s.ir.getInt64Ty(), detail::hidden_ndrange_name + std::to_string(d));
-    }
-  }
-  if (!s.ir.GetInsertBlock()->getTerminator()) s.ir.CreateRetVoid();
-  // The entry block holds allocas and parameter conversions, then falls into the body.
-  llvm::IRBuilder<> entry(s.alloca_block);
-  entry.CreateBr(s.alloca_block->getNextNode());
-  // Blocks left after break/return may be empty: terminate them.
-  for (auto& block : *s.kernel) {
-    if (!block.getTerminator()) {
-      llvm::IRBuilder<> b(&block);
-      b.CreateUnreachable();
-    }
-  }
-  if (s.inbounds || s.bounds_sites.empty()) {
-    detail::remove_bounds_checks(*s.module);
-    s.bounds_sites.clear();
-  }
-  const bool checked = !s.bounds_sites.empty();
-  if (checked) {
-    // The extents and the record the checks read (common/bounds.hpp); specialize() wires the
-    // markers to them.
-    for (const Param& p : s.params) {
-      if (detail::has_extent(p)) {
-        s.add_argument(s.ir.getInt64Ty(), detail::hidden_extent_name + p.name);
+  return detail::with_full_stack([&]() -> KernelDef {
+    auto& s = *state_;
+    s.check_kernel_scope("finish");
+    if (!s.loops.empty()) throw UserError("finish: a loop of kernel '" + s.name + "' is still open");
+    if (s.uses_ndrange) {
+      for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
+        s.add_argument(s.ir.getInt64Ty(), detail::hidden_ndrange_name + std::to_string(d));
       }
     }
-    s.add_argument(detail::record_type(s.ctx()), detail::hidden_record_name);
-    s.add_argument(s.ir.getInt64Ty(), detail::hidden_fast_end_name);
-  }
-  std::vector<detail::ShapeArg> shape_args;
-  detail::resolve_shapes(s, checked, shape_args);
-  if (s.allow_padding) {
-    // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
-    s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
-  }
-  if (s.declared_elementwise) s.module->getOrInsertNamedMetadata("spvjit.elementwise");
-  detail::check_values_defined_where_used(*s.kernel, s.name);
-  detail::order_blocks(*s.kernel);
-  std::string errors;
-  llvm::raw_string_ostream err(errors);
-  if (llvm::verifyModule(*s.module, &err)) {
-    throw InternalError("builder produced an invalid module for kernel '" + s.name +
-                        "': " + err.str());
-  }
-  detail::check_barriers_uniform(*s.kernel, s.name);
-  auto km = std::make_shared<detail::KernelModule>();
-  km->name = s.name;
-  km->params = s.params;
-  km->hidden_ndrange = s.uses_ndrange;
-  km->pads_safely = s.uses_ndrange || s.allow_padding;
-  km->declared_elementwise = s.declared_elementwise;
-  km->work_per_item = s.work_per_item;
-  km->static_local_bytes = s.static_local_bytes;
-  km->bounds_checked = checked;
-  km->bounds_sites = std::move(s.bounds_sites);
-  km->shape_args = std::move(shape_args);
-  km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
-  km->prints = s.module->getFunction("printf") != nullptr;
-  {
-    llvm::raw_string_ostream os(km->ir_text);
-    s.module->print(os, nullptr);
-  }
-  {
-    llvm::raw_string_ostream os(km->bitcode);
-    llvm::WriteBitcodeToFile(*s.module, os);
-  }
-  km->hash = llvm::xxHash64(km->ir_text);
-  s.finished = true;
-  return KernelDef(std::move(km));
+    if (!s.ir.GetInsertBlock()->getTerminator()) s.ir.CreateRetVoid();
+    // The entry block holds allocas and parameter conversions, then falls into the body.
+    llvm::IRBuilder<> entry(s.alloca_block);
+    entry.CreateBr(s.alloca_block->getNextNode());
+    // Blocks left after break/return may be empty: terminate them.
+    for (auto& block : *s.kernel) {
+      if (!block.getTerminator()) {
+        llvm::IRBuilder<> b(&block);
+        b.CreateUnreachable();
+      }
+    }
+    if (s.inbounds || s.bounds_sites.empty()) {
+      detail::remove_bounds_checks(*s.module);
+      s.bounds_sites.clear();
+    }
+    const bool checked = !s.bounds_sites.empty();
+    if (checked) {
+      // The extents and the record the checks read (common/bounds.hpp); specialize() wires the
+      // markers to them.
+      for (const Param& p : s.params) {
+        if (detail::has_extent(p)) {
+          s.add_argument(s.ir.getInt64Ty(), detail::hidden_extent_name + p.name);
+        }
+      }
+      s.add_argument(detail::record_type(s.ctx()), detail::hidden_record_name);
+      s.add_argument(s.ir.getInt64Ty(), detail::hidden_fast_end_name);
+    }
+    std::vector<detail::ShapeArg> shape_args;
+    detail::resolve_shapes(s, checked, shape_args);
+    if (s.allow_padding) {
+      // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
+      s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
+    }
+    if (s.declared_elementwise) s.module->getOrInsertNamedMetadata("spvjit.elementwise");
+    detail::check_values_defined_where_used(*s.kernel, s.name);
+    detail::order_blocks(*s.kernel);
+    std::string errors;
+    llvm::raw_string_ostream err(errors);
+    if (llvm::verifyModule(*s.module, &err)) {
+      throw InternalError("builder produced an invalid module for kernel '" + s.name +
+                          "': " + err.str());
+    }
+    detail::check_barriers_uniform(*s.kernel, s.name);
+    auto km = std::make_shared<detail::KernelModule>();
+    km->name = s.name;
+    km->params = s.params;
+    km->hidden_ndrange = s.uses_ndrange;
+    km->pads_safely = s.uses_ndrange || s.allow_padding;
+    km->declared_elementwise = s.declared_elementwise;
+    km->work_per_item = s.work_per_item;
+    km->static_local_bytes = s.static_local_bytes;
+    km->bounds_checked = checked;
+    km->bounds_sites = std::move(s.bounds_sites);
+    km->shape_args = std::move(shape_args);
+    km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
+    km->prints = s.module->getFunction("printf") != nullptr;
+    {
+      llvm::raw_string_ostream os(km->ir_text);
+      s.module->print(os, nullptr);
+    }
+    {
+      llvm::raw_string_ostream os(km->bitcode);
+      llvm::WriteBitcodeToFile(*s.module, os);
+    }
+    km->hash = llvm::xxHash64(km->ir_text);
+    s.finished = true;
+    return KernelDef(std::move(km));
+  });
 }
 
 std::string KernelBuilder::to_string() const {

@@ -19,6 +19,10 @@ namespace spvjit::detail {
 
 /// Throws UserError unless `name` is [A-Za-z_][A-Za-z0-9_]* and does not start with __spvjit.
 void check_identifier(std::string_view name, const char* what);
+/// The longest kernel name the device runtime takes (check_kernel_name says why).
+inline constexpr std::size_t max_kernel_name_length = 1000;
+/// check_identifier, and not a name the OpenCL runtime keeps for itself, nor too long for it.
+void check_kernel_name(std::string_view name, const char* what);
 
 /// A described struct as the kernel lays it out: its LLVM type (members and explicit padding)
 /// and, per StructLayout field, the LLVM element it is.

@@ -13,8 +13,10 @@
 #include <set>
 #include <vector>
 
+#include "common/full_stack.hpp"
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
+#include "ir/state.hpp"
 #include "jit/legalize.hpp"
 #include "jit/raw_bounds.hpp"
 #include "spvjit/error.hpp"
@@ -231,6 +233,7 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
   if (!fn || fn->isDeclaration()) {
     throw UserError("kernel_from_module: the module defines no function '" + name + "'");
   }
+  detail::check_kernel_name(name, "kernel_from_module: kernel name");
   auto km = std::make_shared<detail::KernelModule>();
   km->name = name;
   for (const auto& arg : fn->args()) {
@@ -295,33 +298,37 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
 
 KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_name,
                               const RawKernelOptions& options) {
-  const std::string name(kernel_name);
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> owner;
-  llvm::Module& module = parse(owner, context, bitcode, "kernel_from_bitcode: kernel '" + name + "'");
-  std::vector<std::string> kernels = kernel_functions(module);
-  // A function that is no kernel is still built, so that the translation refuses it by name.
-  if (std::find(kernels.begin(), kernels.end(), name) == kernels.end()) kernels.push_back(name);
-  llvm::Function* fn = module.getFunction(name);
-  if (!fn || fn->isDeclaration()) {
-    throw UserError("kernel_from_module: the module defines no function '" + name + "'");
-  }
-  return kernel_of(module, name, source_of(module, std::move(kernels)), options);
+  return detail::with_full_stack([&]() -> KernelDef {
+    const std::string name(kernel_name);
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> owner;
+    llvm::Module& module = parse(owner, context, bitcode, "kernel_from_bitcode: kernel '" + name + "'");
+    std::vector<std::string> kernels = kernel_functions(module);
+    // A function that is no kernel is still built, so that the translation refuses it by name.
+    if (std::find(kernels.begin(), kernels.end(), name) == kernels.end()) kernels.push_back(name);
+    llvm::Function* fn = module.getFunction(name);
+    if (!fn || fn->isDeclaration()) {
+      throw UserError("kernel_from_module: the module defines no function '" + name + "'");
+    }
+    return kernel_of(module, name, source_of(module, std::move(kernels)), options);
+  });
 }
 
 ModuleDef module_from_bitcode(std::string_view bitcode, const RawKernelOptions& options) {
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> owner;
-  llvm::Module& module = parse(owner, context, bitcode, "module_from_bitcode");
-  std::vector<std::string> kernels = kernel_functions(module);
-  if (kernels.empty()) {
-    throw UserError("module_from_bitcode: the module defines no kernel (no function with "
-                    "calling convention spir_kernel; OpenCL C: a __kernel function)");
-  }
-  const auto source = source_of(module, kernels);
-  std::vector<KernelDef> defs;
-  for (const auto& name : kernels) defs.push_back(kernel_of(module, name, source, options));
-  return ModuleDef(std::move(defs));
+  return detail::with_full_stack([&]() -> ModuleDef {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> owner;
+    llvm::Module& module = parse(owner, context, bitcode, "module_from_bitcode");
+    std::vector<std::string> kernels = kernel_functions(module);
+    if (kernels.empty()) {
+      throw UserError("module_from_bitcode: the module defines no kernel (no function with "
+                      "calling convention spir_kernel; OpenCL C: a __kernel function)");
+    }
+    const auto source = source_of(module, kernels);
+    std::vector<KernelDef> defs;
+    for (const auto& name : kernels) defs.push_back(kernel_of(module, name, source, options));
+    return ModuleDef(std::move(defs));
+  });
 }
 
 }  // namespace spvjit

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 
+#include "common/full_stack.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/released_memory.hpp"
 
@@ -264,6 +265,12 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
 void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                            const detail::ArgView* args, std::size_t count,
                            _cl_event** event) {
+  // On `basic` the groups run on this thread, their context arrays sized against a default
+  // thread's stack, and a first launch compiles there: a smaller stack hands the launch to a
+  // thread with a full one (common/full_stack.hpp).
+  if (!detail::this_thread_has_full_stack()) [[unlikely]] {
+    return detail::with_full_stack([&] { launch_packed(nd, given, args, count, event); });
+  }
   if (!state_) [[unlikely]] throw UserError("launch: the Kernel is empty (default-constructed)");
   auto& s = *state_;
   if (count != s.facts.params.size()) [[unlikely]] detail::bad_count(s, count);
