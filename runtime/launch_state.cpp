@@ -21,6 +21,12 @@ namespace {
 ClHandle<cl_kernel> create_kernel(cl_program program, const std::string& name) {
   cl_int err = CL_SUCCESS;
   ClHandle<cl_kernel> kernel(clCreateKernel(program, name.c_str(), &err));
+  if (err == CL_INVALID_KERNEL_NAME) [[unlikely]] {
+    // The program was built from this kernel: only its name can be the reason.
+    throw UserError("kernel '" + name + "': the device runtime has no kernel of that name in "
+                    "the program built from it (the name is taken by a symbol of the device's "
+                    "kernel library or runtime); rename the kernel");
+  }
   check_cl(err, "clCreateKernel", "kernel '" + name + "'");
   return kernel;
 }

@@ -7,6 +7,7 @@
 #include "runtime/core.hpp"
 #include "runtime/pocl_diagnosis.hpp"
 #include "common/env.hpp"
+#include "common/full_stack.hpp"
 #include "common/log.hpp"
 
 namespace spvjit {
@@ -90,8 +91,17 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   auto seen = enumerate_devices();
   const SeenDevice* chosen = nullptr;
   const SeenDevice* basic = nullptr;
+  // Dispatch::Single with no name asked for: `basic` (one thread, the launching one) only when
+  // no other device takes SPIR-V. An adaptive Runtime made first has set POCL_DEVICES to
+  // "basic pthread", and `basic` comes first: a second, Single Runtime took it and ran its
+  // launches on one thread, outside the lock the adaptive one serializes `basic` with.
+  const SeenDevice* basic_fallback = nullptr;
   for (const auto& d : seen) {
     if (!d.info.accepts_spirv()) continue;
+    if (!adaptive && wanted.empty() && is_pocl_basic(d.info)) {
+      if (!basic_fallback) basic_fallback = &d;
+      continue;
+    }
     if (adaptive) {
       if (is_pocl_basic(d.info)) {
         if (!basic) basic = &d;
@@ -104,6 +114,7 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
     chosen = &d;
     break;
   }
+  if (!adaptive && !chosen) chosen = basic_fallback;
   if (adaptive && (!chosen || !basic || chosen->platform != basic->platform)) {
     const char* env = std::getenv("POCL_DEVICES");
     const std::string problems = pocl_startup_problems(seen);
@@ -203,8 +214,10 @@ RuntimeCore& live_core(const std::shared_ptr<RuntimeCore>& core) {
 }  // namespace detail
 
 Runtime::Runtime() : Runtime(RuntimeOptions{}) {}
+// PoCL's device probe, and the threshold measurement's first launches (which compile), run on a
+// full-sized stack (common/full_stack.hpp).
 Runtime::Runtime(const RuntimeOptions& options)
-    : core_(std::make_shared<detail::RuntimeCore>(options)) {}
+    : core_(detail::with_full_stack([&] { return std::make_shared<detail::RuntimeCore>(options); })) {}
 Runtime::~Runtime() = default;
 Runtime::Runtime(Runtime&&) noexcept = default;
 Runtime& Runtime::operator=(Runtime&&) noexcept = default;
@@ -233,7 +246,8 @@ void Runtime::set_split_threshold(std::size_t work_items) {
 
 void Runtime::synchronize() {
   auto& core = detail::live_core(core_);
-  core.finish();
+  // On `basic`, a queued command may run inside clFinish, on this thread.
+  detail::with_full_stack([&] { core.finish(); });
   core.bounds_records.throw_failures();
 }
 
@@ -243,7 +257,7 @@ void event_release(_cl_event* e) noexcept {
   if (e) clReleaseEvent(e);
 }
 void event_wait(_cl_event* e, RuntimeCore* core) {
-  check_cl(clWaitForEvents(1, &e), "clWaitForEvents");
+  with_full_stack([&] { check_cl(clWaitForEvents(1, &e), "clWaitForEvents"); });
   if (core) core->bounds_records.throw_failures();
 }
 bool event_complete(_cl_event* e) {
