@@ -21,9 +21,7 @@ RuntimeOptions suite_runtime_options();
 /// The device and JIT all in-process cases use. Device start-up costs ~85 ms, so once.
 struct Context {
   Runtime runtime{suite_runtime_options()};
-  // Disk-cache entries written inside compile(): a background write (holding PoCL's locks for
-  // ~60-150 ms) would land in the middle of the launch cases measured after it.
-  Jit jit{runtime, {.cache_write_in_background = false}};
+  Jit jit{runtime};
 };
 
 /// The shared context; throws when there is no device.

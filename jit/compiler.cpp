@@ -1,7 +1,7 @@
 // Jit: normalize the static sizes -> in-memory table (lock-free hit) -> disk cache (device
 // binary through clCreateProgramWithBinary, which skips the llvm-spirv fork PoCL's IL path makes
-// on every call) -> else specialize, translate, build from IL and store both on disk, from a
-// background thread (jit/cache_writer.hpp) after the kernel is returned.
+// on every call) -> else specialize, translate, build from IL and store both on disk, once the
+// kernel exists.
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -23,7 +23,6 @@
 #include "jit/hoist_bounds.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/coarsen.hpp"
-#include "jit/cache_writer.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit/float_atomics.hpp"
 #include "jit/fuse_fmuladd.hpp"
@@ -34,6 +33,7 @@
 #include "jit/barrier_tails.hpp"
 #include "jit/pocl_fixes.hpp"
 #include "jit/translate.hpp"
+#include "common/full_stack.hpp"
 #include "common/log.hpp"
 #include "common/group_stack.hpp"
 #include "runtime/launch_state.hpp"
@@ -194,9 +194,9 @@ class JitCore {
   struct Built {
     std::shared_ptr<ClHandle<cl_program>> program;
     EntryLaunch launch;
-    // The disk-cache write still to do, if any: for the writer thread, posted only once the
-    // kernel exists. Reading the binary back holds PoCL's lock on the program for as long as
-    // PoCL compiles a generic work-group function, and clCreateKernel takes that lock too.
+    // The disk-cache write still to do, if any: run once the kernel exists. Reading the binary
+    // back holds PoCL's lock on the program for as long as PoCL compiles a generic work-group
+    // function, and clCreateKernel takes that lock too.
     std::function<void()> write;
   };
 
@@ -229,20 +229,9 @@ class JitCore {
     facts.shape_args = km.shape_args;
     if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
     Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
-    if (built.write) {
-      // The entry waits JitOptions::cache_write_delay_ms (sooner when stats(), ~Jit or exit()
-      // ask). PoCL compiles a work-group function for each local size at a kernel's first
-      // launch with it, and a program's binary carries the ones compiled so far: written after
-      // the first launches, the entry spares a process that loads it that compile (~100 ms per
-      // kernel when PoCL's own cache is empty), and the generic work-group function PoCL
-      // compiles to make the binary does not hold up those first launches.
-      if (options.cache_write_in_background) {
-        writer.post(std::move(built.write),
-                    std::chrono::milliseconds(options.cache_write_delay_ms));
-      } else {
-        built.write();
-      }
-    }
+    // On this thread: a write on a thread of the Jit's own, after the first launches, was
+    // undone by exit(), which destroyed LLVM's globals under it (issue #29).
+    if (built.write) built.write();
     return kernel;
   }
 
@@ -350,7 +339,7 @@ class JitCore {
                       " ms" + (disk.enabled() ? ", disk cache miss" : ", disk cache off"));
       if (disk.enabled()) {
         // The write holds the program (and the SPIR-V, moved, not copied) until the entry is
-        // on disk; build() posts it to the writer once the kernel exists.
+        // on disk; build() runs it once the kernel exists.
         auto shared = std::make_shared<ClHandle<cl_program>>(std::move(program));
         auto write = [this, key = std::move(key), words = std::move(words), shared, launch] {
           store(key, words, shared->get(), launch);
@@ -411,8 +400,6 @@ class JitCore {
   std::atomic<std::uint64_t> compiles{0};
   std::atomic<std::uint64_t> disk_hits{0};
   std::atomic<std::uint64_t> disk_writes{0};
-  // Last, so that it is destroyed first: its queued writes use the members above.
-  CacheWriter writer;
 };
 
 }  // namespace detail
@@ -434,37 +421,41 @@ detail::JitCore& live(const std::unique_ptr<detail::JitCore>& core, const char* 
 }
 }  // namespace
 
+// Compiles run LLVM (and PoCL's build) deep in the stack: on a full-sized one
+// (common/full_stack.hpp).
 Kernel Jit::compile(const KernelDef& def, const Specialization& spec) {
-  return live(core_, "compile").compile(def, spec);
+  return detail::with_full_stack([&] { return live(core_, "compile").compile(def, spec); });
 }
 
 Program Jit::compile(const ModuleDef& module, const Specialization& spec) {
-  auto& core = live(core_, "compile");
-  if (!module.valid()) {
-    throw UserError("Jit::compile: the ModuleDef is empty; make one with module_from_bitcode");
-  }
-  std::vector<Kernel> kernels;
-  kernels.reserve(module.kernels().size());
-  for (const auto& def : module.kernels()) kernels.push_back(core.compile(def, spec));
-  return Program(std::move(kernels));
+  return detail::with_full_stack([&] {
+    auto& core = live(core_, "compile");
+    if (!module.valid()) {
+      throw UserError("Jit::compile: the ModuleDef is empty; make one with module_from_bitcode");
+    }
+    std::vector<Kernel> kernels;
+    kernels.reserve(module.kernels().size());
+    for (const auto& def : module.kernels()) kernels.push_back(core.compile(def, spec));
+    return Program(std::move(kernels));
+  });
 }
 
 std::vector<std::uint32_t> Jit::spirv(const KernelDef& def, const Specialization& spec) {
-  auto& core = live(core_, "spirv");
-  return core.translate(def, core.normalize(def, spec));
+  return detail::with_full_stack([&] {
+    auto& core = live(core_, "spirv");
+    return core.translate(def, core.normalize(def, spec));
+  });
 }
 
 std::uint64_t Jit::compile_count() const { return live(core_, "compile_count").compiles.load(); }
 
 JitStats Jit::stats() const {
   auto& core = live(core_, "stats");
-  core.writer.wait_idle();  // the counts of finished writes, and of failed ones
   return {core.compiles.load(), core.disk_hits.load(), core.disk_writes.load()};
 }
 
 std::string Jit::cache_dir() const {
   auto& core = live(core_, "cache_dir");
-  core.writer.wait_idle();  // a failed write turns the disk cache off
   return core.disk.enabled() ? core.disk.dir() : std::string();
 }
 

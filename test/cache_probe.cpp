@@ -2,10 +2,9 @@
 // disk cache in argv[1] ("-": the directory the environment selects), runs it over 1000 items
 // and checks the result. Prints the Jit's stats and cache directory; exit 0: right answer, 1:
 // wrong answer, 2: an exception.
-// With a second argument it only compiles, then leaves at once, the write of the entry under way
-// on the Jit's background thread: "exit" calls std::exit with the Jit alive, "_exit" calls
-// _exit (no exit handlers), "return" returns from main (the Jit destroyed).
-// CACHE_PROBE_WRITE_DELAY_MS sets JitOptions::cache_write_delay_ms.
+// With a second argument it only compiles, then leaves at once: "exit" calls std::exit with the
+// Jit alive, "_exit" calls _exit (no exit handlers), "return" returns from main (the Jit
+// destroyed).
 #include <unistd.h>
 
 #include <cstdint>
@@ -28,10 +27,6 @@ int main(int argc, char** argv) {
     Runtime rt;
     JitOptions options;
     if (std::string(argv[1]) != "-") options.cache_dir = argv[1];
-    options.cache_write_in_background = true;  // what the disk-cache tests check
-    if (const char* delay = std::getenv("CACHE_PROBE_WRITE_DELAY_MS")) {
-      options.cache_write_delay_ms = static_cast<std::uint32_t>(std::stoul(delay));
-    }
     Jit jit(rt, options);
     Specialization spec;
     spec.workgroup = WorkGroup{64};

@@ -53,16 +53,9 @@ struct JitOptions {
   /// W for every coarsened kernel instead of the device's preference: 2, 4, 8 or 16 (0: the
   /// device's). Mostly for measuring. SPVJIT_COARSEN (off, on, 2, 4, 8, 16) overrides both.
   unsigned coarsen_width = 0;
-  /// Write disk-cache entries from the Jit's background thread, cache_write_delay_ms after the
-  /// compile (or when stats(), ~Jit or exit() ask): compile() returns without the write's
-  /// ~60 ms, and the entry carries the work-group functions of the kernel's first launches.
-  /// While it writes, PoCL holds the locks that launches of kernels new to the process and
-  /// builds take. false writes inside compile(), for a program that measures its launches right
-  /// after compiling.
-  bool cache_write_in_background = false;
-  /// How long a background write waits after the compile: the work-group functions of the
-  /// launches made meanwhile go into the entry too.
-  std::uint32_t cache_write_delay_ms = 1000;
+  // A disk-cache entry is written inside compile(). The background write there was (issue
+  // #29) could not be made safe: exit() with a write under way destroyed LLVM's globals under
+  // the writer thread (docs/runtime.md, "The disk cache").
 };
 
 /// What a Jit's caches did so far.
@@ -100,12 +93,10 @@ class Jit {
   /// How many programs this Jit has translated and built (memory and disk hits excluded): one
   /// per builder kernel, one per raw module however many of its kernels are compiled.
   std::uint64_t compile_count() const;
-  /// Compiles, disk hits and disk writes so far. With cache_write_in_background, disk-cache
-  /// entries are written by a background thread after compile() returns; this first waits for
-  /// the writes under way, so every entry counted is on disk.
+  /// Compiles, disk hits and disk writes so far (every entry counted is on disk).
   JitStats stats() const;
   /// The disk cache's directory; empty when the disk cache is off (by option, by SPVJIT_CACHE
-  /// or after a failed write). Waits for the writes under way, as stats() does.
+  /// or after a failed write).
   std::string cache_dir() const;
 
  private:
