@@ -1,0 +1,310 @@
+// Host applications that took hosts down (issue #29): each case is one process, run as a child by
+// test/test_hostile_hosts.cpp with the host trait as its input. Prints "ok ..." and exits 0 when
+// everything computed right and no call crashed; prints what went wrong and exits 1 otherwise.
+//
+//   hostile_probe two-runtimes [ROUNDS [DEVICE]]  an adaptive and a Single Runtime (on the device
+//                                         named DEVICE), a Jit each, four threads compiling and
+//                                         launching on both
+//   hostile_probe closed-fds REPORT       closes fds 0-2 (as daemons do), then compiles and
+//                                         launches; the verdict goes to the file REPORT
+//   hostile_probe small-stack KIB         everything on a pthread with a KIB KiB stack: Runtimes
+//                                         of both dispatches, compiles, inline launches, a
+//                                         kernel with a 1024-float private array
+//   hostile_probe exit-with-jit DIR       compiles with the disk cache in DIR, then exit() with
+//                                         the Runtime and Jit alive (static)
+//   hostile_probe concurrent-opencl       a host thread enumerates OpenCL platforms while
+//                                         another creates a Runtime
+//   hostile_probe names                   kernels named like device and library symbols, and
+//                                         very long names: each runs or is a UserError
+#include <CL/cl.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "spvjit/spvjit.hpp"
+
+using namespace spvjit;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error(what); }
+
+// z[i] = value, over n elements.
+KernelDef fill_kernel(const std::string& name) {
+  KernelBuilder kb(name);
+  auto z = kb.param<Global<float>>("z");
+  auto value = kb.param<float>("value");
+  auto i = kb.global_index();
+  kb.if_(kb.in_bounds(), [&] { z[i] = value; });
+  return kb.finish();
+}
+
+// z[i] = sum of a private array of `count` floats filled with x[i] + k.
+KernelDef private_array_kernel(const std::string& name, std::uint64_t count) {
+  KernelBuilder kb(name);
+  auto z = kb.param<Global<float>>("z");
+  auto x = kb.param<Const<float>>("x");
+  auto i = kb.global_index();
+  auto scratch = private_array<float>(kb, {count});
+  kb.if_(kb.in_bounds(), [&] {
+    kb.for_(kb.lit<std::int64_t>(0), kb.lit<std::int64_t>(static_cast<std::int64_t>(count)),
+            [&](auto k) { scratch[k] = x[i] + cast<float>(k); });
+    auto acc = kb.var(kb.lit(0.0f));
+    kb.for_(kb.lit<std::int64_t>(0), kb.lit<std::int64_t>(static_cast<std::int64_t>(count)),
+            [&](auto k) { acc = acc + scratch[k]; });
+    z[i] = acc;
+  });
+  return kb.finish();
+}
+
+std::string unique(const std::string& stem) { return stem + "_" + std::to_string(::getpid()); }
+
+void check_fill(Runtime& rt, Kernel& k, std::size_t n, float value, const std::string& what) {
+  auto z = rt.zeros<float>(n);
+  k.launch(NDRange{n}, z, value);
+  rt.synchronize();
+  const auto zs = z.to_vector();
+  for (std::size_t j = 0; j < n; ++j) {
+    if (zs[j] != value) {
+      fail(what + " n=" + std::to_string(n) + ": z[" + std::to_string(j) + "]=" +
+           std::to_string(zs[j]) + " expected " + std::to_string(value));
+    }
+  }
+}
+
+void check_private_array(Runtime& rt, Kernel& k, std::size_t n, std::uint64_t count,
+                         const std::string& what) {
+  std::vector<float> xs(n);
+  for (std::size_t j = 0; j < n; ++j) xs[j] = static_cast<float>(j % 7);
+  auto x = rt.upload(xs);
+  auto z = rt.zeros<float>(n);
+  k.launch(NDRange{n}, z, x);
+  rt.synchronize();
+  const auto zs = z.to_vector();
+  for (std::size_t j = 0; j < n; ++j) {
+    // Exact in float: every partial sum is an integer below 2^24.
+    const double expected = static_cast<double>(count) * xs[j] + count * (count - 1) / 2.0;
+    if (zs[j] != static_cast<float>(expected)) {
+      fail(what + ": z[" + std::to_string(j) + "]=" + std::to_string(zs[j]) + " expected " +
+           std::to_string(expected));
+    }
+  }
+}
+
+// Case 1: libraries that each make their own Runtime.
+int two_runtimes(int rounds, const std::string& single_device) {
+  Runtime adaptive({.dispatch = Dispatch::Adaptive});
+  Runtime single({.device_name_contains = single_device});
+  Jit jit_adaptive(adaptive);
+  Jit jit_single(single);
+  std::atomic<bool> failed{false};
+  std::string first_error;
+  std::mutex error_mutex;
+  auto worker = [&](Runtime& rt, Jit& jit, int id) {
+    try {
+      for (int r = 0; r < rounds && !failed; ++r) {
+        Kernel k = jit.compile(fill_kernel(unique("two_rt_" + std::to_string(id) + "_" +
+                                                  std::to_string(r))));
+        for (std::size_t n : {1000u, 16u, 100000u, 1u << 20}) {
+          check_fill(rt, k, n, 100.5f + id + r, "runtime " + std::to_string(id) + " fill");
+        }
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!failed.exchange(true)) first_error = e.what();
+    }
+  };
+  std::vector<std::thread> threads;
+  threads.emplace_back(worker, std::ref(adaptive), std::ref(jit_adaptive), 0);
+  threads.emplace_back(worker, std::ref(single), std::ref(jit_single), 1);
+  threads.emplace_back(worker, std::ref(adaptive), std::ref(jit_adaptive), 2);
+  threads.emplace_back(worker, std::ref(single), std::ref(jit_single), 3);
+  for (auto& t : threads) t.join();
+  if (failed) fail(first_error);
+  std::printf("ok two runtimes: %s (adaptive, inline on %s) and %s (single)\n",
+              adaptive.device().name.c_str(), adaptive.inline_device()->name.c_str(),
+              single.device().name.c_str());
+  return 0;
+}
+
+// Case 2: a daemon's process, fds 0-2 closed.
+int closed_fds(const char* report_path) {
+  const int report = ::open(report_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (report < 0) return 2;
+  ::close(0);
+  ::close(1);
+  ::close(2);
+  std::string verdict;
+  int status = 0;
+  try {
+    Runtime rt;
+    Jit jit(rt);
+    Kernel k = jit.compile(fill_kernel(unique("closed_fds")));
+    check_fill(rt, k, 1000, 7.25f, "fill");
+    // Nothing of spvjit's may have been left open on 0-2 for the host to trip over.
+    for (int fd = 0; fd < 3; ++fd) {
+      if (::fcntl(fd, F_GETFD) != -1) fail("fd " + std::to_string(fd) + " is open after the compile");
+    }
+    verdict = "ok closed fds: compiled and ran on " + rt.device().name + "\n";
+  } catch (const std::exception& e) {
+    verdict = std::string("exception: ") + e.what() + "\n";
+    status = 1;
+  }
+  if (::write(report, verdict.data(), verdict.size()) < 0) status = 2;
+  ::close(report);
+  return status;
+}
+
+// Case 3: a thread pool's small stacks.
+int small_stack(std::size_t kib) {
+  std::string error;
+  std::string summary;
+  auto body = [&] {
+    try {
+      Runtime adaptive({.dispatch = Dispatch::Adaptive, .inline_threshold = SIZE_MAX});
+      Jit jit_adaptive(adaptive);
+      Kernel fill = jit_adaptive.compile(fill_kernel(unique("small_stack_fill")));
+      check_fill(adaptive, fill, 1000, 3.5f, "adaptive fill");
+      check_fill(adaptive, fill, 1u << 18, 4.5f, "adaptive fill (split)");
+      const std::uint64_t count = 1024;
+      Kernel priv = jit_adaptive.compile(private_array_kernel(unique("small_stack_private"), count));
+      check_private_array(adaptive, priv, 4096, count, "adaptive private array");
+      Runtime single;
+      Jit jit_single(single);
+      Kernel fill2 = jit_single.compile(fill_kernel(unique("small_stack_fill_single")));
+      check_fill(single, fill2, 1000, 5.5f, "single fill");
+      Kernel priv2 = jit_single.compile(private_array_kernel(unique("small_stack_private_single"), count));
+      check_private_array(single, priv2, 4096, count, "single private array");
+      summary = "ok small stack: " + std::to_string(kib) + " KiB";
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  };
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  if (pthread_attr_setstacksize(&attr, kib * 1024) != 0) {
+    std::fprintf(stderr, "hostile_probe: pthread_attr_setstacksize(%zu KiB) refused\n", kib);
+    return 2;
+  }
+  pthread_t thread;
+  auto trampoline = [](void* arg) -> void* {
+    (*static_cast<decltype(body)*>(arg))();
+    return nullptr;
+  };
+  if (pthread_create(&thread, &attr, trampoline, &body) != 0) return 2;
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  if (!error.empty()) fail(error);
+  std::printf("%s\n", summary.c_str());
+  return 0;
+}
+
+// Case 4: a service that calls exit() with its Jit alive, entries just written to the disk cache.
+int exit_with_jit(const char* cache_dir) {
+  static Runtime rt;
+  static Jit jit(rt, {.cache_dir = cache_dir});
+  for (int r = 0; r < 3; ++r) {
+    Kernel k = jit.compile(fill_kernel(unique("exit_" + std::to_string(r))));
+    check_fill(rt, k, 100, 1.0f + r, "fill");
+  }
+  if (jit.stats().disk_writes != 3) fail("expected 3 disk-cache writes");
+  std::printf("ok exit with a Jit alive\n");
+  std::fflush(stdout);
+  std::exit(0);
+}
+
+// Case 5: another OpenCL user starting at the same moment.
+int concurrent_opencl() {
+  std::atomic<bool> go{false};
+  std::string other_error;
+  std::thread other([&] {
+    while (!go) {
+    }
+    cl_uint platforms = 0;
+    cl_int err = clGetPlatformIDs(0, nullptr, &platforms);
+    if (err != CL_SUCCESS || platforms == 0) {
+      other_error = "the other OpenCL user's clGetPlatformIDs: err " + std::to_string(err) + ", " +
+                    std::to_string(platforms) + " platforms";
+      return;
+    }
+    std::vector<cl_platform_id> ids(platforms);
+    clGetPlatformIDs(platforms, ids.data(), nullptr);
+    cl_uint devices = 0;
+    for (auto id : ids) {
+      cl_uint d = 0;
+      if (clGetDeviceIDs(id, CL_DEVICE_TYPE_ALL, 0, nullptr, &d) == CL_SUCCESS) devices += d;
+    }
+    if (devices == 0) other_error = "the other OpenCL user found no device";
+  });
+  go = true;
+  Runtime rt;
+  other.join();
+  if (!other_error.empty()) fail(other_error);
+  Jit jit(rt);
+  Kernel k = jit.compile(fill_kernel(unique("concurrent_opencl")));
+  check_fill(rt, k, 1000, 2.5f, "fill");
+  std::printf("ok concurrent OpenCL start: %s\n", rt.device().name.c_str());
+  return 0;
+}
+
+// Case 6: names. Each must compile and run, or be refused with a UserError when the kernel is
+// built or compiled; anything else (another exception, a crash) fails the case.
+int names() {
+  Runtime rt;
+  Jit jit(rt);
+  const std::vector<std::string> candidates = {
+      "printf", "_Z13get_global_idj", "_Z3sinf", "get_global_id", "main", "memcpy", "malloc",
+      "_pocl_kernel", "__spvjit", "llvm_memcpy", "sin", "exit", "abort", "spvjit_kernel",
+      "Sleef_expf_u10", "LOG_INV_TBL",  // symbols of PoCL's kernel library
+      std::string(255, 'k'), std::string(1000, 'm'), std::string(1001, 'k'), std::string(2048, 'k'),
+      std::string(4096, 'n'), "with space", "dash-name", "9starts_with_digit", "", "ümlaut"};
+  int ran = 0, refused = 0;
+  for (const auto& name : candidates) {
+    const std::string shown = name.size() > 40 ? name.substr(0, 8) + "...(" + std::to_string(name.size()) + ")" : name;
+    try {
+      Kernel k = jit.compile(fill_kernel(name));
+      check_fill(rt, k, 100, 9.0f, "kernel '" + shown + "'");
+      ++ran;
+      std::printf("ran %s\n", shown.c_str());
+    } catch (const UserError& e) {
+      ++refused;
+      std::printf("refused %s: %s\n", shown.c_str(), e.what());
+    } catch (const std::exception& e) {
+      fail("kernel named '" + shown + "': not a UserError: " + e.what());
+    }
+  }
+  std::printf("ok names: %d ran, %d refused\n", ran, refused);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string which = argc > 1 ? argv[1] : "";
+  try {
+    if (which == "two-runtimes") return two_runtimes(argc > 2 ? std::atoi(argv[2]) : 6, argc > 3 ? argv[3] : "");
+    if (which == "closed-fds" && argc > 2) return closed_fds(argv[2]);
+    if (which == "small-stack" && argc > 2) return small_stack(std::strtoull(argv[2], nullptr, 10));
+    if (which == "exit-with-jit" && argc > 2) return exit_with_jit(argv[2]);
+    if (which == "concurrent-opencl") return concurrent_opencl();
+    if (which == "names") return names();
+  } catch (const std::exception& e) {
+    std::printf("exception: %s\n", e.what());
+    return 1;
+  }
+  std::fprintf(stderr,
+               "usage: hostile_probe two-runtimes [ROUNDS [DEVICE]] | closed-fds REPORT | small-stack KIB | "
+               "exit-with-jit DIR | concurrent-opencl | names\n");
+  return 2;
+}

@@ -1,0 +1,154 @@
+// Hosts that took the process down or got wrong answers (issue #29), each case a child process
+// (test/hostile_probe.cpp) whose host trait is the input: two Runtimes of different dispatch,
+// fds 0-2 closed, small thread stacks, exit() with the Jit alive, another OpenCL user starting
+// at the same moment, kernel names like the device's own symbols. docs/reliability.md lists them.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "test/run_command.hpp"
+#include "test/temp_dir.hpp"
+
+using namespace spvjit;
+
+namespace {
+
+// The probe with fresh PoCL and spvjit caches (so that each run compiles), without the caller's
+// POCL_DEVICES (an adaptive Runtime sets it in its own process).
+std::string probe(const test::TempDir& dir, const std::string& args,
+                  const std::string& prefix = {}) {
+  return "env -u POCL_DEVICES POCL_CACHE_DIR=" + dir.path() + "/pocl SPVJIT_CACHE_DIR=" +
+         dir.path() + "/spvjit " + prefix + " timeout 300 " SPVJIT_HOSTILE_PROBE " " + args;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Debian's jemalloc, where installed (make deps installs it): its different reuse of freed
+// memory turned the heap corruption of two Runtimes into wrong answers instead of crashes.
+std::string jemalloc() {
+  for (const char* path : {"/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
+                           "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2"}) {
+    if (std::ifstream(path).good()) return path;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("hostile hosts: an adaptive and a Single Runtime, four threads, right answers") {
+  // Was: SIGABRT/SIGSEGV in malloc under glibc, zeros from the Single Runtime under jemalloc:
+  // the Single Runtime took PoCL's `basic` device (first once POCL_DEVICES is "basic pthread").
+  test::TempDir dir("spvjit-hostile");
+  std::string out;
+  CHECK_MESSAGE(test::run_command(probe(dir, "two-runtimes 4"), out) == 0, out);
+  CHECK_MESSAGE(out.find("ok two runtimes") != std::string::npos, out);
+  // The Single Runtime is on `pthread` (cpu-*), not on `basic` (cpu-minimal-*).
+  CHECK_MESSAGE(out.find("(single)") != std::string::npos, out);
+  CHECK_MESSAGE(out.find("and cpu-minimal") == std::string::npos, out);
+}
+
+TEST_CASE("hostile hosts: a Single Runtime asked for `basic` beside an adaptive one, four threads") {
+  // Two threads on one `basic` device: one thread's enqueue ran the other's kernel, whose
+  // clFinish returned before it was done (third_party/pocl/patches/0007).
+  test::TempDir dir("spvjit-hostile");
+  std::string out;
+  CHECK_MESSAGE(test::run_command(probe(dir, "two-runtimes 4 cpu-minimal"), out) == 0, out);
+  CHECK_MESSAGE(out.find("and cpu-minimal") != std::string::npos, out);
+}
+
+// Not under ASan, whose allocator must come first (it refuses a preloaded one); the case above
+// runs there instead.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool asan_build = true;
+#else
+constexpr bool asan_build = false;
+#endif
+
+TEST_CASE("hostile hosts: two Runtimes under jemalloc" * doctest::skip(asan_build)) {
+  const std::string lib = jemalloc();
+  REQUIRE_MESSAGE(!lib.empty(), "Debian's libjemalloc2 must be installed (make deps does)");
+  test::TempDir dir("spvjit-hostile");
+  std::string out;
+  for (const char* single : {"", " cpu-minimal"}) {
+    CAPTURE(single);
+    out.clear();
+    CHECK_MESSAGE(test::run_command(probe(dir, std::string("two-runtimes 4") + single,
+                                          "LD_PRELOAD=" + lib), out) == 0, out);
+    CHECK_MESSAGE(out.find("ok two runtimes") != std::string::npos, out);
+  }
+}
+
+TEST_CASE("hostile hosts: a daemon with fds 0-2 closed compiles and runs") {
+  // Was: "TranslationError: ... spvjit-translate: cannot read its input" (the translator's
+  // input memfd landed on fd 0 and kept close-on-exec across a dup2 onto itself).
+  test::TempDir dir("spvjit-hostile");
+  const std::string report = dir.path() + "/report";
+  std::string out;
+  const int code = test::run_command(probe(dir, "closed-fds " + report), out);
+  const std::string verdict = read_file(report);
+  CHECK_MESSAGE(code == 0, verdict << out);
+  CHECK_MESSAGE(verdict.find("ok closed fds") != std::string::npos, verdict << out);
+}
+
+TEST_CASE("hostile hosts: threads with small stacks compile and launch on both dispatches") {
+  // Was: SIGSEGV at 256 KiB (a 1024-float private array's group sized for an 8 MiB stack, run
+  // inline on the caller's) and at 64 KiB for any kernel (PoCL's work-group compile on it).
+  for (const char* kib : {"256", "64", "32"}) {
+    CAPTURE(kib);
+    test::TempDir dir("spvjit-hostile");
+    std::string out;
+    CHECK_MESSAGE(test::run_command(probe(dir, std::string("small-stack ") + kib), out) == 0, out);
+    CHECK_MESSAGE(out.find("ok small stack") != std::string::npos, out);
+  }
+}
+
+TEST_CASE("hostile hosts: exit() with a Jit alive and its entries on disk exits cleanly") {
+  // Was (with the background write, now removed): 0-1 clean exits of 10, the writer thread in
+  // PoCL's link while exit() destroyed LLVM's globals.
+  test::TempDir dir("spvjit-hostile");
+  for (int run = 0; run < 5; ++run) {
+    CAPTURE(run);
+    std::string out;
+    CHECK_MESSAGE(test::run_command(probe(dir, "exit-with-jit " + dir.path() + "/spvjit"), out) == 0,
+                  out);
+    CHECK_MESSAGE(out.find("ok exit with a Jit alive") != std::string::npos, out);
+  }
+}
+
+TEST_CASE("hostile hosts: another thread's first OpenCL call beside a Runtime's start") {
+  // Was: DeviceNotFoundError "... the ICD loader found no platform ... Install PoCL 6" (3 of 3):
+  // PoCL's first device probe let a second thread through with no device
+  // (third_party/pocl/patches/0006).
+  for (int run = 0; run < 4; ++run) {
+    CAPTURE(run);
+    test::TempDir dir("spvjit-hostile");
+    std::string out;
+    CHECK_MESSAGE(test::run_command(probe(dir, "concurrent-opencl"), out) == 0, out);
+    CHECK_MESSAGE(out.find("ok concurrent OpenCL start") != std::string::npos, out);
+  }
+}
+
+TEST_CASE("hostile hosts: kernel names like the device's symbols run or are a UserError") {
+  // Was: an abort in PoCL for 2048+ characters, a segfault for _Z13get_global_idj, SPIR-V that
+  // spirv-val rejects for _Z3sinf, an OpenCLError at clCreateKernel for printf.
+  test::TempDir dir("spvjit-hostile");
+  std::string out;
+  CHECK_MESSAGE(test::run_command(probe(dir, "names"), out) == 0, out);
+  CHECK_MESSAGE(out.find("ok names") != std::string::npos, out);
+  // Each outcome as designed: reserved and over-long names refused, plain ones run.
+  for (const char* refused : {"refused printf:", "refused _Z13get_global_idj:", "refused _Z3sinf:",
+                              "refused __spvjit:", "refused kkkkkkkk...(1001)", "refused kkkkkkkk...(2048)",
+                              "refused nnnnnnnn...(4096)", "refused with space"}) {
+    CHECK_MESSAGE(out.find(refused) != std::string::npos, refused << "\n" << out);
+  }
+  for (const char* ran : {"ran get_global_id", "ran main", "ran sin", "ran memcpy",
+                          "ran Sleef_expf_u10", "ran LOG_INV_TBL",
+                          "ran kkkkkkkk...(255)", "ran mmmmmmmm...(1000)"}) {
+    CHECK_MESSAGE(out.find(ran) != std::string::npos, ran << "\n" << out);
+  }
+}
