@@ -8,6 +8,10 @@
 //                          (one Jit): whether independent compiles use both cores
 //   compile/cold/host_heap=16GiB  compile/cold in a child that first fills 16 GiB of heap, as a
 //                          large host does (a fork()ed translation once cost 1.2 s there)
+//   compile/cold/statements={100,1000,10000}  examples::straight_line(n) in a cold child: its
+//                          compile and first launch (PoCL compiles the work-group function
+//                          there), with the SPIR-V's size as counters: compile cost against
+//                          kernel size (issue #34)
 //   baseline/opencl_c/compile/{cold,warm_process}  the same saxpy as OpenCL C source through
 //                          clBuildProgram in a child, PoCL's cache empty / warm; and cold in a
 //                          child holding 16 GiB, beside compile/cold/host_heap=16GiB
@@ -26,6 +30,7 @@
 #include "bench/child_process.hpp"
 #include "bench/raw_opencl.hpp"
 #include "bench/suite.hpp"
+#include "spvjit/examples.hpp"
 #include "test/temp_dir.hpp"
 
 namespace spvjit::bench {
@@ -100,6 +105,34 @@ void compile_in_child(benchmark::State& state, bool cold, const std::string& mod
   report_allocs(state, total.allocs, total.bytes);
 }
 
+// A cold child's compile + first launch of examples::straight_line(n); it prints the compile's
+// seconds, the first launch's and the SPIR-V's bytes.
+void compile_statements(benchmark::State& state, std::size_t statements) {
+  double compile = 0, launch = 0, spirv = 0;
+  for (auto _ : state) {
+    test::TempDir pocl_cache("spvjit-bench"), spvjit_cache("spvjit-bench");
+    const ChildResult child =
+        run_child("compile_statements=" + std::to_string(statements),
+                  {{"POCL_CACHE_DIR", pocl_cache.path()}, {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
+    double c = 0, l = 0, bytes = 0;
+    std::istringstream in(child.output);
+    if (child.status != 0 || !(in >> c >> l >> bytes)) {
+      state.SkipWithError(("child exited with status " + std::to_string(child.status) + ": " +
+                           child.output).c_str());
+      return;
+    }
+    state.SetIterationTime(c + l);
+    compile += c;
+    launch += l;
+    spirv = bytes;
+  }
+  const double runs = static_cast<double>(state.iterations());
+  state.counters["compile_ms"] = 1e3 * compile / runs;
+  state.counters["first_launch_ms"] = 1e3 * launch / runs;
+  state.counters["spirv_bytes"] = spirv;
+  state.counters["spirv_bytes_per_statement"] = spirv / static_cast<double>(statements);
+}
+
 void compile_in_memory_hit(benchmark::State& state) {
   Context* ctx = context(state);
   if (!ctx) return;
@@ -118,7 +151,6 @@ void compile_in_memory_hit(benchmark::State& state) {
   Runtime runtime;
   Jit jit(runtime);
   jit.compile(saxpy_kernel(Scalar::F32));
-  jit.stats();  // the disk-cache entry written (it is, by the warming run) before _exit
   const auto counts = support::alloc_counts();
   print_report({0, static_cast<double>(counts.allocations), static_cast<double>(counts.bytes)});
   _exit(0);
@@ -136,11 +168,34 @@ void compile_in_memory_hit(benchmark::State& state) {
   jit.compile(def);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   const auto after = support::alloc_counts();
-  // Counted up to compile()'s return: the entry's write runs after it, in the background, and
-  // is waited for here (untimed) so that the warming run leaves it on disk before _exit.
-  jit.stats();
+  // Counted up to compile()'s return, the disk-cache entry's write included.
   print_report({seconds, static_cast<double>(after.allocations - before.allocations),
                 static_cast<double>(after.bytes - before.bytes)});
+  _exit(0);
+}
+
+[[noreturn]] void child_compile_statements(std::size_t statements) {
+  Runtime runtime;
+  Jit jit(runtime);
+  const KernelDef def = examples::straight_line(statements);
+  const std::size_t n = 4096;
+  auto x = runtime.upload(std::vector<float>(n, 1.0f));
+  auto z = runtime.zeros<float>(n);
+  const auto start = Clock::now();
+  Kernel k = jit.compile(def);
+  const auto compiled = Clock::now();
+  k.launch(NDRange{n}, z, x, 0.5f);
+  runtime.synchronize();
+  const auto launched = Clock::now();
+  // Every partial sum is a multiple of 0.5 below 2^24: exact.
+  if (z.to_vector() != std::vector<float>(n, 0.5f * static_cast<float>(statements))) {
+    std::fprintf(stderr, "compile_statements=%zu: wrong result\n", statements);
+    _exit(1);
+  }
+  const std::size_t bytes = jit.spirv(def).size() * 4;
+  std::printf("%.9f %.9f %zu\n", std::chrono::duration<double>(compiled - start).count(),
+              std::chrono::duration<double>(launched - compiled).count(), bytes);
+  std::fflush(stdout);
   _exit(0);
 }
 
@@ -207,6 +262,9 @@ int child_main(const std::string& mode) {
     if (mode == "compile_two_threads=1") child_compile_two(1);
     if (mode == "compile_two_threads=2") child_compile_two(2);
     if (mode == "compile_opencl_c") child_compile_opencl_c();
+    if (mode.rfind("compile_statements=", 0) == 0) {
+      child_compile_statements(std::stoul(mode.substr(sizeof("compile_statements=") - 1)));
+    }
     if (mode == "compile_opencl_c_big_host") child_compile_opencl_c(std::size_t{16} << 10);
     std::fprintf(stderr, "spvjit_bench: unknown child mode '%s'\n", mode.c_str());
   } catch (const std::exception& e) {
@@ -234,6 +292,13 @@ void register_process() {
            [](benchmark::State& s) { compile_in_child(s, true, "compile_big_host"); })
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
+  for (std::size_t statements : {100, 1000, 10000}) {
+    add_case("compile/cold/statements=" + std::to_string(statements),
+             [statements](benchmark::State& s) { compile_statements(s, statements); })
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  }
   add_case("time_to_load", time_to_load)->Unit(benchmark::kMillisecond);
   add_case("baseline/opencl_c/compile/cold",
            [](benchmark::State& s) { compile_in_child(s, true, "compile_opencl_c"); })

@@ -43,7 +43,7 @@ decltype(auto) with_full_stack(F&& f) {
       ~Call() {
         if (made) reinterpret_cast<R*>(&storage)->~R();
       }
-    } call{&f};
+    } call{&f, {}, false};
     run_on_full_stack_thread(
         [](void* p) {
           auto* c = static_cast<Call*>(p);

@@ -263,4 +263,16 @@ KernelDef scale(Scalar element, unsigned dims) {
   }
 }
 
+KernelDef straight_line(std::size_t statements) {
+  KernelBuilder kb("statements_" + std::to_string(statements));
+  auto z = kb.param<Global<float>>("z");
+  auto x = kb.param<Const<float>>("x");
+  auto c = kb.param<float>("c");
+  auto i = kb.global_index();
+  auto acc = kb.var(0.0f);
+  for (std::size_t k = 0; k < statements; ++k) acc = acc + x[i] * c;
+  kb.if_(kb.in_bounds(), [&] { z[i] = acc; });
+  return kb.finish();
+}
+
 }  // namespace spvjit::examples

@@ -21,6 +21,7 @@
 #include "ir/bounds.hpp"
 #include "jit/bounds_lowering.hpp"
 #include "jit/hoist_bounds.hpp"
+#include "jit/merge_bounds.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/coarsen.hpp"
 #include "jit/disk_cache.hpp"
@@ -137,6 +138,7 @@ class JitCore {
                          ": not coarsened: " + r.reason);
       }
     }
+    merge_bounds_checks(*module);
     lower_bounds_checks(*module);
     lower_float_atomics(*module, float_atomics);
     if (may_have(runtime->info, PoclBug::WideBuiltins)) {

@@ -16,6 +16,9 @@
 //                                         another creates a Runtime
 //   hostile_probe names                   kernels named like device and library symbols, and
 //                                         very long names: each runs or is a UserError
+//   hostile_probe statements N            a kernel of N straight-line statements
+//                                         (examples::straight_line) compiled, launched, checked;
+//                                         prints its SPIR-V's bytes (issue #34)
 #include <CL/cl.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -32,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+#include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
 
 using namespace spvjit;
@@ -56,7 +60,7 @@ KernelDef private_array_kernel(const std::string& name, std::uint64_t count) {
   auto z = kb.param<Global<float>>("z");
   auto x = kb.param<Const<float>>("x");
   auto i = kb.global_index();
-  auto scratch = private_array<float>(kb, {count});
+  auto scratch = private_array<float>(kb, {static_cast<std::int64_t>(count)});
   kb.if_(kb.in_bounds(), [&] {
     kb.for_(kb.lit<std::int64_t>(0), kb.lit<std::int64_t>(static_cast<std::int64_t>(count)),
             [&](auto k) { scratch[k] = x[i] + cast<float>(k); });
@@ -288,6 +292,24 @@ int names() {
   return 0;
 }
 
+// A kernel as large as generated code gets: it must compile and run, not hang or explode.
+int statements(std::size_t count) {
+  Runtime rt;
+  Jit jit(rt, {.disk_cache = false});
+  const KernelDef def = examples::straight_line(count);
+  Kernel k = jit.compile(def);
+  const std::size_t n = 1000;
+  auto x = rt.upload(std::vector<float>(n, 1.0f));
+  auto z = rt.zeros<float>(n);
+  k.launch(NDRange{n}, z, x, 0.5f);
+  rt.synchronize();
+  if (z.to_vector() != std::vector<float>(n, 0.5f * static_cast<float>(count))) {
+    fail("statements=" + std::to_string(count) + ": wrong result");
+  }
+  std::printf("ok statements=%zu spirv_bytes=%zu\n", count, jit.spirv(def).size() * 4);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -299,12 +321,13 @@ int main(int argc, char** argv) {
     if (which == "exit-with-jit" && argc > 2) return exit_with_jit(argv[2]);
     if (which == "concurrent-opencl") return concurrent_opencl();
     if (which == "names") return names();
+    if (which == "statements" && argc > 2) return statements(std::strtoull(argv[2], nullptr, 10));
   } catch (const std::exception& e) {
     std::printf("exception: %s\n", e.what());
     return 1;
   }
   std::fprintf(stderr,
                "usage: hostile_probe two-runtimes [ROUNDS [DEVICE]] | closed-fds REPORT | small-stack KIB | "
-               "exit-with-jit DIR | concurrent-opencl | names\n");
+               "exit-with-jit DIR | concurrent-opencl | names | statements N\n");
   return 2;
 }

@@ -127,6 +127,13 @@ KernelDef heat3d_step();
 /// shaped(D, {n, m}), shaped(x, {n, m}), std::int64_t{1}, std::int64_t{1})`.
 KernelDef waterlily_mult();
 
+/// A kernel of `statements` straight-line statements `acc = acc + x[i] * c` (a load, a
+/// multiply and an add each, every load checked), then z[i] = acc behind in_bounds(): how a
+/// kernel's compile cost grows with its size (issue #34). z[i] = statements * x[i] * c up to
+/// rounding (exact when x[i] * c is a small integer). Named "statements_<n>". Parameters: z,
+/// x (const), c (f32).
+KernelDef straight_line(std::size_t statements);
+
 }  // namespace spvjit::examples
 
 SPVJIT_API_END
