@@ -2,6 +2,9 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -118,6 +121,16 @@ class Companion {
 
 std::uint64_t this_thread_stack_bytes() noexcept {
   thread_local std::uint64_t bytes = [] {
+    // The main thread's stack grows on demand up to RLIMIT_STACK's soft limit, which is where
+    // glibc's default comes from; pthread_getattr_np reports it a page short (8 MiB - 4 KiB),
+    // which made the main thread hand every call off.
+    if (::getpid() == static_cast<pid_t>(::syscall(SYS_gettid))) {
+      rlimit limit{};
+      if (::getrlimit(RLIMIT_STACK, &limit) == 0) {
+        return limit.rlim_cur == RLIM_INFINITY ? std::max<std::uint64_t>(full_stack_bytes(), std::uint64_t{8} << 20)
+                                               : static_cast<std::uint64_t>(limit.rlim_cur);
+      }
+    }
     std::uint64_t size = 0;
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {

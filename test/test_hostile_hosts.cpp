@@ -5,10 +5,14 @@
 // of 10,000 statements (issue #34). docs/reliability.md lists them.
 #include <doctest/doctest.h>
 
+#include <pthread.h>
+
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
+#include "common/full_stack.hpp"
 #include "test/run_command.hpp"
 #include "test/temp_dir.hpp"
 
@@ -165,4 +169,32 @@ TEST_CASE("hostile input: a kernel of 10,000 statements compiles, runs and stays
   REQUIRE_MESSAGE(at != std::string::npos, out);
   const std::size_t bytes = std::stoull(out.substr(at + std::string("ok statements=10000 spirv_bytes=").size()));
   CHECK_MESSAGE(bytes <= 100 * 10000, bytes);
+}
+
+TEST_CASE("full stacks: the main thread and std::thread run calls themselves, a 256 KiB thread hands them off") {
+  // The main thread's stack is reported a page short of RLIMIT_STACK: it was taken for a small
+  // one, and every launch from it went through a companion thread.
+  CHECK(detail::this_thread_has_full_stack());
+  bool in_std_thread = false;
+  std::thread([&] { in_std_thread = detail::this_thread_has_full_stack(); }).join();
+  CHECK(in_std_thread);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  struct Seen {
+    bool full = true;
+    bool ran_elsewhere = false;
+  } seen;
+  pthread_t thread;
+  REQUIRE(pthread_create(&thread, &attr, [](void* p) -> void* {
+            auto* s = static_cast<Seen*>(p);
+            s->full = detail::this_thread_has_full_stack();
+            const pthread_t self = pthread_self();
+            detail::with_full_stack([&] { s->ran_elsewhere = !pthread_equal(self, pthread_self()); });
+            return nullptr;
+          }, &seen) == 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  CHECK_FALSE(seen.full);
+  CHECK(seen.ran_elsewhere);
 }
