@@ -63,6 +63,15 @@ llvm::CallInst* report_of(llvm::BasicBlock& block) {
   return llvm::cast<llvm::CallInst>(last);
 }
 
+// The return of a function left at a failing access: what a failed read gave, zero.
+void return_early(llvm::IRBuilder<>& b, llvm::Type* result) {
+  if (result->isVoidTy()) {
+    b.CreateRetVoid();
+  } else {
+    b.CreateRet(llvm::Constant::getNullValue(result));
+  }
+}
+
 void fold_and_merge_blocks(llvm::Function& f) {
   for (auto& block : f) llvm::ConstantFoldTerminator(&block);
   llvm::removeUnreachableBlocks(f);
@@ -87,11 +96,7 @@ void end_function_at_reports(llvm::Function& f) {
     join->removePredecessor(block);
     br->eraseFromParent();
     llvm::IRBuilder<> b(block);
-    if (result->isVoidTy()) {
-      b.CreateRetVoid();
-    } else {
-      b.CreateRet(llvm::Constant::getNullValue(result));
-    }
+    return_early(b, result);
   }
 }
 
@@ -117,11 +122,7 @@ void share_report_paths(llvm::Function& f) {
     auto* call = b.CreateCall(marker, phi_values);
     call->setCallingConv(marker->getCallingConv());
     llvm::Type* result = f.getReturnType();
-    if (result->isVoidTy()) {
-      b.CreateRetVoid();
-    } else {
-      b.CreateRet(llvm::Constant::getNullValue(result));
-    }
+    return_early(b, result);
     for (auto* block : blocks) {
       auto* ret = block->getTerminator();
       auto* report = llvm::cast<llvm::CallInst>(ret->getPrevNode());
