@@ -23,6 +23,7 @@
 #include "ir/bounds.hpp"
 #include "ir/group_stack.hpp"
 #include "ir/kernel_module.hpp"
+#include "jit/synchronizing.hpp"
 
 namespace spvjit::detail {
 
@@ -34,13 +35,7 @@ bool synchronizes(const llvm::Loop& loop) {
   for (auto* block : loop.blocks()) {
     for (auto& inst : *block) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-      if (!call) continue;
-      const llvm::Function* f = call->getCalledFunction();
-      if (!f || call->isConvergent() || f->hasFnAttribute(llvm::Attribute::Convergent)) return true;
-      const auto name = f->getName();
-      if (name.contains("barrier") || name.contains("work_group") || name.contains("sub_group")) {
-        return true;
-      }
+      if (call && synchronizing_call(*call)) return true;
     }
   }
   return false;

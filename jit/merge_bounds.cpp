@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ir/kernel_module.hpp"
+#include "jit/synchronizing.hpp"
 
 namespace spvjit::detail {
 
@@ -31,22 +32,13 @@ bool is_marker(const llvm::Instruction& inst, const char* prefix) {
   return f && f->getName().startswith(prefix);
 }
 
-// A barrier, a work-group collective, anything convergent or a call we cannot see: a work-item
-// that left early would leave the others waiting there.
+// A work-item that left early would leave the others waiting at such a call.
 bool synchronizes(const llvm::Module& m) {
   for (const auto& f : m) {
     for (const auto& block : f) {
       for (const auto& inst : block) {
         auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-        if (!call || call->isInlineAsm()) continue;
-        const llvm::Function* callee = call->getCalledFunction();
-        if (!callee || call->isConvergent() || callee->hasFnAttribute(llvm::Attribute::Convergent)) {
-          return true;
-        }
-        const auto name = callee->getName();
-        if (name.contains("barrier") || name.contains("work_group") || name.contains("sub_group")) {
-          return true;
-        }
+        if (call && synchronizing_call(*call)) return true;
       }
     }
   }
@@ -137,8 +129,7 @@ void share_report_paths(llvm::Function& f) {
 // A branch on a check is decided where that check has passed on every path to it: inside the
 // blocks dominated by the edge on which an earlier branch on it went to its access. (Equal
 // checks are one value by then: EarlyCSE merges calls of a readnone marker with equal operands.)
-// Returns how many branches were decided.
-unsigned fold_repeated_checks(llvm::Function& f) {
+void fold_repeated_checks(llvm::Function& f) {
   llvm::DominatorTree tree(f);
   auto check_of = [](llvm::BranchInst* br) -> llvm::Value* {
     if (!br || !br->isConditional()) return nullptr;
@@ -146,7 +137,6 @@ unsigned fold_repeated_checks(llvm::Function& f) {
     return cond && is_marker(*cond, marker_check) ? cond : nullptr;
   };
   std::map<llvm::Value*, unsigned> passed;  // checks known true here, with their nesting depth
-  unsigned folded = 0;
   // Dominator-tree preorder with an explicit stack (kernels of 10^4 statements nest that deep).
   struct Frame {
     llvm::DomTreeNode* node;
@@ -169,7 +159,6 @@ unsigned fold_repeated_checks(llvm::Function& f) {
     auto* br = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
     if (llvm::Value* check = check_of(br); check && passed.count(check)) {
       br->setCondition(llvm::ConstantInt::getTrue(f.getContext()));
-      ++folded;
     }
     stack.push_back({node, 0, added});
   };
@@ -187,7 +176,6 @@ unsigned fold_repeated_checks(llvm::Function& f) {
     }
     stack.pop_back();
   }
-  return folded;
 }
 
 }  // namespace

@@ -1,0 +1,16 @@
+// Which calls may make work-items wait for each other: a barrier, a work-group or sub-group
+// collective, anything marked convergent, and any call whose callee cannot be seen (an
+// indirect call, inline assembly). Passes that let work-items take different paths around such
+// a call (loop versioning, leaving a function early) must not.
+#pragma once
+
+namespace llvm {
+class CallInst;
+}
+
+namespace spvjit::detail {
+
+/// True when `call` may synchronize the work-items of a group (see above).
+bool synchronizing_call(const llvm::CallInst& call);
+
+}  // namespace spvjit::detail
