@@ -21,10 +21,11 @@ using namespace spvjit;
 namespace {
 
 // The probe with fresh PoCL and spvjit caches (so that each run compiles), without the caller's
-// POCL_DEVICES (an adaptive Runtime sets it in its own process).
+// POCL_DEVICES (an adaptive Runtime sets it in its own process) and, as a user's process runs,
+// without OCL_ICD_VENDORS: the ICD loader reads the system's list, Debian's PoCL 3.1 included.
 std::string probe(const test::TempDir& dir, const std::string& args,
                   const std::string& prefix = {}) {
-  return "env -u POCL_DEVICES POCL_CACHE_DIR=" + dir.path() + "/pocl SPVJIT_CACHE_DIR=" +
+  return "env -u POCL_DEVICES -u OCL_ICD_VENDORS POCL_CACHE_DIR=" + dir.path() + "/pocl SPVJIT_CACHE_DIR=" +
          dir.path() + "/spvjit " + prefix + " timeout 300 " SPVJIT_HOSTILE_PROBE " " + args;
 }
 
