@@ -1,5 +1,5 @@
 // throughput/saxpy/<T>/<N>/{scalar,coarsened,coarsened_unchecked,vector,openmp}: the saxpy
-// kernel without and with SIMD coarsening (jit/coarsen.hpp), coarsened with its bounds checks
+// kernel without and with SIMD coarsening (jit/coarsen/coarsen.hpp), coarsened with its bounds checks
 // compiled out (JitOptions::bounds_checks = false: what the checks cost), saxpy written with
 // Vec<T, W> by hand (W = the coarsening's width), and the OpenMP loop; launch + synchronize
 // per iteration.

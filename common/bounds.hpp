@@ -2,10 +2,12 @@
 // kernel sits (its site), where the hidden arguments that feed the checks go, and the record a
 // failing access writes for the host to read back.
 //
-// A checked kernel takes, after the user's parameters and the hidden ndrange, one i64 extent per
-// pointer or local parameter (the elements the launch passed) and then the address of its
-// record, as an i64: one 128-byte slot of the Runtime's fine-grained SVM
-// (runtime/bounds_records.hpp). A number, not a buffer: PoCL handles a buffer or SVM argument on
+// A checked kernel takes one i64 extent per pointer or local parameter (the elements the launch
+// passed), the address of its record, as an i64: one 128-byte slot of the Runtime's
+// fine-grained SVM (runtime/bounds_records.hpp), and the fast end: the least of ndrange(0) and
+// every extent, below which a coarsened kernel runs a full vector without the checks of
+// get_global_id(0) itself (jit/coarsen/coarsen.cpp); HiddenArgs (common/kernel_interface.hpp)
+// says where. The record is a number, not a buffer: PoCL handles a buffer or SVM argument on
 // every launch (measured: one allocation and ~0.1 us per launch), a scalar not at all.
 #pragma once
 
@@ -32,7 +34,7 @@ struct BoundsSite {
 };
 
 /// The words of a record slot (u64 each). A report finding `flag` 0 writes the other words,
-/// then `flag` = bounds_seal(words): plain stores, no atomics (jit/bounds_lowering.cpp says
+/// then `flag` = bounds_seal(words): plain stores, no atomics (jit/bounds/bounds_lowering.cpp says
 /// why), so two work-items failing at once may interleave; the host trusts a record whose seal
 /// matches its words and says so when it does not.
 namespace record {
@@ -58,24 +60,6 @@ inline std::uint64_t bounds_seal(const std::uint64_t* slot) {
 /// Whether a parameter of this kind gets a hidden extent argument.
 inline bool has_extent(const Param& p) {
   return p.kind != ParamKind::Scalar && p.kind != ParamKind::Struct;
-}
-
-/// The index of the first hidden extent argument: after the user's parameters and the hidden
-/// ndrange.
-inline unsigned first_extent_arg(std::span<const Param> params, bool hidden_ndrange) {
-  return static_cast<unsigned>(params.size()) + (hidden_ndrange ? hidden_ndrange_params : 0);
-}
-/// The index of the record address argument, after the extents.
-inline unsigned record_arg(std::span<const Param> params, bool hidden_ndrange) {
-  unsigned extents = 0;
-  for (const Param& p : params) extents += has_extent(p);
-  return first_extent_arg(params, hidden_ndrange) + extents;
-}
-/// The index of the last hidden argument: the least of ndrange(0) and every extent, which a
-/// coarsened kernel compares a full vector's end with to run it without the checks of
-/// get_global_id(0) itself (jit/coarsen.cpp). Set by each launch.
-inline unsigned fast_end_arg(std::span<const Param> params, bool hidden_ndrange) {
-  return record_arg(params, hidden_ndrange) + 1;
 }
 
 }  // namespace spvjit::detail

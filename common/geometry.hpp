@@ -29,7 +29,7 @@ struct GeometryRules {
   /// The kernel guards its own bounds, so a launch may pad the ndrange to whole groups; else
   /// every workgroup must divide the ndrange (and chosen ones are made to).
   bool pads = true;
-  /// Indices of dimension 0 each work-item runs (jit/coarsen.hpp): the launch enqueues
+  /// Indices of dimension 0 each work-item runs (jit/coarsen/coarsen.hpp): the launch enqueues
   /// ceil(ndrange / coarsen) work-items there.
   std::size_t coarsen = 1;
   /// Indices' work each work-item does for dispatch's thresholds, besides coarsen

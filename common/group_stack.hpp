@@ -3,7 +3,7 @@
 // that thread's stack (lib/llvmopencl/WorkitemLoops.cc, getContextArray: allocas of
 // workgroup-size elements in the work-group function's entry block). Too large a group
 // overflows the stack: SIGSEGV, the host application gone. The JIT estimates the bytes per
-// work-item (ir/group_stack.hpp); this decides how many work-items a group may have.
+// work-item (ir/analysis/group_stack.hpp); this decides how many work-items a group may have.
 #pragma once
 
 #include <algorithm>

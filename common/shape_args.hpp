@@ -3,7 +3,8 @@
 // of a plain pointer parameter whose length() it reads.
 //
 // They come last, after the user's parameters, the hidden ndrange and the bounds checks'
-// hidden arguments (common/bounds.hpp), in the order KernelModule::shape_args lists them. Where
+// hidden arguments, in the order KernelInterface::shape_args lists them (HiddenArgs,
+// common/kernel_interface.hpp). Where
 // the kernel is bounds-checked, length(p) of a plain pointer reads the bounds checks' own
 // extent of p instead, so the count travels once.
 #pragma once
@@ -11,7 +12,6 @@
 #include <cstdint>
 #include <span>
 
-#include "common/bounds.hpp"
 #include "spvjit/signature.hpp"
 
 namespace spvjit::detail {
@@ -23,12 +23,5 @@ struct ShapeArg {
   std::uint32_t param = 0;
   std::int32_t dim = count_dim;
 };
-
-/// The index of the first shape argument.
-inline unsigned first_shape_arg(std::span<const Param> params, bool hidden_ndrange,
-                                bool bounds_checked) {
-  return bounds_checked ? fast_end_arg(params, hidden_ndrange) + 1
-                        : first_extent_arg(params, hidden_ndrange);
-}
 
 }  // namespace spvjit::detail

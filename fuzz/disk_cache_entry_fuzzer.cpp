@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "jit/cache_entry.hpp"
+#include "jit/cache/cache_entry.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace spvjit::detail;

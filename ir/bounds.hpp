@@ -1,7 +1,7 @@
 // Bounds checks in the builder: every load, store and atomic through a pointer that knows its
 // extent goes behind a check. The check and the failure report are marker calls, so that the
 // JIT can turn checks off (JitOptions::bounds_checks), coarsen checked kernels (one comparison
-// per vector of W indices) and lower the report last (jit/bounds_lowering.hpp):
+// per vector of W indices) and lower the report last (jit/bounds/bounds_lowering.hpp):
 //
 //   %ok = call i1 @__spvjit.bounds.check.1(i64 %i, i64 %extent)
 //   br i1 %ok, label %access, label %out_of_bounds      ; weighted: the failure is cold

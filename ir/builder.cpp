@@ -11,12 +11,12 @@
 #include "common/full_stack.hpp"
 #include "ir/block_order.hpp"
 #include "ir/bounds.hpp"
-#include "ir/group_stack.hpp"
+#include "ir/analysis/group_stack.hpp"
 #include "ir/kernel_module.hpp"
-#include "ir/scope_check.hpp"
+#include "ir/analysis/scope_check.hpp"
 #include "ir/shapes.hpp"
 #include "ir/state.hpp"
-#include "ir/uniformity.hpp"
+#include "ir/analysis/uniformity.hpp"
 
 namespace spvjit {
 
@@ -504,6 +504,13 @@ KernelDef KernelBuilder::finish() {
     km->bounds_checked = checked;
     km->bounds_sites = std::move(s.bounds_sites);
     km->shape_args = std::move(shape_args);
+    km->hidden = detail::HiddenArgs::layout(km->params, km->hidden_ndrange, checked,
+                                            km->shape_args.size());
+    if (s.kernel->arg_size() != km->hidden.count) {
+      throw InternalError("finish: kernel '" + s.name + "' has " +
+                          std::to_string(s.kernel->arg_size()) + " arguments; its hidden "
+                          "argument layout expects " + std::to_string(km->hidden.count));
+    }
     km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
     km->prints = s.module->getFunction("printf") != nullptr;
     {

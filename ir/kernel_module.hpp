@@ -1,5 +1,6 @@
-// The immutable payload of a KernelDef: the module as bitcode (so every compile parses it into a
-// fresh LLVMContext and compiles run in parallel without sharing one), plus facts read once.
+// The immutable payload of a KernelDef: its interface (common/kernel_interface.hpp) and the
+// module as bitcode (so every compile parses it into a fresh LLVMContext and compiles run in
+// parallel without sharing one).
 #pragma once
 
 #include <cstdint>
@@ -8,8 +9,7 @@
 #include <vector>
 
 #include "spvjit/signature.hpp"
-#include "common/bounds.hpp"
-#include "common/shape_args.hpp"
+#include "common/kernel_interface.hpp"
 
 namespace spvjit::detail {
 
@@ -36,10 +36,10 @@ inline constexpr const char* hidden_shape_name = "__spvjit_shape_";     // + par
 /// The builder's float atomic add: SPV_EXT_shader_atomic_float_add's OpAtomicFAddEXT in the
 /// translator's SPIR-V-friendly spelling, (ptr, scope, semantics, value) -> old value. The JIT
 /// keeps it where the device adds floats atomically and lowers it to a compare-exchange loop
-/// elsewhere (jit/float_atomics.cpp).
+/// elsewhere (jit/device/float_atomics.cpp).
 inline constexpr const char* atomic_fadd_prefix = "_Z21__spirv_AtomicFAddEXT";
 
-/// A raw module (jit/raw_module.cpp) as a whole: every kernel taken from it shares this, and the
+/// A raw module (jit/legalize/raw_module.cpp) as a whole: every kernel taken from it shares this, and the
 /// Jit translates and builds it once into one program for all of them (jit/compiler.cpp).
 struct RawModuleSource {
   std::string bitcode;
@@ -51,35 +51,15 @@ struct RawModuleSource {
   std::vector<std::string> kernels;
 };
 
-class KernelModule {
+/// A kernel's definition: its interface and its module.
+class KernelModule : public KernelInterface {
  public:
-  std::string name;
-  std::vector<Param> params;
-  bool hidden_ndrange = false;
-  /// Work-items past the ndrange do no harm (the kernel reads in_bounds()/ndrange(), or
-  /// declared allow_padding()): launches may pad the ndrange to whole work-groups.
-  bool pads_safely = false;
   /// The author declared the kernel element-wise (KernelBuilder::elementwise()): on a device
   /// that coarsens, a kernel the analysis cannot coarsen is a UserError, not a slow kernel.
   bool declared_elementwise = false;
-  /// KernelBuilder::work_per_item: how many indices' work one work-item does, for dispatch.
-  std::size_t work_per_item = 1;
-  std::uint64_t static_local_bytes = 0;  ///< local arrays declared in the kernel body
-  /// The kernel checks its accesses: it takes the hidden extents and record (common/bounds.hpp),
-  /// and `bounds_sites` describes each check for the host's message.
-  bool bounds_checked = false;
-  std::vector<BoundsSite> bounds_sites;
-  /// The hidden shape arguments, in order (common/shape_args.hpp).
-  std::vector<ShapeArg> shape_args;
-  /// Raw modules: the parameters every work-item indexes at get_global_id(0), whose extent a
-  /// launch checks against the ndrange (jit/raw_bounds.hpp).
-  std::vector<unsigned> extent_covers_ndrange;
   /// What each work-item keeps on the stack of the thread that runs its work-group on PoCL's
-  /// CPU devices: private arrays and values live across barriers (ir/group_stack.hpp).
+  /// CPU devices: private arrays and values live across barriers (ir/analysis/group_stack.hpp).
   std::uint64_t stack_bytes_per_item = 0;
-  /// The kernel calls printf (print()): a launch flushes the host's buffered stdout first, so
-  /// that PoCL's output, written straight to file descriptor 1, keeps the program's order.
-  bool prints = false;
   /// Builder kernels: the module alone. Raw kernels leave both empty and share `raw`; read
   /// them through module_bitcode() and module_ir().
   std::string bitcode;

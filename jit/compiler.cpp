@@ -1,7 +1,9 @@
-// Jit: normalize the static sizes -> in-memory table (lock-free hit) -> disk cache (device
-// binary through clCreateProgramWithBinary, which skips the llvm-spirv fork PoCL's IL path makes
-// on every call) -> else specialize, translate, build from IL and store both on disk, once the
-// kernel exists.
+// JitCore, the compile of one KernelDef for one Specialization, in five steps, each a function
+// below: settle the static sizes (normalize) -> the in-memory table (compile: a lock-free hit)
+// -> the disk cache (from_disk: the device binary through clCreateProgramWithBinary, no LLVM,
+// no translator) -> else the pipeline and the translator (to_spirv; jit/pipeline.hpp lists the
+// passes) and clBuildProgram from the SPIR-V (from_spirv) -> the entry stored on disk once the
+// kernel exists (store).
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -17,31 +19,25 @@
 #include <span>
 #include <vector>
 
-#include "ir/kernel_module.hpp"
-#include "ir/bounds.hpp"
-#include "jit/bounds_lowering.hpp"
-#include "jit/hoist_bounds.hpp"
-#include "jit/merge_bounds.hpp"
-#include "jit/cache_key.hpp"
-#include "jit/coarsen.hpp"
-#include "jit/disk_cache.hpp"
-#include "jit/float_atomics.hpp"
-#include "jit/fuse_fmuladd.hpp"
-#include "jit/kernel_table.hpp"
-#include "jit/specialize.hpp"
-#include "jit/offset_safety.hpp"
-#include "jit/split_vector_calls.hpp"
-#include "jit/barrier_tails.hpp"
-#include "jit/pocl_fixes.hpp"
-#include "jit/translate.hpp"
+#include "common/env.hpp"
 #include "common/full_stack.hpp"
-#include "common/log.hpp"
+#include "common/geometry.hpp"
 #include "common/group_stack.hpp"
+#include "common/log.hpp"
+#include "ir/kernel_module.hpp"
+#include "jit/cache/cache_key.hpp"
+#include "jit/cache/disk_cache.hpp"
+#include "jit/cache/kernel_table.hpp"
+#include "jit/device/barrier_tails.hpp"
+#include "jit/device/pocl_fixes.hpp"
+#include "jit/device/split_vector_calls.hpp"
+#include "jit/pipeline.hpp"
+#include "jit/spirv/offset_safety.hpp"
+#include "jit/spirv/translate.hpp"
+#include "runtime/float_atomics.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/program.hpp"
 #include "spvjit/jit.hpp"
-#include "common/geometry.hpp"
-#include "common/env.hpp"
 
 namespace spvjit {
 
@@ -61,12 +57,6 @@ JitOptions with_environment(JitOptions options) {
 }
 
 }  // namespace
-
-// "(workgroup (64,), ndrange dynamic)" for log lines.
-std::string describe(const Specialization& spec) {
-  return "(workgroup " + (spec.workgroup ? spec.workgroup->to_string() : std::string("dynamic")) +
-         ", ndrange " + (spec.ndrange ? spec.ndrange->to_string() : std::string("dynamic")) + ")";
-}
 
 class JitCore {
  public:
@@ -95,59 +85,49 @@ class JitCore {
     return settle_statics(rules, {"compile", def.name()});
   }
 
-  std::vector<std::uint32_t> translate(const KernelDef& def, const Specialization& spec) {
+  // What the pipeline needs of the device and options: the same for every compile of this Jit.
+  LoweringTarget lowering_target() const {
+    const auto& info = runtime->info;
+    LoweringTarget t;
+    t.fma_f32 = info.fma_f32;
+    t.fma_f64 = info.fma_f64;
+    t.bounds_checks = bounds_checks();
+    t.coarsen = coarsening();
+    t.forced_coarsen_width = options.coarsen_width;
+    const auto& w = info.preferred_vector_width;
+    // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
+    t.widths = VectorWidths{w[0], w[1], w[2], w[3], w[4], w[5]};
+    t.float_atomics = float_atomics;
+    t.split_wide_builtins = may_have(info, PoclBug::WideBuiltins);
+    return t;
+  }
+
+  // The SPIR-V of `def` for `spec`, and what its launch needs: the pipeline, the refusals of
+  // what this PoCL would run wrong (`to_build`: a program will be built from it), and the
+  // translator.
+  struct Spirv {
+    std::vector<std::uint32_t> words;
+    EntryLaunch launch;
+  };
+  Spirv to_spirv(const KernelDef& def, const Specialization& spec, bool to_build) {
+    const auto& km = def.module();
+    const std::span<const std::string> other_kernels =
+        km.raw ? std::span<const std::string>(km.raw->kernels) : std::span<const std::string>();
     llvm::LLVMContext context;
-    unsigned width = 1;
-    auto module = lower(context, def, spec, width);
-    const auto& raw = def.module().raw;
-    return translate_to_spirv(*module, def.name(),
-                              raw ? std::span<const std::string>(raw->kernels)
-                                  : std::span<const std::string>());
+    Spirv out;
+    auto module = lower_for_device(context, km, spec, lowering_target(), out.launch.coarsen);
+    if (to_build) {
+      // A raw module's program holds all its kernels (def's among them): check each.
+      if (other_kernels.empty()) refuse_barrier_tail_hazard(*module, def.name(), spec);
+      for (const auto& name : other_kernels) refuse_barrier_tail_hazard(*module, name, spec);
+    }
+    out.words = translate_to_spirv(*module, def.name(), other_kernels);
+    out.launch.runs_with_offsets = runs_with_offsets(
+        {reinterpret_cast<const std::uint8_t*>(out.words.data()), out.words.size() * 4});
+    return out;
   }
 
-  // Specialized, coarsened where it applies, float atomics lowered: the module to translate.
-  std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelDef& def,
-                                      const Specialization& spec, unsigned& width) {
-    auto module = specialize(context, def.module(), spec);
-    fuse_fmuladd(*module, runtime->info.fma_f32, runtime->info.fma_f64);
-    if (!bounds_checks()) {
-      remove_bounds_checks(*module);
-    } else if (auto* kernel = module->getFunction(def.name())) {
-      hoist_loop_bounds_checks(*kernel);
-    }
-    width = 1;
-    // A raw module's kernels share one program: none is rewritten for its own geometry (nor
-    // could be: they read get_global_size, not spvjit's ndrange).
-    if (coarsening() && !def.module().raw) {
-      const auto& w = runtime->info.preferred_vector_width;
-      // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
-      const VectorWidths widths{w[0], w[1], w[2], w[3], w[4], w[5]};
-      const CoarsenResult r =
-          coarsen_elementwise(*module, def.module(), spec, widths, options.coarsen_width);
-      width = r.width;
-      if (r.width > 1) {
-        SPVJIT_LOG_DEBUG("kernel '" + def.name() + "' " + describe(spec) + ": coarsened, " +
-                         std::to_string(r.width) + " indices per work-item");
-      } else if (def.module().declared_elementwise && !r.device_limited) {
-        throw UserError("kernel '" + def.name() + "' " + describe(spec) +
-                        ": declared elementwise() but cannot be coarsened: it " + r.reason +
-                        ". Index memory by global_index(0) plus values uniform across "
-                        "work-items and guard stores with in_bounds(), or drop the declaration");
-      } else {
-        SPVJIT_LOG_DEBUG("kernel '" + def.name() + "' " + describe(spec) +
-                         ": not coarsened: " + r.reason);
-      }
-    }
-    merge_bounds_checks(*module);
-    lower_bounds_checks(*module);
-    lower_float_atomics(*module, float_atomics);
-    if (may_have(runtime->info, PoclBug::WideBuiltins)) {
-      split_wide_builtin_calls(*module, max_builtin_vector_bits);
-    }
-    return module;
-  }
-
-  // An unpatched PoCL runs such kernels silently wrong (jit/barrier_tails.hpp): refused.
+  // An unpatched PoCL runs such kernels silently wrong (jit/device/barrier_tails.hpp): refused.
   void refuse_barrier_tail_hazard(const llvm::Module& module, const std::string& kernel_name,
                                   const Specialization& spec) const {
     if (!may_have(runtime->info, PoclBug::BarrierTails)) return;
@@ -215,21 +195,13 @@ class JitCore {
     const auto& km = def.module();
     Built built = km.raw ? module_program(def, spec) : build_program(def, spec);
     KernelFacts facts;
-    facts.name = km.name;
-    facts.params = km.params;
-    facts.hidden_ndrange = km.hidden_ndrange;
-    facts.pads_safely = km.pads_safely;
+    static_cast<KernelInterface&>(facts) = km;
     facts.spec = spec;
-    facts.static_local_bytes = km.static_local_bytes;
     facts.stack = group_stack(def);
     facts.coarsen = built.launch.coarsen;
-    facts.work_per_item = km.work_per_item;
     facts.runs_with_offsets = built.launch.runs_with_offsets;
-    facts.bounds_checked = km.bounds_checked;
-    facts.bounds_sites = km.bounds_sites;
-    facts.prints = km.prints;
-    facts.shape_args = km.shape_args;
-    if (bounds_checks()) facts.extent_covers_ndrange = km.extent_covers_ndrange;
+    // Without checks the launch need not hold the ndrange within the extents.
+    if (!bounds_checks()) facts.extent_covers_ndrange.clear();
     Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
     // On this thread: a write on a thread of the Jit's own, after the first launches, was
     // undone by exit(), which destroyed LLVM's globals under it (issue #29).
@@ -267,89 +239,99 @@ class JitCore {
     return first;
   }
 
-  // From the disk cache, else lowered, translated and built (and stored): a builder kernel's
-  // program, or a raw module's with all its kernels.
-  Built build_program(const KernelDef& def, const Specialization& spec) {
-    const auto& km = def.module();
-    const std::string what = km.raw && km.raw->kernels.size() > 1
-                                 ? "module of kernel '" + km.name + "' (" +
-                                       std::to_string(km.raw->kernels.size()) + " kernels)"
-                                 : "kernel '" + km.name + "'";
-    const std::span<const std::string> other_kernels =
-        km.raw ? std::span<const std::string>(km.raw->kernels) : std::span<const std::string>();
-    const auto started = std::chrono::steady_clock::now();
-    auto elapsed_ms = [&] {
+  // What one program build is about, for its log lines and its disk entry.
+  struct Subject {
+    std::string what;  // "kernel 'k'", "module of kernel 'k' (3 kernels)"
+    std::string key;   // the disk cache's key; empty while the cache is off
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+    std::string elapsed_ms() const {
       char text[32];
       std::snprintf(text, sizeof text, "%.1f",
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
-      return std::string(text);
-    };
-    std::string key;
-    ClHandle<cl_program> program;
-    std::vector<std::uint32_t> words;
-    std::optional<DiskCache::Loaded> hit;
-    // The coarsening width decides the launch geometry. The key holds the coarsening options
-    // (the width follows from them and the IR); a disk hit reads the width and the offset
-    // safety from the entry's header, so the hit path needs no LLVM (parsing the IR there cost
-    // 8 ms in a fresh process, measured by compile/warm_process).
-    EntryLaunch launch;
-    if (disk.enabled()) {
-      // A raw module's entry is the module's: named by its kernels, its signatures follow
-      // from its IR.
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                              started).count());
+      return text;
+    }
+  };
+
+  Subject subject_of(const KernelDef& def, const Specialization& spec) const {
+    const auto& km = def.module();
+    Subject subject;
+    subject.what = (km.raw && km.raw->kernels.size() > 1
+                        ? "module of kernel '" + km.name + "' (" +
+                              std::to_string(km.raw->kernels.size()) + " kernels)"
+                        : "kernel '" + km.name + "'") +
+                   " " + describe(spec);
+    if (!disk.enabled()) return subject;
+    // A raw module's entry is the module's: named by its kernels, its signatures follow from
+    // its IR. The key holds the coarsening options (the width follows from them and the IR).
+    if (km.raw) {
       std::string module_kernels;
-      if (km.raw) {
-        for (const auto& k : km.raw->kernels) module_kernels += "[module] " + k + "\n";
-      }
-      key = km.raw ? cache_key({module_kernels, km.raw->ir_text, {}, false, spec, key_options(),
-                                &runtime->info, ToolVersions::current()})
-                   : cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
-                                key_options(), &runtime->info, ToolVersions::current()});
-      hit = disk.load(key);
-      if (hit) {
-        launch = hit->entry.launch;
-        try {
-          program = build_program_from_binary(*runtime, hit->entry.binary, options.build_options,
-                                              km.name);
-          disk_hits.fetch_add(1, std::memory_order_relaxed);
-          SPVJIT_LOG_INFO(what + " " + describe(spec) + ": disk cache hit " +
-                          disk.path_for(key) + ", loaded in " + elapsed_ms() + " ms");
-        } catch (const OpenCLError& e) {
-          // The device no longer takes its own binary: rebuild from the stored SPIR-V.
-          warn_once("rejected:" + disk.path_for(key),
-                    "the device rejected the cached binary " + disk.path_for(key) + " (" +
-                        e.what() + "); rebuilding it from its SPIR-V");
-          words.resize(hit->entry.spirv.size() / 4);
-          std::memcpy(words.data(), hit->entry.spirv.data(), hit->entry.spirv.size());
-        }
+      for (const auto& k : km.raw->kernels) module_kernels += "[module] " + k + "\n";
+      subject.key = cache_key({module_kernels, km.raw->ir_text, {}, false, spec, key_options(),
+                               &runtime->info, ToolVersions::current()});
+    } else {
+      subject.key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
+                               key_options(), &runtime->info, ToolVersions::current()});
+    }
+    return subject;
+  }
+
+  // The program of a builder kernel, or of a raw module with all its kernels: from the disk
+  // cache, else through the pipeline and built from its SPIR-V (and stored once it runs).
+  Built build_program(const KernelDef& def, const Specialization& spec) {
+    const Subject subject = subject_of(def, spec);
+    std::optional<Spirv> spirv;
+    if (!subject.key.empty()) {
+      if (auto hit = disk.load(subject.key)) {
+        if (auto built = from_disk(subject, *hit)) return std::move(*built);
+        // The device no longer takes its own binary: rebuild from the stored SPIR-V.
+        spirv.emplace();
+        spirv->launch = hit->entry.launch;
+        spirv->words.resize(hit->entry.spirv.size() / 4);
+        std::memcpy(spirv->words.data(), hit->entry.spirv.data(), hit->entry.spirv.size());
       }
     }
-    if (!program.get()) {
-      if (words.empty()) {
-        llvm::LLVMContext context;
-        auto module = lower(context, def, spec, launch.coarsen);
-        // A raw module's program holds all its kernels (def's among them): check each.
-        if (other_kernels.empty()) refuse_barrier_tail_hazard(*module, def.name(), spec);
-        for (const auto& name : other_kernels) refuse_barrier_tail_hazard(*module, name, spec);
-        words = translate_to_spirv(*module, def.name(), other_kernels);
-        launch.runs_with_offsets = runs_with_offsets(
-            {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * 4});
-        compiles.fetch_add(1, std::memory_order_relaxed);
-      }
-      program = build_program_from_il(*runtime, words, options.build_options, km.name);
-      SPVJIT_LOG_INFO(what + " " + describe(spec) + ": compiled (" +
-                      std::to_string(words.size() * 4) + " bytes of SPIR-V) in " + elapsed_ms() +
-                      " ms" + (disk.enabled() ? ", disk cache miss" : ", disk cache off"));
-      if (disk.enabled()) {
-        // The write holds the program (and the SPIR-V, moved, not copied) until the entry is
-        // on disk; build() runs it once the kernel exists.
-        auto shared = std::make_shared<ClHandle<cl_program>>(std::move(program));
-        auto write = [this, key = std::move(key), words = std::move(words), shared, launch] {
-          store(key, words, shared->get(), launch);
-        };
-        return {std::move(shared), launch, std::move(write)};
-      }
+    if (!spirv) {
+      spirv = to_spirv(def, spec, true);
+      compiles.fetch_add(1, std::memory_order_relaxed);
     }
-    return {std::make_shared<ClHandle<cl_program>>(std::move(program)), launch, {}};
+    return from_spirv(def, subject, std::move(*spirv));
+  }
+
+  // A disk entry's binary as a program; nothing when the device rejects it (warned once). The
+  // entry's header holds the width and the offset safety, so a hit needs no LLVM (parsing the IR
+  // cost 8 ms in a fresh process, measured by compile/warm_process).
+  std::optional<Built> from_disk(const Subject& subject, const DiskCache::Loaded& hit) {
+    try {
+      auto program = build_program_from_binary(*runtime, hit.entry.binary, options.build_options,
+                                               subject.what);
+      disk_hits.fetch_add(1, std::memory_order_relaxed);
+      SPVJIT_LOG_INFO(subject.what + ": disk cache hit " + disk.path_for(subject.key) +
+                      ", loaded in " + subject.elapsed_ms() + " ms");
+      return Built{std::make_shared<ClHandle<cl_program>>(std::move(program)), hit.entry.launch, {}};
+    } catch (const OpenCLError& e) {
+      warn_once("rejected:" + disk.path_for(subject.key),
+                "the device rejected the cached binary " + disk.path_for(subject.key) + " (" +
+                    e.what() + "); rebuilding it from its SPIR-V");
+      return std::nullopt;
+    }
+  }
+
+  // The program built from SPIR-V; with the cache on, the entry's write to run once the kernel
+  // exists (build() runs it). The write holds the program and the SPIR-V (moved, not copied).
+  Built from_spirv(const KernelDef& def, const Subject& subject, Spirv spirv) {
+    auto program = std::make_shared<ClHandle<cl_program>>(
+        build_program_from_il(*runtime, spirv.words, options.build_options, def.name()));
+    SPVJIT_LOG_INFO(subject.what + ": compiled (" + std::to_string(spirv.words.size() * 4) +
+                    " bytes of SPIR-V) in " + subject.elapsed_ms() + " ms" +
+                    (subject.key.empty() ? ", disk cache off" : ", disk cache miss"));
+    Built built{program, spirv.launch, {}};
+    if (!subject.key.empty()) {
+      built.write = [this, key = subject.key, words = std::move(spirv.words), program,
+                     launch = spirv.launch] { store(key, words, program->get(), launch); };
+    }
+    return built;
   }
 
   void store(const std::string& key, std::span<const std::uint32_t> words, cl_program program,
@@ -445,7 +427,7 @@ Program Jit::compile(const ModuleDef& module, const Specialization& spec) {
 std::vector<std::uint32_t> Jit::spirv(const KernelDef& def, const Specialization& spec) {
   return detail::with_full_stack([&] {
     auto& core = live(core_, "spirv");
-    return core.translate(def, core.normalize(def, spec));
+    return core.to_spirv(def, core.normalize(def, spec), false).words;
   });
 }
 

@@ -129,14 +129,12 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
   for (auto* call : calls_to(*m, marker_extent)) {
     if (!def.bounds_checked) throw InternalError("specialize: an extent marker in an unchecked kernel");
     const unsigned param = dim_of_param(call, def);
-    unsigned index = first_extent_arg(def.params, def.hidden_ndrange);
-    for (unsigned i = 0; i < param; ++i) index += has_extent(def.params[i]);
-    call->replaceAllUsesWith(kernel->getArg(index));
+    call->replaceAllUsesWith(kernel->getArg(def.hidden.extent_of(def.params, param)));
     call->eraseFromParent();
   }
   for (auto* call : calls_to(*m, marker_record)) {
     if (!def.bounds_checked) throw InternalError("specialize: a record marker in an unchecked kernel");
-    call->replaceAllUsesWith(kernel->getArg(record_arg(def.params, def.hidden_ndrange)));
+    call->replaceAllUsesWith(kernel->getArg(def.hidden.record));
     call->eraseFromParent();
   }
   erase_marker(*m, marker_extent);

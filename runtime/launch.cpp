@@ -78,7 +78,7 @@ inline bool same_layout(const Param& p, const ArgView& a) {
 }
 
 // A raw module's p[get_global_id(0)], run by every work-item, past the end of what was passed:
-// certain before the launch (jit/raw_bounds.hpp).
+// certain before the launch (jit/bounds/raw_bounds.hpp).
 [[noreturn, gnu::cold, gnu::noinline]] void bad_raw_extent(const LaunchState& s, unsigned param,
                                                             std::size_t count, const NDRange& nd) {
   const Param& p = s.facts.params[param];
@@ -324,14 +324,14 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   if (s.facts.hidden_ndrange) {
     for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
       const cl_long extent = static_cast<cl_long>(nd.size[d]);
-      detail::set_argument(s, static_cast<cl_uint>(count + d), sizeof(extent), &extent);
+      detail::set_argument(s, s.facts.hidden.ndrange + d, sizeof(extent), &extent);
     }
   }
   if (s.facts.bounds_checked) {
     // The elements each pointer reaches, for the kernel's bounds checks (common/bounds.hpp), and
     // the least of them and ndrange(0), below which a coarsened kernel skips the checks of
-    // get_global_id(0) (jit/coarsen.cpp).
-    cl_uint index = s.first_extent_arg;
+    // get_global_id(0) (jit/coarsen/coarsen.cpp).
+    cl_uint index = s.facts.hidden.first_extent;
     cl_long fast_end = static_cast<cl_long>(nd.size[0]);
     for (std::size_t i = 0; i < count; ++i) {
       const auto& a = args[i];
@@ -341,11 +341,11 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
       fast_end = std::min(fast_end, extent);
       detail::set_argument(s, index++, sizeof(extent), &extent);
     }
-    detail::set_argument(s, index + 1, sizeof(fast_end), &fast_end);  // after the record
+    detail::set_argument(s, s.facts.hidden.fast_end, sizeof(fast_end), &fast_end);
     s.last_ndrange = nd;
   }
   // Array parameters' extents and the lengths the kernel reads (common/shape_args.hpp).
-  cl_uint shape_index = s.first_shape_arg;
+  cl_uint shape_index = s.facts.hidden.first_shape;
   for (const detail::ShapeArg& shape : s.facts.shape_args) {
     const auto& a = args[shape.param];
     const Param& p = s.facts.params[shape.param];

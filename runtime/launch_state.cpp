@@ -70,7 +70,7 @@ GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const Ke
   // launch over the cores even when its work-items fit one group.
   if (facts.coarsen > 1 || facts.work_per_item > 1) limits.min_groups = std::max<std::size_t>(core.info.compute_units, 1);
   rules.stack = facts.stack;
-  // A coarsened kernel checks each index against the ndrange itself (jit/coarsen.hpp).
+  // A coarsened kernel checks each index against the ndrange itself (jit/coarsen/coarsen.hpp).
   rules.pads = facts.pads_safely || facts.coarsen > 1;
   rules.coarsen = std::max<std::size_t>(facts.coarsen, 1);
   rules.work_per_item = std::max<std::size_t>(facts.work_per_item, 1);
@@ -80,11 +80,6 @@ GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const Ke
 Partition fixed_partition(const GeometryRules& rules, const std::string& name) {
   if (!rules.statics->ndrange) return Partition{};
   return plan(rules, nullptr, nullptr, {"launch", name});
-}
-
-std::size_t argument_count(const KernelFacts& facts) {
-  return first_shape_arg(facts.params, facts.hidden_ndrange, facts.bounds_checked) +
-         facts.shape_args.size();
 }
 
 }  // namespace
@@ -99,14 +94,8 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
       rules(geometry_rules(*core, kernel.get(), facts)),
       static_geometry(facts.spec.ndrange.has_value()),
       fixed(fixed_partition(rules, facts.name)),
-      first_extent_arg(facts.bounds_checked
-                           ? static_cast<cl_uint>(detail::first_extent_arg(facts.params,
-                                                                           facts.hidden_ndrange))
-                           : 0),
       bounds_slot(facts.bounds_checked ? core->bounds_records.acquire(this) : nullptr),
-      first_shape_arg(static_cast<cl_uint>(
-          detail::first_shape_arg(facts.params, facts.hidden_ndrange, facts.bounds_checked))),
-      memo(argument_count(facts)) {
+      memo(facts.hidden.count) {
   try {
     allow_struct_pointers(*core, kernel.get(), facts.name, facts.params);
   } catch (...) {
@@ -116,7 +105,7 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
   if (!facts.bounds_checked) return;
   // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.
   const cl_ulong address = reinterpret_cast<std::uintptr_t>(bounds_slot);
-  const cl_uint record = static_cast<cl_uint>(record_arg(facts.params, facts.hidden_ndrange));
+  const cl_uint record = facts.hidden.record;
   const cl_int err = clSetKernelArg(kernel.get(), record, sizeof(address), &address);
   if (err != CL_SUCCESS) {
     core->bounds_records.release(bounds_slot);  // the destructor does not run for a throw here

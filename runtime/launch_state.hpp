@@ -13,8 +13,7 @@
 #include "runtime/core.hpp"
 #include "common/geometry.hpp"
 #include "common/group_stack.hpp"
-#include "common/bounds.hpp"
-#include "common/shape_args.hpp"
+#include "common/kernel_interface.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace spvjit::detail {
@@ -28,43 +27,20 @@ struct ArgMemo {
   bool svm = false;  ///< set with clSetKernelArgSVMPointer (bits: the pointer)
 };
 
-/// What a compile learned about a kernel: everything its LaunchState is made from, in one step.
-struct KernelFacts {
-  std::string name;
-  std::vector<Param> params;
-  bool hidden_ndrange = false;
-  /// Launches may pad the ndrange to whole groups (the kernel guards its own bounds); else
-  /// every workgroup must divide it.
-  bool pads_safely = false;
+/// A compiled kernel's interface and what its compile learned: everything its LaunchState is
+/// made from, in one step.
+struct KernelFacts : KernelInterface {
   /// The static sizes, settled (common/geometry.hpp: a static ndrange fixes the workgroup too).
   Specialization spec;
-  /// Bytes of the kernel's own local arrays (local_array): PoCL's CPU device puts them after
-  /// the LocalMemory arguments in one region of the device's local memory and aborts the
-  /// process when they do not fit (pocl_setup_kernel_arg_array_with_locals), so a launch checks
-  /// the sum. CL_KERNEL_LOCAL_MEM_SIZE would say it, but PoCL 6.0 reports 0.
-  std::uint64_t static_local_bytes = 0;
   /// The stack each work-item of a group takes on the thread that runs it: chosen workgroups
   /// shrink to fit, given ones above it are refused.
   GroupStack stack;
-  /// Indices per work-item in dimension 0 (jit/coarsen.hpp): the launch runs ceil(ndrange /
-  /// coarsen) work-items there, the hidden ndrange arguments keep the full size.
+  /// Indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp): the launch runs
+  /// ceil(ndrange / coarsen) work-items there, the hidden ndrange arguments keep the full size.
   std::size_t coarsen = 1;
-  /// Indices' work per work-item as declared (KernelBuilder::work_per_item), besides coarsen.
-  std::size_t work_per_item = 1;
-  /// The kernel's results do not depend on a global offset (jit/offset_safety.hpp), so an
+  /// The kernel's results do not depend on a global offset (jit/spirv/offset_safety.hpp), so an
   /// adaptive runtime may split a large launch over its inline threads.
   bool runs_with_offsets = false;
-  /// The kernel takes bounds checks' hidden arguments (common/bounds.hpp): each launch passes
-  /// the extents, the record's address is set once.
-  bool bounds_checked = false;
-  std::vector<BoundsSite> bounds_sites;
-  /// The hidden shape arguments each launch fills in from its arguments (common/shape_args.hpp).
-  std::vector<ShapeArg> shape_args;
-  /// Raw modules: parameters whose extent must hold ndrange(0), because every work-item reads
-  /// or writes p[get_global_id(0)] (jit/raw_bounds.hpp); checked before the launch.
-  std::vector<unsigned> extent_covers_ndrange;
-  /// The kernel prints (spvjit/print.hpp): each launch flushes stdout's buffer first.
-  bool prints = false;
 };
 
 /// A kernel whose struct parameters hold pointers (`float* data`) reads memory no argument
@@ -96,12 +72,9 @@ class LaunchState {
   /// A static ndrange fixes the whole geometry: computed here, reused by every launch.
   const bool static_geometry;
   const Partition fixed;
-  /// Bounds-checked kernels: the OpenCL index of the first hidden extent, and the record slot
-  /// whose address the kernel holds (null where the device has no SVM for it).
-  const cl_uint first_extent_arg;
+  /// Bounds-checked kernels: the record slot whose address the kernel holds (null where the
+  /// device has no SVM for it).
   std::uint64_t* const bounds_slot;
-  /// The OpenCL index of the first hidden shape argument.
-  const cl_uint first_shape_arg;
 
   // What launches remember, guarded by `mutex`.
   std::vector<ArgMemo> memo;  ///< one per OpenCL argument, hidden ones included

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "jit/offset_safety.hpp"
+#include "jit/spirv/offset_safety.hpp"
 #include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
 #include "test/accumulate_kernel.hpp"

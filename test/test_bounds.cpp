@@ -339,7 +339,7 @@ TEST_CASE("bounds: opting out is visible in the kernel and in the SPIR-V") {
 TEST_CASE("bounds: a loop's checks are tested once before it, and a failing loop still reports the access") {
   auto& rt = test::runtime();
   const KernelDef def = examples::naive_matmul();
-  // Versioned: the loop without checks, and its copy with them (jit/hoist_bounds.hpp).
+  // Versioned: the loop without checks, and its copy with them (jit/bounds/hoist_bounds.hpp).
   const auto words = test::jit().spirv(def);
   const std::string text(reinterpret_cast<const char*>(words.data()), words.size() * 4);
   CHECK(text.find(".checked") != std::string::npos);
@@ -379,7 +379,7 @@ TEST_CASE("bounds: a loop's checks are tested once before it, and a failing loop
 
 TEST_CASE("bounds: a record whose seal does not match its words is told as overlapping reports") {
   // Two work-items failing at the same moment may interleave their plain stores (no atomics in
-  // the report: jit/bounds_lowering.cpp); the host must not tell a mixed record as one access.
+  // the report: jit/bounds/bounds_lowering.cpp); the host must not tell a mixed record as one access.
   auto& rt = test::runtime();
   Kernel k = test::jit().compile(fill_ones());
   auto Z = rt.zeros<float>(8);

@@ -6,8 +6,8 @@
 #include <set>
 #include <vector>
 
-#include "jit/cache_entry.hpp"
-#include "jit/cache_key.hpp"
+#include "jit/cache/cache_entry.hpp"
+#include "jit/cache/cache_key.hpp"
 
 using namespace spvjit;
 using namespace spvjit::detail;

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jit/cache_entry.hpp"
-#include "jit/disk_cache.hpp"
+#include "jit/cache/cache_entry.hpp"
+#include "jit/cache/disk_cache.hpp"
 #include "common/log.hpp"
 #include "spvjit/examples.hpp"
 #include "test/disk_cache_helpers.hpp"

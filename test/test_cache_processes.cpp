@@ -9,7 +9,7 @@
 #include <chrono>
 #include <thread>
 
-#include "jit/cache_entry.hpp"
+#include "jit/cache/cache_entry.hpp"
 #include "test/disk_cache_helpers.hpp"
 
 using namespace spvjit;

@@ -1,4 +1,4 @@
-// SIMD coarsening (jit/coarsen.hpp): a coarsened kernel writes exactly the bytes the scalar
+// SIMD coarsening (jit/coarsen/coarsen.hpp): a coarsened kernel writes exactly the bytes the scalar
 // kernel writes — every element type, odd sizes (tails), every vector width, static and dynamic
 // sizes — and kernels that are not element-wise are left alone and stay correct.
 #include <doctest/doctest.h>

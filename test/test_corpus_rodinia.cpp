@@ -343,7 +343,7 @@ CORPUS_CASE(rodinia_particlefilter_single, "rodinia particlefilter single: likel
   Case c = particlefilter<float>("rodinia/particlefilter/particle_single.cl");
   // An unused helper, tex1Dfetch, builds a sampler: clang calls __translate_sampler_initializer,
   // which llvm-spirv-15 turns into OpConstantSampler; spvjit's validator lets that one call
-  // through (jit/validate.cpp).
+  // through (jit/spirv/validate.cpp).
   return c;
 }
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <thread>
 
-#include "jit/cache_entry.hpp"
+#include "jit/cache/cache_entry.hpp"
 #include "common/log.hpp"
 #include "runtime/launch_state.hpp"
 #include "spvjit/examples.hpp"

@@ -1,4 +1,4 @@
-// The per-work-item stack estimate (ir/group_stack.hpp) and the workgroups the Jit allows
+// The per-work-item stack estimate (ir/analysis/group_stack.hpp) and the workgroups the Jit allows
 // with it (common/group_stack.hpp): exact figures for small kernels, bounds for the large
 // one of the reliability probe, and the README's kernels still accepted.
 #include <doctest/doctest.h>

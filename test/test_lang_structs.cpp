@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "jit/cache_key.hpp"
+#include "jit/cache/cache_key.hpp"
 #include "test/lang_support.hpp"
 
 using namespace spvjit;

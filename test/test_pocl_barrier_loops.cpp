@@ -1,7 +1,7 @@
 // Kernels with barriers inside loops, which PoCL 6.0 computed silently wrong until patch 0004
 // (third_party/pocl/patches): Rodinia's hotspot and Blelloch scans whose work-items decide after
 // the last barrier loop whether they write. On the PoCL third_party/pocl/build.sh builds they
-// must be right; on a PoCL without the patch spvjit refuses them (jit/barrier_tails.hpp), so
+// must be right; on a PoCL without the patch spvjit refuses them (jit/device/barrier_tails.hpp), so
 // these tests fail there too. Also: that PoCL's markers, and wide-vector builtins unsplit.
 #include <doctest/doctest.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "jit/barrier_tails.hpp"
-#include "jit/pocl_fixes.hpp"
+#include "jit/device/barrier_tails.hpp"
+#include "jit/device/pocl_fixes.hpp"
 #include "jit/specialize.hpp"
 #include "spvjit/raw_module.hpp"
 #include "test/lang_support.hpp"
@@ -265,7 +265,7 @@ TEST_CASE("PoCL barrier loops: the PoCL build.sh builds carries patches 0004 and
   CHECK(info.platform_version.find("+spvjit-spir-byval") != std::string::npos);
   CHECK_FALSE(detail::may_have(info, detail::PoclBug::BarrierTails));
   CHECK_FALSE(detail::may_have(info, detail::PoclBug::WideBuiltins));
-  // Calls on 512-bit vectors now reach PoCL's library whole (jit/split_vector_calls.hpp).
+  // Calls on 512-bit vectors now reach PoCL's library whole (jit/device/split_vector_calls.hpp).
   KernelBuilder kb("wide_math");
   auto out = kb.param<Global<float>>("out");
   auto in = kb.param<Const<float>>("in");

@@ -1,5 +1,5 @@
 // llvm.fmuladd, which clang emits for a*b+c under OpenCL C's default FP_CONTRACT ON, is fused
-// on devices with FMA (jit/fuse_fmuladd.hpp): results equal std::fma bit for bit where one
+// on devices with FMA (jit/device/fuse_fmuladd.hpp): results equal std::fma bit for bit where one
 // rounding differs from two, and FP_CONTRACT OFF still gives two.
 #include <doctest/doctest.h>
 #include <llvm/AsmParser/Parser.h>
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "jit/cache_entry.hpp"
-#include "jit/fuse_fmuladd.hpp"
+#include "jit/cache/cache_entry.hpp"
+#include "jit/device/fuse_fmuladd.hpp"
 #include "test/disk_cache_helpers.hpp"
 #include "spvjit/raw_module.hpp"
 #include "test/run_command.hpp"

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "jit/translate.hpp"
+#include "jit/spirv/translate.hpp"
 #include "spvjit/examples.hpp"
 #include "spvjit/raw_module.hpp"
 #include "test/lang_support.hpp"

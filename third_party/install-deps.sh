@@ -6,7 +6,7 @@ PACKAGES=(
   llvm-15-dev libllvmspirvlib-15-dev llvm-spirv-15 clang-15
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-dev
   doctest-dev libbenchmark-dev spirv-tools cmake ninja-build
-  spirv-headers  # SPIR-V opcode and enum names (jit/offset_safety.cpp)
+  spirv-headers  # SPIR-V opcode and enum names (jit/spirv/offset_safety.cpp)
   libclang-15-dev libclang-cpp15-dev libhwloc-dev pkg-config
   liblld-15-dev  # PoCL links kernels in-process with lld (third_party/pocl/patches)
   dpkg-dev python3 python3-matplotlib

@@ -1,6 +1,6 @@
 // WaterLily.jl's Poisson matrix-vector product (mult!, the kernel its @loop macro generates for
 // KernelAbstractions), ported line for line as spvjit::examples::waterlily_mult: the Julia is
-// quoted with its origin in ir/examples.cpp. Against a C++ loop of the same arithmetic in the
+// quoted with its origin in example_kernels/examples.cpp. Against a C++ loop of the same arithmetic in the
 // same order, bit for bit: odd sizes, WaterLily's inside() range and a narrower one (a
 // different I0), the workgroup chosen at launch and WaterLily's static 64 (which divides none
 // of these ranges, so padding work-items are skipped), coarsening on and off. This file is

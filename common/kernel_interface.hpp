@@ -1,0 +1,94 @@
+// A kernel's interface, as every layer sees it (no LLVM, no OpenCL): what its definition fixed
+// (KernelBuilder::finish, or kernel_from_bitcode) and every later stage reads — the pipeline's
+// passes, the disk cache's key and the launch. ir/kernel_module.hpp adds the module itself;
+// runtime/launch_state.hpp's KernelFacts add what one compile learned.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/bounds.hpp"
+#include "common/shape_args.hpp"
+#include "spvjit/signature.hpp"
+
+namespace spvjit::detail {
+
+/// Where the hidden arguments sit in the kernel's OpenCL signature, after the user's
+/// parameters, in this order: the dynamic ndrange (3 x i64), the bounds checks' extents (one i64
+/// per pointer or local parameter, in parameter order), the record's address and the fast end
+/// (common/bounds.hpp), then the shape arguments (common/shape_args.hpp). Computed once, by
+/// layout(), where the definition adds them; every stage reads the indices from here.
+struct HiddenArgs {
+  static constexpr unsigned none = ~0u;
+  unsigned ndrange = none;       ///< the first of hidden_ndrange_params
+  unsigned first_extent = none;  ///< bounds-checked kernels only, as are the next two
+  unsigned record = none;
+  unsigned fast_end = none;
+  unsigned first_shape = none;  ///< where the shape arguments start (also when there are none)
+  unsigned count = 0;           ///< every argument, the user's included
+
+  /// The layout for `params` and the hidden arguments a definition adds.
+  static HiddenArgs layout(std::span<const Param> params, bool ndrange, bool bounds_checked,
+                           std::size_t shape_args) {
+    HiddenArgs h;
+    unsigned next = static_cast<unsigned>(params.size());
+    if (ndrange) {
+      h.ndrange = next;
+      next += hidden_ndrange_params;
+    }
+    if (bounds_checked) {
+      h.first_extent = next;
+      for (const Param& p : params) next += has_extent(p);
+      h.record = next++;
+      h.fast_end = next++;
+    }
+    h.first_shape = next;
+    h.count = next + static_cast<unsigned>(shape_args);
+    return h;
+  }
+
+  /// The index of parameter `param`'s bounds extent (has_extent(params[param]) must hold).
+  unsigned extent_of(std::span<const Param> params, unsigned param) const {
+    unsigned index = first_extent;
+    for (unsigned i = 0; i < param; ++i) index += has_extent(params[i]);
+    return index;
+  }
+};
+
+/// What a kernel's definition says about it, for every stage after it.
+struct KernelInterface {
+  std::string name;
+  std::vector<Param> params;
+  /// The kernel reads its ndrange (ndrange(), in_bounds()): it takes it as hidden arguments.
+  bool hidden_ndrange = false;
+  /// Work-items past the ndrange do no harm (the kernel reads in_bounds()/ndrange(), or
+  /// declared allow_padding()): launches may pad the ndrange to whole work-groups; else every
+  /// workgroup must divide it.
+  bool pads_safely = false;
+  /// KernelBuilder::work_per_item: how many indices' work one work-item does, for dispatch.
+  std::size_t work_per_item = 1;
+  /// Bytes of the kernel's own local arrays (local_array). PoCL's CPU device puts them after the
+  /// LocalMemory arguments in one region of the device's local memory and aborts the process
+  /// when they do not fit (pocl_setup_kernel_arg_array_with_locals), so the compile and each
+  /// launch check the sum. CL_KERNEL_LOCAL_MEM_SIZE would say it, but PoCL 6.0 reports 0.
+  std::uint64_t static_local_bytes = 0;
+  /// The kernel checks its accesses: it takes the hidden extents and record (common/bounds.hpp),
+  /// and `bounds_sites` describes each check for the host's message.
+  bool bounds_checked = false;
+  std::vector<BoundsSite> bounds_sites;
+  /// The hidden shape arguments, in order, which each launch fills in from its arguments.
+  std::vector<ShapeArg> shape_args;
+  /// Raw modules: the parameters every work-item indexes at get_global_id(0), whose extent a
+  /// launch checks against the ndrange (jit/bounds/raw_bounds.hpp).
+  std::vector<unsigned> extent_covers_ndrange;
+  /// The kernel calls printf (print()): a launch flushes the host's buffered stdout first, so
+  /// that PoCL's output, written straight to file descriptor 1, keeps the program's order.
+  bool prints = false;
+  /// The hidden arguments' indices (layout() of the fields above).
+  HiddenArgs hidden;
+};
+
+}  // namespace spvjit::detail

@@ -1,0 +1,228 @@
+#include "jit/bounds/hoist_bounds.hpp"
+
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/ADT/Triple.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/bounds.hpp"
+#include "ir/analysis/group_stack.hpp"
+#include "ir/kernel_module.hpp"
+#include "jit/bounds/synchronizing.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+// A barrier, a work-group collective or anything convergent: work-items that take different
+// versions of the loop must never wait for each other inside it.
+bool synchronizes(const llvm::Loop& loop) {
+  for (auto* block : loop.blocks()) {
+    for (auto& inst : *block) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      if (call && synchronizing_call(*call)) return true;
+    }
+  }
+  return false;
+}
+
+bool is_check(const llvm::Instruction& inst) {
+  auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+  const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
+  return f && f->getName().startswith(marker_check);
+}
+
+// One (index, extent) pair as the loop sees it: invariant, or {start, +, step} over the loop.
+struct Pair {
+  llvm::Value* index = nullptr;  ///< invariant pairs
+  const llvm::SCEV* start = nullptr;
+  const llvm::SCEV* step = nullptr;
+  llvm::Value* extent = nullptr;
+};
+
+struct Analyses {
+  explicit Analyses(llvm::Function& f)
+      : tli_impl(llvm::Triple(f.getParent()->getTargetTriple())),
+        tli(tli_impl),
+        assumptions(f),
+        dt(f),
+        loops(dt),
+        se(f, tli, assumptions, dt, loops) {}
+  llvm::TargetLibraryInfoImpl tli_impl;
+  llvm::TargetLibraryInfo tli;
+  llvm::AssumptionCache assumptions;
+  llvm::DominatorTree dt;
+  llvm::LoopInfo loops;
+  llvm::ScalarEvolution se;
+};
+
+// The pairs of `check` as `loop` sees them; false when one is neither invariant nor affine.
+bool loop_pairs(llvm::ScalarEvolution& se, const llvm::Loop& loop, llvm::CallInst* check,
+                std::vector<Pair>& out) {
+  std::vector<Pair> pairs;
+  for (unsigned k = 0; k + 1 < check->arg_size(); k += 2) {
+    Pair p;
+    p.extent = check->getArgOperand(k + 1);
+    llvm::Value* index = check->getArgOperand(k);
+    if (!loop.isLoopInvariant(p.extent)) return false;
+    if (loop.isLoopInvariant(index)) {
+      p.index = index;
+    } else {
+      auto* rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(index));
+      if (!rec || rec->getLoop() != &loop || !rec->isAffine()) return false;
+      p.start = rec->getStart();
+      p.step = rec->getStepRecurrence(se);
+      if (!se.isLoopInvariant(p.start, &loop) || !se.isLoopInvariant(p.step, &loop)) return false;
+    }
+    pairs.push_back(p);
+  }
+  out.insert(out.end(), pairs.begin(), pairs.end());
+  return true;
+}
+
+// Versions `loop` if it qualifies; false when it does not.
+bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, std::set<llvm::BasicBlock*>& done) {
+  if (!loop.isInnermost() || synchronizes(loop)) return false;
+  llvm::BasicBlock* header = loop.getHeader();
+  if (loop.getExitingBlock() != header) return false;
+  simplifyLoop(&loop, &a.dt, &a.loops, &a.se, &a.assumptions, nullptr, false);
+  formLCSSA(loop, a.dt, &a.loops, &a.se);
+  llvm::BasicBlock* preheader = loop.getLoopPreheader();
+  if (!preheader || loop.getExitingBlock() != header || !loop.hasDedicatedExits()) return false;
+  const llvm::SCEV* taken = a.se.getBackedgeTakenCount(&loop);
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(taken)) return false;
+
+  std::vector<llvm::CallInst*> hoisted;
+  std::vector<Pair> pairs;
+  for (auto* block : loop.blocks()) {
+    if (block == header) continue;  // the header runs once more than the body
+    for (auto& inst : *block) {
+      if (!is_check(inst)) continue;
+      auto* call = llvm::cast<llvm::CallInst>(&inst);
+      if (loop_pairs(a.se, loop, call, pairs)) hoisted.push_back(call);
+    }
+  }
+  if (hoisted.empty()) return false;
+
+  // In the preheader: with the header exiting, the body runs `taken` times, its counter from
+  // start to start + step * (taken - 1). Each index must be inside its extent at both ends; the
+  // magnitudes are bounded (taken <= 2^31, |step| < 2^31, |start| < 2^62) so nothing between
+  // them wraps, and an affine index between two in-range ends is in range.
+  auto& ctx = f.getContext();
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::SCEVExpander expander(a.se, f.getParent()->getDataLayout(), "bounds");
+  llvm::Instruction* at = preheader->getTerminator();
+  llvm::IRBuilder<> b(at);
+  auto expand = [&](const llvm::SCEV* s) {
+    llvm::Value* v = expander.expandCodeFor(s, s->getType(), at);
+    return v->getType() == i64 ? v : b.CreateSExtOrTrunc(v, i64);
+  };
+  llvm::Value* count = expand(taken);
+  std::vector<llvm::Value*> args;
+  auto add = [&](llvm::Value* index, llvm::Value* extent) {
+    args.push_back(index);
+    args.push_back(extent);
+  };
+  bool any_affine = false;
+  for (const Pair& p : pairs) {
+    if (p.index) {
+      add(p.index, p.extent);
+      continue;
+    }
+    any_affine = true;
+    llvm::Value* start = expand(p.start);
+    llvm::Value* step = expand(p.step);
+    llvm::Value* last = b.CreateAdd(start, b.CreateMul(step, b.CreateSub(count, b.getInt64(1))));
+    add(b.CreateAdd(step, b.getInt64(std::int64_t{1} << 31)), b.getInt64(std::int64_t{1} << 32));
+    add(b.CreateAdd(start, b.getInt64(std::int64_t{1} << 62)), b.getInt64(INT64_MAX));
+    add(start, p.extent);
+    add(last, p.extent);
+  }
+  if (any_affine) add(count, b.getInt64((std::int64_t{1} << 31) + 1));
+  // A loop that never runs its body reaches nothing.
+  llvm::Value* inside = b.CreateOr(
+      b.CreateICmpEQ(count, b.getInt64(0)),
+      b.CreateCall(check_marker(*f.getParent(), static_cast<unsigned>(args.size() / 2)), args,
+                   "loop.in.bounds"));
+
+  // Two versions: the original loop without the hoisted checks, and a copy with them.
+  llvm::BasicBlock* fast_entry = llvm::SplitBlock(preheader, at, &a.dt, &a.loops);
+  llvm::ValueToValueMapTy map;
+  llvm::SmallVector<llvm::BasicBlock*, 16> blocks;
+  llvm::Loop* checked =
+      llvm::cloneLoopWithPreheader(fast_entry, preheader, &loop, map, ".checked", &a.loops, &a.dt, blocks);
+  llvm::remapInstructionsInBlocks(blocks, map);
+  auto* checked_entry = llvm::cast<llvm::BasicBlock>(map[fast_entry]);
+  preheader->getTerminator()->eraseFromParent();
+  llvm::BranchInst::Create(fast_entry, checked_entry, inside, preheader);
+  llvm::SmallVector<llvm::BasicBlock*, 4> exits;
+  loop.getExitBlocks(exits);
+  for (auto* exit : exits) {
+    for (auto& phi : exit->phis()) {
+      const unsigned incoming = phi.getNumIncomingValues();
+      for (unsigned i = 0; i < incoming; ++i) {
+        llvm::BasicBlock* from = phi.getIncomingBlock(i);
+        if (!loop.contains(from)) continue;
+        llvm::Value* v = phi.getIncomingValue(i);
+        llvm::Value* mapped = map.count(v) ? static_cast<llvm::Value*>(map[v]) : v;
+        phi.addIncoming(mapped, llvm::cast<llvm::BasicBlock>(map[from]));
+      }
+    }
+  }
+  for (auto* call : hoisted) {
+    call->replaceAllUsesWith(llvm::ConstantInt::getTrue(ctx));
+    call->eraseFromParent();
+  }
+  done.insert(header);
+  done.insert(checked->getHeader());
+  return true;
+}
+
+}  // namespace
+
+unsigned hoist_loop_bounds_checks(llvm::Function& kernel) {
+  if (kernel.isDeclaration()) return 0;
+  bool any_check = false;
+  for (auto& block : kernel) {
+    for (auto& inst : block) any_check = any_check || is_check(inst);
+  }
+  if (!any_check) return 0;
+  promote_variables(kernel);  // loop counters as SSA values, which ScalarEvolution reads
+  std::set<llvm::BasicBlock*> done;
+  unsigned versioned = 0;
+  // Analyses are rebuilt after each change; a kernel has few loops.
+  for (unsigned round = 0; round < 64; ++round) {
+    Analyses a(kernel);
+    llvm::Loop* next = nullptr;
+    for (llvm::Loop* loop : a.loops.getLoopsInPreorder()) {
+      if (loop->isInnermost() && !done.count(loop->getHeader())) {
+        next = loop;
+        break;
+      }
+    }
+    if (!next) break;
+    if (version(kernel, a, *next, done)) {
+      ++versioned;
+    } else {
+      done.insert(next->getHeader());
+    }
+  }
+  return versioned;
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,75 @@
+#include "jit/cache/cache_key.hpp"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/SHA256.h>
+
+#include "jit/cache/cache_entry.hpp"
+
+#ifndef SPVJIT_VERSION
+#error "SPVJIT_VERSION must be defined by the build (CMakeLists.txt)"
+#endif
+#ifndef SPVJIT_TRANSLATOR_VERSION
+#error "SPVJIT_TRANSLATOR_VERSION must be defined by the build (CMakeLists.txt)"
+#endif
+
+namespace spvjit::detail {
+
+namespace {
+
+void field(std::string& out, std::string_view name, std::string_view value) {
+  out.append(name).append("=").append(std::to_string(value.size())).append(":");
+  out.append(value).append("\n");
+}
+
+std::string extent(const std::optional<detail::Extent3>& e) {
+  return e ? e->to_string() + "/" + std::to_string(e->dims) : std::string("dynamic");
+}
+
+std::string sha256_hex(std::string_view text) {
+  llvm::SHA256 sha;
+  sha.update(llvm::StringRef(text.data(), text.size()));
+  return llvm::toHex(sha.final(), /*LowerCase=*/true);
+}
+
+}  // namespace
+
+ToolVersions ToolVersions::current() {
+  return {SPVJIT_VERSION, LLVM_VERSION_STRING, SPVJIT_TRANSLATOR_VERSION};
+}
+
+std::string cache_key(const KeyInputs& in) {
+  std::string out;
+  field(out, "spvjit-cache-entry", std::to_string(entry_format_version));
+  field(out, "library", in.tools.library);
+  field(out, "llvm", in.tools.llvm);
+  field(out, "translator", in.tools.translator);
+  if (in.device) {
+    field(out, "platform", in.device->platform_name);
+    field(out, "platform-version", in.device->platform_version);  // names PoCL's version
+    field(out, "device", in.device->name);  // PoCL's CPU device names the CPU model
+    field(out, "device-version", in.device->version);
+    field(out, "driver-version", in.device->driver_version);
+  }
+  field(out, "kernel", in.kernel_name);
+  field(out, "ir-sha256", sha256_hex(in.ir_text));
+  std::string params;
+  for (const auto& p : in.params) {
+    params += p.describe() + (p.read_only ? " ro" : "");
+    // A struct's name says nothing of its layout: the scalars and their offsets do.
+    if (p.struct_layout) params += " [" + p.struct_layout->signature() + "]";
+    params += ";";
+  }
+  field(out, "params", params);
+  field(out, "hidden-ndrange", in.hidden_ndrange ? "1" : "0");
+  field(out, "workgroup", extent(in.spec.workgroup));
+  field(out, "ndrange", extent(in.spec.ndrange));
+  field(out, "build-options", in.build_options);
+  return out;
+}
+
+std::string cache_file_name(std::string_view key) {
+  return sha256_hex(key).substr(0, 32) + ".spvk";
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,331 @@
+#include "jit/coarsen/analysis.hpp"
+
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "ir/kernel_module.hpp"
+#include "jit/coarsen/masks.hpp"
+#include "jit/coarsen/math.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+// Work-item queries that stay uniform across the lanes unless asked about dimension 0: the
+// lanes share their group, local id and sizes in dimensions 1 and 2 only.
+bool is_work_item_query(llvm::StringRef name) {
+  return name == "_Z12get_local_idj" || name == "_Z12get_group_idj" ||
+         name == "_Z14get_local_sizej" || name == "_Z15get_global_sizej" ||
+         name == "_Z14get_num_groupsj" || name == "_Z17get_global_offsetj" ||
+         name == "_Z20get_enqueued_local_sizej" || name == global_id_builtin;
+}
+
+bool vectorizable_element(llvm::Type* t) {
+  if (t->isFloatTy() || t->isDoubleTy()) return true;
+  if (auto* i = llvm::dyn_cast<llvm::IntegerType>(t)) {
+    const unsigned bits = i->getBitWidth();
+    return bits == 8 || bits == 16 || bits == 32 || bits == 64;
+  }
+  return false;
+}
+
+class Analysis {
+ public:
+  Analysis(llvm::Function& f, llvm::Value* extent0) : f_(f), extent0_(extent0) {}
+
+  CoarsenPlan run(bool exact_without_check) {
+    if (!scan()) return std::move(plan_);
+    if (roots_.empty()) fail("does not read get_global_id(0)");
+    if (!plan_.ok()) return std::move(plan_);
+    for (auto* r : roots_) mark(r, Role::Index);
+    while (!work_.empty() && plan_.ok()) {
+      auto* v = work_.back();
+      work_.pop_back();
+      for (auto* user : v->users()) {
+        if (!plan_.ok()) break;
+        classify(llvm::cast<llvm::Instruction>(user), v);
+      }
+    }
+    if (!plan_.ok()) return std::move(plan_);
+    for (auto& [inst, r] : plan_.roles) {
+      if (r == Role::Check || r == Role::Report) check_bounds_call(llvm::cast<llvm::CallInst>(inst), r);
+    }
+    for (auto* s : side_effects_) check_store(s);
+    if (plan_.ok() && !exact_without_check) check_guarded();
+    if (plan_.ok()) order();
+    return std::move(plan_);
+  }
+
+ private:
+  void fail(std::string why) {
+    if (plan_.reason.empty()) plan_.reason = std::move(why);
+  }
+  Role* role(llvm::Value* v) {
+    auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!i) return nullptr;
+    auto it = plan_.roles.find(i);
+    return it == plan_.roles.end() ? nullptr : &it->second;
+  }
+  bool is(llvm::Value* v, Role r) {
+    auto* found = role(v);
+    return found && *found == r;
+  }
+  bool uniform(llvm::Value* v) { return role(v) == nullptr; }
+  bool consecutive(llvm::Value* v) { return is(v, Role::Index) || is(v, Role::Offset); }
+  void mark(llvm::Instruction* i, Role r) {
+    if (plan_.roles.emplace(i, r).second && r != Role::InBounds && r != Role::Store &&
+        r != Role::Check && r != Role::Report && r != Role::LaneTest) {
+      work_.push_back(i);
+    }
+  }
+  void widen(llvm::Type* t) {
+    if (!plan_.widest || t->getPrimitiveSizeInBits() > plan_.widest->getPrimitiveSizeInBits()) {
+      plan_.widest = t;
+    }
+  }
+
+  void call_bits(llvm::Type* t) {
+    plan_.widest_call_bits = std::max(plan_.widest_call_bits, t->getPrimitiveSizeInBits().getFixedSize() > 0
+                                                                  ? static_cast<unsigned>(t->getPrimitiveSizeInBits().getFixedSize())
+                                                                  : 64u);
+  }
+
+  // Every instruction: calls the rewrite knows, no atomics, no private variables.
+  bool scan() {
+    for (auto& bb : f_) {
+      for (auto& i : bb) {
+        if (llvm::isa<llvm::AllocaInst>(i)) {
+          fail("has private variables");
+          return false;
+        }
+        if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst, llvm::FenceInst>(i)) {
+          fail("uses atomics or fences");
+          return false;
+        }
+        if (i.getType()->isVectorTy()) {
+          fail("computes with vectors already (Vec<T, N>)");
+          return false;
+        }
+        if (llvm::isa<llvm::StoreInst>(i)) side_effects_.push_back(&i);
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+        if (!call) continue;
+        auto* callee = call->getCalledFunction();
+        if (!callee || !callee->isDeclaration()) {
+          fail("calls a device function");
+          return false;
+        }
+        const auto name = callee->getName();
+        if (is_work_item_query(name)) {
+          auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+          if (!dim) {
+            fail("asks a work-item query with a computed dimension");
+            return false;
+          }
+          if (dim->isZero()) {
+            if (name != global_id_builtin) {
+              fail("reads " + name.str() + "(0)");
+              return false;
+            }
+            roots_.push_back(call);
+          }
+        } else if (name.startswith(vstore_half_prefix)) {
+          side_effects_.push_back(call);
+        } else if (name.startswith(marker_report)) {
+          // A failed bounds check's report (ir/bounds.hpp): rewritten for the failing lane.
+        } else if (!name.startswith(vload_half_prefix) && !callee->doesNotAccessMemory()) {
+          fail("calls " + name.str());
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  void classify(llvm::Instruction* u, llvm::Value* v) {
+    if (plan_.roles.count(u)) return;
+    if (auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(u)) {
+      if (cmp->getPredicate() == llvm::CmpInst::ICMP_ULT && is(cmp->getOperand(0), Role::Index) &&
+          cmp->getOperand(1) == extent0_) {
+        return mark(u, Role::InBounds);
+      }
+      return mark(u, Role::Vector);
+    }
+    if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(u)) {
+      if (gep->getNumIndices() == 1 && consecutive(gep->getOperand(1)) &&
+          uniform(gep->getPointerOperand()) && vectorizable_element(gep->getResultElementType())) {
+        widen(gep->getResultElementType());
+        return mark(u, Role::Address);
+      }
+      fail("indexes memory by a value other than get_global_id(0)");
+      return;
+    }
+    if (is(v, Role::Address)) {
+      // An element address may only be loaded from or stored to.
+      if (auto* load = llvm::dyn_cast<llvm::LoadInst>(u); load && !load->isVolatile()) {
+        return mark(u, Role::Vector);
+      }
+      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(u);
+          store && store->getPointerOperand() == v && !store->isVolatile()) {
+        return mark(u, Role::Store);
+      }
+      fail("uses an element address other than to load or store");
+      return;
+    }
+    if (llvm::isa<llvm::StoreInst>(u)) return;  // the stored value; check_store sees the address
+    if (llvm::isa<llvm::BranchInst>(u)) return;  // a divergent branch: order() records it
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) return classify_call(call);
+    if (auto* add = llvm::dyn_cast<llvm::BinaryOperator>(u);
+        add && add->getOpcode() == llvm::Instruction::Add && consecutive(v) &&
+        uniform(add->getOperand(add->getOperand(0) == v ? 1 : 0))) {
+      return mark(u, Role::Offset);  // row * m + col: still consecutive
+    }
+    if (auto* sub = llvm::dyn_cast<llvm::BinaryOperator>(u);
+        sub && sub->getOpcode() == llvm::Instruction::Sub && sub->getOperand(0) == v &&
+        consecutive(v) && uniform(sub->getOperand(1))) {
+      return mark(u, Role::Offset);  // a neighbour to the left, col - 1
+    }
+    if (llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::FCmpInst, llvm::SelectInst,
+                  llvm::PHINode>(u)) {
+      return mark(u, Role::Vector);
+    }
+    if (auto* cast = llvm::dyn_cast<llvm::CastInst>(u); cast && !cast->getType()->isPointerTy() &&
+                                                        !cast->getSrcTy()->isPointerTy()) {
+      return mark(u, Role::Vector);
+    }
+    fail(std::string("uses a varying value in a ") + u->getOpcodeName() + " instruction");
+  }
+
+  void classify_call(llvm::CallInst* call) {
+    const auto name = call->getCalledFunction()->getName();
+    // Bounds checks and their reports: their operands are checked once every role is known.
+    if (name.startswith(marker_check)) return mark(call, Role::Check);
+    if (name.startswith(marker_report)) return mark(call, Role::Report);
+    if (name == every_lane_marker || name == no_lane_marker) return mark(call, Role::LaneTest);
+    if (name.startswith(vload_half_prefix)) {
+      if (consecutive(call->getArgOperand(0)) && uniform(call->getArgOperand(1))) {
+        widen(call->getType());
+        return mark(call, Role::Vector);
+      }
+    } else if (name.startswith(vstore_half_prefix)) {
+      if (consecutive(call->getArgOperand(1)) && uniform(call->getArgOperand(2))) {
+        widen(call->getArgOperand(0)->getType());
+        return mark(call, Role::Store);
+      }
+    } else if (vector_intrinsic(*call)) {
+      call_bits(call->getType());
+      return mark(call, Role::Vector);
+    } else if (!vector_math_name(*call, 2).empty()) {
+      if (vector_form_exact(*call)) call_bits(call->getType());  // else called per lane
+      return mark(call, Role::Vector);
+    }
+    fail("passes a varying value to " + name.str());
+  }
+
+  // A check's (index, extent) pairs — after the report's record, site and global id — must have
+  // consecutive or uniform indices and uniform extents: then W lanes pass or fail together in
+  // one scalar test of the first and last lane.
+  void check_bounds_call(llvm::CallInst* call, Role r) {
+    const unsigned first_pair = r == Role::Check ? 0 : 3;
+    if (r == Role::Report && !is(call->getArgOperand(2), Role::Index)) {
+      fail("reports a bounds failure without its global index");
+      return;
+    }
+    for (unsigned k = first_pair; k + 1 < call->arg_size(); k += 2) {
+      llvm::Value* index = call->getArgOperand(k);
+      if (!consecutive(index) && !uniform(index)) {
+        fail("checks the bounds of an index that is not get_global_id(0) plus a uniform value");
+        return;
+      }
+      if (!uniform(call->getArgOperand(k + 1))) {
+        fail("checks bounds against an extent that differs between work-items");
+        return;
+      }
+    }
+  }
+
+  void check_store(llvm::Instruction* s) {
+    if (is(s, Role::Store)) return;
+    if (llvm::isa<llvm::StoreInst>(s)) {
+      fail("stores to an address not indexed by get_global_id(0)");
+    } else {
+      fail("stores half values at an offset other than get_global_id(0)");
+    }
+  }
+
+  // Every store must be behind a branch on get_global_id(0) < extent0 (possibly and-ed with
+  // other conditions): then indices past the end store nothing, and the tail may skip them.
+  void check_guarded() {
+    std::vector<llvm::BasicBlockEdge> guards;
+    std::vector<llvm::Value*> conditions;
+    for (auto& [inst, r] : plan_.roles) {
+      if (r == Role::InBounds) conditions.push_back(inst);
+    }
+    std::unordered_set<llvm::Value*> seen;
+    while (!conditions.empty()) {
+      auto* c = conditions.back();
+      conditions.pop_back();
+      if (!seen.insert(c).second) continue;
+      for (auto* user : c->users()) {
+        if (auto* br = llvm::dyn_cast<llvm::BranchInst>(user); br && br->isConditional()) {
+          guards.emplace_back(br->getParent(), br->getSuccessor(0));
+        } else if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(user);
+                   bin && bin->getOpcode() == llvm::Instruction::And) {
+          conditions.push_back(bin);
+        }
+      }
+    }
+    llvm::DominatorTree dt(f_);
+    for (auto* s : side_effects_) {
+      bool guarded = false;
+      for (auto& edge : guards) guarded = guarded || dt.dominates(edge, s->getParent());
+      if (!guarded) {
+        fail("stores without the bounds check get_global_id(0) < ndrange(0)");
+        return;
+      }
+    }
+  }
+
+  // Defs before uses: reverse post-order of the blocks, program order inside each.
+  void order() {
+    llvm::ReversePostOrderTraversal<llvm::Function*> rpo(&f_);
+    for (auto* bb : rpo) {
+      for (auto& i : *bb) {
+        if (plan_.roles.count(&i)) plan_.order.push_back(&i);
+      }
+    }
+    for (auto& bb : f_) {
+      if (auto* br = llvm::dyn_cast<llvm::BranchInst>(bb.getTerminator());
+          br && br->isConditional() && is(br->getCondition(), Role::Vector)) {
+        plan_.divergent_branches.push_back(br);
+      }
+      if (llvm::isa<llvm::SwitchInst>(bb.getTerminator()) &&
+          role(llvm::cast<llvm::SwitchInst>(bb.getTerminator())->getCondition())) {
+        fail("switches on a varying value");
+        return;
+      }
+    }
+  }
+
+  llvm::Function& f_;
+  llvm::Value* extent0_;
+  CoarsenPlan plan_;
+  std::vector<llvm::Instruction*> roots_;
+  std::vector<llvm::Instruction*> side_effects_;
+  std::vector<llvm::Instruction*> work_;
+};
+
+}  // namespace
+
+CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
+                                bool exact_without_check) {
+  return Analysis(kernel, extent0).run(exact_without_check);
+}
+
+}  // namespace spvjit::detail

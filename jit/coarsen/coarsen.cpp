@@ -1,0 +1,264 @@
+// The rewrite: the kernel's body is cloned twice into helper functions — a scalar one taking
+// the index as an argument (the tail) and a vector one covering W indices — and the kernel
+// itself becomes a dispatcher between them. Both helpers are always-inline; PoCL inlines them.
+#include "jit/coarsen/coarsen.hpp"
+
+
+#include <algorithm>
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include "ir/analysis/group_stack.hpp"
+#include "jit/coarsen/analysis.hpp"
+#include "jit/coarsen/masks.hpp"
+#include "jit/device/split_vector_calls.hpp"
+#include "jit/coarsen/vector.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+unsigned preferred_width(const VectorWidths& w, llvm::Type* t) {
+  if (t->isFloatTy()) return w.f32;
+  if (t->isDoubleTy()) return w.f64;
+  switch (t->getIntegerBitWidth()) {
+    case 8: return w.i8;
+    case 16: return w.i16;
+    case 32: return w.i32;
+    default: return w.i64;
+  }
+}
+
+// A copy of `kernel` as a spir_func with one more i64 argument, named `suffix`.
+llvm::Function* clone_with_index(llvm::Function& kernel, const std::string& suffix,
+                                 llvm::ValueToValueMapTy& map) {
+  std::vector<llvm::Type*> types;
+  for (auto& a : kernel.args()) types.push_back(a.getType());
+  types.push_back(llvm::Type::getInt64Ty(kernel.getContext()));
+  auto* type = llvm::FunctionType::get(kernel.getReturnType(), types, false);
+  auto* f = llvm::Function::Create(type, llvm::Function::InternalLinkage,
+                                   kernel.getName() + suffix, kernel.getParent());
+  for (auto& a : kernel.args()) map[&a] = f->getArg(a.getArgNo());
+  llvm::SmallVector<llvm::ReturnInst*, 4> returns;
+  llvm::CloneFunctionInto(f, &kernel, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+  f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  f->setDSOLocal(true);  // the verifier's rule for internal linkage
+  f->clearMetadata();  // kernel_arg_* and reqd_work_group_size belong to the kernel
+  f->addFnAttr(llvm::Attribute::AlwaysInline);
+  f->getArg(kernel.arg_size())->setName("coarse.index");
+  return f;
+}
+
+llvm::CallInst* call_helper(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Function* helper,
+                            llvm::Value* index) {
+  std::vector<llvm::Value*> args;
+  for (auto& a : kernel.args()) args.push_back(&a);
+  args.push_back(index);
+  auto* call = b.CreateCall(helper, args);
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return call;
+}
+
+// The tail: the original body once per index below the extent, for indices base .. base+W-1.
+llvm::Function* make_scalar_body(llvm::Function& kernel, const CoarsenPlan& plan) {
+  llvm::ValueToValueMapTy map;
+  auto* f = clone_with_index(kernel, ".scalar", map);
+  llvm::Value* index = f->getArg(kernel.arg_size());
+  for (auto& [inst, role] : plan.roles) {
+    if (role == Role::Index) {
+      auto* copy = llvm::cast<llvm::Instruction>(map[inst]);
+      copy->replaceAllUsesWith(index);
+      copy->eraseFromParent();
+    }
+  }
+  return f;
+}
+
+// The vector body: a clone of the kernel, if-converted where its lanes may branch apart, then
+// analysed again (if-conversion makes new varying values: masks, blends) and vectorized.
+struct VectorBody {
+  llvm::Function* function = nullptr;
+  CoarsenPlan plan;
+  LaneMasks masks;
+
+  VectorBody(llvm::Function& kernel, const CoarsenPlan& kernel_plan, llvm::Value* extent0,
+             const std::string& suffix) {
+    llvm::ValueToValueMapTy map;
+    function = clone_with_index(kernel, suffix, map);
+    std::vector<llvm::BranchInst*> divergent;
+    for (auto* br : kernel_plan.divergent_branches) {
+      divergent.push_back(llvm::cast<llvm::BranchInst>(map[br]));
+    }
+    masks = if_convert(*function, divergent);
+    llvm::Value* extent = extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
+    // Stores were checked to be guarded on the kernel itself.
+    plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true);
+    if (plan.ok() && !plan.divergent_branches.empty()) {
+      plan.reason = "branches on a value that differs between lanes only after if-conversion";
+    }
+    if (!plan.ok()) {  // plan.reason says why
+      function->eraseFromParent();
+      function = nullptr;
+    }
+  }
+  bool ok() const { return function != nullptr; }
+  bool vectorize(unsigned width, FastEndArgs covered, bool index_fits) {
+    return vectorize_body(*function, plan, masks, width, covered, index_fits);
+  }
+};
+
+// The vectorizer answers every lane test; their declarations must not reach the translator.
+void erase_unused_lane_tests(llvm::Module& m) {
+  for (const char* marker : {every_lane_marker, no_lane_marker}) {
+    if (auto* f = m.getFunction(marker); f && f->use_empty()) f->eraseFromParent();
+  }
+}
+
+// The kernel becomes: g = get_global_id(0); base = W*g; all W inside -> vector body(g), else
+// scalar body(i) for i in base .. min(base+W, extent)-1. With a `fast_body` (no bounds checks
+// of get_global_id(0) itself), a full vector below `fast_end` (the least of ndrange(0) and
+// every extent, from the launch) runs it instead: the one compare per work-item an unchecked
+// kernel makes.
+void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
+                     llvm::Function* fast_body, llvm::Value* fast_end,
+                     llvm::Function* scalar_body, unsigned width) {
+  auto& ctx = kernel.getContext();
+  llvm::Function* gid = kernel.getParent()->getFunction(global_id_builtin);
+  // The kernel's blocks go; extent0 (an argument or constant) survives them.
+  kernel.dropAllReferences();
+  while (!kernel.empty()) kernel.begin()->eraseFromParent();
+  auto* entry = llvm::BasicBlock::Create(ctx, "entry", &kernel);
+  auto* full = llvm::BasicBlock::Create(ctx, "full", &kernel);
+  // Blocks in dominance order, as SPIR-V wants them: fast and checked come before full.
+  auto* fast = fast_body ? llvm::BasicBlock::Create(ctx, "fast", &kernel, full) : nullptr;
+  auto* checked = fast_body ? llvm::BasicBlock::Create(ctx, "checked", &kernel, full) : nullptr;
+  // Without an extent every lane runs, as the padded work-items it stands for would: no tail.
+  auto* tail = extent0 ? llvm::BasicBlock::Create(ctx, "tail", &kernel) : nullptr;
+  auto* loop = extent0 ? llvm::BasicBlock::Create(ctx, "tail.loop", &kernel) : nullptr;
+  auto* body = extent0 ? llvm::BasicBlock::Create(ctx, "tail.body", &kernel) : nullptr;
+  auto* done = llvm::BasicBlock::Create(ctx, "done", &kernel);
+  llvm::IRBuilder<> b(entry);
+  auto* g = b.CreateCall(gid, {b.getInt32(0)});
+  g->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  auto* base = b.CreateMul(g, b.getInt64(width), "base", /*HasNUW=*/true);
+  auto* end = b.CreateAdd(base, b.getInt64(width), "end", /*HasNUW=*/true);
+  if (fast_body) {
+    // Weighted: a launch that passes enough memory never leaves the fast path.
+    b.CreateCondBr(b.CreateICmpULE(end, fast_end), fast, checked,
+                   llvm::MDBuilder(ctx).createBranchWeights(1u << 20, 1));
+    b.SetInsertPoint(fast);
+    call_helper(b, kernel, fast_body, g);
+    b.CreateBr(done);
+    b.SetInsertPoint(checked);
+  }
+  if (extent0) {
+    b.CreateCondBr(b.CreateICmpULE(end, extent0), full, tail);
+  } else {
+    b.CreateBr(full);
+  }
+
+  b.SetInsertPoint(full);
+  call_helper(b, kernel, vector_body, g);
+  b.CreateBr(done);
+
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  if (!extent0) return;
+
+  b.SetInsertPoint(tail);
+  auto* limit = b.CreateSelect(b.CreateICmpULT(end, extent0), end, extent0, "limit");
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  auto* i = b.CreatePHI(b.getInt64Ty(), 2, "i");
+  i->addIncoming(base, tail);
+  b.CreateCondBr(b.CreateICmpULT(i, limit), body, done);
+  b.SetInsertPoint(body);
+  call_helper(b, kernel, scalar_body, i);
+  i->addIncoming(b.CreateAdd(i, b.getInt64(1), "", true), body);
+  b.CreateBr(loop);
+}
+
+}  // namespace
+
+CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
+                                  const Specialization& spec, const VectorWidths& widths,
+                                  unsigned forced_width) {
+  llvm::Function* kernel = m.getFunction(def.name);
+  if (!kernel || kernel->isDeclaration() || !kernel->getReturnType()->isVoidTy()) {
+    return {1, "has no kernel body"};
+  }
+  llvm::Value* extent0 = nullptr;
+  if (spec.ndrange) {
+    extent0 = llvm::ConstantInt::get(llvm::Type::getInt64Ty(m.getContext()), spec.ndrange->size[0]);
+  } else if (def.hidden_ndrange && kernel->arg_size() > def.params.size()) {
+    extent0 = kernel->getArg(static_cast<unsigned>(def.params.size()));
+  } else if (!def.pads_safely) {
+    return {1, "does not know its ndrange (it never reads in_bounds() or ndrange()) and did not "
+               "declare allow_padding()"};
+  }
+  // A static workgroup dividing a static ndrange launches exactly ndrange(0) indices, so the
+  // bounds check may have been folded away (jit/specialize.cpp); a kernel that pads safely
+  // without knowing its ndrange guards itself.
+  const bool exact = (spec.ndrange && spec.workgroup && spec.workgroup->size[0] != 0 &&
+                      spec.ndrange->size[0] % spec.workgroup->size[0] == 0) ||
+                     !extent0;
+  // As SSA values (phis) the analysis can tell which variables vary; PoCL promotes them anyway.
+  promote_variables(*kernel);
+  // The builder leaves a block after each return_(): unreachable, but a predecessor to the code
+  // after the if, which would make every early return's region look entered from outside.
+  llvm::removeUnreachableBlocks(*kernel);
+  unify_returns(*kernel);
+  CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact);
+  if (!plan.ok()) return {1, plan.reason};
+  if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
+  if (auto why = divergent_region_problem(*kernel, plan.divergent_branches); !why.empty()) {
+    return {1, why};
+  }
+  unsigned width = forced_width > 1 ? forced_width : preferred_width(widths, plan.widest);
+  if (width < 2) return {1, "the device prefers scalars for this element type", true};
+  // Builtins taking vectors wider than the kernel library's registers (256 bits for PoCL built
+  // for x86-64-v3) return garbage from SPIR-V input: PoCL's SPIR wrapper passes them through a
+  // stack slot with a `tail call` lacking `byval`, so LLVM deletes the store (see
+  // jit/device/split_vector_calls.hpp). 256 bits are exact, and plain loads, arithmetic and stores are
+  // exact at any width. (Calls in Vec<T, N> code are split instead.)
+  if (plan.widest_call_bits > 0) {
+    width = std::min(width, std::max(2u, max_builtin_vector_bits / plan.widest_call_bits));
+  }
+  // 3 is left out: a float3 occupies 16 bytes in OpenCL, so its loads do not tile an array.
+  if (width != 2 && width != 4 && width != 8 && width != 16) {
+    return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16", true};
+  }
+  // Bounds checks of get_global_id(0) itself against a buffer's extent pass for every full
+  // vector below the least extent the launch passed: a second vector body without them, for
+  // those.
+  const bool has_fast_end = def.bounds_checked && def.hidden.fast_end != HiddenArgs::none;
+  const FastEndArgs covered =
+      has_fast_end ? FastEndArgs{def.hidden.first_extent, def.hidden.record} : FastEndArgs{};
+  // The name carries the width, for people reading the SPIR-V (`spvjit spirv`).
+  VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width));
+  if (!vector_body.ok()) {
+    erase_unused_lane_tests(m);
+    return {1, vector_body.plan.reason};
+  }
+  const bool checks_index = vector_body.vectorize(width, covered, /*index_fits=*/false);
+  llvm::Function* fast_body = nullptr;
+  llvm::Value* fast_end = nullptr;
+  if (checks_index) {
+    fast_end = kernel->getArg(def.hidden.fast_end);
+    VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width));
+    fast.vectorize(width, covered, /*index_fits=*/true);
+    fast_body = fast.function;
+  }
+  auto* scalar_body = extent0 ? make_scalar_body(*kernel, plan) : nullptr;
+  erase_unused_lane_tests(m);
+  make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width);
+  return {width, {}};
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,170 @@
+// The passes, in order (jit/pipeline.hpp says where each stage starts). Each pass is a function
+// in a file of its own; this file alone decides which run, when, and in what order.
+#include "jit/pipeline.hpp"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <utility>
+
+#include "common/env.hpp"
+#include "common/log.hpp"
+#include "ir/bounds.hpp"
+#include "jit/bounds/bounds_lowering.hpp"
+#include "jit/bounds/hoist_bounds.hpp"
+#include "jit/bounds/merge_bounds.hpp"
+#include "jit/device/float_atomics.hpp"
+#include "jit/device/fuse_fmuladd.hpp"
+#include "jit/device/split_vector_calls.hpp"
+#include "jit/legalize/bool_bitcasts.hpp"
+#include "jit/legalize/drop_freeze.hpp"
+#include "jit/legalize/expand_intrinsics.hpp"
+#include "jit/legalize/promote_integers.hpp"
+#include "jit/legalize/scalarize_vectors.hpp"
+#include "jit/specialize.hpp"
+#include "spvjit/error.hpp"
+
+namespace spvjit::detail {
+
+std::string describe(const Specialization& spec) {
+  return "(workgroup " + (spec.workgroup ? spec.workgroup->to_string() : std::string("dynamic")) +
+         ", ndrange " + (spec.ndrange ? spec.ndrange->to_string() : std::string("dynamic")) + ")";
+}
+
+namespace {
+
+// Runs the passes of one stage on one module: each logged with its time at SPVJIT_LOG=debug,
+// and the module written out after it where SPVJIT_DUMP_IR names a directory. Costs nothing
+// more than a branch per pass when both are off.
+class PassRunner {
+ public:
+  PassRunner(llvm::Module& module, std::string subject)
+      : module_(module), subject_(std::move(subject)), dump_dir_(dump_directory()) {}
+
+  template <class Pass>
+  void run(const char* name, Pass&& pass) {
+    const bool timed = log_enabled(LogLevel::Debug);
+    const auto started = timed ? std::chrono::steady_clock::now()
+                               : std::chrono::steady_clock::time_point();
+    pass(module_);
+    ++step_;
+    if (timed) {
+      char ms[32];
+      std::snprintf(ms, sizeof ms, "%.2f",
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                              started).count());
+      log_line(LogLevel::Debug, subject_ + ": pass " + std::to_string(step_) + " " + name +
+                                    " in " + ms + " ms");
+    }
+    if (!dump_dir_.empty()) dump(name);
+  }
+
+ private:
+  static std::string dump_directory() {
+    static const std::string dir = env_value("SPVJIT_DUMP_IR").value_or("");
+    return dir;
+  }
+
+  void dump(const char* pass) const {
+    char number[8];
+    std::snprintf(number, sizeof number, "%02u", step_);
+    // One file per compile: two compiles of one kernel (two specializations) number their own.
+    static std::atomic<unsigned> compiles{0};
+    if (dump_id_ == 0) dump_id_ = compiles.fetch_add(1, std::memory_order_relaxed) + 1;
+    std::string stem = module_.getName().str();
+    for (char& c : stem) {
+      if (c == '/') c = '_';
+    }
+    const std::string path = dump_dir_ + "/" + stem + "." +
+                             std::to_string(dump_id_) + "." + number + "-" + pass + ".ll";
+    std::error_code error;
+    llvm::sys::fs::create_directories(dump_dir_);
+    llvm::raw_fd_ostream out(path, error);
+    if (error) {
+      warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + error.message());
+      return;
+    }
+    module_.print(out, nullptr);
+  }
+
+  llvm::Module& module_;
+  std::string subject_;
+  std::string dump_dir_;
+  unsigned step_ = 0;
+  mutable unsigned dump_id_ = 0;
+};
+
+}  // namespace
+
+void legalize_raw_module(llvm::Module& m, const std::string& context) {
+  PassRunner passes(m, context);
+  passes.run("drop-freeze", drop_freeze);
+  passes.run("expand-intrinsics", [](llvm::Module& m) { expand_untranslatable_intrinsics(m); });
+  passes.run("expand-bool-vector-bitcasts", [](llvm::Module& m) { expand_bool_vector_bitcasts(m); });
+  passes.run("scalarize-odd-vectors", [&](llvm::Module& m) { scalarize_odd_vectors(m, context); });
+  passes.run("promote-odd-integers", [&](llvm::Module& m) { promote_odd_integers(m, context); });
+  // The rewrites leave the declarations of the intrinsics they replaced; once is enough.
+  passes.run("drop-unused-intrinsics", [](llvm::Module& m) {
+    for (auto it = m.begin(); it != m.end();) {
+      llvm::Function& f = *it++;
+      if (f.isIntrinsic() && f.use_empty()) f.eraseFromParent();
+    }
+  });
+}
+
+std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const KernelModule& def,
+                                               const Specialization& spec,
+                                               const LoweringTarget& target,
+                                               unsigned& coarsen_width) {
+  const std::string subject = "kernel '" + def.name + "' " + describe(spec);
+  // Parsing the definition and applying the static sizes is the stage's first pass: it makes
+  // the module the others rewrite.
+  auto module = specialize(context, def, spec);
+  PassRunner passes(*module, subject);
+  passes.run("fuse-fmuladd",
+             [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
+  if (!target.bounds_checks) {
+    passes.run("remove-bounds-checks", remove_bounds_checks);
+  } else {
+    passes.run("hoist-loop-bounds-checks", [&](llvm::Module& m) {
+      if (auto* kernel = m.getFunction(def.name)) hoist_loop_bounds_checks(*kernel);
+    });
+  }
+  coarsen_width = 1;
+  // A raw module's kernels share one program: none is rewritten for its own geometry (nor
+  // could be: they read get_global_size, not spvjit's ndrange).
+  if (target.coarsen && !def.raw) {
+    passes.run("coarsen", [&](llvm::Module& m) {
+      const CoarsenResult r =
+          coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width);
+      coarsen_width = r.width;
+      if (r.width > 1) {
+        SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width) +
+                         " indices per work-item");
+      } else if (def.declared_elementwise && !r.device_limited) {
+        throw UserError(subject + ": declared elementwise() but cannot be coarsened: it " +
+                        r.reason +
+                        ". Index memory by global_index(0) plus values uniform across "
+                        "work-items and guard stores with in_bounds(), or drop the declaration");
+      } else {
+        SPVJIT_LOG_DEBUG(subject + ": not coarsened: " + r.reason);
+      }
+    });
+  }
+  passes.run("merge-bounds-checks", merge_bounds_checks);
+  passes.run("lower-bounds-checks", lower_bounds_checks);
+  passes.run("lower-float-atomics",
+             [&](llvm::Module& m) { lower_float_atomics(m, target.float_atomics); });
+  if (target.split_wide_builtins) {
+    passes.run("split-wide-builtin-calls",
+               [](llvm::Module& m) { split_wide_builtin_calls(m, max_builtin_vector_bits); });
+  }
+  return module;
+}
+
+}  // namespace spvjit::detail

@@ -1,0 +1,60 @@
+// The compile pipeline: every pass spvjit runs on a kernel's LLVM IR after its definition, in
+// order, in one place (jit/pipeline.cpp). A kernel's IR goes through four stages:
+//
+//  1. Definition. A builder kernel: KernelBuilder::finish (ir/builder.cpp) closes the function
+//     and fixes its interface, the hidden arguments included (ir/kernel_module.hpp); it checks
+//     (scope, barriers uniform, LLVM's verifier) but optimizes nothing. A raw module:
+//     kernel_from_bitcode (jit/legalize/raw_module.cpp) parses it and runs
+//     legalize_raw_module() below.
+//  2. Lowering, at each compile of a specialization: lower_for_device() below, from the
+//     definition's bitcode to the module the translator takes.
+//  3. Translation: jit/spirv (validate, then the translator's own program).
+//  4. Build and cache: JitCore (jit/compiler.cpp) — memory table, disk cache, clBuildProgram.
+//
+// SPVJIT_LOG=debug logs each pass and its time; SPVJIT_DUMP_IR=<dir> writes the module after
+// each pass to <dir>/<kernel>.<NN>-<pass>.ll (docs/contributing.md, "Reading a compile").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ir/kernel_module.hpp"
+#include "jit/coarsen/coarsen.hpp"
+#include "runtime/float_atomics.hpp"
+#include "spvjit/kernel.hpp"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace spvjit::detail {
+
+/// What the lowering needs to know of the device and the Jit's options, settled once per Jit.
+struct LoweringTarget {
+  bool fma_f32 = false;  ///< llvm.fmuladd becomes llvm.fma on float (the device has CL_FP_FMA)
+  bool fma_f64 = false;
+  bool bounds_checks = true;  ///< checks kept (the option, and a record the host can read)
+  bool coarsen = false;       ///< a CPU device and coarsening on
+  unsigned forced_coarsen_width = 0;
+  VectorWidths widths;
+  FloatAtomicAdd float_atomics;       ///< what the device adds natively
+  bool split_wide_builtins = false;  ///< PoCL's wide-builtin bug (jit/device/split_vector_calls.hpp)
+};
+
+/// "(workgroup (64,), ndrange dynamic)", for log lines and messages.
+std::string describe(const Specialization& spec);
+
+/// Stage 1 for raw modules: the foreign IR made translatable (jit/legalize/). Throws UserError,
+/// starting with `context`, for what it refuses.
+void legalize_raw_module(llvm::Module& m, const std::string& context);
+
+/// Stage 2: `def` specialized for `spec` and lowered for `target`; `coarsen_width` says how
+/// many indices one work-item runs (1: not coarsened), which the launch geometry follows.
+std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const KernelModule& def,
+                                               const Specialization& spec,
+                                               const LoweringTarget& target,
+                                               unsigned& coarsen_width);
+
+}  // namespace spvjit::detail

@@ -1,0 +1,69 @@
+// spvjit-translate: LLVM bitcode on standard input, SPIR-V on standard output, run by
+// libspvjit as a child (jit/spirv/translate.cpp). It is the only spvjit code that loads Debian's
+// libLLVMSPIRVLib.so.15 and with it the shared libLLVM-15: kept out of the host's process, the
+// translator's std::exit on unsupported input ends this program, not the host, and its LLVM
+// never meets the host's.
+//
+// Reply on standard output as jit/spirv/translator_reply.hpp encodes it, then exit 0.
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <sstream>
+#include <string>
+
+#include "jit/spirv/fast_math_extension.hpp"
+#include "jit/spirv/translator_reply.hpp"
+
+namespace {
+
+bool write_all(const std::string& bytes) {
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+int reply(bool ok, const std::string& payload) {
+  return write_all(spvjit::detail::encode_translator_reply(ok, payload)) ? 0 : 3;
+}
+
+}  // namespace
+
+int main() {
+  std::string bitcode;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return reply(false, "spvjit-translate: cannot read its input");
+    if (n == 0) break;
+    bitcode.append(buffer, static_cast<std::size_t>(n));
+  }
+  llvm::LLVMContext context;
+  context.setOpaquePointers(false);  // the v15 translator takes typed pointers only
+  auto module = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "kernel"), context);
+  if (!module) {
+    return reply(false, "spvjit-translate: cannot read the bitcode: " +
+                            llvm::toString(module.takeError()));
+  }
+  // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2". Float atomic add (OpAtomicFAddEXT)
+  // needs its extension allowed, and the `contract` flag of mul_add's multiplies
+  // and adds SPV_INTEL_fp_fast_math_mode; only modules that use one declare it.
+  const SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_2,
+                                      {{SPIRV::ExtensionID::SPV_EXT_shader_atomic_float_add, true},
+                                       {SPIRV::ExtensionID::SPV_INTEL_fp_fast_math_mode, true}});
+  std::ostringstream spirv;
+  std::string error;
+  if (!llvm::writeSpirv(module->get(), options, spirv, error)) return reply(false, error);
+  return reply(true, spvjit::detail::declare_fast_math_extension(spirv.str()));
+}
