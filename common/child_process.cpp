@@ -81,7 +81,7 @@ class Fd {
 };
 
 [[noreturn]] void fail(const std::string& what) {
-  throw Error("run_child: " + what + ": " + std::strerror(errno));
+  throw SystemError("run_child: " + what + ": " + std::strerror(errno));
 }
 
 // A host that closed fds 0-2 (daemons do) gets its next descriptors there: the child's dup2 of

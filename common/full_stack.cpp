@@ -59,7 +59,7 @@ class Companion {
  private:
   void start() {
     pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) throw Error("spvjit: pthread_attr_init failed");
+    if (pthread_attr_init(&attr) != 0) throw SystemError("spvjit: pthread_attr_init failed");
     const std::uint64_t stack = std::max<std::uint64_t>(full_stack_bytes(), std::uint64_t{8} << 20);
     int err = pthread_attr_setstacksize(&attr, static_cast<std::size_t>(stack));
     // The host's asynchronous signals are for the host's threads: the companion starts with
@@ -74,7 +74,7 @@ class Companion {
     }
     pthread_attr_destroy(&attr);
     if (err != 0) {
-      throw Error("spvjit: this thread's stack (" + std::to_string(this_thread_stack_bytes()) +
+      throw SystemError("spvjit: this thread's stack (" + std::to_string(this_thread_stack_bytes()) +
                   " bytes) is smaller than a default thread's (" +
                   std::to_string(full_stack_bytes()) +
                   "), and a thread with a full stack to run the call on could not be started: " +

@@ -1,5 +1,6 @@
 // KernelBuilder: parameters, the index space, and finishing a kernel into a KernelDef.
 #include "spvjit/builder.hpp"
+#include "common/error_report.hpp"
 
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Verifier.h>
@@ -92,7 +93,8 @@ llvm::Type* BuilderState::register_type(Scalar s) {
     case Scalar::F32: return ir.getFloatTy();
     case Scalar::F64: return ir.getDoubleTy();
   }
-  throw InternalError("register_type: unknown scalar");
+  internal_error << "register_type: unknown scalar";
+  return ir.getVoidTy();
 }
 
 llvm::Type* BuilderState::memory_type(Scalar s) {
@@ -444,7 +446,8 @@ KernelDef KernelBuilder::finish() {
   return detail::with_full_stack([&]() -> KernelDef {
     auto& s = *state_;
     s.check_kernel_scope("finish");
-    if (!s.loops.empty()) throw UserError("finish: a loop of kernel '" + s.name + "' is still open");
+    user_assert(s.loops.empty(), {"finish", s.name})
+        << "a loop is still open; end its body before finish()";
     if (s.uses_ndrange) {
       for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
         s.add_argument(s.ir.getInt64Ty(), detail::hidden_ndrange_name + std::to_string(d));
@@ -489,7 +492,7 @@ KernelDef KernelBuilder::finish() {
     std::string errors;
     llvm::raw_string_ostream err(errors);
     if (llvm::verifyModule(*s.module, &err)) {
-      throw InternalError("builder produced an invalid module for kernel '" + s.name +
+      internal_error << ("builder produced an invalid module for kernel '" + s.name +
                           "': " + err.str());
     }
     detail::check_barriers_uniform(*s.kernel, s.name);
@@ -507,7 +510,7 @@ KernelDef KernelBuilder::finish() {
     km->hidden = detail::HiddenArgs::layout(km->params, km->hidden_ndrange, checked,
                                             km->shape_args.size());
     if (s.kernel->arg_size() != km->hidden.count) {
-      throw InternalError("finish: kernel '" + s.name + "' has " +
+      internal_error << ("kernel '" + s.name + "' has " +
                           std::to_string(s.kernel->arg_size()) + " arguments; its hidden "
                           "argument layout expects " + std::to_string(km->hidden.count));
     }

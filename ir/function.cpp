@@ -2,6 +2,7 @@
 // insertion point are swapped for the function's, so every verb (if_, for_, var, loads, math)
 // builds into it unchanged; closing restores the kernel's.
 #include "spvjit/function.hpp"
+#include "common/error_report.hpp"
 
 #include "ir/block_order.hpp"
 #include "ir/bounds.hpp"
@@ -137,21 +138,21 @@ DeviceFunctionScope::~DeviceFunctionScope() {
 Value DeviceFunctionScope::arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
   if (p.pointer || p.lanes > 1) {
-    throw InternalError("device function argument " + std::to_string(i) + " is no scalar");
+    internal_error << ("device function argument " + std::to_string(i) + " is no scalar");
   }
   return Value(frame_->state, frame_->fn->getArg(i), p.type);
 }
 
 Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
-  if (!p.pointer) throw InternalError("device function argument " + std::to_string(i) + " is a scalar");
+  if (!p.pointer) internal_error << ("device function argument " + std::to_string(i) + " is a scalar");
   return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
                  frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i), p.layout);
 }
 
 VecValue DeviceFunctionScope::vector_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
-  if (p.lanes < 2) throw InternalError("device function argument " + std::to_string(i) + " is no vector");
+  if (p.lanes < 2) internal_error << ("device function argument " + std::to_string(i) + " is no vector");
   return VecValue(frame_->state, frame_->fn->getArg(i), p.type, p.lanes);
 }
 

@@ -8,6 +8,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "ir/bounds.hpp"
+#include "common/error_report.hpp"
 #include "ir/emit.hpp"
 #include "spvjit/pointer.hpp"
 
@@ -281,8 +282,8 @@ namespace {
 // Checks that a struct pointer is accessed by member and a scalar one by element; returns the
 // scalar accessed.
 Scalar accessed_scalar(const Pointer& p, const FieldPath* field, const char* what) {
-  if (field && !p.layout()) throw InternalError(std::string(what) + ": a member access through a pointer to scalars");
-  if (field && field->pointer) throw InternalError(std::string(what) + ": a pointer member read as a scalar");
+  if (field && !p.layout()) internal_error << (std::string(what) + ": a member access through a pointer to scalars");
+  if (field && field->pointer) internal_error << (std::string(what) + ": a pointer member read as a scalar");
   if (!field && p.layout()) {
     throw UserError(std::string(what) + ": the pointer points to struct " + p.layout()->name() +
                     "; access a member (ps[i][&" + p.layout()->name() + "::member]) or copy "

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/env.hpp"
+#include "common/error_report.hpp"
 #include "common/full_stack.hpp"
 #include "common/geometry.hpp"
 #include "common/group_stack.hpp"
@@ -72,11 +73,9 @@ class JitCore {
   // preferred multiple. Allocation-free unless it throws: it runs on every warm compile() call.
   Specialization normalize(const KernelDef& def, const Specialization& spec) const {
     const std::uint64_t local_bytes = def.module().static_local_bytes;
-    if (local_bytes > runtime->info.local_mem_size) {
-      throw UserError("compile of kernel '" + def.name() + "': its local arrays take " +
-                      std::to_string(local_bytes) + " bytes; the device has " +
-                      std::to_string(runtime->info.local_mem_size) + " bytes of local memory");
-    }
+    user_assert(local_bytes <= runtime->info.local_mem_size, {"compile", def.name()})
+        << "its local arrays take " << local_bytes << " bytes; the device has "
+        << runtime->info.local_mem_size << " bytes of local memory";
     GeometryRules rules;
     rules.statics = &spec;
     rules.limits = {runtime->info.max_workgroup_size, runtime->info.max_work_item_sizes, 1};
@@ -398,8 +397,7 @@ namespace {
 // A moved-from Jit has no core: using it is a UserError, not a null dereference.
 detail::JitCore& live(const std::unique_ptr<detail::JitCore>& core, const char* what) {
   if (!core) [[unlikely]] {
-    throw UserError(std::string("Jit::") + what + ": this Jit was moved from; use the Jit it "
-                    "was moved to");
+    user_error({what}) << "this Jit was moved from; use the Jit it was moved to";
   }
   return *core;
 }
@@ -408,14 +406,14 @@ detail::JitCore& live(const std::unique_ptr<detail::JitCore>& core, const char* 
 // Compiles run LLVM (and PoCL's build) deep in the stack: on a full-sized one
 // (common/full_stack.hpp).
 Kernel Jit::compile(const KernelDef& def, const Specialization& spec) {
-  return detail::with_full_stack([&] { return live(core_, "compile").compile(def, spec); });
+  return detail::with_full_stack([&] { return live(core_, "Jit::compile").compile(def, spec); });
 }
 
 Program Jit::compile(const ModuleDef& module, const Specialization& spec) {
   return detail::with_full_stack([&] {
-    auto& core = live(core_, "compile");
+    auto& core = live(core_, "Jit::compile");
     if (!module.valid()) {
-      throw UserError("Jit::compile: the ModuleDef is empty; make one with module_from_bitcode");
+      user_error({"Jit::compile"}) << "the ModuleDef is empty; make one with module_from_bitcode";
     }
     std::vector<Kernel> kernels;
     kernels.reserve(module.kernels().size());
@@ -426,20 +424,20 @@ Program Jit::compile(const ModuleDef& module, const Specialization& spec) {
 
 std::vector<std::uint32_t> Jit::spirv(const KernelDef& def, const Specialization& spec) {
   return detail::with_full_stack([&] {
-    auto& core = live(core_, "spirv");
+    auto& core = live(core_, "Jit::spirv");
     return core.to_spirv(def, core.normalize(def, spec), false).words;
   });
 }
 
-std::uint64_t Jit::compile_count() const { return live(core_, "compile_count").compiles.load(); }
+std::uint64_t Jit::compile_count() const { return live(core_, "Jit::compile_count").compiles.load(); }
 
 JitStats Jit::stats() const {
-  auto& core = live(core_, "stats");
+  auto& core = live(core_, "Jit::stats");
   return {core.compiles.load(), core.disk_hits.load(), core.disk_writes.load()};
 }
 
 std::string Jit::cache_dir() const {
-  auto& core = live(core_, "cache_dir");
+  auto& core = live(core_, "Jit::cache_dir");
   return core.disk.enabled() ? core.disk.dir() : std::string();
 }
 

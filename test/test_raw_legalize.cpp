@@ -1,6 +1,6 @@
 // Raw modules with what clang -O2 and LLVM's passes emit but SPIR-V cannot hold (freeze, i4 and
 // other odd widths, bitcasts of <N x i1>, vector reductions, saturating arithmetic): written as
-// LLVM IR text, legalized by kernel_from_module (jit/legalize/legalize.hpp), run on the device and
+// LLVM IR text, legalized by kernel_from_module (legalize_raw_module, jit/pipeline.cpp), run on the device and
 // compared with the same operations computed here.
 #include <doctest/doctest.h>
 #include <llvm/AsmParser/Parser.h>

@@ -88,6 +88,14 @@ class BuildError : public OpenCLError {
   std::string log_;
 };
 
+/// The operating system refused what a call needed: a pipe or a process for the translator
+/// program, a thread with a full-sized stack. The process and spvjit live on; the call may
+/// succeed later (fewer processes or threads, more memory).
+class SystemError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// No device that accepts SPIR-V was found; the message lists every device that was seen.
 class DeviceNotFoundError : public Error {
  public:

@@ -1,4 +1,5 @@
 #include "jit/coarsen/vector.hpp"
+#include "common/error_report.hpp"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/Constants.h>
@@ -573,7 +574,8 @@ class Vectorizer {
       phis_.emplace_back(phi, v);
       return v;
     }
-    throw InternalError(std::string("coarsen: no vector form for ") + inst->getOpcodeName());
+    internal_error << "coarsen: no vector form for " << inst->getOpcodeName();
+    return nullptr;
   }
 
   llvm::Value* vector_call(llvm::IRBuilder<>& b, llvm::CallInst* c) {
@@ -605,7 +607,7 @@ class Vectorizer {
       return v;
     }
     const std::string vname = vector_math_name(*c, width_);
-    if (vname.empty()) throw InternalError("coarsen: no vector form for " + name.str());
+    if (vname.empty()) internal_error << ("coarsen: no vector form for " + name.str());
     if (!vector_form_exact(*c)) {
       // The scalar builtin once per lane: its vector form would not give the same bits.
       llvm::Value* result = llvm::PoisonValue::get(vector_type(c->getType()));

@@ -13,6 +13,7 @@
 #include <set>
 #include <vector>
 
+#include "common/error_report.hpp"
 #include "common/full_stack.hpp"
 #include "ir/analysis/group_stack.hpp"
 #include "ir/kernel_module.hpp"
@@ -228,12 +229,12 @@ std::shared_ptr<const detail::RawModuleSource> source_of(const llvm::Module& mod
 // The kernel `name` of `module` (whose whole is `source`): its signature and facts.
 KernelDef kernel_of(llvm::Module& module, const std::string& name,
                     std::shared_ptr<const detail::RawModuleSource> source,
-                    const RawKernelOptions& options) {
+                    const RawKernelOptions& options, const char* operation) {
   llvm::Function* fn = module.getFunction(name);
-  if (!fn || fn->isDeclaration()) {
-    throw UserError("kernel_from_module: the module defines no function '" + name + "'");
-  }
-  detail::check_kernel_name(name, "kernel_from_module: kernel name");
+  user_assert(fn && !fn->isDeclaration(), {operation})
+      << "the module defines no function '" << name << "'";
+  const std::string what = std::string(operation) + ": kernel name";
+  detail::check_kernel_name(name, what.c_str());
   auto km = std::make_shared<detail::KernelModule>();
   km->name = name;
   for (const auto& arg : fn->args()) {
@@ -276,12 +277,12 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
       std::string type;
       llvm::raw_string_ostream os(type);
       t->print(os);
-      throw UserError("kernel_from_module: parameter " + std::to_string(arg.getArgNo()) + " '" +
-                      p.name + "' of kernel '" + name + "' has type " + os.str() +
+      user_error({operation, name}) << "parameter " << arg.getArgNo() << " '"
+                                    << p.name + "' has type " + os.str() +
                       (why.empty() ? "" : ": " + why) +
                       "; expected a scalar (i8..i64, half, float, double), a typed pointer to "
                       "one or to a vector of 2, 3, 4, 8 or 16 of them in address space 1, 2 or 3, "
-                      "a struct by value (byval) or a pointer to structs in address space 1 or 2");
+                      "a struct by value (byval) or a pointer to structs in address space 1 or 2";
     }
     km->params.push_back(p);
   }
@@ -309,9 +310,10 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
     if (std::find(kernels.begin(), kernels.end(), name) == kernels.end()) kernels.push_back(name);
     llvm::Function* fn = module.getFunction(name);
     if (!fn || fn->isDeclaration()) {
-      throw UserError("kernel_from_module: the module defines no function '" + name + "'");
+      user_error({"kernel_from_bitcode"}) << "the module defines no function '" << name << "'";
     }
-    return kernel_of(module, name, source_of(module, std::move(kernels)), options);
+    return kernel_of(module, name, source_of(module, std::move(kernels)), options,
+                     "kernel_from_bitcode");
   });
 }
 
@@ -327,7 +329,7 @@ ModuleDef module_from_bitcode(std::string_view bitcode, const RawKernelOptions& 
     }
     const auto source = source_of(module, kernels);
     std::vector<KernelDef> defs;
-    for (const auto& name : kernels) defs.push_back(kernel_of(module, name, source, options));
+    for (const auto& name : kernels) defs.push_back(kernel_of(module, name, source, options, "module_from_bitcode"));
     return ModuleDef(std::move(defs));
   });
 }

@@ -42,8 +42,9 @@ const std::string& translator_program() {
     }
     std::string list;
     for (const auto& p : tried) list += (list.empty() ? "" : ", ") + p;
-    throw Error("spvjit-translate, the SPIR-V translator program installed with spvjit, was not "
-                "found (looked for " + list + "); reinstall spvjit");
+    throw TranslationError("(any)", "spvjit-translate, the SPIR-V translator program installed "
+                           "with spvjit, was not found (looked for " + list + "); reinstall spvjit",
+                           "");
   }();
   return path;
 }
@@ -65,9 +66,10 @@ std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::s
   ChildResult child;
   try {
     child = run_child(program, {}, bitcode, translate_timeout);
-  } catch (const Error& e) {
-    throw Error("kernel '" + kernel + "': the SPIR-V translator program could not run, nothing "
-                "was compiled (the process lives on; compile again later): " + e.what());
+  } catch (const SystemError& e) {
+    throw SystemError("compile of kernel '" + kernel + "': the SPIR-V translator program could "
+                      "not run, nothing was compiled (the process lives on; compile again "
+                      "later): " + e.what());
   }
   // The answer is in the output, whole or not at all; the status is only a diagnostic.
   const auto reply = decode_translator_reply(child.out);
