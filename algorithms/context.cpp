@@ -17,8 +17,9 @@ Algorithms::Algorithms(Runtime& runtime, Jit& jit, AlgorithmOptions options)
   }
   std::size_t units = runtime.device().compute_units;
   if (runtime.inline_threads() > units) units = runtime.inline_threads();
-  max_chunks_ = options_.max_chunks != 0 ? options_.max_chunks
-                                         : chunks_per_compute_unit * std::max<std::size_t>(units, 1);
+  max_chunks_ = options_.max_chunks != 0
+                    ? options_.max_chunks
+                    : chunks_per_compute_unit * std::max<std::size_t>(units, 1);
 }
 
 Algorithms::~Algorithms() = default;

@@ -193,8 +193,9 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   siginfo_t info{};
   int waited;
   constexpr int wait_on_pidfd = 3;  // P_PIDFD (Linux 5.4); glibc 2.36's headers lack it
-  while ((waited = ::waitid(static_cast<idtype_t>(wait_on_pidfd), static_cast<id_t>(child.get()), &info,
-                            WEXITED | __WALL)) < 0 && errno == EINTR) {
+  while ((waited = ::waitid(static_cast<idtype_t>(wait_on_pidfd), static_cast<id_t>(child.get()),
+                            &info, WEXITED | __WALL)) < 0 &&
+         errno == EINTR) {
   }
   if (waited < 0) {
     if (errno != ECHILD) fail("waiting for " + program);

@@ -11,7 +11,9 @@ namespace {
 bool same_ignoring_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    const auto lower = [](char c) {
+      return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    };
     if (lower(a[i]) != lower(b[i])) return false;
   }
   return true;
@@ -31,7 +33,8 @@ std::optional<std::string> env_value(const char* name) {
 
 bool parse_flag(const char* name, std::string_view value) {
   // Pairs of (true, false) spellings.
-  static constexpr std::string_view spellings[][2] = {{"on", "off"}, {"true", "false"}, {"yes", "no"}, {"1", "0"}};
+  static constexpr std::string_view spellings[][2] = {
+      {"on", "off"}, {"true", "false"}, {"yes", "no"}, {"1", "0"}};
   for (const auto& pair : spellings) {
     if (same_ignoring_case(value, pair[0])) return true;
     if (same_ignoring_case(value, pair[1])) return false;

@@ -72,9 +72,12 @@ class ErrorReport {
 /// A misuse of the API, when `cond` fails: a UserError "<where>: <message>".
 #define user_assert(cond, ...) spvjit_report_if(User, (cond), (::spvjit::detail::Where __VA_ARGS__))
 /// A misuse found without a single condition to test.
-#define user_error(...) \
-  ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::User, ::spvjit::detail::Where __VA_ARGS__, __FILE__, __LINE__)
+#define user_error(...)                                            \
+  ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::User, \
+                                ::spvjit::detail::Where __VA_ARGS__, __FILE__, __LINE__)
 /// An invariant of spvjit's own, when `cond` fails: an InternalError naming this file and line.
-#define internal_assert(cond) spvjit_report_if(Internal, (cond), (::spvjit::detail::Where{"spvjit"}))
-#define internal_error \
-  ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::Internal, ::spvjit::detail::Where{"spvjit"}, __FILE__, __LINE__)
+#define internal_assert(cond) \
+  spvjit_report_if(Internal, (cond), (::spvjit::detail::Where{"spvjit"}))
+#define internal_error                                                 \
+  ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::Internal, \
+                                ::spvjit::detail::Where{"spvjit"}, __FILE__, __LINE__)

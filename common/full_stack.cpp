@@ -66,7 +66,8 @@ class Companion {
     // them blocked (faults still reach it).
     sigset_t blocked, previous;
     sigfillset(&blocked);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT}) sigdelset(&blocked, sig);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT})
+      sigdelset(&blocked, sig);
     if (err == 0) {
       pthread_sigmask(SIG_BLOCK, &blocked, &previous);
       err = pthread_create(&thread_, &attr, &Companion::main, this);
@@ -74,11 +75,11 @@ class Companion {
     }
     pthread_attr_destroy(&attr);
     if (err != 0) {
-      throw SystemError("spvjit: this thread's stack (" + std::to_string(this_thread_stack_bytes()) +
-                  " bytes) is smaller than a default thread's (" +
-                  std::to_string(full_stack_bytes()) +
-                  "), and a thread with a full stack to run the call on could not be started: " +
-                  std::strerror(err));
+      throw SystemError(
+          "spvjit: this thread's stack (" + std::to_string(this_thread_stack_bytes()) +
+          " bytes) is smaller than a default thread's (" + std::to_string(full_stack_bytes()) +
+          "), and a thread with a full stack to run the call on could not be started: " +
+          std::strerror(err));
     }
     started_ = true;
   }
@@ -127,8 +128,9 @@ std::uint64_t this_thread_stack_bytes() noexcept {
     if (::getpid() == static_cast<pid_t>(::syscall(SYS_gettid))) {
       rlimit limit{};
       if (::getrlimit(RLIMIT_STACK, &limit) == 0) {
-        return limit.rlim_cur == RLIM_INFINITY ? std::max<std::uint64_t>(full_stack_bytes(), std::uint64_t{8} << 20)
-                                               : static_cast<std::uint64_t>(limit.rlim_cur);
+        return limit.rlim_cur == RLIM_INFINITY
+                   ? std::max<std::uint64_t>(full_stack_bytes(), std::uint64_t{8} << 20)
+                   : static_cast<std::uint64_t>(limit.rlim_cur);
       }
     }
     std::uint64_t size = 0;

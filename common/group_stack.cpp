@@ -29,7 +29,8 @@ std::string GroupStack::refusal(const std::string& group, std::size_t items) con
            ": use smaller private arrays or hold fewer values across barrier()";
   }
   std::uint64_t total = 0;
-  const bool overflows = __builtin_mul_overflow(static_cast<std::uint64_t>(items), per_item, &total);
+  const bool overflows =
+      __builtin_mul_overflow(static_cast<std::uint64_t>(items), per_item, &total);
   return group + " would keep " + std::to_string(items) + " x " + std::to_string(per_item) +
          (overflows ? std::string(" (over 2^64)") : " = " + std::to_string(total)) + where +
          ": use a workgroup of at most " + std::to_string(max_items()) +

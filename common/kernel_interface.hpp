@@ -62,9 +62,9 @@ struct HiddenArgs {
 struct KernelInterface {
   std::string name;
   std::vector<Param> params;
-  /// The kernel reads its ndrange (ndrange(), in_bounds()): it takes it as hidden arguments.
+  /// The kernel reads its ndrange (ndrange(), in_ndrange()): it takes it as hidden arguments.
   bool hidden_ndrange = false;
-  /// Work-items past the ndrange do no harm (the kernel reads in_bounds()/ndrange(), or
+  /// Work-items past the ndrange do no harm (the kernel reads in_ndrange()/ndrange(), or
   /// declared allow_padding()): launches may pad the ndrange to whole work-groups; else every
   /// workgroup must divide it.
   bool pads_safely = false;

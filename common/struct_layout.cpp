@@ -9,7 +9,8 @@ namespace {
 void spell_out(const StructLayout& layout, std::uint32_t base, std::vector<StructLeaf>& out) {
   for (const StructField& f : layout.fields()) {
     if (f.nested) {
-      for (std::uint32_t k = 0; k < f.count; ++k) spell_out(*f.nested, base + f.offset + k * f.nested->size(), out);
+      for (std::uint32_t k = 0; k < f.count; ++k)
+        spell_out(*f.nested, base + f.offset + k * f.nested->size(), out);
     } else if (f.pointer) {
       out.push_back({base + f.offset, f.points_to_struct() ? Scalar::U8 : f.type, true});
     } else {
@@ -49,7 +50,8 @@ StructLayout::StructLayout(std::string name, std::uint32_t size, std::uint32_t a
                       "the members in the order they are declared");
     }
     if (f.pointer && (f.nested || f.array)) {
-      throw UserError(what + ": member '" + f.name + "' is a pointer and an array or a struct at once");
+      throw UserError(what + ": member '" + f.name +
+                      "' is a pointer and an array or a struct at once");
     }
     if (f.count == 0) throw UserError(what + ": member '" + f.name + "' is an empty array");
     if (!f.array && f.count != 1) {
@@ -90,12 +92,14 @@ void StructLayout::sign_fields(std::uint32_t base, std::string& out) const {
   for (const StructField& f : fields_) {
     const std::uint32_t at = base + f.offset;
     if (f.nested) {
-      for (std::uint32_t k = 0; k < f.count; ++k) f.nested->sign_fields(at + k * f.nested->size(), out);
+      for (std::uint32_t k = 0; k < f.count; ++k)
+        f.nested->sign_fields(at + k * f.nested->size(), out);
     } else if (f.pointer) {
       out += describe_pointer(f) + "@" + std::to_string(at) + ",";
     } else {
       for (std::uint32_t k = 0; k < f.count; ++k) {
-        out += std::string(spvjit::name(f.type)) + "@" + std::to_string(at + k * size_of(f.type)) + ",";
+        out += std::string(spvjit::name(f.type)) + "@" + std::to_string(at + k * size_of(f.type)) +
+               ",";
       }
     }
   }
@@ -112,7 +116,8 @@ std::string StructLayout::first_pointer_member() const {
     if (f.pointer) return name_ + "::" + f.name;
     if (f.nested) {
       if (std::string inner = f.nested->first_pointer_member(); !inner.empty()) {
-        return name_ + "::" + f.name + (f.array ? "[0]." : ".") + inner.substr(inner.find("::") + 2);
+        return name_ + "::" + f.name + (f.array ? "[0]." : ".") +
+               inner.substr(inner.find("::") + 2);
       }
     }
   }

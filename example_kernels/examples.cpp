@@ -18,7 +18,7 @@ KernelDef saxpy_of() {
   auto a = kb.param<A>("a");
   kb.elementwise();  // coarsened on CPU devices, or compiling it says why not
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { z[i] = a * x[i] + y[i]; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = a * x[i] + y[i]; });
   return kb.finish();
 }
 
@@ -36,7 +36,8 @@ KernelDef saxpy_vector_of() {
       first + std::int64_t{W} <= n,
       [&] { vstore(z, first, a * vload<W>(x, first) + vload<W>(y, first)); },
       [&] {
-        kb.for_(first, n, kb.lit(std::int64_t{1}), [&](Val<std::int64_t> i) { z[i] = a * x[i] + y[i]; });
+        kb.for_(first, n, kb.lit(std::int64_t{1}),
+                [&](Val<std::int64_t> i) { z[i] = a * x[i] + y[i]; });
       });
   return kb.finish();
 }
@@ -64,7 +65,7 @@ KernelDef scale_of(unsigned dims) {
   if (dims == 3) {
     i = i + kb.ndrange(0) * (kb.global_index(1) + kb.ndrange(1) * kb.global_index(2));
   }
-  kb.if_(kb.in_bounds(), [&] { out[i] = A(2) * in[i]; });
+  kb.if_(kb.in_ndrange(), [&] { out[i] = A(2) * in[i]; });
   return kb.finish();
 }
 }  // namespace
@@ -93,7 +94,7 @@ KernelDef naive_matmul() {
   auto A = view(a, n, p);
   auto B = view(b, p, m);
   auto C = view(c, n, m);
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto acc = kb.var(0.0f);
     kb.for_(kb.lit<std::int64_t>(0), p, kb.lit<std::int64_t>(1),
             [&](Val<std::int64_t> k) { acc += A(row, k) * B(k, col); });
@@ -149,7 +150,8 @@ KernelDef tiled_matmul(std::int64_t tile) {
 //       i, j = @index(Global, NTuple)
 //       n, m = size(u)
 //       if 1 < i < n && 1 < j < m
-//           unew[i, j] = u[i, j] + alpha * (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4u[i, j])
+//           unew[i, j] = u[i, j] + alpha * (u[i-1, j] + u[i+1, j] + u[i, j-1] + u[i, j+1] - 4u[i,
+//           j])
 //       end
 //   end
 // The bindings go into the body by init-capture: clang 15 cannot capture structured bindings.
@@ -227,7 +229,7 @@ KernelDef waterlily_mult() {
   auto j0 = kb.param<std::int64_t>("j0");
   auto [gi, gj] = global_indices<2>(kb);  // I = @index(Global, Cartesian)
   // KernelAbstractions skips the work-items a static workgroup (64) adds past size(R).
-  kb.if_(kb.in_bounds(), [&, gi = gi, gj = gj] {
+  kb.if_(kb.in_ndrange(), [&, gi = gi, gj = gj] {
     const Val<std::int64_t> i = gi + i0, j = gj + j0;  // I += I0
     // mult(I, L, D, x) with d = 2: δ(1, I) steps i, δ(2, I) steps j.
     auto s = kb.var(x(i, j) * D(i, j));
@@ -271,7 +273,7 @@ KernelDef straight_line(std::size_t statements) {
   auto i = kb.global_index();
   auto acc = kb.var(0.0f);
   for (std::size_t k = 0; k < statements; ++k) acc = acc + x[i] * c;
-  kb.if_(kb.in_bounds(), [&] { z[i] = acc; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = acc; });
   return kb.finish();
 }
 

@@ -41,12 +41,14 @@ KernelDef performant_matmul_pack_b() {
     kb.if_else(
         panel * cols + cols <= m,
         [&] {
-          for (unsigned v = 0; v < per_row; ++v) vstore(packed, to + v * lanes, vload<lanes>(b, from + v * lanes));
+          for (unsigned v = 0; v < per_row; ++v)
+            vstore(packed, to + v * lanes, vload<lanes>(b, from + v * lanes));
         },
         [&] {
           // The last panel: the columns past m are zeros, so the product's padding lanes are too.
           kb.for_(zero(kb), kb.lit(cols), one(kb), [&](Val<std::int64_t> c) {
-            packed[to + c] = kb.ternary(panel * cols + c < m, [&] { return b[from + c]; }, [] { return 0.0f; });
+            packed[to + c] = kb.ternary(
+                panel * cols + c < m, [&] { return b[from + c]; }, [] { return 0.0f; });
           });
         });
   });
@@ -92,10 +94,12 @@ KernelDef performant_matmul() {
     const auto a_panel = global[0] * p * rows;
     const auto b_panel = panel * p * cols;
     std::vector<Acc> acc;
-    for (unsigned x = 0; x < rows * per_row; ++x) acc.push_back(vec_var(kb, V::splat(kb.lit(0.0f))));
+    for (unsigned x = 0; x < rows * per_row; ++x)
+      acc.push_back(vec_var(kb, V::splat(kb.lit(0.0f))));
     kb.for_(zero(kb), p, one(kb), [&](Val<std::int64_t> k) {
       V bk[per_row];
-      for (unsigned v = 0; v < per_row; ++v) bk[v] = vload<lanes>(packed, b_panel + k * cols + v * lanes);
+      for (unsigned v = 0; v < per_row; ++v)
+        bk[v] = vload<lanes>(packed, b_panel + k * cols + v * lanes);
       for (std::int64_t r = 0; r < rows; ++r) {
         const V ar = V::splat(Val<float>(a[a_panel + k * rows + r]));
         for (unsigned v = 0; v < per_row; ++v) {
@@ -110,12 +114,14 @@ KernelDef performant_matmul() {
         kb.if_else(
             j0 + cols <= m,
             [&] {
-              for (unsigned v = 0; v < per_row; ++v) vstore(c, out + v * lanes, acc[r * per_row + v].get());
+              for (unsigned v = 0; v < per_row; ++v)
+                vstore(c, out + v * lanes, acc[r * per_row + v].get());
             },
             [&] {
               // The last panel: only the columns inside C.
               for (unsigned x = 0; x < cols; ++x) {
-                kb.if_(j0 + x < m, [&] { c[out + x] = acc[r * per_row + x / lanes].get()[x % lanes]; });
+                kb.if_(j0 + x < m,
+                       [&] { c[out + x] = acc[r * per_row + x / lanes].get()[x % lanes]; });
               }
             });
       });

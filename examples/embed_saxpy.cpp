@@ -13,7 +13,7 @@ int main() {
     auto y = kb.param<Const<float>>("Y");
     auto a = kb.param<float>("a");
     auto i = kb.global_index();
-    kb.if_(kb.in_bounds(), [&] { z[i] = a * x[i] + y[i]; });
+    kb.if_(kb.in_ndrange(), [&] { z[i] = a * x[i] + y[i]; });
     KernelDef saxpy = kb.finish();
 
     Runtime rt;

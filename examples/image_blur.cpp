@@ -62,7 +62,7 @@ spvjit::KernelDef blur_kernel() {
   auto y = kb.global_index(1);
   auto w = kb.ndrange(0);
   auto h = kb.ndrange(1);
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto sum = kb.var(0.0f);
     for (std::int64_t dy = -1; dy <= 1; ++dy) {
       for (std::int64_t dx = -1; dx <= 1; ++dx) {

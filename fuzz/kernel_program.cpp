@@ -340,7 +340,7 @@ Program generate(KernelBuilder& kb, ByteReader& bytes, const Inputs& inputs) {
   auto floats = kb.param<Const<float>>("floats");
   auto s = kb.param<std::int32_t>("s");
   Program program;
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     Generator g(kb, bytes);
     auto i = kb.global_index();
     Slot index{i, {}, true}, loaded_int{ints[i].get(), {}, true},

@@ -59,7 +59,7 @@ struct Program {
 };
 
 /// Builds the body of `kernel(out i64*, outf f32*, ints const i32*, floats const f32*, s i32)`
-/// from the bytes, inside an if_(in_bounds()).
+/// from the bytes, inside an if_(in_ndrange()).
 Program generate(KernelBuilder& kb, ByteReader& bytes, const Inputs& inputs);
 
 }  // namespace spvjit::fuzz

@@ -82,7 +82,8 @@ void check_value(const char* what, const Pointer& p, const Value& v) {
   p.state()->check_same_builder(v, what);
   if (v.type() != p.element()) {
     throw UserError(std::string(what) + ": value of type " + std::string(name(v.type())) +
-                    " on memory of " + std::string(name(p.element())) + "; insert an explicit cast");
+                    " on memory of " + std::string(name(p.element())) +
+                    "; insert an explicit cast");
   }
 }
 
@@ -131,8 +132,9 @@ Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
         auto* int_type = s.register_type(bits);
         auto* int_addr = s.ir.CreateBitCast(
             addr, llvm::PointerType::get(int_type, static_cast<unsigned>(p.space())));
-        auto* swapped = s.call_builtin(mangle(what, p.space(), bits, 1), int_type,
-                                       {int_addr, s.ir.CreateBitCast(value.raw(), int_type)}, false);
+        auto* swapped =
+            s.call_builtin(mangle(what, p.space(), bits, 1), int_type,
+                           {int_addr, s.ir.CreateBitCast(value.raw(), int_type)}, false);
         return s.ir.CreateBitCast(swapped, value.raw()->getType());
       }
     }

@@ -29,7 +29,8 @@ llvm::Function* bounds_marker(llvm::Module& m, const std::string& name, llvm::Ty
 
 llvm::Function* check_marker(llvm::Module& m, unsigned pairs) {
   auto* i64 = llvm::Type::getInt64Ty(m.getContext());
-  return bounds_marker(m, marker_check + std::to_string(pairs), llvm::Type::getInt1Ty(m.getContext()),
+  return bounds_marker(m, marker_check + std::to_string(pairs),
+                       llvm::Type::getInt1Ty(m.getContext()),
                        std::vector<llvm::Type*>(2 * pairs, i64), true);
 }
 
@@ -38,8 +39,8 @@ llvm::Value* record_pointer(BuilderState& s) {
   // Only the kernel lacks one (a device function's is its argument): a marker in its entry
   // block, which specialize() replaces with the hidden argument.
   llvm::IRBuilder<> entry(s.alloca_block);
-  s.bounds_record = entry.CreateCall(bounds_marker(*s.module, marker_record, record_type(s.ctx()), {}, true),
-                                     {}, "bounds.record");
+  s.bounds_record = entry.CreateCall(
+      bounds_marker(*s.module, marker_record, record_type(s.ctx()), {}, true), {}, "bounds.record");
   return s.bounds_record;
 }
 

@@ -42,7 +42,8 @@ void check_identifier(std::string_view name, const char* what) {
 void check_kernel_name(std::string_view name, const char* what) {
   check_identifier(name, what);
   const auto refuse = [&](const std::string& why) {
-    const std::string shown = name.size() > 64 ? std::string(name.substr(0, 64)) + "..." : std::string(name);
+    const std::string shown =
+        name.size() > 64 ? std::string(name.substr(0, 64)) + "..." : std::string(name);
     throw UserError(std::string(what) + " '" + shown + "' " + why);
   };
   // PoCL looks a kernel's work-group function up as "_pocl_kernel_<name>_workgroup" in a
@@ -292,12 +293,14 @@ Pointer KernelBuilder::struct_param(std::string_view name,
   auto* arg = s.add_argument(llvm::PointerType::get(info.type, 0), std::string(name));
   arg->addAttr(llvm::Attribute::getWithByValType(s.ctx(), info.type));
   arg->addAttr(llvm::Attribute::getWithAlignment(
-      s.ctx(), llvm::Align(std::max<std::uint64_t>(
-                   layout->align(), s.module->getDataLayout().getABITypeAlign(info.type).value()))));
+      s.ctx(),
+      llvm::Align(std::max<std::uint64_t>(
+          layout->align(), s.module->getDataLayout().getABITypeAlign(info.type).value()))));
   arg->addAttr(llvm::Attribute::NoCapture);
   arg->addAttr(llvm::Attribute::ReadOnly);
   llvm::IRBuilder<> entry(s.alloca_block);
-  auto* handle = entry.CreateInBoundsGEP(info.type, arg, entry.getInt64(0), std::string(name) + ".ptr");
+  auto* handle =
+      entry.CreateInBoundsGEP(info.type, arg, entry.getInt64(0), std::string(name) + ".ptr");
   Param p;
   p.name = std::string(name);
   p.kind = ParamKind::Struct;
@@ -387,11 +390,11 @@ Val<std::int64_t> KernelBuilder::ndrange(unsigned dim) {
   state_->uses_ndrange = true;
   return index_builtin(*state_, "ndrange", detail::marker_ndrange, dim);
 }
-Val<bool> KernelBuilder::in_bounds() {
+Val<bool> KernelBuilder::in_ndrange() {
   auto& s = *state_;
-  s.check_kernel_scope("in_bounds");
+  s.check_kernel_scope("in_ndrange");
   s.uses_ndrange = true;
-  auto* call = s.call_builtin(detail::marker_in_bounds, s.ir.getInt1Ty(), {});
+  auto* call = s.call_builtin(detail::marker_in_ndrange, s.ir.getInt1Ty(), {});
   return Val<bool>(Value(&s, call, Scalar::Bool));
 }
 

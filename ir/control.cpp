@@ -80,8 +80,8 @@ void KernelBuilder::end_loop(detail::ScopeHandle& h) {
 
 namespace detail {
 void throw_loop_literal_range(const char* what, const std::string& value, Scalar counter) {
-  throw UserError(std::string("for_: the ") + what + " " + value + " does not fit the counter's type " +
-                  std::string(name(counter)) +
+  throw UserError(std::string("for_: the ") + what + " " + value +
+                  " does not fit the counter's type " + std::string(name(counter)) +
                   " (the type of the loop's kernel-value bounds); use a wider or signed counter");
 }
 }  // namespace detail
@@ -169,7 +169,8 @@ void KernelBuilder::end_counted_loop(detail::CountedLoop& h) {
     } else if (h.direction < 0) {
       leave = past_min();
     } else {
-      leave = select(compare(CompareOp::Gt, h.step, constant_int(st, t, 0)), past_max(), past_min());
+      leave =
+          select(compare(CompareOp::Gt, h.step, constant_int(st, t, 0)), past_max(), past_min());
     }
     auto* next = llvm::BasicBlock::Create(s.ctx(), "for.step", s.kernel);
     s.ir.CreateCondBr(leave.raw(), block(h.scope.blocks[2]), next);

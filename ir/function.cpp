@@ -112,10 +112,10 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   for (std::size_t i = 0; i < f.params.size(); ++i) {
     const bool pointer = f.params[i].pointer;
     f.extent_arg.push_back(pointer ? next_extent++ : 0);
-    f.array.push_back(pointer ? s.add_array("argument " + std::to_string(i) + " of device function " +
-                                                fn_name,
-                                            fn_name + ".arg" + std::to_string(i))
-                              : -1);
+    f.array.push_back(
+        pointer ? s.add_array("argument " + std::to_string(i) + " of device function " + fn_name,
+                              fn_name + ".arg" + std::to_string(i))
+                : -1);
   }
   s.bounds_record = fn->getArg(fn->arg_size() - 1);
 
@@ -145,14 +145,16 @@ Value DeviceFunctionScope::arg(unsigned i) const {
 
 Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
-  if (!p.pointer) internal_error << ("device function argument " + std::to_string(i) + " is a scalar");
+  if (!p.pointer)
+    internal_error << ("device function argument " + std::to_string(i) + " is a scalar");
   return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
                  frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i), p.layout);
 }
 
 VecValue DeviceFunctionScope::vector_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
-  if (p.lanes < 2) internal_error << ("device function argument " + std::to_string(i) + " is no vector");
+  if (p.lanes < 2)
+    internal_error << ("device function argument " + std::to_string(i) + " is no vector");
   return VecValue(frame_->state, frame_->fn->getArg(i), p.type, p.lanes);
 }
 
@@ -219,7 +221,8 @@ void* DeviceFunctionScope::finish_function() {
 namespace {
 std::string describe(const FunctionParam& p) {
   if (p.lanes > 1) return shape_name(p.type, p.lanes);
-  const std::string element = p.layout ? "struct " + p.layout->name() : std::string(spvjit::name(p.type));
+  const std::string element =
+      p.layout ? "struct " + p.layout->name() : std::string(spvjit::name(p.type));
   if (!p.pointer) return element;
   return std::string(spvjit::name(p.space)) + (p.read_only ? " const " : " ") + element + "*";
 }
@@ -232,7 +235,8 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
     s.check_same_builder(v.state(), v.raw(), arg.c_str(), "an empty vector");
     s.check_in_current_function(v.raw(), what.c_str());
     if (v.element() != p.type || v.lanes() != p.lanes) {
-      throw UserError(arg + " is " + shape_name(v.element(), v.lanes()) + "; expected " + describe(p));
+      throw UserError(arg + " is " + shape_name(v.element(), v.lanes()) + "; expected " +
+                      describe(p));
     }
     return v.raw();
   }
@@ -272,7 +276,8 @@ llvm::CallInst* emit_call(KernelBuilder& kb, void* fn, std::string_view name,
   }
   if (callee == s.kernel) throw UserError(what + ": a device function cannot call itself");
   std::vector<llvm::Value*> raw;
-  for (std::size_t i = 0; i < args.size(); ++i) raw.push_back(call_operand(s, what, i, params[i], args[i]));
+  for (std::size_t i = 0; i < args.size(); ++i)
+    raw.push_back(call_operand(s, what, i, params[i], args[i]));
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (!params[i].pointer) continue;
     llvm::Value* extent = args[i].pointer.extent();

@@ -22,8 +22,9 @@ llvm::Value* float_to_half_bits(llvm::IRBuilder<>& b, llvm::Value* floats) {
   // Normal halves: rebias the exponent (-112 << 23), round to nearest even on bit 13.
   llvm::Value* odd = b.CreateAnd(b.CreateLShr(a, u32(13)), u32(1));
   llvm::Value* normal = b.CreateLShr(b.CreateAdd(b.CreateAdd(a, u32(0xc8000fff)), odd), u32(13));
-  llvm::Value* bits = b.CreateSelect(b.CreateICmpUGE(a, u32(0x47800000)), big,
-                                     b.CreateSelect(b.CreateICmpULT(a, u32(0x38800000)), tiny, normal));
+  llvm::Value* bits =
+      b.CreateSelect(b.CreateICmpUGE(a, u32(0x47800000)), big,
+                     b.CreateSelect(b.CreateICmpULT(a, u32(0x38800000)), tiny, normal));
   return b.CreateTrunc(b.CreateOr(bits, sign), llvm::FixedVectorType::get(b.getInt16Ty(), w));
 }
 
@@ -37,15 +38,18 @@ llvm::Value* half_bits_to_float(llvm::IRBuilder<>& b, llvm::Value* halves) {
   llvm::Value* exponent = b.CreateAnd(b.CreateLShr(h, u32(10)), u32(0x1f));
   llvm::Value* mantissa = b.CreateAnd(h, u32(0x3ff));
   // Normal: the exponent rebiased by 127 - 15 = 112.
-  llvm::Value* normal = b.CreateAdd(b.CreateShl(b.CreateAnd(h, u32(0x7fff)), u32(13)), u32(112u << 23));
+  llvm::Value* normal =
+      b.CreateAdd(b.CreateShl(b.CreateAnd(h, u32(0x7fff)), u32(13)), u32(112u << 23));
   // Infinity, or a NaN quieted (bit 22) with its payload.
   llvm::Value* quiet = b.CreateSelect(b.CreateICmpNE(mantissa, u32(0)), u32(0x400000), u32(0));
-  llvm::Value* special = b.CreateOr(b.CreateOr(u32(0x7f800000), b.CreateShl(mantissa, u32(13))), quiet);
+  llvm::Value* special =
+      b.CreateOr(b.CreateOr(u32(0x7f800000), b.CreateShl(mantissa, u32(13))), quiet);
   // Subnormal halves are mantissa * 2^-24: a normal float, computed exactly.
   llvm::Value* tiny = b.CreateBitCast(
       b.CreateFMul(b.CreateUIToFP(mantissa, floats), llvm::ConstantFP::get(floats, 0x1p-24)), i32s);
-  llvm::Value* bits = b.CreateSelect(b.CreateICmpEQ(exponent, u32(31)), special,
-                                     b.CreateSelect(b.CreateICmpEQ(exponent, u32(0)), tiny, normal));
+  llvm::Value* bits =
+      b.CreateSelect(b.CreateICmpEQ(exponent, u32(31)), special,
+                     b.CreateSelect(b.CreateICmpEQ(exponent, u32(0)), tiny, normal));
   return b.CreateBitCast(b.CreateOr(bits, sign), floats);
 }
 

@@ -16,7 +16,7 @@ namespace spvjit::detail {
 /// Names of the calls the builder leaves for the JIT to specialize.
 inline constexpr const char* marker_ndrange = "__spvjit.ndrange";        // i64 (i32 dim)
 inline constexpr const char* marker_group_size = "__spvjit.group_size";  // i64 (i32 dim)
-inline constexpr const char* marker_in_bounds = "__spvjit.in_bounds";    // i1 ()
+inline constexpr const char* marker_in_ndrange = "__spvjit.in_ndrange";    // i1 ()
 inline constexpr const char* hidden_ndrange_name = "__spvjit_ndrange";   // + dim
 /// Bounds checks (ir/bounds.hpp). The extent of user parameter i, and the record address, are
 /// markers until specialized into hidden arguments.
@@ -39,8 +39,8 @@ inline constexpr const char* hidden_shape_name = "__spvjit_shape_";     // + par
 /// elsewhere (jit/device/float_atomics.cpp).
 inline constexpr const char* atomic_fadd_prefix = "_Z21__spirv_AtomicFAddEXT";
 
-/// A raw module (jit/legalize/raw_module.cpp) as a whole: every kernel taken from it shares this, and the
-/// Jit translates and builds it once into one program for all of them (jit/compiler.cpp).
+/// A raw module (jit/legalize/raw_module.cpp) as a whole: every kernel taken from it shares this,
+/// and the Jit translates and builds it once into one program for all of them (jit/compiler.cpp).
 struct RawModuleSource {
   std::string bitcode;
   std::string ir_text;

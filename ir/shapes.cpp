@@ -23,9 +23,9 @@ llvm::Function* shape_marker(llvm::Module& m) {
 
 Value shape_value(BuilderState& s, unsigned param, std::int32_t dim, const std::string& name) {
   llvm::IRBuilder<> entry(s.alloca_block);
-  auto* call = entry.CreateCall(shape_marker(*s.module),
-                                {entry.getInt32(param), entry.getInt32(static_cast<std::uint32_t>(dim))},
-                                name);
+  auto* call = entry.CreateCall(
+      shape_marker(*s.module),
+      {entry.getInt32(param), entry.getInt32(static_cast<std::uint32_t>(dim))}, name);
   return Value(&s, call, Scalar::I64);
 }
 
@@ -81,7 +81,8 @@ Value param_length(const Pointer& p) {
                     "an array (whose length is the product of its extents)");
   }
   const Param& declared = s.params[static_cast<std::size_t>(param)];
-  return shape_value(s, static_cast<unsigned>(param), ShapeArg::count_dim, declared.name + ".length");
+  return shape_value(s, static_cast<unsigned>(param), ShapeArg::count_dim,
+                     declared.name + ".length");
 }
 
 void resolve_shapes(BuilderState& s, bool bounds_checked, std::vector<ShapeArg>& shape_args) {
@@ -110,12 +111,14 @@ void resolve_shapes(BuilderState& s, bool bounds_checked, std::vector<ShapeArg>&
              llvm::isa<llvm::AllocaInst>(*entry.GetInsertPoint())) {
         entry.SetInsertPoint(s.alloca_block, std::next(entry.GetInsertPoint()));
       }
-      auto* extent = bounds_marker(*s.module, marker_extent, entry.getInt64Ty(), {entry.getInt32Ty()}, true);
+      auto* extent =
+          bounds_marker(*s.module, marker_extent, entry.getInt64Ty(), {entry.getInt32Ty()}, true);
       value = entry.CreateCall(extent, {entry.getInt32(param)}, p.name + ".count");
     } else {
-      value = s.add_argument(s.ir.getInt64Ty(),
-                             hidden_shape_name + p.name + "_" +
-                                 (dim == ShapeArg::count_dim ? std::string("n") : std::to_string(dim)));
+      value =
+          s.add_argument(s.ir.getInt64Ty(),
+                         hidden_shape_name + p.name + "_" +
+                             (dim == ShapeArg::count_dim ? std::string("n") : std::to_string(dim)));
       shape_args.push_back({param, dim});
     }
     for (auto* call : calls) {

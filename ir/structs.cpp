@@ -47,10 +47,12 @@ const StructTypeInfo& BuilderState::struct_type(const StructLayout& layout) {
                       f.pointee_name + ", whose layout is unknown (a raw module's struct)");
     }
     llvm::Type* t =
-        f.pointer  ? llvm::PointerType::get(f.pointee ? static_cast<llvm::Type*>(named_struct(*f.pointee()))
-                                                      : memory_type(f.type),
-                                            static_cast<unsigned>(AddressSpace::Global))
-        : f.nested ? f.array ? static_cast<llvm::Type*>(llvm::ArrayType::get(struct_type(*f.nested).type, f.count))
+        f.pointer ? llvm::PointerType::get(
+                        f.pointee ? static_cast<llvm::Type*>(named_struct(*f.pointee()))
+                                  : memory_type(f.type),
+                        static_cast<unsigned>(AddressSpace::Global))
+        : f.nested ? f.array ? static_cast<llvm::Type*>(
+                                   llvm::ArrayType::get(struct_type(*f.nested).type, f.count))
                              : struct_type(*f.nested).type
         : f.array  ? static_cast<llvm::Type*>(llvm::ArrayType::get(memory_type(f.type), f.count))
                    : memory_type(f.type);
@@ -90,9 +92,10 @@ bool same_member(const StructField& f, const StructField& want) {
            (f.pointee || want.pointee ? f.pointee && want.pointee && f.pointee() == want.pointee()
                                       : f.type == want.type);
   }
-  if (f.nested || want.nested) return f.nested && want.nested && f.nested->same_shape(*want.nested) &&
-                                      f.nested->name() == want.nested->name() &&
-                                      f.array == want.array && f.count == want.count;
+  if (f.nested || want.nested)
+    return f.nested && want.nested && f.nested->same_shape(*want.nested) &&
+           f.nested->name() == want.nested->name() && f.array == want.array &&
+           f.count == want.count;
   return f.type == want.type && f.array == want.array && f.count == want.count;
 }
 
@@ -147,7 +150,8 @@ void leaf_paths(BuilderState& s, const StructLayout& layout, const FieldPath& pr
 }
 
 // The pointer member at `path` of element `i` of `p`, loaded.
-llvm::Value* load_pointer(BuilderState& s, const Pointer& p, llvm::Value* i, const FieldPath& path) {
+llvm::Value* load_pointer(BuilderState& s, const Pointer& p, llvm::Value* i,
+                          const FieldPath& path) {
   auto* addr = element_address(s, p, i, &path);
   auto* type = llvm::cast<llvm::PointerType>(addr->getType())->getNonOpaquePointerElementType();
   return s.ir.CreateAlignedLoad(type, addr, llvm::Align(pointer_member_bytes));
@@ -162,7 +166,8 @@ void copy_pointer(BuilderState& s, const Pointer& dst, Value dst_index, const Fi
   });
   llvm::Value* di = index64(s, dst_index, "struct copy");
   guarded_access(s, dst, di, nullptr, 1, [&]() -> llvm::Value* {
-    s.ir.CreateAlignedStore(value, element_address(s, dst, di, &to), llvm::Align(pointer_member_bytes));
+    s.ir.CreateAlignedStore(value, element_address(s, dst, di, &to),
+                            llvm::Align(pointer_member_bytes));
     return nullptr;
   });
 }
@@ -200,8 +205,10 @@ FieldPath array_element(const FieldPath& path, std::size_t k, std::size_t count)
 
 void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path, const Pointer& src,
                  Value src_index, const FieldPath& src_path, const StructLayout& layout) {
-  if (!dst.raw() || !src.raw()) throw UserError("struct copy: a struct is empty (default-constructed)");
-  if (dst.state() != src.state()) throw UserError("struct copy: the structs belong to different kernels");
+  if (!dst.raw() || !src.raw())
+    throw UserError("struct copy: a struct is empty (default-constructed)");
+  if (dst.state() != src.state())
+    throw UserError("struct copy: the structs belong to different kernels");
   auto& s = *dst.state();
   s.check_open("struct copy");
   if (dst.read_only()) {
@@ -214,7 +221,8 @@ void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path,
     if (to[k].pointer) {
       copy_pointer(s, dst, dst_index, to[k], src, src_index, from[k]);
     } else {
-      store_element(dst, dst_index, load_element(src, src_index, nullptr, &from[k]), nullptr, &to[k]);
+      store_element(dst, dst_index, load_element(src, src_index, nullptr, &from[k]), nullptr,
+                    &to[k]);
     }
   }
 }

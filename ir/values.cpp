@@ -88,8 +88,10 @@ llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a,
       if (op == BinaryOp::Add) r = fp ? ir.CreateFAdd(a, b) : ir.CreateAdd(a, b);
       if (op == BinaryOp::Sub) r = fp ? ir.CreateFSub(a, b) : ir.CreateSub(a, b);
       if (op == BinaryOp::Mul) r = fp ? ir.CreateFMul(a, b) : ir.CreateMul(a, b);
-      if (op == BinaryOp::Div) r = fp ? ir.CreateFDiv(a, b) : sign ? ir.CreateSDiv(a, b) : ir.CreateUDiv(a, b);
-      if (op == BinaryOp::Rem) r = fp ? ir.CreateFRem(a, b) : sign ? ir.CreateSRem(a, b) : ir.CreateURem(a, b);
+      if (op == BinaryOp::Div)
+        r = fp ? ir.CreateFDiv(a, b) : sign ? ir.CreateSDiv(a, b) : ir.CreateUDiv(a, b);
+      if (op == BinaryOp::Rem)
+        r = fp ? ir.CreateFRem(a, b) : sign ? ir.CreateSRem(a, b) : ir.CreateURem(a, b);
       break;
     case BinaryOp::And:
     case BinaryOp::Or:
@@ -112,7 +114,8 @@ llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a,
     case BinaryOp::Max:
       if (t == Scalar::Bool) unsupported(what, t, "an integer or float type");
       if (fp) {
-        r = ir.CreateBinaryIntrinsic(op == BinaryOp::Min ? llvm::Intrinsic::minnum : llvm::Intrinsic::maxnum, a, b);
+        r = ir.CreateBinaryIntrinsic(
+            op == BinaryOp::Min ? llvm::Intrinsic::minnum : llvm::Intrinsic::maxnum, a, b);
       } else {
         llvm::Value* less = sign ? ir.CreateICmpSLT(a, b) : ir.CreateICmpULT(a, b);
         r = op == BinaryOp::Min ? ir.CreateSelect(less, a, b) : ir.CreateSelect(less, b, a);
@@ -165,10 +168,13 @@ llvm::Value* emit_cast(BuilderState& s, llvm::Value* x, Scalar from, Scalar to) 
     return is_float(from) ? ir.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
                           : ir.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
   }
-  if (from == Scalar::Bool) return is_float(to) ? ir.CreateUIToFP(x, target) : ir.CreateZExt(x, target);
+  if (from == Scalar::Bool)
+    return is_float(to) ? ir.CreateUIToFP(x, target) : ir.CreateZExt(x, target);
   if (is_float(from) && is_float(to)) return ir.CreateFPCast(x, target);
-  if (is_float(from)) return is_signed(to) ? ir.CreateFPToSI(x, target) : ir.CreateFPToUI(x, target);
-  if (is_float(to)) return is_signed(from) ? ir.CreateSIToFP(x, target) : ir.CreateUIToFP(x, target);
+  if (is_float(from))
+    return is_signed(to) ? ir.CreateFPToSI(x, target) : ir.CreateFPToUI(x, target);
+  if (is_float(to))
+    return is_signed(from) ? ir.CreateSIToFP(x, target) : ir.CreateUIToFP(x, target);
   return ir.CreateIntCast(x, target, is_signed(from));
 }
 
@@ -179,7 +185,8 @@ llvm::Value* index64(BuilderState& s, const Value& index, const char* what) {
                     std::string(name(index.type())));
   }
   llvm::Value* i = index.raw();
-  if (i->getType() != s.ir.getInt64Ty()) i = s.ir.CreateIntCast(i, s.ir.getInt64Ty(), is_signed(index.type()));
+  if (i->getType() != s.ir.getInt64Ty())
+    i = s.ir.CreateIntCast(i, s.ir.getInt64Ty(), is_signed(index.type()));
   return i;
 }
 
@@ -188,7 +195,8 @@ llvm::Value* index64(BuilderState& s, const Value& index, const char* what) {
 Value mul_add(Value a, Value b, Value c) {
   auto& s = operands("mul_add", a, b);
   operands("mul_add", a, c);
-  return Value(&s, detail::emit_mul_add(s, a.type(), a.raw(), b.raw(), c.raw(), "mul_add"), a.type());
+  return Value(&s, detail::emit_mul_add(s, a.type(), a.raw(), b.raw(), c.raw(), "mul_add"),
+               a.type());
 }
 
 Value binary(BinaryOp op, Value lhs, Value rhs) {
@@ -224,7 +232,8 @@ Value logical_not(Value v) {
 Value select(Value cond, Value if_true, Value if_false) {
   auto& s = operands("select", if_true, if_false);
   s.check_same_builder(cond, "select");
-  if (cond.type() != Scalar::Bool) detail::throw_type_mismatch("select condition", Scalar::Bool, cond.type());
+  if (cond.type() != Scalar::Bool)
+    detail::throw_type_mismatch("select condition", Scalar::Bool, cond.type());
   return Value(&s, s.ir.CreateSelect(cond.raw(), if_true.raw(), if_false.raw()), if_true.type());
 }
 
@@ -243,7 +252,8 @@ Value cast(Value v, Scalar to) {
 
 Value constant(detail::BuilderState* state, Scalar type, double value) {
   if (!state) throw UserError("constant: no builder");
-  if (!is_float(type)) return constant_int(state, type, static_cast<std::uint64_t>(static_cast<std::int64_t>(value)));
+  if (!is_float(type))
+    return constant_int(state, type, static_cast<std::uint64_t>(static_cast<std::int64_t>(value)));
   if (type == Scalar::F16) type = Scalar::F32;
   return Value(state, llvm::ConstantFP::get(state->register_type(type), value), type);
 }
@@ -252,7 +262,11 @@ Value constant_int(detail::BuilderState* state, Scalar type, std::uint64_t bits)
   if (!state) throw UserError("constant: no builder");
   if (is_float(type)) return constant(state, type, static_cast<double>(bits));
   auto* t = state->register_type(type);
-  return Value(state, llvm::ConstantInt::get(t, bits & (t->getIntegerBitWidth() == 64 ? ~0ull : ((1ull << t->getIntegerBitWidth()) - 1))), type);
+  return Value(state,
+               llvm::ConstantInt::get(t, bits & (t->getIntegerBitWidth() == 64
+                                                     ? ~0ull
+                                                     : ((1ull << t->getIntegerBitWidth()) - 1))),
+               type);
 }
 
 namespace {
@@ -282,8 +296,10 @@ namespace {
 // Checks that a struct pointer is accessed by member and a scalar one by element; returns the
 // scalar accessed.
 Scalar accessed_scalar(const Pointer& p, const FieldPath* field, const char* what) {
-  if (field && !p.layout()) internal_error << (std::string(what) + ": a member access through a pointer to scalars");
-  if (field && field->pointer) internal_error << (std::string(what) + ": a pointer member read as a scalar");
+  if (field && !p.layout())
+    internal_error << (std::string(what) + ": a member access through a pointer to scalars");
+  if (field && field->pointer)
+    internal_error << (std::string(what) + ": a pointer member read as a scalar");
   if (!field && p.layout()) {
     throw UserError(std::string(what) + ": the pointer points to struct " + p.layout()->name() +
                     "; access a member (ps[i][&" + p.layout()->name() + "::member]) or copy "
@@ -295,7 +311,8 @@ Scalar accessed_scalar(const Pointer& p, const FieldPath* field, const char* wha
 
 llvm::Value* element_address(BuilderState& s, const Pointer& p, llvm::Value* i,
                              const FieldPath* field) {
-  auto* pointee = llvm::cast<llvm::PointerType>(p.raw()->getType())->getNonOpaquePointerElementType();
+  auto* pointee =
+      llvm::cast<llvm::PointerType>(p.raw()->getType())->getNonOpaquePointerElementType();
   if (!field) return s.ir.CreateInBoundsGEP(pointee, p.raw(), i);
   std::vector<llvm::Value*> indices = {i};
   for (unsigned k = 0; k < field->depth; ++k) indices.push_back(s.ir.getInt32(field->index[k]));
@@ -325,7 +342,8 @@ Value load_element(const Pointer& p, Value index, const ViewIndex* view, const F
     auto* addr = element_address(s, p, i, field);
     return s.ir.CreateAlignedLoad(type, addr, llvm::Align(size_of(element)));
   });
-  if (element == Scalar::Bool) return Value(&s, s.ir.CreateICmpNE(loaded, s.ir.getInt8(0)), Scalar::Bool);
+  if (element == Scalar::Bool)
+    return Value(&s, s.ir.CreateICmpNE(loaded, s.ir.getInt8(0)), Scalar::Bool);
   return Value(&s, loaded, element);
 }
 

@@ -63,11 +63,13 @@ void check_lanes(const char* what, std::size_t lanes) {
 }
 
 llvm::Type* vector_type(detail::BuilderState& s, Scalar element, unsigned lanes, bool memory) {
-  return llvm::FixedVectorType::get(memory ? s.memory_type(element) : s.register_type(element), lanes);
+  return llvm::FixedVectorType::get(memory ? s.memory_type(element) : s.register_type(element),
+                                    lanes);
 }
 
 // A run-time lane number as i32, taken modulo `lanes` (unsigned), so no lane is out of range.
-llvm::Value* lane_index(detail::BuilderState& s, const Value& lane, unsigned lanes, const char* what) {
+llvm::Value* lane_index(detail::BuilderState& s, const Value& lane, unsigned lanes,
+                        const char* what) {
   s.check_same_builder(lane, what);
   if (!is_integer(lane.type())) {
     throw UserError(std::string(what) + ": lane must be an integer, got " +
@@ -248,8 +250,9 @@ VecValue shuffle_vector(VecValue a, VecValue b, std::span<const int> mask) {
                       " (lanes of the first " + shape_of(a) + ", then of the second)");
     }
   }
-  return VecValue(&s, s.ir.CreateShuffleVector(a.raw(), b.raw(), llvm::ArrayRef<int>(mask.data(), mask.size())),
-                  a.element(), static_cast<unsigned>(mask.size()));
+  return VecValue(
+      &s, s.ir.CreateShuffleVector(a.raw(), b.raw(), llvm::ArrayRef<int>(mask.data(), mask.size())),
+      a.element(), static_cast<unsigned>(mask.size()));
 }
 
 Value reduce(ReduceOp op, VecValue v) {
@@ -278,7 +281,8 @@ Value reduce(ReduceOp op, VecValue v) {
   }
   llvm::Value* r = detail::emit_binary(s, bop, t, s.ir.CreateExtractElement(x, s.ir.getInt32(0)),
                                        s.ir.CreateExtractElement(x, s.ir.getInt32(1)), what);
-  if (n == 3) r = detail::emit_binary(s, bop, t, r, s.ir.CreateExtractElement(x, s.ir.getInt32(2)), what);
+  if (n == 3)
+    r = detail::emit_binary(s, bop, t, r, s.ir.CreateExtractElement(x, s.ir.getInt32(2)), what);
   return Value(&s, r, t);
 }
 
@@ -345,7 +349,8 @@ Pointer make_vector_variable(KernelBuilder& kb, Scalar element, unsigned lanes) 
   auto* slot = s.entry_alloca(vector_type(s, element, lanes, true), "vec_var");
   slot->setAlignment(vector_align(element, lanes, VectorAlign::Vector));
   llvm::IRBuilder<> entry(s.alloca_block);
-  auto* first = entry.CreateBitCast(slot, llvm::PointerType::get(s.memory_type(element), 0), "vec_var.first");
+  auto* first =
+      entry.CreateBitCast(slot, llvm::PointerType::get(s.memory_type(element), 0), "vec_var.first");
   return Pointer(&s, first, element, AddressSpace::Private, false);
 }
 }  // namespace detail

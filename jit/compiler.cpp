@@ -308,7 +308,8 @@ class JitCore {
       disk_hits.fetch_add(1, std::memory_order_relaxed);
       SPVJIT_LOG_INFO(subject.what + ": disk cache hit " + disk.path_for(subject.key) +
                       ", loaded in " + subject.elapsed_ms() + " ms");
-      return Built{std::make_shared<ClHandle<cl_program>>(std::move(program)), hit.entry.launch, {}};
+      return Built{
+          std::make_shared<ClHandle<cl_program>>(std::move(program)), hit.entry.launch, {}};
     } catch (const OpenCLError& e) {
       warn_once("rejected:" + disk.path_for(subject.key),
                 "the device rejected the cached binary " + disk.path_for(subject.key) + " (" +
@@ -429,7 +430,9 @@ std::vector<std::uint32_t> Jit::spirv(const KernelDef& def, const Specialization
   });
 }
 
-std::uint64_t Jit::compile_count() const { return live(core_, "Jit::compile_count").compiles.load(); }
+std::uint64_t Jit::compile_count() const {
+  return live(core_, "Jit::compile_count").compiles.load();
+}
 
 JitStats Jit::stats() const {
   auto& core = live(core_, "Jit::stats");

@@ -105,7 +105,8 @@ void legalize_raw_module(llvm::Module& m, const std::string& context) {
   PassRunner passes(m, context);
   passes.run("drop-freeze", drop_freeze);
   passes.run("expand-intrinsics", [](llvm::Module& m) { expand_untranslatable_intrinsics(m); });
-  passes.run("expand-bool-vector-bitcasts", [](llvm::Module& m) { expand_bool_vector_bitcasts(m); });
+  passes.run("expand-bool-vector-bitcasts",
+             [](llvm::Module& m) { expand_bool_vector_bitcasts(m); });
   passes.run("scalarize-odd-vectors", [&](llvm::Module& m) { scalarize_odd_vectors(m, context); });
   passes.run("promote-odd-integers", [&](llvm::Module& m) { promote_odd_integers(m, context); });
   // The rewrites leave the declarations of the intrinsics they replaced; once is enough.
@@ -150,7 +151,7 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
         throw UserError(subject + ": declared elementwise() but cannot be coarsened: it " +
                         r.reason +
                         ". Index memory by global_index(0) plus values uniform across "
-                        "work-items and guard stores with in_bounds(), or drop the declaration");
+                        "work-items and guard stores with in_ndrange(), or drop the declaration");
       } else {
         SPVJIT_LOG_DEBUG(subject + ": not coarsened: " + r.reason);
       }

@@ -40,7 +40,8 @@ struct LoweringTarget {
   unsigned forced_coarsen_width = 0;
   VectorWidths widths;
   FloatAtomicAdd float_atomics;       ///< what the device adds natively
-  bool split_wide_builtins = false;  ///< PoCL's wide-builtin bug (jit/device/split_vector_calls.hpp)
+  bool split_wide_builtins =
+      false;  ///< PoCL's wide-builtin bug (jit/device/split_vector_calls.hpp)
 };
 
 /// "(workgroup (64,), ndrange dynamic)", for log lines and messages.

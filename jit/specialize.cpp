@@ -29,7 +29,8 @@ std::vector<llvm::CallInst*> calls_to(llvm::Module& m, const char* name) {
 
 unsigned dim_of(llvm::CallInst* call) {
   auto* c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
-  if (!c || c->getZExtValue() > 2) internal_error << ("specialize: marker with a non-constant dimension");
+  if (!c || c->getZExtValue() > 2)
+    internal_error << ("specialize: marker with a non-constant dimension");
   return static_cast<unsigned>(c->getZExtValue());
 }
 
@@ -41,7 +42,8 @@ unsigned dim_of_param(llvm::CallInst* call, const KernelModule& def) {
   return static_cast<unsigned>(c->getZExtValue());
 }
 
-llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* mangled, unsigned dim) {
+llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* mangled,
+                          unsigned dim) {
   auto* type = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false);
   auto callee = m.getOrInsertFunction(mangled, type);
   auto* fn = llvm::cast<llvm::Function>(callee.getCallee());
@@ -92,7 +94,8 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
   auto parsed = llvm::parseBitcodeFile(buffer->getMemBufferRef(), context);
   if (!parsed) {
     std::string msg;
-    llvm::handleAllErrors(parsed.takeError(), [&](const llvm::ErrorInfoBase& e) { msg = e.message(); });
+    llvm::handleAllErrors(parsed.takeError(),
+                          [&](const llvm::ErrorInfoBase& e) { msg = e.message(); });
     internal_error << ("specialize: cannot read back kernel '" + def.name + "': " + msg);
   }
   std::unique_ptr<llvm::Module> m = std::move(*parsed);
@@ -112,7 +115,7 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
     call->replaceAllUsesWith(v);
     call->eraseFromParent();
   }
-  for (auto* call : calls_to(*m, marker_in_bounds)) {
+  for (auto* call : calls_to(*m, marker_in_ndrange)) {
     llvm::IRBuilder<> b(call);
     llvm::Value* inside = b.getTrue();
     for (unsigned d = 0; d < 3; ++d) {
@@ -128,13 +131,15 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
   }
   // Bounds checks read the hidden extents and record (common/bounds.hpp).
   for (auto* call : calls_to(*m, marker_extent)) {
-    if (!def.bounds_checked) internal_error << ("specialize: an extent marker in an unchecked kernel");
+    if (!def.bounds_checked)
+      internal_error << ("specialize: an extent marker in an unchecked kernel");
     const unsigned param = dim_of_param(call, def);
     call->replaceAllUsesWith(kernel->getArg(def.hidden.extent_of(def.params, param)));
     call->eraseFromParent();
   }
   for (auto* call : calls_to(*m, marker_record)) {
-    if (!def.bounds_checked) internal_error << ("specialize: a record marker in an unchecked kernel");
+    if (!def.bounds_checked)
+      internal_error << ("specialize: a record marker in an unchecked kernel");
     call->replaceAllUsesWith(kernel->getArg(def.hidden.record));
     call->eraseFromParent();
   }
@@ -142,7 +147,7 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
   erase_marker(*m, marker_record);
   erase_marker(*m, marker_ndrange);
   erase_marker(*m, marker_group_size);
-  erase_marker(*m, marker_in_bounds);
+  erase_marker(*m, marker_in_ndrange);
 
   if (spec.workgroup) {
     auto& ctx = m->getContext();

@@ -31,13 +31,16 @@ BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const 
   if (slot[record::flag] != bounds_seal(slot)) {
     // Two work-items failed at the same moment and their reports interleaved.
     return BoundsError(owner.facts.name, "",
-                       "kernel '" + owner.facts.name + "': out-of-bounds accesses in several work-items "
-                       "at once of its launch over ndrange " + nd.to_string() +
-                       " (their reports overlapped; run with a smaller ndrange to see one)");
+                       "kernel '" + owner.facts.name +
+                           "': out-of-bounds accesses in several work-items "
+                           "at once of its launch over ndrange " +
+                           nd.to_string() +
+                           " (their reports overlapped; run with a smaller ndrange to see one)");
   }
   const std::uint64_t site_number = slot[record::site];
   const std::uint64_t* pairs = slot + record::pairs;
-  const unsigned pair_count = static_cast<unsigned>(std::min<std::uint64_t>(slot[record::pair_count], record::max_pairs));
+  const unsigned pair_count =
+      static_cast<unsigned>(std::min<std::uint64_t>(slot[record::pair_count], record::max_pairs));
   std::string what;
   std::string array = "an array";
   if (site_number < owner.facts.bounds_sites.size() && pair_count > 0) {

@@ -52,7 +52,8 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   info.extensions = device_string(d, CL_DEVICE_EXTENSIONS);
   info.max_workgroup_size = device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   size_t sizes[3] = {0, 0, 0};
-  if (clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(sizes), sizes, nullptr) == CL_SUCCESS) {
+  if (clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(sizes), sizes, nullptr) ==
+      CL_SUCCESS) {
     info.max_work_item_sizes = {sizes[0], sizes[1], sizes[2]};
   }
   info.local_mem_size = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
@@ -62,14 +63,16 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   info.fp64 = info.extensions.find("cl_khr_fp64") != std::string::npos;
   info.fp16 = info.extensions.find("cl_khr_fp16") != std::string::npos;
   info.cpu = (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
-  info.fma_f32 = (device_value<cl_device_fp_config>(d, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_FMA) != 0;
-  info.fma_f64 = info.fp64 &&
-                 (device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) & CL_FP_FMA) != 0;
+  info.fma_f32 =
+      (device_value<cl_device_fp_config>(d, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_FMA) != 0;
+  info.fma_f64 = info.fp64 && (device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) &
+                               CL_FP_FMA) != 0;
   const cl_device_info widths[6] = {
       CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
       CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,  CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
       CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE};
-  for (unsigned k = 0; k < 6; ++k) info.preferred_vector_width[k] = device_value<cl_uint>(d, widths[k], 1);
+  for (unsigned k = 0; k < 6; ++k)
+    info.preferred_vector_width[k] = device_value<cl_uint>(d, widths[k], 1);
   return info;
 }
 

@@ -23,7 +23,8 @@ FloatAtomicAdd query_float_atomic_add(const RuntimeCore& core) {
   FloatAtomicAdd out;
   if (core.info.extensions.find("cl_ext_float_atomics") == std::string::npos) return out;
   const cl_bitfield f32 = capabilities(core.device, single_fp_atomic_capabilities);
-  const cl_bitfield f64 = core.info.fp64 ? capabilities(core.device, double_fp_atomic_capabilities) : 0;
+  const cl_bitfield f64 =
+      core.info.fp64 ? capabilities(core.device, double_fp_atomic_capabilities) : 0;
   out.f32_global = (f32 & global_fp_atomic_add) != 0;
   out.f32_local = (f32 & local_fp_atomic_add) != 0;
   out.f64_global = (f64 & global_fp_atomic_add) != 0;

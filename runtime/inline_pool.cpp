@@ -16,7 +16,9 @@ namespace {
 constexpr std::uint64_t pack(std::uint32_t generation, unsigned parts, unsigned next) {
   return std::uint64_t{generation} << 32 | std::uint64_t{parts & 0xffff} << 16 | (next & 0xffff);
 }
-constexpr std::uint32_t generation_of(std::uint64_t claims) { return static_cast<std::uint32_t>(claims >> 32); }
+constexpr std::uint32_t generation_of(std::uint64_t claims) {
+  return static_cast<std::uint32_t>(claims >> 32);
+}
 
 }  // namespace
 
@@ -27,7 +29,8 @@ InlinePool::InlinePool(cl_context context, cl_device_id device, unsigned threads
   workers_.resize(count);
   for (auto& w : workers_) {
     cl_int err = CL_SUCCESS;
-    w.queue = ClHandle<cl_command_queue>(clCreateCommandQueueWithProperties(context, device, nullptr, &err));
+    w.queue = ClHandle<cl_command_queue>(
+        clCreateCommandQueueWithProperties(context, device, nullptr, &err));
     check_cl(err, "clCreateCommandQueueWithProperties", "inline pool");
   }
   for (auto& w : workers_) {

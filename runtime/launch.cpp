@@ -145,17 +145,19 @@ inline void check_shape(const LaunchState& s, std::size_t i, const ArgView& a) {
   if (p.rank != 0 && a.rank != p.rank) [[unlikely]] bad_shape(s, i, a);
   std::uint64_t product = 1;
   bool overflow = false;
-  for (unsigned d = 0; d < a.rank; ++d) overflow |= __builtin_mul_overflow(product, a.shape[d], &product);
+  for (unsigned d = 0; d < a.rank; ++d)
+    overflow |= __builtin_mul_overflow(product, a.shape[d], &product);
   if (overflow || product != elements_passed(p, a)) [[unlikely]] bad_shape(s, i, a);
 }
 
 inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a) {
   const Param& p = s.facts.params[i];
-  const bool ok = a.kind == p.kind && (a.any_type || a.type == p.type) && same_layout(p, a) &&
-                  (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
-                  (a.owner == nullptr || a.owner == s.core.get()) &&
-                  (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size)) &&
-                  (p.lanes == 0 || a.kind != ParamKind::Pointer || a.count % p.element_scalars() == 0);
+  const bool ok =
+      a.kind == p.kind && (a.any_type || a.type == p.type) && same_layout(p, a) &&
+      (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
+      (a.owner == nullptr || a.owner == s.core.get()) &&
+      (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size)) &&
+      (p.lanes == 0 || a.kind != ParamKind::Pointer || a.count % p.element_scalars() == 0);
   if (!ok) [[unlikely]] bad_argument(s, i, a);
   if (a.rank != 0 || p.rank != 0) check_shape(s, i, a);
 }

@@ -68,7 +68,8 @@ GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const Ke
   }
   // A coarsened work-item does W indices' work (a declared heavy one, work_per_item): spread a
   // launch over the cores even when its work-items fit one group.
-  if (facts.coarsen > 1 || facts.work_per_item > 1) limits.min_groups = std::max<std::size_t>(core.info.compute_units, 1);
+  if (facts.coarsen > 1 || facts.work_per_item > 1)
+    limits.min_groups = std::max<std::size_t>(core.info.compute_units, 1);
   rules.stack = facts.stack;
   // A coarsened kernel checks each index against the ndrange itself (jit/coarsen/coarsen.hpp).
   rules.pads = facts.pads_safely || facts.coarsen > 1;
@@ -121,7 +122,8 @@ namespace {
 // A default-constructed Kernel has no state: asking it anything is a UserError, not a crash.
 const detail::LaunchState& state_of(const std::shared_ptr<detail::LaunchState>& state,
                                     const char* what) {
-  if (!state) throw UserError(std::string("Kernel::") + what + ": the Kernel is empty (default-constructed)");
+  if (!state)
+    throw UserError(std::string("Kernel::") + what + ": the Kernel is empty (default-constructed)");
   return *state;
 }
 }  // namespace

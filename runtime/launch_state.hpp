@@ -47,8 +47,8 @@ struct KernelFacts : KernelInterface {
 /// passes: lets it do so (CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM) where every device shares
 /// all host memory. With buffer SVM only the pointers must point into SharedArrays; without
 /// SVM it throws UserError naming the member. Nothing for kernels without such members.
-void allow_struct_pointers(const RuntimeCore& core, cl_kernel kernel, const std::string& kernel_name,
-                           const std::vector<Param>& params);
+void allow_struct_pointers(const RuntimeCore& core, cl_kernel kernel,
+                           const std::string& kernel_name, const std::vector<Param>& params);
 
 /// A compiled kernel ready to launch: made once per specialization from its KernelFacts and the
 /// device's answers, never changed afterwards except for what launches memoize under `mutex`.

@@ -18,7 +18,8 @@ namespace {
 // lib/CL/devices/devices.c: POCL_DEVICES is split at spaces and each word compared, case and
 // all, with a driver's name or its device name (pthread's device is "cpu", basic's
 // "cpu-minimal", tbb's "cpu-tbb").
-constexpr std::string_view cpu_drivers[] = {"basic", "cpu-minimal", "pthread", "cpu", "tbb", "cpu-tbb"};
+constexpr std::string_view cpu_drivers[] = {"basic", "cpu-minimal", "pthread",
+                                            "cpu",   "tbb",         "cpu-tbb"};
 constexpr std::string_view other_drivers[] = {"cuda",   "hsa",   "vulkan", "level0",
                                               "almaif", "ttasim", "proxy", "remote"};
 
@@ -67,8 +68,10 @@ std::string pocl_cache_dir(bool& from_pocl_cache_dir) {
     return dir;
   }
   const char* kernel_cache = std::getenv("POCL_KERNEL_CACHE");
-  const std::string leaf = !kernel_cache || kernel_cache[0] == '1' ? "pocl/kcache" : "pocl/uncached";
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/" + leaf;
+  const std::string leaf =
+      !kernel_cache || kernel_cache[0] == '1' ? "pocl/kcache" : "pocl/uncached";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/" + leaf;
   if (const char* home = std::getenv("HOME")) return std::string(home) + "/.cache/" + leaf;
   return "/tmp/" + leaf;
 }

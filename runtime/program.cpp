@@ -9,7 +9,8 @@ namespace {
 
 std::string build_log(cl_program program, cl_device_id device) {
   size_t size = 0;
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS) {
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) !=
+      CL_SUCCESS) {
     return "(build log unavailable)";
   }
   std::string log(size, '\0');

@@ -22,7 +22,8 @@ bool is_pocl_basic(const DeviceInfo& d) { return d.name.rfind("cpu-minimal", 0) 
 std::string devices_seen(const std::vector<SeenDevice>& seen) {
   if (seen.empty()) {
     std::string msg = "none (the ICD loader found no platform";
-    if (const char* v = std::getenv("OCL_ICD_VENDORS")) msg += std::string("; OCL_ICD_VENDORS=") + v;
+    if (const char* v = std::getenv("OCL_ICD_VENDORS"))
+      msg += std::string("; OCL_ICD_VENDORS=") + v;
     return msg + ")";
   }
   std::string msg;
@@ -44,7 +45,8 @@ RuntimeEnv read_runtime_env() {
   log_level_from_env();  // only to check it: the level is read once per process (common/log.hpp)
   RuntimeEnv env;
   env.device = env_value("SPVJIT_DEVICE").value_or(std::string());
-  env.inline_threshold = env_number("SPVJIT_INLINE_THRESHOLD", 0, SIZE_MAX, "a number of work-items");
+  env.inline_threshold =
+      env_number("SPVJIT_INLINE_THRESHOLD", 0, SIZE_MAX, "a number of work-items");
   if (const auto v = env_number("SPVJIT_INLINE_THREADS", 0, 256, "a number of threads")) {
     env.inline_threads = static_cast<unsigned>(*v);
   }
@@ -76,12 +78,12 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   const RuntimeEnv env = read_runtime_env();
   adaptive = options.dispatch == Dispatch::Adaptive;
   std::optional<std::size_t> threshold;
-  if (adaptive) threshold = options.inline_threshold ? options.inline_threshold : env.inline_threshold;
+  if (adaptive)
+    threshold = options.inline_threshold ? options.inline_threshold : env.inline_threshold;
   // The options, SPVJIT_INLINE_THREADS, or every hardware thread.
-  const unsigned threads =
-      !adaptive ? 1
-                : options.inline_threads.value_or(
-                      env.inline_threads.value_or(std::max(1u, std::thread::hardware_concurrency())));
+  const unsigned threads = !adaptive ? 1
+                                     : options.inline_threads.value_or(env.inline_threads.value_or(
+                                           std::max(1u, std::thread::hardware_concurrency())));
   if (adaptive && !opencl_started() && !std::getenv("POCL_DEVICES")) {
     ::setenv("POCL_DEVICES", "basic pthread", 0);
   }
@@ -133,7 +135,8 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
     msg += " (CL_DEVICE_IL_VERSION must name SPIR-V); devices seen: " + devices_seen(seen) + ". ";
     // A known reason PoCL did not start says more than the install hint.
     const std::string problems = pocl_startup_problems(seen);
-    msg += problems.empty() ? "Install PoCL 6 with `make deps` (third_party/pocl/build.sh)." : problems;
+    msg += problems.empty() ? "Install PoCL 6 with `make deps` (third_party/pocl/build.sh)."
+                            : problems;
     throw DeviceNotFoundError(msg);
   }
   platform = chosen->platform;
@@ -201,8 +204,9 @@ void RuntimeCore::finish() {
   const cl_command_queue q = adaptive ? last_queue_.load(std::memory_order_acquire) : queue.get();
   check_cl(clFinish(q), "clFinish");
   std::uint64_t seen = launches_finished_.load(std::memory_order_relaxed);
-  while (seen < launched && !launches_finished_.compare_exchange_weak(
-                                seen, launched, std::memory_order_release, std::memory_order_relaxed)) {
+  while (seen < launched &&
+         !launches_finished_.compare_exchange_weak(seen, launched, std::memory_order_release,
+                                                   std::memory_order_relaxed)) {
   }
 }
 
@@ -217,7 +221,9 @@ Runtime::Runtime() : Runtime(RuntimeOptions{}) {}
 // PoCL's device probe, and the threshold measurement's first launches (which compile), run on a
 // full-sized stack (common/full_stack.hpp).
 Runtime::Runtime(const RuntimeOptions& options)
-    : core_(detail::with_full_stack([&] { return std::make_shared<detail::RuntimeCore>(options); })) {}
+    : core_(
+          detail::with_full_stack([&] { return std::make_shared<detail::RuntimeCore>(options); })) {
+}
 Runtime::~Runtime() = default;
 Runtime::Runtime(Runtime&&) noexcept = default;
 Runtime& Runtime::operator=(Runtime&&) noexcept = default;
@@ -234,11 +240,15 @@ unsigned Runtime::inline_threads() const {
   auto& core = detail::live_core(core_);
   return core.inline_pool ? core.inline_pool->threads() : (core.adaptive ? 1 : 0);
 }
-std::size_t Runtime::inline_threshold() const { return detail::live_core(core_).inline_threshold.load(); }
+std::size_t Runtime::inline_threshold() const {
+  return detail::live_core(core_).inline_threshold.load();
+}
 void Runtime::set_inline_threshold(std::size_t work_items) {
   detail::live_core(core_).inline_threshold.store(work_items);
 }
-std::size_t Runtime::split_threshold() const { return detail::live_core(core_).split_threshold.load(); }
+std::size_t Runtime::split_threshold() const {
+  return detail::live_core(core_).split_threshold.load();
+}
 void Runtime::set_split_threshold(std::size_t work_items) {
   auto& core = detail::live_core(core_);
   if (core.inline_pool) core.split_threshold.store(work_items);

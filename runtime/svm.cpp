@@ -37,8 +37,8 @@ bool fine_grained_system_svm(const RuntimeCore& core) {
   return true;
 }
 
-void allow_struct_pointers(const RuntimeCore& core, cl_kernel kernel, const std::string& kernel_name,
-                           const std::vector<Param>& params) {
+void allow_struct_pointers(const RuntimeCore& core, cl_kernel kernel,
+                           const std::string& kernel_name, const std::vector<Param>& params) {
   std::string member;
   for (const Param& p : params) {
     if (p.struct_layout) member = p.struct_layout->first_pointer_member();

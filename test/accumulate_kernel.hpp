@@ -12,7 +12,7 @@ inline KernelDef accumulate_kernel() {
   auto acc = kb.param<Global<double>>("acc");
   auto b = kb.param<double>("b");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { acc[i] = acc[i].get() + b; });
+  kb.if_(kb.in_ndrange(), [&] { acc[i] = acc[i].get() + b; });
   return kb.finish();
 }
 
@@ -20,7 +20,7 @@ inline KernelDef accumulate_kernel() {
 inline KernelDef counting_kernel() {
   KernelBuilder kb("count_work_items");
   auto counter = kb.param<Global<std::int32_t>>("counter");
-  kb.if_(kb.in_bounds(), [&] { atomic_add(counter[0], std::int32_t{1}); });
+  kb.if_(kb.in_ndrange(), [&] { atomic_add(counter[0], std::int32_t{1}); });
   return kb.finish();
 }
 

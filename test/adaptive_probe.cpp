@@ -283,7 +283,7 @@ void split_launches(Runtime& rt, Jit& jit) {
     KernelBuilder kb("group_ids");
     auto out = kb.param<Global<std::int64_t>>("out");
     auto i = kb.global_index();
-    kb.if_(kb.in_bounds(), [&] { out[i] = kb.group_index() * std::int64_t{100000} + kb.local_index(); });
+    kb.if_(kb.in_ndrange(), [&] { out[i] = kb.group_index() * std::int64_t{100000} + kb.local_index(); });
     Kernel groups = jit.compile(kb.finish());
     const std::size_t n = 50000;
     auto Out = rt.zeros<std::int64_t>(n);
@@ -297,7 +297,7 @@ void split_launches(Runtime& rt, Jit& jit) {
     auto dst = cb.param<Global<std::int64_t>>("dst");
     auto src = cb.param<Const<std::int64_t>>("src");
     auto j = cb.global_index();
-    cb.if_(cb.in_bounds(), [&] { dst[j] = src[j] + std::int64_t{1}; });
+    cb.if_(cb.in_ndrange(), [&] { dst[j] = src[j] + std::int64_t{1}; });
     Kernel plus_one = jit.compile(cb.finish());
     rt.set_inline_threshold(1024);
     rt.set_split_threshold(1024);

@@ -64,7 +64,7 @@ KernelDef affine_kernel(const std::string& name) {
   auto z = kb.param<Global<float>>("z");
   auto x = kb.param<Const<float>>("x");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { z[i] = 3.0f * x[i] + 1.0f; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = 3.0f * x[i] + 1.0f; });
   return kb.finish();
 }
 

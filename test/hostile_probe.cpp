@@ -50,7 +50,7 @@ KernelDef fill_kernel(const std::string& name) {
   auto z = kb.param<Global<float>>("z");
   auto value = kb.param<float>("value");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { z[i] = value; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = value; });
   return kb.finish();
 }
 
@@ -61,7 +61,7 @@ KernelDef private_array_kernel(const std::string& name, std::uint64_t count) {
   auto x = kb.param<Const<float>>("x");
   auto i = kb.global_index();
   auto scratch = private_array<float>(kb, {static_cast<std::int64_t>(count)});
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     kb.for_(kb.lit<std::int64_t>(0), kb.lit<std::int64_t>(static_cast<std::int64_t>(count)),
             [&](auto k) { scratch[k] = x[i] + cast<float>(k); });
     auto acc = kb.var(kb.lit(0.0f));

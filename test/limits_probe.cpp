@@ -37,13 +37,13 @@ KernelDef barrier_kernel() {
   auto i = kb.global_index();
   // Padding work-items (a chosen workgroup need not divide 4096) read row 0: their loads must
   // stay inside `in` too, or the bounds check reports them.
-  auto row = select(kb.in_bounds(), i, kb.lit<std::int64_t>(0));
+  auto row = select(kb.in_ndrange(), i, kb.lit<std::int64_t>(0));
   std::vector<Val<float>> values;
   for (std::int64_t j = 0; j < held; ++j) values.push_back(in[row * held + j].get());
   barrier(kb, Fence::Local);
   Val<float> sum = values[0];
   for (std::int64_t j = 1; j < held; ++j) sum = sum + values[static_cast<std::size_t>(j)];
-  kb.if_(kb.in_bounds(), [&] { out[i] = sum; });
+  kb.if_(kb.in_ndrange(), [&] { out[i] = sum; });
   return kb.finish();
 }
 
@@ -59,7 +59,7 @@ KernelDef local_kernel(std::int64_t count) {
   tile(l % count) = 1.0f;
   scratch[l] = 2.0f;
   barrier(kb, Fence::Local);
-  kb.if_(kb.in_bounds(), [&] { out[i] = tile(l % count).get() + scratch[l].get(); });
+  kb.if_(kb.in_ndrange(), [&] { out[i] = tile(l % count).get() + scratch[l].get(); });
   return kb.finish();
 }
 

@@ -82,7 +82,7 @@ TEST_CASE("bounds: the first and the last work-item, reads and writes, negative 
   auto in = kb.param<Const<std::int32_t>>("in");
   auto shift = kb.param<std::int64_t>("shift");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { out[i] = in[i + shift]; });
+  kb.if_(kb.in_ndrange(), [&] { out[i] = in[i + shift]; });
   Kernel k = test::jit().compile(kb.finish());
   auto in_buf = rt.upload(std::vector<std::int32_t>(64, 5));
   auto out_buf = rt.zeros<std::int32_t>(64);
@@ -111,7 +111,7 @@ TEST_CASE("bounds: views check each index against its extent, then the offset ag
   auto dc = kb.param<std::int64_t>("dc");
   auto A = view(out, rows, cols);
   auto c = kb.global_index(0), r = kb.global_index(1);
-  kb.if_(kb.in_bounds(), [&] { A(r, c + dc) = 2.0f; });
+  kb.if_(kb.in_ndrange(), [&] { A(r, c + dc) = 2.0f; });
   Kernel k = test::jit().compile(kb.finish());
   auto buf = rt.zeros<float>(12);
   // Column 4 of a 3 x 4 view is inside the memory (row 0, col 4 = element 4) but not the view.
@@ -223,7 +223,7 @@ TEST_CASE("bounds: coarsened kernels report the failing lane, in the vector body
   auto z = kb.param<Global<float>>("Z");
   auto x = kb.param<Const<float>>("X");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { z[i] = x[i] * 2.0f; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = x[i] * 2.0f; });
   const KernelDef def = kb.finish();
   for (unsigned width : {4u, 16u}) {
     CAPTURE(width);
@@ -411,7 +411,7 @@ TEST_CASE("bounds: a coarsened kernel's fast vectors still check view extents th
   auto cols = kb.param<std::int64_t>("cols");
   auto A = view(out, kb.lit<std::int64_t>(1), cols);
   auto c = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { A(0, c) = 2.0f; });
+  kb.if_(kb.in_ndrange(), [&] { A(0, c) = 2.0f; });
   JitOptions wide;
   wide.coarsen_width = 16;
   Jit jit(rt, wide);

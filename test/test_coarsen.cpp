@@ -85,7 +85,7 @@ TEST_CASE("coarsened half stores round every float as vstore_half does (NaN, sub
   auto z = kb.param<Global<half>>("Z");
   auto x = kb.param<Const<float>>("X");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { z[i] = x[i]; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = x[i]; });
   const KernelDef def = kb.finish();
   CHECK(is_coarsened(coarse_jit(), def));
   // A sweep over all 2^32 float bit patterns (every 4093rd) plus the rounding edges.
@@ -124,7 +124,7 @@ TEST_CASE("coarsened half loads widen every half as vload_half does") {
   auto z = kb.param<Global<float>>("Z");
   auto x = kb.param<Const<half>>("X");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { z[i] = x[i]; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = x[i]; });
   const KernelDef def = kb.finish();
   CHECK(is_coarsened(coarse_jit(), def));
   std::vector<half> xs(65536 + 3);  // every half, and a tail

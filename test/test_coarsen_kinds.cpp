@@ -30,7 +30,7 @@ KernelDef binary_kernel(const std::string& name, const Unary<T>& f) {
   auto y = kb.param<Const<T>>("Y");
   auto a = kb.param<T>("a");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { z[i] = f(x[i], y[i]) + a - a; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = f(x[i], y[i]) + a - a; });
   return kb.finish();
 }
 
@@ -138,7 +138,7 @@ TEST_CASE("kernels that are not element-wise are left alone and stay correct") {
     auto y = kb.param<Const<float>>("Y");
     auto a = kb.param<float>("a");
     auto i = kb.global_index();
-    kb.if_(kb.in_bounds(), [&] { z[i] = x[(i * 7) % kb.ndrange(0)] + y[i] * a; });
+    kb.if_(kb.in_ndrange(), [&] { z[i] = x[(i * 7) % kb.ndrange(0)] + y[i] * a; });
     return kb.finish();
   }();
   auto unguarded = [] {
@@ -160,7 +160,7 @@ TEST_CASE("kernels that are not element-wise are left alone and stay correct") {
     auto y = kb.param<Const<float>>("Y");
     auto a = kb.param<float>("a");
     auto i = kb.global_index();
-    kb.if_(kb.in_bounds(), [&] { z[i] = x[i] + y[i] * a + cast<float>(kb.local_index()); });
+    kb.if_(kb.in_ndrange(), [&] { z[i] = x[i] + y[i] * a + cast<float>(kb.local_index()); });
     return kb.finish();
   }();
   auto atomic = [] {
@@ -170,7 +170,7 @@ TEST_CASE("kernels that are not element-wise are left alone and stay correct") {
     auto y = kb.param<Const<float>>("Y");
     auto a = kb.param<float>("a");
     auto i = kb.global_index();
-    kb.if_(kb.in_bounds(), [&] { atomic_add(z[i], x[i] + y[i] * a); });
+    kb.if_(kb.in_ndrange(), [&] { atomic_add(z[i], x[i] + y[i] * a); });
     return kb.finish();
   }();
   for (const KernelDef* def : {&gather, &unguarded, &local, &atomic}) {
@@ -210,7 +210,7 @@ TEST_CASE("elementwise(): a declared kernel is coarsened, or compiling it says w
     auto a = kb.param<float>("a");
     kb.elementwise();
     auto i = kb.global_index();
-    kb.if_(kb.in_bounds(), [&] { z[i] = a * x[strided ? i * std::int64_t{2} : i]; });
+    kb.if_(kb.in_ndrange(), [&] { z[i] = a * x[strided ? i * std::int64_t{2} : i]; });
     return kb.finish();
   };
   const KernelDef good = build(false), strided = build(true);
@@ -234,6 +234,6 @@ TEST_CASE("elementwise(): a declared kernel is coarsened, or compiling it says w
   auto px = plain.param<Const<float>>("X");
   auto pa = plain.param<float>("a");
   auto pi = plain.global_index();
-  plain.if_(plain.in_bounds(), [&] { pz[pi] = pa * px[pi]; });
+  plain.if_(plain.in_ndrange(), [&] { pz[pi] = pa * px[pi]; });
   CHECK(plain.finish().hash() != good.hash());
 }

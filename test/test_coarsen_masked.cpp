@@ -183,7 +183,7 @@ Kernels stencil(Edges edges) {
         kb.if_(i < n, [&] { kb.if_else(interior, sum, [&] { z[i] = x[i]; }); });
         break;
       case Edges::InBounds:
-        kb.if_(kb.in_bounds() && interior, sum);
+        kb.if_(kb.in_ndrange() && interior, sum);
         break;
     }
   });
@@ -208,7 +208,7 @@ Kernels early_return(bool on_data) {
 template <class T>
 Kernels branch_both_sides() {
   return build_1d<T>(named<T>("branch"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_bounds(), [&] {
+    kb.if_(kb.in_ndrange(), [&] {
       kb.if_else(x[i] > y[i], [&] { z[i] = x[i] - y[i]; }, [&] { z[i] = y[i] + y[i]; });
     });
   });
@@ -217,7 +217,7 @@ Kernels branch_both_sides() {
 template <class T>
 Kernels branch_sqrt() {
   return build_1d<T>(named<T>("sqrt"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto&, auto& i) {
-    kb.if_(kb.in_bounds(), [&] {
+    kb.if_(kb.in_ndrange(), [&] {
       kb.if_else(x[i] > 0, [&] { z[i] = sqrt(x[i].get()); }, [&] { z[i] = -x[i].get(); });
     });
   });
@@ -228,7 +228,7 @@ template <class T>
 Kernels nested() {
   using A = arithmetic_t<T>;
   return build_1d<T>(named<T>("nested"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_bounds(), [&] {
+    kb.if_(kb.in_ndrange(), [&] {
       Val<A> a = x[i], b = y[i];
       auto s = kb.lit(middle<A>());
       auto v = kb.var(a);
@@ -255,7 +255,7 @@ template <class T>
 Kernels keep_value() {
   using A = arithmetic_t<T>;
   return build_1d<T>(named<T>("keep"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_bounds(), [&] {
+    kb.if_(kb.in_ndrange(), [&] {
       Val<A> a = x[i], b = y[i];
       auto v = kb.var(a);
       kb.if_else(a > b, [&] { v = b; }, [&] { z[i] = b; });
@@ -270,14 +270,14 @@ template <class T>
 Kernels overwrite() {
   using A = arithmetic_t<T>;
   return build_1d<T>(named<T>("overwrite"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_bounds(), [&] {
+    kb.if_(kb.in_ndrange(), [&] {
       kb.if_(x[i] != y[i], [&] { z[i] = x[i]; });
       kb.if_(y[i] > kb.lit(middle<A>()), [&] { z[i] = y[i]; });
     });
   });
 }
 
-// ---- clamps and selects, behind i < n without in_bounds() ----
+// ---- clamps and selects, behind i < n without in_ndrange() ----
 
 template <class T>
 Kernels clamps() {
@@ -299,7 +299,7 @@ Kernels clamps() {
 template <class T>
 Kernels division(bool by_return) {
   return build_1d<T>(named<T>(by_return ? "div_return" : "div"), [by_return](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_bounds(), [&] {
+    kb.if_(kb.in_ndrange(), [&] {
       Val<T> a = x[i], b = y[i];
       auto safe = b != T(0) && !(a == std::numeric_limits<T>::min() && b == T(-1));
       if (by_return) {
@@ -338,7 +338,7 @@ template <class T>
 Kernels loop(bool inside_branch) {
   using A = arithmetic_t<T>;
   return build_1d<T>(named<T>(inside_branch ? "loop_inside" : "loop_before"), [inside_branch](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& m, auto& i) {
-    kb.if_(kb.in_bounds(), [&] {
+    kb.if_(kb.in_ndrange(), [&] {
       auto acc = kb.var(kb.lit(A(0)));
       auto add = [&] { kb.for_(0, m, [&](Val<std::int64_t>) { acc += x[i]; }); };
       if (inside_branch) {
@@ -357,7 +357,7 @@ template <class T>
 Kernels halving() {
   using A = arithmetic_t<T>;
   return build_1d<T>(named<T>("halving"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto&, auto& i) {
-    kb.if_(kb.in_bounds(), [&] {
+    kb.if_(kb.in_ndrange(), [&] {
       auto v = kb.var(x[i].get());
       // Infinities would never get there.
       kb.while_([&] { return v > A(1) && v < std::numeric_limits<A>::max(); }, [&] { v = v / A(2); });
@@ -380,7 +380,7 @@ Kernels clamped_index() {
 
 // ---- 2D and 3D stencils over column-major arrays, KernelAbstractions' way ----
 
-// A heat step: allow_padding() and an interior check (edges untouched), or in_bounds() and the
+// A heat step: allow_padding() and an interior check (edges untouched), or in_ndrange() and the
 // Jacobi step of test/ka/stencil.cpp (edges copied).
 template <class T>
 Kernels heat2d(bool copy_edges) {
@@ -393,7 +393,7 @@ Kernels heat2d(bool copy_edges) {
     auto n = size(u, 0), m = size(u, 1);
     auto interior = 0 < i && i < n - 1 && 0 < j && j < m - 1;
     if (copy_edges) {
-      kb.if_(kb.in_bounds(), [&] {
+      kb.if_(kb.in_ndrange(), [&] {
         kb.if_else(
             interior,
             [&] { unew(i, j) = (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1)) * a; },
@@ -506,7 +506,7 @@ Kernels masked_reach() {
     auto y = kb.param<Const<float>>("Y");
     auto shift = kb.param<std::int64_t>("shift");
     auto i = kb.global_index();
-    kb.if_(kb.in_bounds(), [&] { kb.if_(x[i] > 0.0f, [&] { z[i] = y[i + shift]; }); });
+    kb.if_(kb.in_ndrange(), [&] { kb.if_(x[i] > 0.0f, [&] { z[i] = y[i + shift]; }); });
   });
 }
 
@@ -541,7 +541,7 @@ TEST_CASE("masked coarsening: a 1D 3-point stencil that copies x[i] at the edges
   });
 }
 
-TEST_CASE("masked coarsening: a 1D 3-point stencil behind in_bounds() and the interior check") {
+TEST_CASE("masked coarsening: a 1D 3-point stencil behind in_ndrange() and the interior check") {
   for_all_types([]<class T>() {
     identical_with_n<T>(stencil<T>(Edges::InBounds));
   });
@@ -617,7 +617,7 @@ TEST_CASE("masked coarsening: 2D heat step (global_indices<2>, ColumnMajor, allo
   });
 }
 
-TEST_CASE("masked coarsening: 2D Jacobi step (in_bounds, interior if_else copying the edges)") {
+TEST_CASE("masked coarsening: 2D Jacobi step (in_ndrange, interior if_else copying the edges)") {
   for_types<float, double>([]<class T>() {
     grids_identical<T>(heat2d<T>(true), 2);
   });

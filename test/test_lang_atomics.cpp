@@ -25,7 +25,7 @@ std::vector<T> contend(const char* name, std::size_t n, T initial, std::size_t o
   KernelBuilder kb(name);
   auto counter = kb.param<Global<T>>("counter");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { body(kb, counter, i); });
+  kb.if_(kb.in_ndrange(), [&] { body(kb, counter, i); });
   Kernel k = test::compile_checked(kb.finish());
   auto& rt = test::runtime();
   std::vector<T> init(outputs, T{});
@@ -107,7 +107,7 @@ TEST_CASE("local-memory atomics: each group counts its own work-items") {
     min_seen(0) = 1 << 30;
   });
   barrier(kb, Fence::Local);
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     atomic_add(count(0), std::int64_t{1});
     atomic_min(min_seen(0), cast<std::int32_t>(kb.global_index()));
   });
@@ -140,7 +140,7 @@ TEST_CASE("float atomic add: native where the device has it, a compare-exchange 
   auto lid = kb.local_index();
   kb.if_(lid == 0, [&] { local(0) = 0.0f; });
   barrier(kb, Fence::Local);
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     atomic_add(sums[0], 0.25);
     atomic_sub(sums[1], 1.0);
     atomic_add(local(0), 1.0f);

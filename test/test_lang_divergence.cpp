@@ -58,12 +58,12 @@ TEST_CASE("divergence: a barrier under an if on the local or global index is ref
   check_refused("on_global", [](KernelBuilder& kb, auto, auto) {
     kb.if_(kb.global_index(1) < 5, [&] { barrier(kb); });
   }, {"global_index(1)"});
-  check_refused("on_in_bounds", [](KernelBuilder& kb, auto out, auto) {
-    kb.if_(kb.in_bounds(), [&] {
+  check_refused("on_in_ndrange", [](KernelBuilder& kb, auto out, auto) {
+    kb.if_(kb.in_ndrange(), [&] {
       out[kb.global_index()] = 1;
       barrier(kb);
     });
-  }, {"in_bounds()"});
+  }, {"in_ndrange()"});
   check_refused("nested", [](KernelBuilder& kb, auto, auto lid) {
     auto p = kb.param<std::int32_t>("p");
     kb.if_(lid == 0, [&] { kb.if_(p > 0, [&] { barrier(kb); }); });

@@ -24,7 +24,7 @@ KernelDef int_ops() {
   auto as = kb.param<Const<std::int32_t>>("a");
   auto bs = kb.param<Const<std::int32_t>>("b");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     Val<std::int32_t> a = as[i], b = bs[i];
     auto r = view(out, kb.ndrange(), results);
     r(i, 0) = a / b;
@@ -124,7 +124,7 @@ TEST_CASE("Float16 round trip of every finite half value") {
   auto out_f = kb.param<Global<float>>("out_f");
   auto in = kb.param<Const<half>>("in");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     Val<float> x = in[i];
     out_f[i] = x;
     out_h[i] = x;

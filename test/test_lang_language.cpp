@@ -37,7 +37,7 @@ TEST_CASE("control flow: continue, break and early return") {
   auto out = kb.param<Global<std::int64_t>>("out");
   auto limit = kb.param<std::int64_t>("limit");
   auto i = kb.global_index();
-  kb.if_(!kb.in_bounds(), [&] { kb.return_(); });
+  kb.if_(!kb.in_ndrange(), [&] { kb.return_(); });
   kb.if_(i == 5, [&] { kb.return_(); });  // out[5] keeps its initial value
   auto acc = kb.var<std::int64_t>(0);
   kb.for_(kb.lit<std::int64_t>(0), i + 10, kb.lit<std::int64_t>(1), [&](Val<std::int64_t> j) {
@@ -94,7 +94,7 @@ TEST_CASE("device functions: called from the kernel and from each other") {
         return r.get();
       });
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     Val<float> v = x[i];
     out[i] = norm(v, 4.0f * v) + cast<float>(ipow(kb.lit(2), cast<std::int32_t>(i % 8)));
   });
@@ -135,7 +135,7 @@ TEST_CASE("device functions taking pointers: global, read-only, local and privat
   staged(lid) = cast<float>(lid);
   kb.if_(lid == 0, [&] { staged(64) = 64.0f; });
   barrier(kb, Fence::Local);
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     axpy(y, x, a, i);
     priv(0) = sum2(staged.data(), lid);
     y[i] = y[i] + first(priv.data());

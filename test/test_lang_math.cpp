@@ -74,7 +74,7 @@ KernelDef all_math() {
   auto n = kb.ndrange();
   auto inputs = view(in, static_cast<std::int64_t>(std::size(cases)), 3, n);
   auto outputs = view(out, static_cast<std::int64_t>(std::size(cases)), n);
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     for (std::size_t f = 0; f < std::size(cases); ++f) {
       const auto F = static_cast<std::int64_t>(f);
       Value a = inputs(F, 0, i), b = inputs(F, 1, i), c = inputs(F, 2, i);

@@ -20,7 +20,7 @@ KernelDef memcopy() {
   auto a = kb.param<Global<float>>("A");
   auto b = kb.param<Const<float>>("B");
   auto i = global_linear(kb);
-  kb.if_(kb.in_bounds(), [&] { a[i] = b[i]; });
+  kb.if_(kb.in_ndrange(), [&] { a[i] = b[i]; });
   return kb.finish();
 }
 
@@ -34,7 +34,7 @@ KernelDef transpose() {
   auto [col, row] = global_indices<2>(kb);
   auto A = view(in, rows, cols);
   auto B = view(out, cols, rows);
-  kb.if_(kb.in_bounds(), [&] { B(col, row) = A(row, col); });
+  kb.if_(kb.in_ndrange(), [&] { B(col, row) = A(row, col); });
   return kb.finish();
 }
 
@@ -123,7 +123,7 @@ TEST_CASE("3D index test: every work-item writes its Cartesian global, local and
   auto local_lin = local_linear(kb);
   auto group_lin = group_linear(kb);
   auto groups = num_groups(kb, 0) * num_groups(kb, 1) * num_groups(kb, 2);
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto row = view(out, kb.ndrange(0) * kb.ndrange(1) * kb.ndrange(2), fields);
     for (unsigned d = 0; d < 3; ++d) {
       row(lin, d) = g[d];
@@ -188,7 +188,7 @@ TEST_CASE("private memory: per-work-item arrays in 1 and 2 dimensions") {
   kb.for_(kb.lit<std::int64_t>(0), kb.lit<std::int64_t>(4), kb.lit<std::int64_t>(1),
           [&](Val<std::int64_t> j) { sum = sum * 3 + a(kb.lit<std::int64_t>(3) - j); });
   sum = sum + grid(1, 2) - grid(0, 1);
-  kb.if_(kb.in_bounds(), [&] { out[kb.global_index()] = sum.get(); });
+  kb.if_(kb.in_ndrange(), [&] { out[kb.global_index()] = sum.get(); });
   auto def = kb.finish();
   Kernel k = test::compile_checked(def);
   auto& rt = test::runtime();
@@ -223,7 +223,7 @@ TEST_CASE("large private arrays: chosen workgroups fit, oversized ones are a Use
   auto sum = kb.var(0.0f);
   kb.for_(kb.lit<std::int64_t>(0), kb.lit(len), kb.lit<std::int64_t>(1),
           [&](Val<std::int64_t> j) { sum += a(kb.lit(len - 1) - j); });
-  kb.if_(kb.in_bounds(), [&] { out[i] = sum.get(); });
+  kb.if_(kb.in_ndrange(), [&] { out[i] = sum.get(); });
   auto def = kb.finish();
   Kernel k = test::compile_checked(def);
   CHECK(k.workgroup_for(NDRange{4096}).total() * len * 4 <= detail::default_thread_stack_bytes() / 2);

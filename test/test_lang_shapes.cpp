@@ -257,7 +257,7 @@ TEST_CASE("a view of an array parameter with other extents (KA's reshape)") {
   auto A = kb.param<GlobalArray<float, 2>>("A");
   auto flat = view(A, length(A));
   const auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { flat(i) = cast<float>(i); });
+  kb.if_(kb.in_ndrange(), [&] { flat(i) = cast<float>(i); });
   Kernel k = test::compile_checked(kb.finish());
   auto buffer = rt.zeros<float>(12);
   k.launch(NDRange{12}, shaped(buffer, {3, 4}));
@@ -274,7 +274,7 @@ TEST_CASE("an element-wise kernel over array parameters coarsens and gives the s
   auto Y = kb.param<GlobalArray<float, 2>>("Y");
   auto X = kb.param<ConstArray<float, 2>>("X");
   const auto col = kb.global_index(0), row = kb.global_index(1);
-  kb.if_(kb.in_bounds(), [&] { Y(row, col) = X(row, col) * 3.0f + Y(row, col); });
+  kb.if_(kb.in_ndrange(), [&] { Y(row, col) = X(row, col) * 3.0f + Y(row, col); });
   const auto def = kb.finish();
   const std::size_t rows = 5, cols = 203;
   const auto x = iota_floats(rows * cols);

@@ -151,7 +151,7 @@ TEST_CASE("struct pointers: a by-value struct's pointer is read and written by t
   auto out = kb.param<Global<double>>("out");
   auto seg = kb.param<Segment>("seg");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto d = seg.get(&Segment::data);
     auto sum = kb.var(0.0);
     kb.for_(0, seg.get(&Segment::n), [&](Val<std::int64_t> k) { sum += cast<double>(d[k]); });
@@ -189,7 +189,7 @@ TEST_CASE("struct pointers: an array of structs, each pointing into another Shar
   auto segs = kb.param<Const<Segment>>("segs");
   auto out = kb.param<Global<double>>("out");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto sum = kb.var(0.0);
     kb.for_(0, segs[i][&Segment::n], [&](Val<std::int64_t> k) {
       sum += cast<double>(segs[i][&Segment::data][k]);
@@ -232,7 +232,7 @@ TEST_CASE("struct pointers: nested structs holding pointers, whole-struct copies
   KernelBuilder kb("holders");
   auto hs = kb.param<Global<Holder>>("hs");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto copy = kb.var(hs[i]);  // copies the pointers as they are
     auto values = copy[&Holder::inner][&Tagged::values];
     auto counts = copy.get(&Holder::counts);
@@ -272,7 +272,7 @@ TEST_CASE("struct pointers: structs pointing to structs, and a linked list of on
   auto heads = kb.param<Const<Node>>("heads");
   auto out = kb.param<Global<float>>("out");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto points = paths[i][&Path::points];
     auto length = kb.var(0.0f);
     kb.for_(0, paths[i][&Path::count], [&](Val<std::int32_t> k) {

@@ -168,7 +168,7 @@ TEST_CASE("structs: kernels read and write members through pointers to arrays of
   auto in = kb.param<Const<Particle>>("in");
   auto dt = kb.param<float>("dt");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     ps[i][&Particle::x] = in[i][&Particle::x] + dt * in[i][&Particle::y];
     ps[i][&Particle::y] = in[i][&Particle::y];
     ps[i][&Particle::id] = in[i][&Particle::id] * 2;
@@ -206,7 +206,7 @@ TEST_CASE("structs: by-value struct parameters, private struct variables and who
   auto in = kb.param<Const<Particle>>("in");
   auto q = kb.param<Particle>("q");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto p = kb.var(in[i]);
     p[&Particle::mass] = p[&Particle::mass] * q.get(&Particle::mass);
     p[&Particle::id] = p[&Particle::id] + q[&Particle::id];
@@ -241,7 +241,7 @@ TEST_CASE("structs: nested structs, array members and odd sizes") {
   auto os = kb.param<Global<Outer>>("os");
   auto odds = kb.param<Global<Odd>>("odds");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     auto o = os[i];
     auto inner = o[&Outer::inner];
     inner[&Inner::weight] = inner[&Inner::weight] + o[&Outer::v][0] + o[&Outer::v][2];
@@ -309,7 +309,7 @@ TEST_CASE("structs: arrays of structs as members: layout, members, element and w
   auto in = kb.param<Const<Box>>("in");
   auto q = kb.param<Box>("q");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     out[i] = in[i];  // the whole struct, its array of structs included
     auto o = out[i];
     o[&Box::nei][1][&Neighbour::number] = in[i][&Box::nei][0].get(&Neighbour::number) + in[i].get(&Box::nn);
@@ -376,7 +376,7 @@ TEST_CASE("structs: device functions take structs and return a struct or several
     return m;
   });
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     out[i] = mid(a[i], b[i]);
     auto [q, r] = divmod(cast<std::int32_t>(i) + 17, kb.lit<std::int32_t>(5));
     quot[i] = q;
@@ -430,7 +430,7 @@ TEST_CASE("structs: device functions mix structs, vectors and scalars in argumen
   auto split = device_function<std::tuple<float, float>(Vec<float, 4>)>(
       kb, "split", [&](Vec<float, 4> v) { return std::tuple{reduce_add(v), v[3]}; });
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     out[i] = shift(a[i], make_vec(kb.lit(1.0f), kb.lit(-2.0f)));
     const auto v = spread(a[i], kb.lit(3.0f));
     vstore(lanes, i * 4, v);
@@ -472,7 +472,7 @@ TEST_CASE("structs: a launch checks the C++ type of struct arguments") {
   auto ps = kb.param<Global<Particle>>("ps");
   auto q = kb.param<Particle>("q");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { ps[i][&Particle::mass] = q.get(&Particle::mass); });
+  kb.if_(kb.in_ndrange(), [&] { ps[i][&Particle::mass] = q.get(&Particle::mass); });
   Kernel k = test::jit().compile(kb.finish());
   auto& rt = test::runtime();
   auto good = rt.zeros<Particle>(4);
@@ -523,7 +523,7 @@ TEST_CASE("structs: array parameters with shapes and struct parameters in one ke
   auto q = kb.param<Particle>("q");
   auto cm = kb.param<ConstArray<double, 2, ColumnMajor>>("cm");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     // Row i of grid, column i of cm, and how many particles the launch passed.
     grid(i, 0) = cast<float>(length(ps)) + q.get(&Particle::x);
     grid(i, 1) = cast<float>(size(grid, 1));

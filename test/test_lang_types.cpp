@@ -26,7 +26,7 @@ void round_trip_type() {
   auto lid = kb.local_index();
   auto staged = local_array<T>(kb, {64}, "staged");
   auto priv = private_array<T>(kb, {2});
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     Val<T> x = in[i];
     if constexpr (std::is_same_v<T, bool>) {
       priv(0) = x != s;
@@ -83,7 +83,7 @@ TEST_CASE("half storage in every memory space and as a scalar parameter") {
   auto i = kb.global_index();
   auto staged = local_array<half>(kb, {64}, "staged");
   auto priv = private_array<half>(kb, {1});
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     priv(0) = in[i] * s;
     staged(kb.local_index()) = priv(0).get();
     out[i] = staged(kb.local_index()).get() + 0.5f;

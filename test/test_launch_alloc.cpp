@@ -202,7 +202,7 @@ TEST_CASE("a warm launch with a Buffer of structs and a struct by value allocate
   auto bodies = kb.param<Global<Body>>("bodies");
   auto q = kb.param<Body>("q");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { bodies[i][&Body::mass] = q.get(&Body::mass); });
+  kb.if_(kb.in_ndrange(), [&] { bodies[i][&Body::mass] = q.get(&Body::mass); });
   auto& rt = test::runtime();
   auto buf = rt.zeros<Body>(64);
   const Body q_host{1.0f, 2, 3.5};
@@ -224,7 +224,7 @@ TEST_CASE("a warm launch with a struct holding a pointer allocates nothing in sp
   auto out = kb.param<Global<float>>("out");
   auto span = kb.param<Span>("span");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { out[i] = span.get(&Span::data)[i] + 1.0f; });
+  kb.if_(kb.in_ndrange(), [&] { out[i] = span.get(&Span::data)[i] + 1.0f; });
   auto& rt = test::runtime();
   auto data = zeros_shared<float>(rt, 64);
   auto buf = rt.zeros<float>(64);
@@ -241,7 +241,7 @@ TEST_CASE("a warm launch with array parameters and length() allocates nothing in
     auto out = kb.param<GlobalArray<float, 2>>("out");
     auto in = kb.param<Const<float>>("in");
     const auto col = kb.global_index(0), row = kb.global_index(1);
-    kb.if_(kb.in_bounds() && row * size(out, 1) + col < length(in),
+    kb.if_(kb.in_ndrange() && row * size(out, 1) + col < length(in),
            [&] { out(row, col) = in[row * size(out, 1) + col]; });
     const auto def = kb.finish();
     auto A = rt.zeros<float>(64);

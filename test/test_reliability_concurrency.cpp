@@ -24,7 +24,7 @@ KernelDef fresh_saxpy(const std::string& name) {
   auto y = kb.param<Const<float>>("Y");
   auto a = kb.param<float>("a");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] { z[i] = a * x[i] + y[i]; });
+  kb.if_(kb.in_ndrange(), [&] { z[i] = a * x[i] + y[i]; });
   return kb.finish();
 }
 

@@ -28,7 +28,7 @@ KernelDef with_local() {
   auto out = kb.param<Global<float>>("out");
   auto scratch = kb.param<Local<float>>("scratch");
   auto i = kb.global_index();
-  kb.if_(kb.in_bounds(), [&] {
+  kb.if_(kb.in_ndrange(), [&] {
     scratch[kb.local_index()] = 2.0f;
     out[i] = scratch[kb.local_index()].get();
   });
@@ -201,7 +201,7 @@ TEST_CASE("reliability: a workgroup that does not divide a static ndrange of an 
   Specialization spec;
   spec.ndrange = NDRange{100};
   spec.workgroup = WorkGroup{64};
-  // The kernel never asks in_bounds(): 28 padding work-items would write past `out`.
+  // The kernel never asks in_ndrange(): 28 padding work-items would write past `out`.
   CHECK_THROWS_WITH_AS(test::jit().compile(unguarded_fill(), spec),
                        doctest::Contains("does not divide"), UserError);
   // A dividing workgroup is fine, and so is a dynamic launch: the chosen workgroup divides.
@@ -218,7 +218,7 @@ TEST_CASE("reliability: a workgroup that does not divide a static ndrange of an 
   dynamic.launch(NDRange{100}, out2);
   rt.synchronize();
   for (float v : out2.to_vector()) CHECK(v == 1.0f);
-  // A kernel that checks in_bounds() may take any workgroup: padding items do nothing.
+  // A kernel that checks in_ndrange() may take any workgroup: padding items do nothing.
   Specialization guarded;
   guarded.ndrange = NDRange{100};
   guarded.workgroup = WorkGroup{64};

@@ -36,7 +36,7 @@ KernelDef local_sum(std::int64_t tile_floats) {
   tile(l) = 1.0f;
   scratch[l] = 2.0f;
   barrier(kb, Fence::Local);
-  kb.if_(kb.in_bounds(), [&] { out[kb.global_index()] = tile(l).get() + scratch[l].get(); });
+  kb.if_(kb.in_ndrange(), [&] { out[kb.global_index()] = tile(l).get() + scratch[l].get(); });
   return kb.finish();
 }
 

@@ -9,6 +9,7 @@ PACKAGES=(
   spirv-headers  # SPIR-V opcode and enum names (jit/spirv/offset_safety.cpp)
   libclang-15-dev libclang-cpp15-dev libhwloc-dev pkg-config
   liblld-15-dev  # PoCL links kernels in-process with lld (third_party/pocl/patches)
+  llvm-15-tools  # FileCheck, for the pass tests (test/passes)
   dpkg-dev python3 python3-matplotlib
   pocl-opencl-icd clinfo  # Debian's PoCL 3.1 beside ours: the embedding tests check they coexist
   libopenmpi-dev openmpi-bin

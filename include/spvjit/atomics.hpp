@@ -53,7 +53,8 @@ template <class T>
 Val<T> atomic_cmpxchg(const Ref<T>& r, std::type_identity_t<T> expected,
                       std::type_identity_t<T> desired) {
   auto* s = r.pointer().state();
-  return atomic_cmpxchg(r, Val<T>(detail::literal(s, expected)), Val<T>(detail::literal(s, desired)));
+  return atomic_cmpxchg(r, Val<T>(detail::literal(s, expected)),
+                        Val<T>(detail::literal(s, desired)));
 }
 
 }  // namespace spvjit

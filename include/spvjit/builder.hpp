@@ -8,7 +8,7 @@
 //   auto y = kb.param<Const<float>>("Y");
 //   auto a = kb.param<float>("a");
 //   auto i = kb.global_index();
-//   kb.if_(kb.in_bounds(), [&] { z[i] = a * x[i] + y[i]; });
+//   kb.if_(kb.in_ndrange(), [&] { z[i] = a * x[i] + y[i]; });
 //   KernelDef saxpy = kb.finish();
 //
 // The everyday spellings of a KernelAbstractions port:
@@ -144,10 +144,10 @@ class KernelBuilder {
   Val<std::int64_t> ndrange(unsigned dim = 0);
   /// True when this work-item lies inside the ndrange in every dimension. Folds to `true` when
   /// a static workgroup divides a static ndrange.
-  Val<bool> in_bounds();
+  Val<bool> in_ndrange();
   /// Declares that work-items outside the ndrange do no harm because the kernel checks its own
   /// bounds (e.g. against size parameters), so launches may pad the ndrange to whole
-  /// work-groups. Kernels that read in_bounds() or ndrange() need not say so; any other kernel
+  /// work-groups. Kernels that read in_ndrange() or ndrange() need not say so; any other kernel
   /// gets only workgroups that divide the ndrange (a UserError otherwise).
   KernelBuilder& allow_padding();
   /// Turns off the kernel's bounds checks (KernelAbstractions' `@inbounds` over the whole
@@ -245,7 +245,8 @@ class KernelBuilder {
   }
   /// KA's `cond ? a : b` evaluated lazily: only the side `cond` picks runs (select() evaluates
   /// both). Each side returns a Val<T>, Var<T>, element or plain number; both give one type (a
-  /// plain number takes the other side's): `kb.ternary(i < n, [&] { return x[i]; }, [] { return 0.0f; })`.
+  /// plain number takes the other side's): `kb.ternary(i < n, [&] { return x[i]; }, [] { return
+  /// 0.0f; })`.
   template <class F, class G>
   auto ternary(Val<bool> cond, F&& if_true, G&& if_false) {
     using T = detail::ternary_t<std::invoke_result_t<F&>, std::invoke_result_t<G&>>;

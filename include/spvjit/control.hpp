@@ -135,7 +135,8 @@ using loop_counter_t = std::conditional_t<std::is_void_v<typename LoopCounter<B.
 template <class I, class B>
 Val<I> loop_value(BuilderState* state, const B& bound, const char* what) {
   if constexpr (std::is_integral_v<B>) {
-    if (!std::in_range<I>(bound)) throw_loop_literal_range(what, std::to_string(bound), scalar_of<I>);
+    if (!std::in_range<I>(bound))
+      throw_loop_literal_range(what, std::to_string(bound), scalar_of<I>);
   }
   return as_val<I>(state, bound);  // a Var or an element is read once, before the loop
 }

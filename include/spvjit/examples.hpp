@@ -121,14 +121,14 @@ KernelDef heat3d_step();
 /// with its first cell as (i0, j0), e.g. WaterLily's `inside(z)`: NDRange{n - 2, m - 2}, i0 =
 /// j0 = 1. Cells outside the range are left as they are. Unchecked (WaterLily's `@inbounds`):
 /// the range and its neighbours must lie inside the fields. KernelAbstractions' skip of padding
-/// work-items is kept (in_bounds()), so a static workgroup such as WaterLily's WorkGroup{64, 1}
+/// work-items is kept (in_ndrange()), so a static workgroup such as WaterLily's WorkGroup{64, 1}
 /// need not divide the range. Parameters: z, L, D, x (GlobalArray<float, 2 or 3, ColumnMajor>),
 /// i0, j0 (i64): `launch(NDRange{n - 2, m - 2}, shaped(z, {n, m}), shaped(L, {n, m, 2}),
 /// shaped(D, {n, m}), shaped(x, {n, m}), std::int64_t{1}, std::int64_t{1})`.
 KernelDef waterlily_mult();
 
 /// A kernel of `statements` straight-line statements `acc = acc + x[i] * c` (a load, a
-/// multiply and an add each, every load checked), then z[i] = acc behind in_bounds(): how a
+/// multiply and an add each, every load checked), then z[i] = acc behind in_ndrange(): how a
 /// kernel's compile cost grows with its size (issue #34). z[i] = statements * x[i] * c up to
 /// rounding (exact when x[i] * c is a small integer). Named "statements_<n>". Parameters: z,
 /// x (const), c (f32).

@@ -7,7 +7,8 @@
 //   out[i] = hypot(x[i], y[i]);
 //
 //   auto axpy = device_function<void(Global<float>, Const<float>, float, int64_t)>(kb, "axpy",
-//       [&](Global<float> y, Const<float> x, Val<float> a, Val<int64_t> i) { y[i] = a * x[i] + y[i]; });
+//       [&](Global<float> y, Const<float> x, Val<float> a, Val<int64_t> i) { y[i] = a * x[i] +
+//       y[i]; });
 //
 //   auto scale = device_function<Vec<float, 4>(Vec<float, 4>, float)>(kb, "scale",
 //       [&](Vec<float, 4> v, Val<float> a) { return v * a; });
@@ -28,7 +29,7 @@
 //       });
 //
 // Inside the body, values of the kernel are out of reach
-// (pass them as arguments), and so are kernel parameters, ndrange/in_bounds, barriers and local
+// (pass them as arguments), and so are kernel parameters, ndrange/in_ndrange, barriers and local
 // arrays: each is a UserError when built. kb.return_() leaves a function that returns nothing.
 #pragma once
 
@@ -184,7 +185,8 @@ struct Result<std::tuple<X...>> {
 
  private:
   template <std::size_t... I>
-  static type load_each(KernelBuilder& kb, const std::vector<CallArg>& outs, std::index_sequence<I...>) {
+  static type load_each(KernelBuilder& kb, const std::vector<CallArg>& outs,
+                        std::index_sequence<I...>) {
     return type(Val<X>(spvjit::load(outs[I].pointer, literal(kb.state(), std::int64_t{0})))...);
   }
 };
@@ -292,7 +294,8 @@ class Function<R(A...)> {
     return out;
   }
   static constexpr bool returns_through_pointers() {
-    return KernelStruct<R> || !(std::is_void_v<R> || KernelScalar<R> || detail::VectorResult<R>::value);
+    return KernelStruct<R> ||
+           !(std::is_void_v<R> || KernelScalar<R> || detail::VectorResult<R>::value);
   }
 
  private:

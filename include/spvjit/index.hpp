@@ -20,7 +20,7 @@ namespace spvjit {
 Val<std::int64_t> num_groups(KernelBuilder& kb, unsigned dim = 0);
 
 /// Linear indices; dimension 0 fastest. The global one is over the user's ndrange, so it is
-/// dense even when the last group is padded (check `kb.in_bounds()` first).
+/// dense even when the last group is padded (check `kb.in_ndrange()` first).
 Val<std::int64_t> global_linear(KernelBuilder& kb);
 Val<std::int64_t> local_linear(KernelBuilder& kb);
 Val<std::int64_t> group_linear(KernelBuilder& kb);

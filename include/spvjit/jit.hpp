@@ -1,8 +1,8 @@
-// Jit: turns a KernelDef into a launchable Kernel for one Runtime — specialize the IR, translate
-// it to SPIR-V in-process, build it with OpenCL — and caches the result by signature, so the
-// same kernel and specialization are compiled once: in memory (a lock-free, allocation-free
-// lookup) and on disk (SPIR-V plus the device binary, loaded by a later process through
-// clCreateProgramWithBinary).
+// Jit: turns a KernelDef into a launchable Kernel for one Runtime — specialize the IR,
+// translate it to SPIR-V (in spvjit's translator program, never in the host's process), build
+// it with OpenCL — and caches the result by signature, so the same kernel and specialization
+// are compiled once: in memory (a lock-free, allocation-free lookup) and on disk (SPIR-V plus
+// the device binary, loaded by a later process through clCreateProgramWithBinary).
 #pragma once
 
 #include <cstdint>

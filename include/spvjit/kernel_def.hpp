@@ -16,7 +16,7 @@ SPVJIT_API_BEGIN
 namespace spvjit {
 
 namespace detail {
-class KernelModule;  // owns an llvm::LLVMContext and llvm::Module; see ir/kernel_module.hpp
+class KernelModule;  // the kernel's interface and its module as bitcode; ir/kernel_module.hpp
 }
 
 class KernelDef {

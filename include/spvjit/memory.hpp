@@ -126,7 +126,9 @@ class Array {
   Layout layout() const { return shape_.layout; }
   /// The extent of dimension `d` (0-based: KA's size(A, 1) is extent(0)); throws UserError past
   /// the rank.
-  Val<std::int64_t> extent(unsigned d) const { return Val<std::int64_t>(detail::extent(shape_, d)); }
+  Val<std::int64_t> extent(unsigned d) const {
+    return Val<std::int64_t>(detail::extent(shape_, d));
+  }
   /// The number of elements: the product of the extents.
   Val<std::int64_t> length() const { return Val<std::int64_t>(detail::element_count(shape_)); }
   const Ptr<T, Space>& data() const { return base_; }
@@ -145,7 +147,8 @@ Array<T, AddressSpace::Local> local_array(KernelBuilder& kb,
                                           std::initializer_list<std::int64_t> extents,
                                           std::string_view name = "local") {
   auto shape = detail::make_shape(kb.state(), extents, "local_array", L::layout);
-  auto p = detail::make_local_array(kb, scalar_of<T>, detail::element_count(extents, "local_array"), name);
+  auto p = detail::make_local_array(kb, scalar_of<T>, detail::element_count(extents, "local_array"),
+                                    name);
   return {Ptr<T, AddressSpace::Local>(p), shape};
 }
 
@@ -154,7 +157,8 @@ template <KernelScalar T, ArrayLayout L = RowMajor>
 Array<T, AddressSpace::Private> private_array(KernelBuilder& kb,
                                               std::initializer_list<std::int64_t> extents) {
   auto shape = detail::make_shape(kb.state(), extents, "private_array", L::layout);
-  auto p = detail::make_private_array(kb, scalar_of<T>, detail::element_count(extents, "private_array"));
+  auto p =
+      detail::make_private_array(kb, scalar_of<T>, detail::element_count(extents, "private_array"));
   return {Ptr<T, AddressSpace::Private>(p), shape};
 }
 

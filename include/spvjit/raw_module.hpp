@@ -73,7 +73,8 @@ inline std::string bitcode_of(const llvm::Module& module, const char* what) {
 /// the entry point; see kernel_from_bitcode.
 inline KernelDef kernel_from_module(const llvm::Module& module, std::string_view kernel_name,
                                     const RawKernelOptions& options = {}) {
-  const llvm::Function* fn = module.getFunction(llvm::StringRef(kernel_name.data(), kernel_name.size()));
+  const llvm::Function* fn =
+      module.getFunction(llvm::StringRef(kernel_name.data(), kernel_name.size()));
   if (!fn || fn->isDeclaration()) {
     throw UserError("kernel_from_module: the module defines no function '" +
                     std::string(kernel_name) + "'");

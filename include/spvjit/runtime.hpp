@@ -166,7 +166,8 @@ class Buffer {
   void copy_to(Buffer& dst) const {
     dst.check_size("copy_to", size_);
     check_size("copy_to", dst.size_);
-    if (dst.core_ != core_) throw UserError("Buffer::copy_to: the buffers belong to different Runtimes");
+    if (dst.core_ != core_)
+      throw UserError("Buffer::copy_to: the buffers belong to different Runtimes");
     detail::buffer_copy(*core_, mem_, dst.mem_, bytes());
   }
 

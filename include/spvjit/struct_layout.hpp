@@ -6,10 +6,10 @@
 //   SPVJIT_STRUCT(Particle, x, y, id, mass)
 //
 // Members are kernel scalars, fixed arrays of them (`float v[3]`), structs described the same
-// way, fixed arrays of those (`Neighbour nei[26]`), or pointers into global memory (`float* data`, `const Node* next`: 8 bytes; the kernel
-// reads them as Global/Const pointers, unchecked, and the device must share the host's memory,
-// see structs.hpp). Shared by the builder (ir/), the argument packer (runtime/) and raw modules
-// (jit/): no LLVM, no OpenCL.
+// way, fixed arrays of those (`Neighbour nei[26]`), or pointers into global memory (`float* data`,
+// `const Node* next`: 8 bytes; the kernel reads them as Global/Const pointers, unchecked, and the
+// device must share the host's memory, see structs.hpp). Shared by the builder (ir/), the argument
+// packer (runtime/) and raw modules (jit/): no LLVM, no OpenCL.
 #pragma once
 
 #include <concepts>
@@ -152,7 +152,8 @@ StructField describe_member(const char* name, std::size_t offset) {
     f.array = true;
   } else if constexpr (KernelStruct<F>) {
     f.nested = struct_layout<F>();
-  } else if constexpr (std::rank_v<F> == 1 && KernelStruct<std::remove_cv_t<std::remove_extent_t<F>>>) {
+  } else if constexpr (std::rank_v<F> == 1 &&
+                       KernelStruct<std::remove_cv_t<std::remove_extent_t<F>>>) {
     f.nested = struct_layout<std::remove_cv_t<std::remove_extent_t<F>>>();
     f.count = static_cast<std::uint32_t>(std::extent_v<F>);
     f.array = true;
@@ -199,10 +200,14 @@ SPVJIT_API_END
 
 // Describes each member name in turn (one rescan per member: up to 81 members).
 #define SPVJIT_STRUCT_PARENS ()
-#define SPVJIT_STRUCT_EXPAND(...) SPVJIT_STRUCT_EXPAND4(SPVJIT_STRUCT_EXPAND4(SPVJIT_STRUCT_EXPAND4(__VA_ARGS__)))
-#define SPVJIT_STRUCT_EXPAND4(...) SPVJIT_STRUCT_EXPAND3(SPVJIT_STRUCT_EXPAND3(SPVJIT_STRUCT_EXPAND3(__VA_ARGS__)))
-#define SPVJIT_STRUCT_EXPAND3(...) SPVJIT_STRUCT_EXPAND2(SPVJIT_STRUCT_EXPAND2(SPVJIT_STRUCT_EXPAND2(__VA_ARGS__)))
-#define SPVJIT_STRUCT_EXPAND2(...) SPVJIT_STRUCT_EXPAND1(SPVJIT_STRUCT_EXPAND1(SPVJIT_STRUCT_EXPAND1(__VA_ARGS__)))
+#define SPVJIT_STRUCT_EXPAND(...) \
+  SPVJIT_STRUCT_EXPAND4(SPVJIT_STRUCT_EXPAND4(SPVJIT_STRUCT_EXPAND4(__VA_ARGS__)))
+#define SPVJIT_STRUCT_EXPAND4(...) \
+  SPVJIT_STRUCT_EXPAND3(SPVJIT_STRUCT_EXPAND3(SPVJIT_STRUCT_EXPAND3(__VA_ARGS__)))
+#define SPVJIT_STRUCT_EXPAND3(...) \
+  SPVJIT_STRUCT_EXPAND2(SPVJIT_STRUCT_EXPAND2(SPVJIT_STRUCT_EXPAND2(__VA_ARGS__)))
+#define SPVJIT_STRUCT_EXPAND2(...) \
+  SPVJIT_STRUCT_EXPAND1(SPVJIT_STRUCT_EXPAND1(SPVJIT_STRUCT_EXPAND1(__VA_ARGS__)))
 #define SPVJIT_STRUCT_EXPAND1(...) __VA_ARGS__
 #define SPVJIT_STRUCT_MEMBERS(Type, ...) \
   __VA_OPT__(SPVJIT_STRUCT_EXPAND(SPVJIT_STRUCT_MEMBERS_NEXT(Type, __VA_ARGS__)))
@@ -214,9 +219,10 @@ SPVJIT_API_END
 /// Describes the struct `Type` and its members, in declaration order, to spvjit. At namespace
 /// scope, in the struct's namespace: `SPVJIT_STRUCT(Particle, x, y, id, mass)`.
 #define SPVJIT_STRUCT(Type, ...)                                                                \
-  [[maybe_unused]] inline const std::shared_ptr<const ::spvjit::StructLayout>&                 \
+  [[maybe_unused]] inline const std::shared_ptr<const ::spvjit::StructLayout>&                  \
   spvjit_struct_layout(const Type*) {                                                           \
     static const std::shared_ptr<const ::spvjit::StructLayout> layout =                         \
-        ::spvjit::detail::make_struct_layout<Type>(#Type, {SPVJIT_STRUCT_MEMBERS(Type, __VA_ARGS__)}); \
+        ::spvjit::detail::make_struct_layout<Type>(#Type,                                       \
+                                                   {SPVJIT_STRUCT_MEMBERS(Type, __VA_ARGS__)}); \
     return layout;                                                                              \
   }

@@ -23,8 +23,8 @@
 //   SPVJIT_STRUCT(Segment, data, n, scale)
 //
 //   auto seg = kb.param<Segment>("seg");           // launched with a Segment
-//   auto d = seg.get(&Segment::data);              // a Global<float> (`const float*`: Const<float>)
-//   kb.for_(0, seg.get(&Segment::n), [&](Val<std::int64_t> k) { sum += d[k]; });
+//   auto d = seg.get(&Segment::data);              // a Global<float> (`const float*`:
+//   Const<float>) kb.for_(0, seg.get(&Segment::n), [&](Val<std::int64_t> k) { sum += d[k]; });
 #pragma once
 
 #include <cstddef>
@@ -132,28 +132,28 @@ class StructRef {
   StructRef(const StructRef<U>& other)
       : ptr_(other.pointer()), index_(other.index()), path_(other.path()) {}
 
-  /// The member `member` of this struct: a Ref for a scalar (reads as a Val, assigns when
-  /// writable), a MemberArray for an array (of scalars or of structs), a StructRef for a nested struct, and for a pointer
-  /// member (`float* data`) the pointer it holds, read: a Global<float> (Const<float> for
-  /// `const float*`), indexed without bounds checks: `seg[&Segment::data][k]`.
-  template <class M>
-  auto operator[](M struct_type::*member) const {
-    using F = std::remove_cv_t<M>;
-    const detail::FieldPath path = detail::member_path(
-        ptr_, path_, layout(), detail::member_offset(member), detail::describe_member<F>("", 0));
-    if constexpr (std::is_pointer_v<F>) {
-      using E = detail::Pointee<F>;
-      return Ptr<E, AddressSpace::Global>(
-          detail::pointer_member(ptr_, index_, path, detail::pointee_scalar<F>(),
-                                 std::is_const_v<E>, detail::pointee_layout<F>()));
-    } else if constexpr (KernelScalar<F>) {
-      return Ref<detail::LikeConst<T, F>>(ptr_, index_, path);
-    } else if constexpr (std::is_array_v<F>) {
-      return MemberArray<detail::LikeConst<T, std::remove_extent_t<F>>, std::extent_v<F>>(
-          ptr_, index_, path);
-    } else {
-      return StructRef<detail::LikeConst<T, F>>(ptr_, index_, path);
-    }
+    /// The member `member` of this struct: a Ref for a scalar (reads as a Val, assigns when
+    /// writable), a MemberArray for an array (of scalars or of structs), a StructRef for a nested
+    /// struct, and for a pointer member (`float* data`) the pointer it holds, read: a Global<float>
+    /// (Const<float> for `const float*`), indexed without bounds checks: `seg[&Segment::data][k]`.
+    template <class M>
+    auto operator[](M struct_type::*member) const {
+      using F = std::remove_cv_t<M>;
+      const detail::FieldPath path = detail::member_path(
+          ptr_, path_, layout(), detail::member_offset(member), detail::describe_member<F>("", 0));
+      if constexpr (std::is_pointer_v<F>) {
+        using E = detail::Pointee<F>;
+        return Ptr<E, AddressSpace::Global>(
+            detail::pointer_member(ptr_, index_, path, detail::pointee_scalar<F>(),
+                                   std::is_const_v<E>, detail::pointee_layout<F>()));
+      } else if constexpr (KernelScalar<F>) {
+        return Ref<detail::LikeConst<T, F>>(ptr_, index_, path);
+      } else if constexpr (std::is_array_v<F>) {
+        return MemberArray<detail::LikeConst<T, std::remove_extent_t<F>>, std::extent_v<F>>(
+            ptr_, index_, path);
+      } else {
+        return StructRef<detail::LikeConst<T, F>>(ptr_, index_, path);
+      }
   }
   /// The value of a scalar member: `q.get(&Particle::mass)` is a Val<double>.
   template <class M>
@@ -175,8 +175,9 @@ class StructRef {
   template <class U>
     requires(std::is_same_v<std::remove_const_t<U>, struct_type> && !std::is_const_v<T>)
   const StructRef& operator=(const StructRef<U>& other) const {
-    detail::copy_struct(ptr_, index_, path_, other.pointer(), other.index(), other.path(), layout());
-    return *this;
+      detail::copy_struct(ptr_, index_, path_, other.pointer(), other.index(), other.path(),
+                          layout());
+      return *this;
   }
   const StructRef& operator=(const StructRef& other) const
     requires(!std::is_const_v<T>)
@@ -203,7 +204,8 @@ class StructVal : public StructRef<const S> {
   StructVal() = default;
   StructVal(const StructVal&) = default;
   /// Adopts a private struct nothing else writes (the library's own constructors use this).
-  explicit StructVal(const Pointer& p) : StructRef<const S>(p, detail::literal(p.state(), std::int64_t{0})) {}
+  explicit StructVal(const Pointer& p)
+      : StructRef<const S>(p, detail::literal(p.state(), std::int64_t{0})) {}
 };
 
 /// A private struct variable (`kb.var(ps[i])`): its members assign, and so does the whole.
@@ -212,7 +214,8 @@ class StructVar : public StructRef<S> {
  public:
   StructVar() = default;
   StructVar(const StructVar&) = default;
-  explicit StructVar(const Pointer& p) : StructRef<S>(p, detail::literal(p.state(), std::int64_t{0})) {}
+  explicit StructVar(const Pointer& p)
+      : StructRef<S>(p, detail::literal(p.state(), std::int64_t{0})) {}
   template <class U>
     requires(std::is_same_v<std::remove_const_t<U>, S>)
   const StructVar& operator=(const StructRef<U>& other) const {

@@ -169,8 +169,12 @@ template <KernelScalar T>
 Val<T> operator~(Val<T> a) {
   return Val<T>(logical_not(a));
 }
-inline Val<bool> operator&&(Val<bool> a, Val<bool> b) { return Val<bool>(binary(BinaryOp::And, a, b)); }
-inline Val<bool> operator||(Val<bool> a, Val<bool> b) { return Val<bool>(binary(BinaryOp::Or, a, b)); }
+  inline Val<bool> operator&&(Val<bool> a, Val<bool> b) {
+    return Val<bool>(binary(BinaryOp::And, a, b));
+  }
+  inline Val<bool> operator||(Val<bool> a, Val<bool> b) {
+    return Val<bool>(binary(BinaryOp::Or, a, b));
+  }
 
 template <KernelScalar T>
 Val<T> select(Val<bool> c, Val<T> a, Val<T> b) {

@@ -120,7 +120,8 @@ class Vec : public VecValue {
   Vec() = default;
   /// Adopts a dynamically typed vector; throws UserError unless it has N lanes of T.
   explicit Vec(VecValue v) : VecValue(v) {
-    if (v.element() != scalar_of<T> || v.lanes() != N) detail::throw_vector_mismatch(scalar_of<T>, N, v);
+    if (v.element() != scalar_of<T> || v.lanes() != N)
+      detail::throw_vector_mismatch(scalar_of<T>, N, v);
   }
   /// Every lane `x`.
   static Vec splat(Val<T> x) { return Vec(spvjit::splat(x, N)); }
@@ -291,7 +292,8 @@ Vec<T, N> fma(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
 VecValue mul_add(VecValue a, VecValue b, VecValue c);
 template <KernelFloat T, unsigned N>
 Vec<T, N> mul_add(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
-  return Vec<T, N>(mul_add(static_cast<VecValue>(a), static_cast<VecValue>(b), static_cast<VecValue>(c)));
+  return Vec<T, N>(
+      mul_add(static_cast<VecValue>(a), static_cast<VecValue>(b), static_cast<VecValue>(c)));
 }
 template <KernelScalar T, unsigned N>
   requires(!std::is_same_v<T, bool>)
@@ -304,13 +306,15 @@ Vec<T, N> clamp(Vec<T, N> x, Vec<T, N> lo, Vec<T, N> hi) {
 template <KernelScalar T, unsigned N, std::size_t M>
   requires(valid_lanes(M))
 Vec<T, M> shuffle(Vec<T, N> a, Vec<T, N> b, const int (&mask)[M]) {
-  return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(b), std::span<const int>(mask)));
+    return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(b),
+                                    std::span<const int>(mask)));
 }
 /// Lanes of `a` picked by a constant mask (OpenCL's swizzles): `shuffle(v, {3, 2, 1, 0})`.
 template <KernelScalar T, unsigned N, std::size_t M>
   requires(valid_lanes(M))
 Vec<T, M> shuffle(Vec<T, N> a, const int (&mask)[M]) {
-  return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(a), std::span<const int>(mask)));
+    return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(a),
+                                    std::span<const int>(mask)));
 }
 
 #define SPVJIT_VECTOR_REDUCE(fn, op, Concept)  \

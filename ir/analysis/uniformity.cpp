@@ -2,7 +2,7 @@
 // into SSA values (private arrays stay in memory).
 //
 // A value is divergent when it may differ between the work-items of one group: it is (or is
-// computed from) a local or global index, in_bounds() or an atomic's result; a load through a
+// computed from) a local or global index, in_ndrange() or an atomic's result; a load through a
 // divergent address or from a private array that was written a divergent value, at a divergent
 // index or under divergent control; a phi that joins paths a divergent branch split; or a value
 // that leaves a loop some work-items leave earlier than others. Everything else (group indices
@@ -76,7 +76,8 @@ std::optional<std::string> varying_builtin(const llvm::CallInst& call) {
   const auto name = f->getName();
   if (name.contains("get_local_id")) return "local_index(" + dimension_of(call) + ")";
   if (name.contains("get_global_id")) return "global_index(" + dimension_of(call) + ")";
-  if (name == marker_in_bounds) return "in_bounds(), false for work-items padded past the ndrange";
+  if (name == marker_in_ndrange)
+    return "in_ndrange(), false for work-items padded past the ndrange";
   if (name.contains("linear_id") || name.contains("sub_group_local_id")) return name.str();
   if (name.contains("atomic") || name.contains("Atomic")) {
     return "the result of an atomic operation";

@@ -34,14 +34,17 @@ void write_report(llvm::CallInst* c) {
   llvm::IRBuilder<> b(c);
   auto* i64 = b.getInt64Ty();
   const auto space = static_cast<unsigned>(AddressSpace::Global);
-  llvm::Value* record = b.CreateIntToPtr(c->getArgOperand(0), llvm::PointerType::get(i64, space), "record");
+  llvm::Value* record =
+      b.CreateIntToPtr(c->getArgOperand(0), llvm::PointerType::get(i64, space), "record");
   auto word_at = [&](unsigned index) { return b.CreateConstInBoundsGEP1_64(i64, record, index); };
   auto* seal_ptr = word_at(record::flag);
-  auto* free = b.CreateICmpEQ(b.CreateAlignedLoad(i64, seal_ptr, llvm::Align(8), true), b.getInt64(0));
+  auto* free =
+      b.CreateICmpEQ(b.CreateAlignedLoad(i64, seal_ptr, llvm::Align(8), true), b.getInt64(0));
   llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(free, c, false);
   b.SetInsertPoint(then);
   auto* global_id = llvm::cast<llvm::Function>(
-      m.getOrInsertFunction(global_id_builtin, llvm::FunctionType::get(i64, {b.getInt32Ty()}, false))
+      m.getOrInsertFunction(global_id_builtin,
+                            llvm::FunctionType::get(i64, {b.getInt32Ty()}, false))
           .getCallee());
   global_id->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   auto query = [&](unsigned dim) {

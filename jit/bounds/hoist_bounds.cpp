@@ -164,8 +164,8 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, std::set<llvm::Ba
   llvm::BasicBlock* fast_entry = llvm::SplitBlock(preheader, at, &a.dt, &a.loops);
   llvm::ValueToValueMapTy map;
   llvm::SmallVector<llvm::BasicBlock*, 16> blocks;
-  llvm::Loop* checked =
-      llvm::cloneLoopWithPreheader(fast_entry, preheader, &loop, map, ".checked", &a.loops, &a.dt, blocks);
+  llvm::Loop* checked = llvm::cloneLoopWithPreheader(fast_entry, preheader, &loop, map, ".checked",
+                                                     &a.loops, &a.dt, blocks);
   llvm::remapInstructionsInBlocks(blocks, map);
   auto* checked_entry = llvm::cast<llvm::BasicBlock>(map[fast_entry]);
   preheader->getTerminator()->eraseFromParent();

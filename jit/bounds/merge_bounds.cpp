@@ -108,7 +108,8 @@ void share_report_paths(llvm::Function& f) {
     const unsigned args = marker->arg_size();
     std::vector<llvm::PHINode*> phis;
     for (unsigned a = 0; a < args; ++a) {
-      phis.push_back(b.CreatePHI(marker->getArg(a)->getType(), static_cast<unsigned>(blocks.size())));
+      phis.push_back(
+          b.CreatePHI(marker->getArg(a)->getType(), static_cast<unsigned>(blocks.size())));
     }
     std::vector<llvm::Value*> phi_values(phis.begin(), phis.end());
     auto* call = b.CreateCall(marker, phi_values);
@@ -166,7 +167,8 @@ void fold_repeated_checks(llvm::Function& f) {
   while (!stack.empty()) {
     Frame& top = stack.back();
     if (top.next_child < top.node->getNumChildren()) {
-      llvm::DomTreeNode* child = *(top.node->begin() + static_cast<std::ptrdiff_t>(top.next_child++));
+      llvm::DomTreeNode* child =
+          *(top.node->begin() + static_cast<std::ptrdiff_t>(top.next_child++));
       enter(child);
       continue;
     }

@@ -2,8 +2,8 @@
 // its statements times a report path each (issue #34: 5.9 KB of SPIR-V per `acc += x[i] * c`,
 // 69 s for PoCL to compile 1,000 of them).
 //
-// Run after coarsening and before the markers are lowered (jit/bounds/bounds_lowering.hpp), on every
-// function of the module:
+// Run after coarsening and before the markers are lowered (jit/bounds/bounds_lowering.hpp), on
+// every function of the module:
 // - branches on constant checks (a coarsened fast body's) fold, and their report paths go;
 // - in a module with no barrier or other convergent call, a failing access ends the function
 //   it is in, as Julia's BoundsError ends the task: its report path returns (a read's value is

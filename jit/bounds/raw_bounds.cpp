@@ -29,8 +29,10 @@ bool is_index_of_work_item(llvm::Value* v) {
   using namespace llvm::PatternMatch;
   if (is_global_id0(v)) return true;
   llvm::Value* x = nullptr;
-  if (match(v, m_CombineOr(m_SExt(m_Trunc(m_Value(x))), m_ZExt(m_Trunc(m_Value(x)))))) return is_global_id0(x);
-  if (match(v, m_AShr(m_Shl(m_Value(x), m_SpecificInt(32)), m_SpecificInt(32)))) return is_global_id0(x);
+  if (match(v, m_CombineOr(m_SExt(m_Trunc(m_Value(x))), m_ZExt(m_Trunc(m_Value(x))))))
+    return is_global_id0(x);
+  if (match(v, m_AShr(m_Shl(m_Value(x), m_SpecificInt(32)), m_SpecificInt(32))))
+    return is_global_id0(x);
   return false;
 }
 

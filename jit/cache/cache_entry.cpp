@@ -24,9 +24,12 @@ std::uint64_t get(std::span<const std::uint8_t> in, std::size_t at, unsigned byt
   return v;
 }
 
-std::uint64_t checksum(std::span<const std::uint8_t> header, std::span<const std::uint8_t> payload) {
-  const std::uint64_t h = llvm::xxHash64(llvm::ArrayRef<std::uint8_t>(header.data(), header.size()));
-  const std::uint64_t p = llvm::xxHash64(llvm::ArrayRef<std::uint8_t>(payload.data(), payload.size()));
+std::uint64_t checksum(std::span<const std::uint8_t> header,
+                       std::span<const std::uint8_t> payload) {
+  const std::uint64_t h =
+      llvm::xxHash64(llvm::ArrayRef<std::uint8_t>(header.data(), header.size()));
+  const std::uint64_t p =
+      llvm::xxHash64(llvm::ArrayRef<std::uint8_t>(payload.data(), payload.size()));
   return h ^ (p * 0x9E3779B97F4A7C15ull + (h << 31 | h >> 33));
 }
 
@@ -35,7 +38,8 @@ std::uint64_t checksum(std::span<const std::uint8_t> header, std::span<const std
 std::vector<std::uint8_t> encode_entry(std::string_view key, std::span<const std::uint32_t> spirv,
                                        std::span<const std::uint8_t> binary, EntryLaunch launch) {
   // Sized once and written at offsets (GCC 12 warns falsely on vector::insert of the magic).
-  std::vector<std::uint8_t> out(entry_header_size + key.size() + spirv.size_bytes() + binary.size());
+  std::vector<std::uint8_t> out(entry_header_size + key.size() + spirv.size_bytes() +
+                                binary.size());
   std::memcpy(out.data(), magic, sizeof(magic));
   put(out, 8, entry_format_version, 4);
   put(out, 12, launch.coarsen, 1);
@@ -50,7 +54,8 @@ std::vector<std::uint8_t> encode_entry(std::string_view key, std::span<const std
   for (std::uint32_t w : spirv) put(out, at, w, 4), at += 4;
   if (!binary.empty()) std::memcpy(out.data() + at, binary.data(), binary.size());
   const std::span<const std::uint8_t> all(out);
-  put(out, checksum_offset, checksum(all.first(checksum_offset), all.subspan(entry_header_size)), 8);
+  put(out, checksum_offset, checksum(all.first(checksum_offset), all.subspan(entry_header_size)),
+      8);
   return out;
 }
 
@@ -60,7 +65,8 @@ DecodedEntry decode_entry(std::span<const std::uint8_t> bytes) noexcept {
   if (std::memcmp(bytes.data(), magic, sizeof(magic)) != 0) return d.error = "bad magic", d;
   if (get(bytes, 8, 4) != entry_format_version) return d.error = "unsupported format version", d;
   const std::uint64_t coarsen = get(bytes, 12, 1), flags = get(bytes, 13, 1);
-  if (coarsen < 1 || coarsen > entry_max_coarsen) return d.error = "coarsening width out of range", d;
+  if (coarsen < 1 || coarsen > entry_max_coarsen)
+    return d.error = "coarsening width out of range", d;
   if (flags > 1) return d.error = "unknown launch flags", d;
   if (get(bytes, 14, 2) != 0) return d.error = "reserved field is not zero", d;
   const std::uint64_t key = get(bytes, 16, 8);
@@ -77,7 +83,8 @@ DecodedEntry decode_entry(std::span<const std::uint8_t> bytes) noexcept {
   }
   if (key == 0) return d.error = "empty key", d;
   if (binary == 0) return d.error = "empty device binary", d;
-  if (spirv < 20 || spirv % 4 != 0) return d.error = "SPIR-V is not a whole module of 32-bit words", d;
+  if (spirv < 20 || spirv % 4 != 0)
+    return d.error = "SPIR-V is not a whole module of 32-bit words", d;
   const auto* base = bytes.data() + entry_header_size;
   if (get(bytes, entry_header_size + key, 4) != spirv_magic) return d.error = "bad SPIR-V magic", d;
   d.entry.launch = {static_cast<unsigned>(coarsen), flags == 1};

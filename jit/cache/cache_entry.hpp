@@ -31,7 +31,7 @@ inline constexpr std::size_t entry_header_size = 48;
 
 /// What launching an entry's kernel needs besides its binary.
 struct EntryLaunch {
-  unsigned coarsen = 1;            ///< indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp)
+  unsigned coarsen = 1;  ///< indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp)
   bool runs_with_offsets = false;  ///< jit/spirv/offset_safety.hpp
   friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
 };
@@ -57,8 +57,9 @@ std::vector<std::uint8_t> encode_entry(std::string_view key, std::span<const std
                                        std::span<const std::uint8_t> binary,
                                        EntryLaunch launch = {});
 
-/// Validates magic, version, launch bytes, reserved field, lengths against the span's size (overflow-safe),
-/// checksum, a non-empty key and binary, and a SPIR-V magic number in the first word.
+/// Validates magic, version, launch bytes, reserved field, lengths against the span's size
+/// (overflow-safe), checksum, a non-empty key and binary, and a SPIR-V magic number in the first
+/// word.
 DecodedEntry decode_entry(std::span<const std::uint8_t> bytes) noexcept;
 
 }  // namespace spvjit::detail

@@ -119,7 +119,8 @@ int write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -284,8 +285,8 @@ namespace {
 template <class F>
 void for_each_cache_file(const std::string& dir, F&& fn) {
   std::error_code ec;
-  for (auto it = detail::fs::directory_iterator(dir, ec); !ec && it != detail::fs::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = detail::fs::directory_iterator(dir, ec);
+       !ec && it != detail::fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     const bool temporary = name.find(detail::temp_marker) != std::string::npos;
     const bool entry = !temporary && name.ends_with(detail::entry_suffix);
@@ -303,17 +304,18 @@ DiskCacheInfo disk_cache_info(const JitOptions& options) {
   info.dir = settings.dir;
   info.enabled = settings.enabled;
   if (info.dir.empty()) return info;
-  for_each_cache_file(info.dir, [&](const detail::fs::directory_entry& file, bool entry, bool regular) {
-    if (!regular) return;
-    std::error_code ec;
-    const auto size = file.file_size(ec);
-    if (entry) {
-      ++info.entries;
-      if (!ec) info.bytes += size;
-    } else {
-      ++info.temporaries;
-    }
-  });
+  for_each_cache_file(info.dir,
+                      [&](const detail::fs::directory_entry& file, bool entry, bool regular) {
+                        if (!regular) return;
+                        std::error_code ec;
+                        const auto size = file.file_size(ec);
+                        if (entry) {
+                          ++info.entries;
+                          if (!ec) info.bytes += size;
+                        } else {
+                          ++info.temporaries;
+                        }
+                      });
   return info;
 }
 

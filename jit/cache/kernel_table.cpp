@@ -72,7 +72,8 @@ KernelTable::~KernelTable() {
 }
 
 KernelTable::Node* KernelTable::find(const MemoryKey& key) const noexcept {
-  for (Node* n = buckets_[key.hash % bucket_count].load(std::memory_order_acquire); n; n = n->next) {
+  for (Node* n = buckets_[key.hash % bucket_count].load(std::memory_order_acquire); n;
+       n = n->next) {
     if (matches(*n, key)) return n;
   }
   return nullptr;

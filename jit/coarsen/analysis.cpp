@@ -55,7 +55,8 @@ class Analysis {
     }
     if (!plan_.ok()) return std::move(plan_);
     for (auto& [inst, r] : plan_.roles) {
-      if (r == Role::Check || r == Role::Report) check_bounds_call(llvm::cast<llvm::CallInst>(inst), r);
+      if (r == Role::Check || r == Role::Report)
+        check_bounds_call(llvm::cast<llvm::CallInst>(inst), r);
     }
     for (auto* s : side_effects_) check_store(s);
     if (plan_.ok() && !exact_without_check) check_guarded();
@@ -92,9 +93,11 @@ class Analysis {
   }
 
   void call_bits(llvm::Type* t) {
-    plan_.widest_call_bits = std::max(plan_.widest_call_bits, t->getPrimitiveSizeInBits().getFixedSize() > 0
-                                                                  ? static_cast<unsigned>(t->getPrimitiveSizeInBits().getFixedSize())
-                                                                  : 64u);
+    plan_.widest_call_bits =
+        std::max(plan_.widest_call_bits,
+                 t->getPrimitiveSizeInBits().getFixedSize() > 0
+                     ? static_cast<unsigned>(t->getPrimitiveSizeInBits().getFixedSize())
+                     : 64u);
   }
 
   // Every instruction: calls the rewrite knows, no atomics, no private variables.

@@ -43,10 +43,11 @@ struct CoarsenPlan {
 };
 
 /// Analyses `kernel`. `extent0` is the ndrange's dimension 0 inside the kernel (hidden argument
-/// or constant; null for a kernel that pads safely without knowing it). `exact_without_check`: the launch runs exactly ndrange(0) indices in dimension
-/// 0 even without a bounds check (static workgroup dividing a static ndrange); otherwise every
-/// side effect must sit behind `get_global_id(0) < extent0`, so that indices past the end do
-/// nothing and the tail may skip them.
+/// or constant; null for a kernel that pads safely without knowing it). `exact_without_check`: the
+/// launch runs exactly ndrange(0) indices in dimension 0 even without a bounds check (static
+/// workgroup dividing a static ndrange); otherwise every side effect must sit behind
+/// `get_global_id(0) < extent0`, so that indices past the end do nothing and the tail may skip
+/// them.
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
                                 bool exact_without_check);
 

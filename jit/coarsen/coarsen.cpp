@@ -46,7 +46,8 @@ llvm::Function* clone_with_index(llvm::Function& kernel, const std::string& suff
                                    kernel.getName() + suffix, kernel.getParent());
   for (auto& a : kernel.args()) map[&a] = f->getArg(a.getArgNo());
   llvm::SmallVector<llvm::ReturnInst*, 4> returns;
-  llvm::CloneFunctionInto(f, &kernel, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+  llvm::CloneFunctionInto(f, &kernel, map, llvm::CloneFunctionChangeType::LocalChangesOnly,
+                          returns);
   f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   f->setDSOLocal(true);  // the verifier's rule for internal linkage
   f->clearMetadata();  // kernel_arg_* and reqd_work_group_size belong to the kernel
@@ -96,7 +97,8 @@ struct VectorBody {
       divergent.push_back(llvm::cast<llvm::BranchInst>(map[br]));
     }
     masks = if_convert(*function, divergent);
-    llvm::Value* extent = extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
+    llvm::Value* extent =
+        extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
     // Stores were checked to be guarded on the kernel itself.
     plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true);
     if (plan.ok() && !plan.divergent_branches.empty()) {
@@ -199,7 +201,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   } else if (def.hidden_ndrange && kernel->arg_size() > def.params.size()) {
     extent0 = kernel->getArg(static_cast<unsigned>(def.params.size()));
   } else if (!def.pads_safely) {
-    return {1, "does not know its ndrange (it never reads in_bounds() or ndrange()) and did not "
+    return {1, "does not know its ndrange (it never reads in_ndrange() or ndrange()) and did not "
                "declare allow_padding()"};
   }
   // A static workgroup dividing a static ndrange launches exactly ndrange(0) indices, so the
@@ -225,8 +227,8 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // Builtins taking vectors wider than the kernel library's registers (256 bits for PoCL built
   // for x86-64-v3) return garbage from SPIR-V input: PoCL's SPIR wrapper passes them through a
   // stack slot with a `tail call` lacking `byval`, so LLVM deletes the store (see
-  // jit/device/split_vector_calls.hpp). 256 bits are exact, and plain loads, arithmetic and stores are
-  // exact at any width. (Calls in Vec<T, N> code are split instead.)
+  // jit/device/split_vector_calls.hpp). 256 bits are exact, and plain loads, arithmetic and stores
+  // are exact at any width. (Calls in Vec<T, N> code are split instead.)
   if (plan.widest_call_bits > 0) {
     width = std::min(width, std::max(2u, max_builtin_vector_bits / plan.widest_call_bits));
   }
@@ -240,7 +242,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   const bool has_fast_end = def.bounds_checked && def.hidden.fast_end != HiddenArgs::none;
   const FastEndArgs covered =
       has_fast_end ? FastEndArgs{def.hidden.first_extent, def.hidden.record} : FastEndArgs{};
-  // The name carries the width, for people reading the SPIR-V (`spvjit spirv`).
+  // The name carries the width, for people reading the SPIR-V (`spvjit dump <kernel>`).
   VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width));
   if (!vector_body.ok()) {
     erase_unused_lane_tests(m);

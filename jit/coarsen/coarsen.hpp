@@ -1,14 +1,15 @@
 // SIMD coarsening for CPU devices: an element-wise kernel (every global memory access indexed by
 // get_global_id(0) plus or minus a uniform value) is rewritten so that each work-item handles W
 // consecutive indices with W-wide vector loads, arithmetic and stores; branches on which the W
-// lanes may disagree run under lane masks (jit/coarsen/masks.hpp). PoCL compiles each work-item's code as
-// scalar code; explicit vectors per work-item measured 2.1x faster for saxpy on this machine.
+// lanes may disagree run under lane masks (jit/coarsen/masks.hpp). PoCL compiles each work-item's
+// code as scalar code; explicit vectors per work-item measured 2.1x faster for saxpy on this
+// machine.
 //
 // The rewritten kernel keeps its name and signature. Work-item g runs indices W*g .. W*g+W-1:
 // the vector body when all W are inside the ndrange, else (the tail) the original scalar body
 // once per index still inside it (a kernel that pads safely without knowing its ndrange has no
 // tail: every lane runs). The launch path divides dimension 0 of the ndrange by W (ceil) —
-// LaunchState::coarsen.
+// KernelFacts::coarsen (runtime/launch_state.hpp).
 #pragma once
 
 #include <cstdint>

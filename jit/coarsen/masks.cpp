@@ -79,7 +79,8 @@ class RegionFinder {
     std::vector<Region> outermost;
     for (auto& r : regions) {
       if (std::none_of(regions.begin(), regions.end(), [&](const Region& other) {
-            return &other != &r && std::find(other.blocks.begin(), other.blocks.end(), r.head) != other.blocks.end();
+            return &other != &r && std::find(other.blocks.begin(), other.blocks.end(), r.head) !=
+                                       other.blocks.end();
           })) {
         outermost.push_back(std::move(r));
       }
@@ -172,7 +173,8 @@ bool may_trap_on_divisor(llvm::Instruction& i) {
   }
   auto* c = llvm::dyn_cast<llvm::ConstantInt>(i.getOperand(1));
   if (!c) return true;
-  const bool is_signed = i.getOpcode() == llvm::Instruction::SDiv || i.getOpcode() == llvm::Instruction::SRem;
+  const bool is_signed =
+      i.getOpcode() == llvm::Instruction::SDiv || i.getOpcode() == llvm::Instruction::SRem;
   return c->isZero() || (is_signed && c->isMinusOne());  // INT_MIN / -1 traps too
 }
 
@@ -262,7 +264,8 @@ class IfConverter {
     for (unsigned k : taken) {
       llvm::BasicBlock* from = phi.getIncomingBlock(k);
       llvm::Value* incoming = phi.getIncomingValue(k);
-      v = v ? at.CreateSelect(edge_mask(from, to), incoming, v, phi.getName() + ".blend") : incoming;
+      v = v ? at.CreateSelect(edge_mask(from, to), incoming, v, phi.getName() + ".blend")
+            : incoming;
     }
     return v;
   }
@@ -339,7 +342,8 @@ std::vector<llvm::BranchInst*> version_region(const Region& r,
     llvm::BasicBlock* start = br->getSuccessor(side);
     if (start == r.join) {
       entries[side] = r.join;
-      for (auto& phi : r.join->phis()) phi.addIncoming(phi.getIncomingValueForBlock(masked), tests[side]);
+      for (auto& phi : r.join->phis())
+        phi.addIncoming(phi.getIncomingValueForBlock(masked), tests[side]);
       continue;
     }
     // The blocks this side reaches before the join, copied.
@@ -363,7 +367,8 @@ std::vector<llvm::BranchInst*> version_region(const Region& r,
     }
     for (auto* copy : copies) {
       for (auto& i : *copy) {
-        llvm::RemapInstruction(&i, map, llvm::RF_NoModuleLevelChanges | llvm::RF_IgnoreMissingLocals);
+        llvm::RemapInstruction(&i, map,
+                               llvm::RF_NoModuleLevelChanges | llvm::RF_IgnoreMissingLocals);
       }
     }
     for (auto* copy : copies) {
@@ -382,8 +387,9 @@ std::vector<llvm::BranchInst*> version_region(const Region& r,
           // Values from before the region (the head's, arguments, constants) are not copied.
           llvm::Value* incoming = phi.getIncomingValueForBlock(side_blocks[k]);
           auto copied = map.find(incoming);
-          phi.addIncoming(copied != map.end() ? static_cast<llvm::Value*>(copied->second) : incoming,
-                          copies[k]);
+          phi.addIncoming(
+              copied != map.end() ? static_cast<llvm::Value*>(copied->second) : incoming,
+              copies[k]);
         }
       }
     }
@@ -391,7 +397,8 @@ std::vector<llvm::BranchInst*> version_region(const Region& r,
     for (auto* b : side_blocks) {
       auto* t = llvm::dyn_cast<llvm::BranchInst>(b->getTerminator());
       if (t && t->isConditional() && divergent.count(t)) {
-        left.push_back(llvm::cast<llvm::BranchInst>(llvm::cast<llvm::BasicBlock>(map[b])->getTerminator()));
+        left.push_back(
+            llvm::cast<llvm::BranchInst>(llvm::cast<llvm::BasicBlock>(map[b])->getTerminator()));
       }
     }
   }

@@ -70,7 +70,8 @@ class Vectorizer {
       for (auto& i : bb) {
         auto* type = llvm::dyn_cast<llvm::FixedVectorType>(i.getType());
         if (type && type->getElementType()->isIntegerTy(1) &&
-            llvm::isa<llvm::CmpInst, llvm::BinaryOperator, llvm::ShuffleVectorInst, llvm::InsertElementInst>(i)) {
+            llvm::isa<llvm::CmpInst, llvm::BinaryOperator, llvm::ShuffleVectorInst,
+                      llvm::InsertElementInst>(i)) {
           masks.push_back(&i);
         }
       }
@@ -82,7 +83,8 @@ class Vectorizer {
         auto* user = llvm::cast<llvm::Instruction>(use.getUser());
         auto* phi = llvm::dyn_cast<llvm::PHINode>(user);
         auto* block = phi ? phi->getIncomingBlock(use) : user->getParent();
-        if (block != mask->getParent() && std::find(blocks.begin(), blocks.end(), block) == blocks.end()) {
+        if (block != mask->getParent() &&
+            std::find(blocks.begin(), blocks.end(), block) == blocks.end()) {
           blocks.push_back(block);
         }
       }
@@ -164,9 +166,11 @@ class Vectorizer {
       case Role::Address: {
         auto* gep = llvm::cast<llvm::GetElementPtrInst>(inst);
         llvm::Type* element = gep->getResultElementType();
-        auto* first = b.CreateInBoundsGEP(element, gep->getPointerOperand(), first_of(gep->getOperand(1)));
+        auto* first =
+            b.CreateInBoundsGEP(element, gep->getPointerOperand(), first_of(gep->getOperand(1)));
         const unsigned space = gep->getType()->getPointerAddressSpace();
-        addresses_[inst] = b.CreateBitCast(first, llvm::PointerType::get(vector_type(element), space));
+        addresses_[inst] =
+            b.CreateBitCast(first, llvm::PointerType::get(vector_type(element), space));
         lane_addresses_[inst] = {gep->getPointerOperand(), first_of(gep->getOperand(1)), element};
         return;
       }
@@ -176,7 +180,8 @@ class Vectorizer {
         llvm::Value* all_inside = all_lanes_inside(b, c, 0);
         if (masks_.count(inst)) {
           llvm::Value* mask = mask_of(b, inst);
-          all_inside = or_else(b, all_inside, [&](llvm::IRBuilder<>& t) { return active_lanes_inside(t, c, mask); });
+          all_inside = or_else(
+              b, all_inside, [&](llvm::IRBuilder<>& t) { return active_lanes_inside(t, c, mask); });
         }
         inst->replaceAllUsesWith(all_inside);
         return;
@@ -184,7 +189,8 @@ class Vectorizer {
       case Role::Report: return rewrite_report(b, llvm::cast<llvm::CallInst>(inst));
       case Role::LaneTest: {
         llvm::Value* condition = llvm::cast<llvm::CallInst>(inst)->getArgOperand(0);
-        const bool every = llvm::cast<llvm::CallInst>(inst)->getCalledFunction()->getName() == every_lane_marker;
+        const bool every =
+            llvm::cast<llvm::CallInst>(inst)->getCalledFunction()->getName() == every_lane_marker;
         inst->replaceAllUsesWith(every ? every_lane_of(b, condition)
                                        : b.CreateNot(any_of(b, vector_of(b, condition))));
         return;
@@ -212,12 +218,13 @@ class Vectorizer {
 
   // Which lanes a check's (index, extent) pairs from `first_pair` on hold for, as <W x i1>.
   llvm::Value* lanes_inside(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair) {
-    return and_over_pairs(b, c, first_pair, llvm::ConstantInt::getTrue(vector_type(b.getInt1Ty())),
-                          [&](llvm::Value* index, llvm::Value* extent) {
-                            return is_consecutive(index)
-                                       ? b.CreateICmpULT(vector_of(b, index), b.CreateVectorSplat(width_, extent))
-                                       : b.CreateVectorSplat(width_, b.CreateICmpULT(index, extent));
-                          });
+    return and_over_pairs(
+        b, c, first_pair, llvm::ConstantInt::getTrue(vector_type(b.getInt1Ty())),
+        [&](llvm::Value* index, llvm::Value* extent) {
+          return is_consecutive(index)
+                     ? b.CreateICmpULT(vector_of(b, index), b.CreateVectorSplat(width_, extent))
+                     : b.CreateVectorSplat(width_, b.CreateICmpULT(index, extent));
+        });
   }
 
   // `all` AND test(index, extent) over a check's (index, extent) pairs from `first_pair` on,
@@ -274,7 +281,9 @@ class Vectorizer {
     }
     return b.CreateExtractElement(lanes, std::uint64_t{0});
   }
-  llvm::Value* all_of(llvm::IRBuilder<>& b, llvm::Value* lanes) { return reduce_lanes(b, lanes, true); }
+  llvm::Value* all_of(llvm::IRBuilder<>& b, llvm::Value* lanes) {
+    return reduce_lanes(b, lanes, true);
+  }
 
   // Whether every lane of the mask `inst` acts under is active: first the scalar test that
   // suffices for masks made of comparisons of consecutive indices (interior checks), then the
@@ -313,7 +322,8 @@ class Vectorizer {
       if (!is_consecutive(x) || vectors_.count(bound) || !cmp->isRelational()) return;
       llvm::Value* first = first_of(x);
       llvm::Value* last = b.CreateAdd(first, llvm::ConstantInt::get(first->getType(), width_ - 1));
-      llvm::Value* no_wrap = cmp->isSigned() ? b.CreateICmpSLE(first, last) : b.CreateICmpULE(first, last);
+      llvm::Value* no_wrap =
+          cmp->isSigned() ? b.CreateICmpSLE(first, last) : b.CreateICmpULE(first, last);
       sure_all_[inst] = b.CreateAnd(no_wrap, b.CreateAnd(b.CreateICmp(predicate, first, bound),
                                                          b.CreateICmp(predicate, last, bound)));
       return;
@@ -328,7 +338,9 @@ class Vectorizer {
       sure_all_[inst] = left && right ? b.CreateOr(left, right) : (left ? left : right);
     }
   }
-  llvm::Value* any_of(llvm::IRBuilder<>& b, llvm::Value* lanes) { return reduce_lanes(b, lanes, false); }
+  llvm::Value* any_of(llvm::IRBuilder<>& b, llvm::Value* lanes) {
+    return reduce_lanes(b, lanes, false);
+  }
 
   // Lane l's element: pointer + first + l, without `inbounds` (an inactive lane's address may
   // lie outside the buffer).
@@ -339,12 +351,14 @@ class Vectorizer {
   // The half elements at p[first ..] as i16s.
   LaneAddress half_lanes(llvm::IRBuilder<>& b, llvm::Value* pointer, llvm::Value* first) {
     const unsigned space = pointer->getType()->getPointerAddressSpace();
-    return {b.CreateBitCast(pointer, llvm::PointerType::get(b.getInt16Ty(), space)), first, b.getInt16Ty()};
+    return {b.CreateBitCast(pointer, llvm::PointerType::get(b.getInt16Ty(), space)), first,
+            b.getInt16Ty()};
   }
 
   // Whether the bounds check guarding a load under a mask shows all W lanes inside the buffer
   // the load reads: its last pair is the element index and the buffer's extent (ir/bounds.hpp).
-  llvm::Value* whole_vector_inside(llvm::IRBuilder<>& b, llvm::Instruction* load, llvm::Value* index) {
+  llvm::Value* whole_vector_inside(llvm::IRBuilder<>& b, llvm::Instruction* load,
+                                   llvm::Value* index) {
     llvm::CallInst* check = masks_.at(load).check;
     if (!check || check->arg_size() < 2) return nullptr;
     llvm::Value* checked = check->getArgOperand(check->arg_size() - 2);
@@ -393,23 +407,29 @@ class Vectorizer {
   // vector lies inside the buffer, else one element per active lane (inactive lanes read 0).
   // Splits the block at `at`.
   llvm::Value* masked_load(llvm::IRBuilder<>& b, llvm::Instruction* at, llvm::Value* vector_address,
-                           const LaneAddress& lanes, llvm::Align align, llvm::Value* index = nullptr) {
+                           const LaneAddress& lanes, llvm::Align align,
+                           llvm::Value* index = nullptr) {
     llvm::Value* mask = mask_of(b, at);
     llvm::Value* inside = index ? whole_vector_inside(b, at, index) : nullptr;
-    llvm::Value* whole = inside ? or_else(b, inside, [&](llvm::IRBuilder<>& t) { return every_lane(t, at); })
-                                : every_lane(b, at);
+    llvm::Value* whole =
+        inside ? or_else(b, inside, [&](llvm::IRBuilder<>& t) { return every_lane(t, at); })
+               : every_lane(b, at);
     llvm::Instruction *whole_end = nullptr, *partial_end = nullptr;
     llvm::SplitBlockAndInsertIfThenElse(whole, at, &whole_end, &partial_end);
     llvm::IRBuilder<> w(whole_end);
     llvm::Value* vector = w.CreateAlignedLoad(vector_type(lanes.element), vector_address, align);
     auto* buffer = lane_buffer(lanes.element);
-    llvm::IRBuilder<>(partial_end).CreateStore(llvm::Constant::getNullValue(vector_type(lanes.element)), buffer);
+    llvm::IRBuilder<>(partial_end)
+        .CreateStore(llvm::Constant::getNullValue(vector_type(lanes.element)), buffer);
     for_active_lanes(partial_end, mask, [&](llvm::IRBuilder<>& l, llvm::Value* lane) {
       auto* element = l.CreateAlignedLoad(lanes.element, lane_address(l, lanes, lane), align);
-      l.CreateStore(element, l.CreateInBoundsGEP(buffer->getAllocatedType(), buffer, {l.getInt64(0), lane}));
+      l.CreateStore(element,
+                    l.CreateInBoundsGEP(buffer->getAllocatedType(), buffer, {l.getInt64(0), lane}));
     });
-    llvm::Value* partial = llvm::IRBuilder<>(partial_end).CreateLoad(buffer->getAllocatedType(), buffer);
-    auto* result = llvm::PHINode::Create(vector->getType(), 2, "masked.load", &at->getParent()->front());
+    llvm::Value* partial =
+        llvm::IRBuilder<>(partial_end).CreateLoad(buffer->getAllocatedType(), buffer);
+    auto* result =
+        llvm::PHINode::Create(vector->getType(), 2, "masked.load", &at->getParent()->front());
     result->addIncoming(vector, whole_end->getParent());
     result->addIncoming(partial, partial_end->getParent());
     b.SetInsertPoint(at);
@@ -426,7 +446,8 @@ class Vectorizer {
     llvm::SplitBlockAndInsertIfThenElse(every_lane(b, at), at, &whole_end, &partial_end);
     llvm::IRBuilder<>(whole_end).CreateAlignedStore(value, vector_address, align);
     for_active_lanes(partial_end, mask, [&](llvm::IRBuilder<>& l, llvm::Value* lane) {
-      l.CreateAlignedStore(l.CreateExtractElement(value, lane), lane_address(l, lanes, lane), align);
+      l.CreateAlignedStore(l.CreateExtractElement(value, lane), lane_address(l, lanes, lane),
+                           align);
     });
     b.SetInsertPoint(at);
   }
@@ -437,7 +458,8 @@ class Vectorizer {
     llvm::IRBuilder<> b(inst);
     llvm::Value* any = any_of(b, vector_of(b, mask));
     auto* call = llvm::dyn_cast<llvm::CallInst>(inst);
-    if (call && call->getCalledFunction() && call->getCalledFunction()->getName().startswith(marker_check)) {
+    if (call && call->getCalledFunction() &&
+        call->getCalledFunction()->getName().startswith(marker_check)) {
       b.SetInsertPoint(inst->getNextNode());
       auto* passes = b.CreateOr(b.CreateNot(any), inst);
       inst->replaceUsesWithIf(passes, [&](llvm::Use& u) { return u.getUser() != passes; });
@@ -457,12 +479,13 @@ class Vectorizer {
   // A bounds check of W lanes: a consecutive index passes when its first and last lane do (two
   // tests, so that a negative first lane cannot wrap into range), a uniform one as itself.
   llvm::Value* all_lanes_inside(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair) {
-    return and_over_pairs(b, c, first_pair, b.getTrue(), [&](llvm::Value* index, llvm::Value* extent) {
-      if (!is_consecutive(index)) return b.CreateICmpULT(index, extent);
-      llvm::Value* first = first_of(index);
-      llvm::Value* last = b.CreateAdd(first, b.getInt64(width_ - 1));
-      return b.CreateAnd(b.CreateICmpULT(first, extent), b.CreateICmpULT(last, extent));
-    });
+    return and_over_pairs(
+        b, c, first_pair, b.getTrue(), [&](llvm::Value* index, llvm::Value* extent) {
+          if (!is_consecutive(index)) return b.CreateICmpULT(index, extent);
+          llvm::Value* first = first_of(index);
+          llvm::Value* last = b.CreateAdd(first, b.getInt64(width_ - 1));
+          return b.CreateAnd(b.CreateICmpULT(first, extent), b.CreateICmpULT(last, extent));
+        });
   }
 
   // The report of a failed W-lane check names the first lane that fails: the W lanes of a
@@ -485,9 +508,11 @@ class Vectorizer {
       llvm::Value* fails_from;
       if (is_consecutive(index)) {
         llvm::Value* first = first_of(index);
-        fails_from = b.CreateSelect(b.CreateICmpULT(first, extent), b.CreateSub(extent, first), b.getInt64(0));
+        fails_from = b.CreateSelect(b.CreateICmpULT(first, extent), b.CreateSub(extent, first),
+                                    b.getInt64(0));
       } else {
-        fails_from = b.CreateSelect(b.CreateICmpULT(index, extent), b.getInt64(width_), b.getInt64(0));
+        fails_from =
+            b.CreateSelect(b.CreateICmpULT(index, extent), b.getInt64(width_), b.getInt64(0));
       }
       lane = b.CreateSelect(b.CreateICmpULT(fails_from, lane), fails_from, lane);
     }
@@ -523,7 +548,8 @@ class Vectorizer {
                                       first_of(c->getArgOperand(1)));
     auto* address = b.CreateBitCast(first, llvm::PointerType::get(bits->getType(), space));
     if (masks_.count(inst)) {
-      masked_store(b, inst, bits, address, half_lanes(b, ptr, first_of(c->getArgOperand(1))), llvm::Align(2));
+      masked_store(b, inst, bits, address, half_lanes(b, ptr, first_of(c->getArgOperand(1))),
+                   llvm::Align(2));
       return;
     }
     b.CreateAlignedStore(bits, address, llvm::Align(2));
@@ -564,8 +590,9 @@ class Vectorizer {
     if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(inst)) {
       auto* cond = sel->getCondition();
       auto found = vectors_.find(cond);
-      auto* v = b.CreateSelect(found != vectors_.end() ? found->second : cond,
-                               vector_of(b, sel->getTrueValue()), vector_of(b, sel->getFalseValue()));
+      auto* v =
+          b.CreateSelect(found != vectors_.end() ? found->second : cond,
+                         vector_of(b, sel->getTrueValue()), vector_of(b, sel->getFalseValue()));
       if (auto* i = llvm::dyn_cast<llvm::Instruction>(v)) i->copyIRFlags(sel);
       return v;
     }
@@ -584,8 +611,8 @@ class Vectorizer {
     if (name.startswith(vload_half_prefix)) {
       // vload_half(i, p): one W x i16 load from lane 0's element, widened here in integer
       // vector code: no builtin call, so half data may take 16 lanes at no risk from PoCL's
-      // wide-vector builtins (jit/device/split_vector_calls.hpp), and the saxpy Float16 kernel stays
-      // out of the kernel library.
+      // wide-vector builtins (jit/device/split_vector_calls.hpp), and the saxpy Float16 kernel
+      // stays out of the kernel library.
       auto* ptr = c->getArgOperand(1);
       const unsigned space = ptr->getType()->getPointerAddressSpace();
       auto* first = b.CreateInBoundsGEP(ptr->getType()->getNonOpaquePointerElementType(), ptr,
@@ -593,8 +620,10 @@ class Vectorizer {
       auto* i16s = vector_type(b.getInt16Ty());
       auto* address = b.CreateBitCast(first, llvm::PointerType::get(i16s, space));
       llvm::Value* raw =
-          masks_.count(c) ? masked_load(b, c, address, half_lanes(b, ptr, first_of(c->getArgOperand(0))), llvm::Align(2))
-                          : b.CreateAlignedLoad(i16s, address, llvm::Align(2));
+          masks_.count(c)
+              ? masked_load(b, c, address, half_lanes(b, ptr, first_of(c->getArgOperand(0))),
+                            llvm::Align(2))
+              : b.CreateAlignedLoad(i16s, address, llvm::Align(2));
       return half_bits_to_float(b, raw);
     }
     if (vector_intrinsic(*c)) {
@@ -613,7 +642,8 @@ class Vectorizer {
       llvm::Value* result = llvm::PoisonValue::get(vector_type(c->getType()));
       for (unsigned lane = 0; lane < width_; ++lane) {
         std::vector<llvm::Value*> lane_args;
-        for (auto& a : c->args()) lane_args.push_back(b.CreateExtractElement(vector_of(b, a.get()), lane));
+        for (auto& a : c->args())
+          lane_args.push_back(b.CreateExtractElement(vector_of(b, a.get()), lane));
         result = b.CreateInsertElement(result, call(b, scalar, lane_args), lane);
       }
       return result;

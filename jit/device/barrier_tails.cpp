@@ -153,7 +153,8 @@ std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
           if (found || !dt.dominates(exit, &block) || loop->contains(&block)) continue;
           const llvm::PHINode* phi = branch_phi(block);
           if (!phi || phi->getParent() != loop->getHeader()) continue;
-          if (!known_on_a_bypass(phi, [&](const llvm::BasicBlock* b) { return loop->contains(b); })) continue;
+          if (!known_on_a_bypass(phi, [&](const llvm::BasicBlock* b) { return loop->contains(b); }))
+            continue;
           found = "the branch at " + block_name(block) +
                   " after a loop with a barrier tests a value the loop's zero-trip path knows";
         }

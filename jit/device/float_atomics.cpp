@@ -24,7 +24,8 @@ llvm::Function* cmpxchg(llvm::Module& m, llvm::IntegerType* bits, unsigned space
   const std::string name = std::string("_Z14atomic_cmpxchgPU3AS") + std::to_string(space) + "V" +
                            code + code + code;
   auto* ptr = llvm::PointerType::get(bits, space);
-  auto callee = m.getOrInsertFunction(name, llvm::FunctionType::get(bits, {ptr, bits, bits}, false));
+  auto callee =
+      m.getOrInsertFunction(name, llvm::FunctionType::get(bits, {ptr, bits, bits}, false));
   auto* fn = llvm::cast<llvm::Function>(callee.getCallee());
   fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   fn->addFnAttr(llvm::Attribute::NoUnwind);
@@ -53,7 +54,8 @@ void lower(llvm::CallInst* call) {
   auto* old_bits = b.CreatePHI(bits, 2, "fadd.old");
   old_bits->addIncoming(first, before);
   auto* sum = b.CreateFAdd(b.CreateBitCast(old_bits, element), value);
-  auto* seen = b.CreateCall(cmpxchg(m, bits, space), {int_addr, old_bits, b.CreateBitCast(sum, bits)});
+  auto* seen =
+      b.CreateCall(cmpxchg(m, bits, space), {int_addr, old_bits, b.CreateBitCast(sum, bits)});
   seen->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   old_bits->addIncoming(seen, loop);
   b.CreateCondBr(b.CreateICmpEQ(seen, old_bits), done, loop);

@@ -17,7 +17,8 @@ unsigned fuse_fmuladd(llvm::Module& m, bool f32, bool f64) {
   }
   unsigned changed = 0;
   for (llvm::Function* f : declarations) {
-    llvm::Function* fma = llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::fma, {f->getReturnType()});
+    llvm::Function* fma =
+        llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::fma, {f->getReturnType()});
     for (llvm::User* user : llvm::SmallVector<llvm::User*, 16>(f->users())) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(user);
       if (!call || call->getCalledFunction() != f) continue;

@@ -34,7 +34,8 @@ std::string piece_name(llvm::StringRef name, unsigned lanes, unsigned piece_lane
   const std::string from = "Dv" + std::to_string(lanes) + "_";
   const std::string to = "Dv" + std::to_string(piece_lanes) + "_";
   std::string out = name.str();
-  for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size())) {
+  for (std::size_t at = out.find(from); at != std::string::npos;
+       at = out.find(from, at + to.size())) {
     out.replace(at, from.size(), to);
   }
   return out;

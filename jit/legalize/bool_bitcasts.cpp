@@ -55,8 +55,9 @@ unsigned expand_bool_vector_bitcasts(llvm::Module& m) {
   for (auto* cast : casts) {
     llvm::IRBuilder<> b(cast);
     llvm::Value* v = cast->getOperand(0);
-    llvm::Value* replacement = bool_vector(v->getType()) ? lanes_to_integer(b, v, cast->getDestTy())
-                                                         : integer_to_lanes(b, v, cast->getDestTy());
+    llvm::Value* replacement = bool_vector(v->getType())
+                                   ? lanes_to_integer(b, v, cast->getDestTy())
+                                   : integer_to_lanes(b, v, cast->getDestTy());
     cast->replaceAllUsesWith(replacement);
     cast->eraseFromParent();
   }

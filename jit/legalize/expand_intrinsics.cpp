@@ -80,7 +80,8 @@ llvm::Value* saturating(llvm::IRBuilder<>& b, llvm::CallInst& call, ID id) {
       return b.CreateSelect(b.CreateICmpULT(s, a), llvm::Constant::getAllOnesValue(t), s);
     }
     case llvm::Intrinsic::usub_sat:
-      return b.CreateSelect(b.CreateICmpUGT(a, x), b.CreateSub(a, x), llvm::Constant::getNullValue(t));
+      return b.CreateSelect(b.CreateICmpUGT(a, x), b.CreateSub(a, x),
+                            llvm::Constant::getNullValue(t));
     case llvm::Intrinsic::sadd_sat:
     case llvm::Intrinsic::ssub_sat: {
       const bool add = id == llvm::Intrinsic::sadd_sat;

@@ -132,7 +132,8 @@ class Promoter {
 
   [[noreturn]] void refuse(const llvm::Instruction& inst, const std::string& why) const {
     throw UserError(context_ + ": function '" + f_.getName().str() + "' " + why + " (" +
-                    printed_value(inst) + "); spvjit widens integers other than i1, i8, i16, i32 and "
+                    printed_value(inst) +
+                    "); spvjit widens integers other than i1, i8, i16, i32 and "
                     "i64 only as scalar values computed in registers, up to 64 bits");
   }
 
@@ -165,8 +166,9 @@ class Promoter {
     llvm::Value* w = get(v, user);
     if (!odd(v->getType())) return w;
     const unsigned bits = w->getType()->getIntegerBitWidth();
-    return b.CreateAnd(w, llvm::ConstantInt::get(
-                              w->getType(), llvm::APInt::getLowBitsSet(bits, v->getType()->getIntegerBitWidth())));
+    return b.CreateAnd(
+        w, llvm::ConstantInt::get(
+               w->getType(), llvm::APInt::getLowBitsSet(bits, v->getType()->getIntegerBitWidth())));
   }
 
   llvm::Value* sext(llvm::IRBuilder<>& b, llvm::Value* v, const llvm::Instruction& user) {
@@ -234,7 +236,8 @@ class Promoter {
       case llvm::Instruction::FPToSI:
         return replace(inst, b.CreateFPToSI(op(0), target(), name));
       case llvm::Instruction::PtrToInt:
-        return replace(inst, b.CreateZExtOrTrunc(b.CreatePtrToInt(op(0), b.getInt64Ty()), target(), name));
+        return replace(
+            inst, b.CreateZExtOrTrunc(b.CreatePtrToInt(op(0), b.getInt64Ty()), target(), name));
       case llvm::Instruction::IntToPtr:
         return replace(inst, b.CreateIntToPtr(b.CreateZExt(zext(b, op(0), inst), b.getInt64Ty()),
                                               inst.getType(), name));
@@ -251,7 +254,8 @@ class Promoter {
         llvm::IntegerType* w = wide(sw.getCondition()->getType());
         sw.setCondition(zext(b, sw.getCondition(), inst));
         for (auto c : sw.cases()) {
-          c.setValue(llvm::ConstantInt::get(sw.getContext(), c.getCaseValue()->getValue().zext(w->getBitWidth())));
+          c.setValue(llvm::ConstantInt::get(sw.getContext(),
+                                            c.getCaseValue()->getValue().zext(w->getBitWidth())));
         }
         return;
       }
@@ -273,7 +277,8 @@ class Promoter {
 
   void promote_call(llvm::CallInst& call, llvm::IRBuilder<>& b) {
     const llvm::Function* callee = call.getCalledFunction();
-    const llvm::Intrinsic::ID id = callee ? callee->getIntrinsicID() : llvm::Intrinsic::not_intrinsic;
+    const llvm::Intrinsic::ID id =
+        callee ? callee->getIntrinsicID() : llvm::Intrinsic::not_intrinsic;
     const std::string name = call.getName().str();
     auto arg = [&](unsigned i) { return call.getArgOperand(i); };
     if (!odd(call.getType())) refuse(call, "passes an integer of that width to a call");
@@ -285,21 +290,26 @@ class Promoter {
       case llvm::Intrinsic::ctlz: {
         // The wide value's extra high bits are zeros, counted too.
         llvm::Value* count = b.CreateBinaryIntrinsic(id, zext(b, arg(0), call), arg(1));
-        return replace(call, b.CreateSub(count, llvm::ConstantInt::get(w, w->getBitWidth() - narrow), name));
+        return replace(
+            call, b.CreateSub(count, llvm::ConstantInt::get(w, w->getBitWidth() - narrow), name));
       }
       case llvm::Intrinsic::cttz: {
         // A bit just above the narrow value: zero counts `narrow` trailing zeros.
-        llvm::Value* guarded = b.CreateOr(zext(b, arg(0), call),
-                                          llvm::ConstantInt::get(w, llvm::APInt::getOneBitSet(w->getBitWidth(), narrow)));
+        llvm::Value* guarded = b.CreateOr(
+            zext(b, arg(0), call),
+            llvm::ConstantInt::get(w, llvm::APInt::getOneBitSet(w->getBitWidth(), narrow)));
         return replace(call, b.CreateBinaryIntrinsic(id, guarded, b.getTrue(), nullptr, name));
       }
       case llvm::Intrinsic::abs:
         // abs of the narrow minimum is the minimum again: so with the poison flag off here.
-        return replace(call, b.CreateBinaryIntrinsic(id, sext(b, arg(0), call), b.getFalse(), nullptr, name));
+        return replace(
+            call, b.CreateBinaryIntrinsic(id, sext(b, arg(0), call), b.getFalse(), nullptr, name));
       case llvm::Intrinsic::smax: case llvm::Intrinsic::smin:
-        return replace(call, b.CreateBinaryIntrinsic(id, sext(b, arg(0), call), sext(b, arg(1), call), nullptr, name));
+        return replace(call, b.CreateBinaryIntrinsic(id, sext(b, arg(0), call),
+                                                     sext(b, arg(1), call), nullptr, name));
       case llvm::Intrinsic::umax: case llvm::Intrinsic::umin:
-        return replace(call, b.CreateBinaryIntrinsic(id, zext(b, arg(0), call), zext(b, arg(1), call), nullptr, name));
+        return replace(call, b.CreateBinaryIntrinsic(id, zext(b, arg(0), call),
+                                                     zext(b, arg(1), call), nullptr, name));
       default:
         refuse(call, "passes an integer of that width to a call");
     }

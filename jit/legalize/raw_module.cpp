@@ -82,8 +82,8 @@ std::shared_ptr<const StructLayout> layout_of(llvm::StructType* type, const llvm
     std::uint64_t count = 1;
     while (auto* array = llvm::dyn_cast<llvm::ArrayType>(element)) {
       // Saturated past UINT32_MAX: refused below either way.
-      count = std::min<std::uint64_t>(count * std::min<std::uint64_t>(array->getNumElements(), 1ull << 32),
-                                      1ull << 32);
+      count = std::min<std::uint64_t>(
+          count * std::min<std::uint64_t>(array->getNumElements(), 1ull << 32), 1ull << 32);
       element = array->getElementType();
     }
     const bool array = element != t;
@@ -147,14 +147,16 @@ std::uint64_t local_global_bytes(const llvm::Module& module, const llvm::Functio
   std::set<const llvm::Value*> seen_constants;
   auto visit = [&](const llvm::Value* v) {
     if (auto* g = llvm::dyn_cast<llvm::GlobalVariable>(v)) {
-      if (g->getAddressSpace() == static_cast<unsigned>(AddressSpace::Local) && !g->isDeclaration()) {
+      if (g->getAddressSpace() == static_cast<unsigned>(AddressSpace::Local) &&
+          !g->isDeclaration()) {
         locals.insert(g);
       }
     } else if (auto* f = llvm::dyn_cast<llvm::Function>(v)) {
       if (!f->isDeclaration() && functions.insert(f).second) work.push_back(f);
     } else if (auto* c = llvm::dyn_cast<llvm::ConstantExpr>(v)) {
       // A local array reached through a bitcast or getelementptr constant.
-      if (seen_constants.insert(c).second) operands.insert(operands.end(), c->op_begin(), c->op_end());
+      if (seen_constants.insert(c).second)
+        operands.insert(operands.end(), c->op_begin(), c->op_end());
     }
   };
   while (!work.empty()) {
@@ -182,7 +184,8 @@ llvm::Module& parse(std::unique_ptr<llvm::Module>& owner, llvm::LLVMContext& con
   // The buffer's name becomes the module's ID, printed in its IR: one name for every caller, so
   // that equal bitcode gives equal IR (the Jit shares programs by it).
   auto parsed = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "raw_module"), context);
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "raw_module"),
+      context);
   if (!parsed) {
     const std::string why = llvm::toString(parsed.takeError());
     // LLVM 15's reader says "Opaque pointers are only supported in -opaque-pointers mode".
@@ -245,8 +248,9 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
     std::string why;
     auto* pointee_struct = [&]() -> llvm::StructType* {
       auto* ptr = llvm::dyn_cast<llvm::PointerType>(t);
-      return ptr && !ptr->isOpaque() ? llvm::dyn_cast<llvm::StructType>(ptr->getNonOpaquePointerElementType())
-                                     : nullptr;
+      return ptr && !ptr->isOpaque()
+                 ? llvm::dyn_cast<llvm::StructType>(ptr->getNonOpaquePointerElementType())
+                 : nullptr;
     }();
     const unsigned space = t->isPointerTy() ? t->getPointerAddressSpace() : 0;
     if (pointee_struct && (arg.hasByValAttr() ? space == 0 : space == 1 || space == 2)) {
@@ -304,7 +308,8 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
     const std::string name(kernel_name);
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> owner;
-    llvm::Module& module = parse(owner, context, bitcode, "kernel_from_bitcode: kernel '" + name + "'");
+    llvm::Module& module =
+        parse(owner, context, bitcode, "kernel_from_bitcode: kernel '" + name + "'");
     std::vector<std::string> kernels = kernel_functions(module);
     // A function that is no kernel is still built, so that the translation refuses it by name.
     if (std::find(kernels.begin(), kernels.end(), name) == kernels.end()) kernels.push_back(name);
@@ -329,7 +334,8 @@ ModuleDef module_from_bitcode(std::string_view bitcode, const RawKernelOptions& 
     }
     const auto source = source_of(module, kernels);
     std::vector<KernelDef> defs;
-    for (const auto& name : kernels) defs.push_back(kernel_of(module, name, source, options, "module_from_bitcode"));
+    for (const auto& name : kernels)
+      defs.push_back(kernel_of(module, name, source, options, "module_from_bitcode"));
     return ModuleDef(std::move(defs));
   });
 }

@@ -177,7 +177,8 @@ class Scalarizer {
       map_[&inst] = lanes;
     } else {
       llvm::Value* v = llvm::PoisonValue::get(inst.getType());
-      for (std::size_t i = 0; i < lanes.size(); ++i) v = b.CreateInsertElement(v, lanes[i], b.getInt64(i));
+      for (std::size_t i = 0; i < lanes.size(); ++i)
+        v = b.CreateInsertElement(v, lanes[i], b.getInt64(i));
       inst.replaceAllUsesWith(v);
     }
     dead_.push_back(&inst);
@@ -193,7 +194,8 @@ class Scalarizer {
                             unsigned i) {
     llvm::Value* base = vector_ptr;
     while (auto* cast = llvm::dyn_cast<llvm::BitCastOperator>(base)) base = cast->getOperand(0);
-    auto* element_ptr = llvm::PointerType::get(element, vector_ptr->getType()->getPointerAddressSpace());
+    auto* element_ptr =
+        llvm::PointerType::get(element, vector_ptr->getType()->getPointerAddressSpace());
     base = b.CreateBitCast(base, element_ptr);
     return b.CreateConstInBoundsGEP1_64(element, base, i);
   }
@@ -209,19 +211,22 @@ class Scalarizer {
     if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) {
       const Lanes l = lanes(0), r = lanes(1);
       Lanes out;
-      for (unsigned i = 0; i < n; ++i) out.push_back(copy_flags(b.CreateBinOp(bin->getOpcode(), l[i], r[i])));
+      for (unsigned i = 0; i < n; ++i)
+        out.push_back(copy_flags(b.CreateBinOp(bin->getOpcode(), l[i], r[i])));
       return replace(b, inst, out);
     }
     if (auto* un = llvm::dyn_cast<llvm::UnaryOperator>(&inst)) {
       const Lanes l = lanes(0);
       Lanes out;
-      for (unsigned i = 0; i < n; ++i) out.push_back(copy_flags(b.CreateUnOp(un->getOpcode(), l[i])));
+      for (unsigned i = 0; i < n; ++i)
+        out.push_back(copy_flags(b.CreateUnOp(un->getOpcode(), l[i])));
       return replace(b, inst, out);
     }
     if (auto* cmp = llvm::dyn_cast<llvm::CmpInst>(&inst)) {
       const Lanes l = lanes(0), r = lanes(1);
       Lanes out;
-      for (unsigned i = 0; i < n; ++i) out.push_back(copy_flags(b.CreateCmp(cmp->getPredicate(), l[i], r[i])));
+      for (unsigned i = 0; i < n; ++i)
+        out.push_back(copy_flags(b.CreateCmp(cmp->getPredicate(), l[i], r[i])));
       return replace(b, inst, out);
     }
     if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
@@ -233,7 +238,8 @@ class Scalarizer {
       const Lanes l = lanes(0);
       Lanes out;
       for (unsigned i = 0; i < n; ++i) {
-        out.push_back(copy_flags(b.CreateCast(cast->getOpcode(), l[i], cast->getDestTy()->getScalarType())));
+        out.push_back(
+            copy_flags(b.CreateCast(cast->getOpcode(), l[i], cast->getDestTy()->getScalarType())));
       }
       return replace(b, inst, out);
     }
@@ -243,7 +249,8 @@ class Scalarizer {
         const Lanes c = cond->getType()->isVectorTy() ? lanes(0) : Lanes(n, cond);
         const Lanes t = lanes(1), e = lanes(2);
         Lanes out;
-        for (unsigned i = 0; i < n; ++i) out.push_back(copy_flags(b.CreateSelect(c[i], t[i], e[i])));
+        for (unsigned i = 0; i < n; ++i)
+          out.push_back(copy_flags(b.CreateSelect(c[i], t[i], e[i])));
         return replace(b, inst, out);
       }
       case llvm::Instruction::ExtractElement: {
@@ -255,7 +262,8 @@ class Scalarizer {
         }
         llvm::Value* picked = v[0];
         for (std::size_t i = 1; i < v.size(); ++i) {
-          picked = b.CreateSelect(b.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), i)), v[i], picked);
+          picked = b.CreateSelect(
+              b.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), i)), v[i], picked);
         }
         return replace_scalar(inst, picked);
       }
@@ -268,7 +276,8 @@ class Scalarizer {
           return replace(b, inst, v);
         }
         for (std::size_t i = 0; i < v.size(); ++i) {
-          v[i] = b.CreateSelect(b.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), i)), x, v[i]);
+          v[i] = b.CreateSelect(b.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), i)),
+                                x, v[i]);
         }
         return replace(b, inst, v);
       }
@@ -280,25 +289,29 @@ class Scalarizer {
         Lanes out;
         llvm::Type* element = inst.getType()->getScalarType();
         for (int m : shuffle.getShuffleMask()) {
-          out.push_back(m < 0 ? static_cast<llvm::Value*>(llvm::UndefValue::get(element)) : both[static_cast<std::size_t>(m)]);
+          out.push_back(m < 0 ? static_cast<llvm::Value*>(llvm::UndefValue::get(element))
+                              : both[static_cast<std::size_t>(m)]);
         }
         return replace(b, inst, out);
       }
       case llvm::Instruction::Load: {
         auto& load = llvm::cast<llvm::LoadInst>(inst);
-        if (!load.isSimple()) refuse(inst, "loads a vector of that lane count atomically or volatile");
+        if (!load.isSimple())
+          refuse(inst, "loads a vector of that lane count atomically or volatile");
         llvm::Type* element = load.getType()->getScalarType();
         const std::uint64_t size = f_.getParent()->getDataLayout().getTypeStoreSize(element);
         Lanes out;
         for (unsigned i = 0; i < n; ++i) {
-          out.push_back(b.CreateAlignedLoad(element, lane_pointer(b, load.getPointerOperand(), element, i),
+          out.push_back(b.CreateAlignedLoad(element,
+                                            lane_pointer(b, load.getPointerOperand(), element, i),
                                             llvm::commonAlignment(load.getAlign(), i * size)));
         }
         return replace(b, inst, out);
       }
       case llvm::Instruction::Store: {
         auto& store = llvm::cast<llvm::StoreInst>(inst);
-        if (!store.isSimple()) refuse(inst, "stores a vector of that lane count atomically or volatile");
+        if (!store.isSimple())
+          refuse(inst, "stores a vector of that lane count atomically or volatile");
         const Lanes v = lanes(0);
         llvm::Type* element = store.getValueOperand()->getType()->getScalarType();
         const std::uint64_t size = f_.getParent()->getDataLayout().getTypeStoreSize(element);
@@ -322,14 +335,16 @@ class Scalarizer {
     llvm::Function* fn = call.getCalledFunction();
     llvm::Type* type = call.getType();
     const bool simple = fn && fn->isIntrinsic() && odd(type) &&
-                        fn->getName() == llvm::Intrinsic::getName(fn->getIntrinsicID(), {type}, fn->getParent(), nullptr);
+                        fn->getName() == llvm::Intrinsic::getName(fn->getIntrinsicID(), {type},
+                                                                  fn->getParent(), nullptr);
     if (!simple) refuse(call, "passes a vector of that lane count to a call");
     for (const llvm::Use& a : call.args()) {
       if (a->getType()->isVectorTy() && a->getType() != type) {
         refuse(call, "passes a vector of that lane count to a call");
       }
     }
-    llvm::Function* scalar = llvm::Intrinsic::getDeclaration(fn->getParent(), fn->getIntrinsicID(), {type->getScalarType()});
+    llvm::Function* scalar = llvm::Intrinsic::getDeclaration(fn->getParent(), fn->getIntrinsicID(),
+                                                             {type->getScalarType()});
     std::vector<Lanes> args;
     for (const llvm::Use& a : call.args()) {
       args.push_back(a->getType() == type ? get(b, a, call) : Lanes(lanes_in(type), a));

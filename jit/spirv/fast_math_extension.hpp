@@ -25,7 +25,8 @@ inline std::string declare_fast_math_extension(const std::string& spirv) {
   for (std::size_t at = 5; at < words.size();) {
     const std::uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
     if (count == 0 || at + count > words.size()) return spirv;
-    if (opcode == op_capability && count == 2 && words[at + 1] == fast_math_capability) needed = true;
+    if (opcode == op_capability && count == 2 && words[at + 1] == fast_math_capability)
+      needed = true;
     if (opcode == op_extension && (count - 1) * 4 > name.size() &&
         std::memcmp(&words[at + 1], name.data(), name.size()) == 0 &&
         reinterpret_cast<const char*>(&words[at + 1])[name.size()] == '\0') {
@@ -38,9 +39,11 @@ inline std::string declare_fast_math_extension(const std::string& spirv) {
   if (!needed) return spirv;
   std::vector<std::uint32_t> literal((name.size() + 4) / 4, 0);  // NUL-terminated, padded
   std::memcpy(literal.data(), name.data(), name.size());
-  std::vector<std::uint32_t> instruction{static_cast<std::uint32_t>((literal.size() + 1) << 16) | op_extension};
+  std::vector<std::uint32_t> instruction{static_cast<std::uint32_t>((literal.size() + 1) << 16) |
+                                         op_extension};
   instruction.insert(instruction.end(), literal.begin(), literal.end());
-  words.insert(words.begin() + static_cast<std::ptrdiff_t>(after_capabilities), instruction.begin(), instruction.end());
+  words.insert(words.begin() + static_cast<std::ptrdiff_t>(after_capabilities), instruction.begin(),
+               instruction.end());
   return std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4);
 }
 

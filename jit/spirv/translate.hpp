@@ -1,5 +1,6 @@
-// LLVM module -> SPIR-V words, with SPIRV-LLVM-Translator linked in (never the llvm-spirv
-// program).
+// LLVM module -> SPIR-V words: validated here, translated by spvjit-translate, spvjit's own
+// program around SPIRV-LLVM-Translator (jit/spirv/translator_main.cpp), so that the
+// translator's std::exit and crashes never reach the host.
 #pragma once
 
 #include <cstdint>

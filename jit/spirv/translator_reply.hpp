@@ -14,7 +14,8 @@ namespace spvjit::detail {
 inline std::string encode_translator_reply(bool ok, std::string_view payload) {
   std::string reply(1, ok ? '\1' : '\0');
   const auto length = static_cast<std::uint64_t>(payload.size());
-  for (int byte = 0; byte < 8; ++byte) reply.push_back(static_cast<char>((length >> (8 * byte)) & 0xff));
+  for (int byte = 0; byte < 8; ++byte)
+    reply.push_back(static_cast<char>((length >> (8 * byte)) & 0xff));
   reply.append(payload);
   return reply;
 }

@@ -99,9 +99,13 @@ bool translatable(const llvm::Instruction& inst, std::string& why) {
     case llvm::Instruction::AtomicCmpXchg: case llvm::Instruction::Trunc:
     case llvm::Instruction::ZExt: case llvm::Instruction::SExt: case llvm::Instruction::FPToUI:
     case llvm::Instruction::FPToSI: case llvm::Instruction::UIToFP: case llvm::Instruction::SIToFP:
-    case llvm::Instruction::FPTrunc: case llvm::Instruction::FPExt: case llvm::Instruction::PtrToInt:
+    case llvm::Instruction::FPTrunc:
+    case llvm::Instruction::FPExt:
+    case llvm::Instruction::PtrToInt:
     case llvm::Instruction::IntToPtr: case llvm::Instruction::BitCast:
-    case llvm::Instruction::AddrSpaceCast: case llvm::Instruction::ICmp: case llvm::Instruction::FCmp:
+    case llvm::Instruction::AddrSpaceCast:
+    case llvm::Instruction::ICmp:
+    case llvm::Instruction::FCmp:
     case llvm::Instruction::PHI: case llvm::Instruction::Select: case llvm::Instruction::Call:
     case llvm::Instruction::ExtractElement: case llvm::Instruction::InsertElement:
     case llvm::Instruction::ShuffleVector: case llvm::Instruction::ExtractValue:

@@ -40,9 +40,9 @@ KernelDef naive_transpose_kernel() {
   auto a = kb.param<GlobalArray<float, 2, ColumnMajor>>("a");
   auto b = kb.param<GlobalArray<float, 2, ColumnMajor>>("b");
   auto [i, j] = global_indices<2>(kb);  // @index(Global, NTuple), 0-based
-  // A @kernel skips the work-items a padded ndrange adds; spvjit says so with in_bounds(), as
+  // A @kernel skips the work-items a padded ndrange adds; spvjit says so with in_ndrange(), as
   // the static workgroup of 256 need not divide size(a).
-  kb.if_(kb.in_bounds(), [&] { inbounds(a)(i, j) = inbounds(b)(j, i); });
+  kb.if_(kb.in_ndrange(), [&] { inbounds(a)(i, j) = inbounds(b)(j, i); });
   return kb.finish();
 }
 

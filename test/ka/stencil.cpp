@@ -40,8 +40,8 @@ KernelDef jacobi_step() {
   auto u = kb.param<ConstArray<float, 2, ColumnMajor>>("u");  // @Const(u)
   auto [i, j] = global_indices<2>(kb);                       // @index(Global, NTuple)
   auto n = size(u, 0), m = size(u, 1);                       // n, m = size(u)
-  // A @kernel skips the work-items a padded ndrange adds: in_bounds() says so here.
-  kb.if_(kb.in_bounds(), [&] {
+  // A @kernel skips the work-items a padded ndrange adds: in_ndrange() says so here.
+  kb.if_(kb.in_ndrange(), [&] {
     kb.if_else(
         0 < i && i < n - 1 && 0 < j && j < m - 1,  // 1 < i < n && 1 < j < m
         [&] { unew(i, j) = (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1)) / 4.0f; },

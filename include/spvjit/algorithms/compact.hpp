@@ -76,7 +76,8 @@ struct KeepFirstOfRun {
   static Val<bool> keep(const Ptr<const T, AddressSpace::Global>& x, Val<std::int64_t> j,
                         Val<compute_t<T>> v) {
     // Element 0 compares with itself: the load stays in bounds and the result is discarded.
-    const Val<compute_t<T>> previous = x[max(j - 1, Val<std::int64_t>(detail::literal(j.state(), std::int64_t{0})))];
+    const Val<compute_t<T>> previous =
+        x[max(j - 1, Val<std::int64_t>(detail::literal(j.state(), std::int64_t{0})))];
     return j == std::int64_t{0} || !Val<bool>(Equal{}(previous, v));
   }
 };
@@ -89,13 +90,14 @@ KernelDef build_count_kept() {
   auto counts = kb.param<Global<std::int64_t>>("counts");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    auto kept = kb.var(std::int64_t{0});
-    kb.for_(begin, end, [&](Val<std::int64_t> j) {
-      kept += cast<std::int64_t>(Keep::template keep<T>(x, j, x[j]));
-    });
-    counts[g] = kept.get();
-  });
+  for_own_chunk(kb, n, chunk,
+                [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
+                  auto kept = kb.var(std::int64_t{0});
+                  kb.for_(begin, end, [&](Val<std::int64_t> j) {
+                    kept += cast<std::int64_t>(Keep::template keep<T>(x, j, x[j]));
+                  });
+                  counts[g] = kept.get();
+                });
   return kb.finish();
 }
 
@@ -105,7 +107,8 @@ struct ChunkOffsets {
   Val<std::int64_t> before;
   Val<std::int64_t> total;
 };
-inline ChunkOffsets chunk_offsets(KernelBuilder& kb, const Ptr<const std::int64_t, AddressSpace::Global>& counts,
+inline ChunkOffsets chunk_offsets(KernelBuilder& kb,
+                                  const Ptr<const std::int64_t, AddressSpace::Global>& counts,
                                   Val<std::int64_t> g, Val<std::int64_t> count) {
   auto before = kb.var(std::int64_t{0});
   auto total = kb.var(std::int64_t{0});
@@ -219,8 +222,8 @@ constexpr bool host_runs() {
 
 /// Steps 1 to 3 of copy_if and unique on the device.
 template <class S, class O>
-std::size_t compact_on_device(Algorithms& algs, const S& in, const O& out, const KernelDef& count_def,
-                              const KernelDef& scatter_def) {
+std::size_t compact_on_device(Algorithms& algs, const S& in, const O& out,
+                              const KernelDef& count_def, const KernelDef& scatter_def) {
   const std::size_t n = in.size();
   auto lock = algs.lock();
   const ChunkPlan plan = algs.chunks(n);
@@ -248,13 +251,14 @@ std::size_t copy_if(Algorithms& algs, const S& in, const O& out, Pred) {
   if constexpr (HostAddressable<S> && HostAddressable<O> && detail::host_runs<T, Pred>()) {
     if (n <= algs.options().host_threshold) {
       algs.runtime().synchronize();  // kernels queued before may still use in or out
-      return static_cast<std::size_t>(
-          std::copy_if(in.data(), in.data() + n, out.data(), [](const T& v) { return bool(Pred{}(v)); }) -
-          out.data());
+      return static_cast<std::size_t>(std::copy_if(in.data(), in.data() + n, out.data(),
+                                                   [](const T& v) { return bool(Pred{}(v)); }) -
+                                      out.data());
     }
   }
   return detail::compact_on_device(
-      algs, in, out, detail::built_once<detail::build_fold_chunks<T, detail::CountOf<Pred>, plus>>(),
+      algs, in, out,
+      detail::built_once<detail::build_fold_chunks<T, detail::CountOf<Pred>, plus>>(),
       detail::built_once<detail::build_scatter_kept<T, detail::KeepIf<Pred>>>());
 }
 
@@ -277,9 +281,9 @@ std::size_t partition(Algorithms& algs, const S& in, const O& out, Pred) {
   }
   // Both steps evaluate the predicate on scalars, so that they agree on every element: the
   // slots of the elements not kept follow from the count of those kept.
-  return detail::compact_on_device(algs, in, out,
-                                   detail::built_once<detail::build_count_kept<T, detail::KeepIf<Pred>>>(),
-                                   detail::built_once<detail::build_scatter_partition<T, Pred>>());
+  return detail::compact_on_device(
+      algs, in, out, detail::built_once<detail::build_count_kept<T, detail::KeepIf<Pred>>>(),
+      detail::built_once<detail::build_scatter_partition<T, Pred>>());
 }
 
 /// Copies `in` to `out` leaving out every element equal (`equal`) to the one before it
@@ -301,8 +305,8 @@ std::size_t unique(Algorithms& algs, const S& in, const O& out, Equal = {}) {
   }
   using Keep = detail::KeepFirstOfRun<Equal>;
   return detail::compact_on_device(algs, in, out,
-                                               detail::built_once<detail::build_count_kept<T, Keep>>(),
-                                               detail::built_once<detail::build_scatter_kept<T, Keep>>());
+                                   detail::built_once<detail::build_count_kept<T, Keep>>(),
+                                   detail::built_once<detail::build_scatter_kept<T, Keep>>());
 }
 
 }  // namespace spvjit

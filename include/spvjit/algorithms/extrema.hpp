@@ -50,58 +50,61 @@ KernelDef build_extremum_chunks() {
   auto best = kb.param<Global<R>>("best");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    auto at = kb.var(std::int64_t{-1});
-    auto value = kb.var(Val<R>(x[begin]));
-    auto next = kb.var(begin);
-    // Each lane of two vector accumulators keeps the extremum of its own indices (-1: none yet,
-    // only NaNs seen), two so that their compare-select chains overlap; the lanes are then
-    // merged with the tie rule (the smaller index wins), and the tail runs scalar.
-    constexpr unsigned lanes = accumulator_lanes<R>;
-    constexpr std::int64_t step = 2 * lanes;
-    kb.if_(end - begin >= step, [&] {
-      std::array<std::int64_t, lanes> offsets{};
-      for (unsigned l = 0; l < lanes; ++l) offsets[l] = l;
-      const auto iota = vec_literal<std::int64_t, lanes>(kb, offsets);
-      const auto none = Vec<std::int64_t, lanes>::splat(kb.lit(std::int64_t{-1}));
-      auto first = [&](unsigned a) { return vload<lanes>(x, begin + std::int64_t{a * lanes}); };
-      auto first_where = [&](unsigned a) {
-        return vec_var(kb, select(first(a) == first(a), iota + (begin + std::int64_t{a * lanes}), none));
-      };
-      const std::array<VecVar<R, lanes>, 2> best = {vec_var(kb, first(0)), vec_var(kb, first(1))};
-      const std::array<VecVar<std::int64_t, lanes>, 2> where = {first_where(0), first_where(1)};
-      auto vector_end = begin + (end - begin) / step * step;
-      kb.for_(begin + step, vector_end, step, [&](Val<std::int64_t> j) {
-        for (unsigned a = 0; a < 2; ++a) {
-          auto at_j = j + std::int64_t{a * lanes};
-          auto v = vload<lanes>(x, at_j);
-          auto better = Largest ? best[a].get() < v : v < best[a].get();
-          auto take = better | ((where[a].get() < std::int64_t{0}) & (v == v));
-          best[a] = select(take, v, best[a].get());
-          where[a] = select(take, iota + at_j, where[a].get());
-        }
-      });
-      for (unsigned a = 0; a < 2; ++a) {
-        for (unsigned l = 0; l < lanes; ++l) {
-          auto v = best[a].get()[l];
-          auto w = where[a].get()[l];
-          auto better = Largest ? value.get() < v : v < value.get();
-          auto take = w >= 0 && (at < 0 || better || (v == value.get() && w < at));
-          at = select(take, w, at.get());
+  for_own_chunk(
+      kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
+        auto at = kb.var(std::int64_t{-1});
+        auto value = kb.var(Val<R>(x[begin]));
+        auto next = kb.var(begin);
+        // Each lane of two vector accumulators keeps the extremum of its own indices (-1: none yet,
+        // only NaNs seen), two so that their compare-select chains overlap; the lanes are then
+        // merged with the tie rule (the smaller index wins), and the tail runs scalar.
+        constexpr unsigned lanes = accumulator_lanes<R>;
+        constexpr std::int64_t step = 2 * lanes;
+        kb.if_(end - begin >= step, [&] {
+          std::array<std::int64_t, lanes> offsets{};
+          for (unsigned l = 0; l < lanes; ++l) offsets[l] = l;
+          const auto iota = vec_literal<std::int64_t, lanes>(kb, offsets);
+          const auto none = Vec<std::int64_t, lanes>::splat(kb.lit(std::int64_t{-1}));
+          auto first = [&](unsigned a) { return vload<lanes>(x, begin + std::int64_t{a * lanes}); };
+          auto first_where = [&](unsigned a) {
+            return vec_var(
+                kb, select(first(a) == first(a), iota + (begin + std::int64_t{a * lanes}), none));
+          };
+          const std::array<VecVar<R, lanes>, 2> best = {vec_var(kb, first(0)),
+                                                        vec_var(kb, first(1))};
+          const std::array<VecVar<std::int64_t, lanes>, 2> where = {first_where(0), first_where(1)};
+          auto vector_end = begin + (end - begin) / step * step;
+          kb.for_(begin + step, vector_end, step, [&](Val<std::int64_t> j) {
+            for (unsigned a = 0; a < 2; ++a) {
+              auto at_j = j + std::int64_t{a * lanes};
+              auto v = vload<lanes>(x, at_j);
+              auto better = Largest ? best[a].get() < v : v < best[a].get();
+              auto take = better | ((where[a].get() < std::int64_t{0}) & (v == v));
+              best[a] = select(take, v, best[a].get());
+              where[a] = select(take, iota + at_j, where[a].get());
+            }
+          });
+          for (unsigned a = 0; a < 2; ++a) {
+            for (unsigned l = 0; l < lanes; ++l) {
+              auto v = best[a].get()[l];
+              auto w = where[a].get()[l];
+              auto better = Largest ? value.get() < v : v < value.get();
+              auto take = w >= 0 && (at < 0 || better || (v == value.get() && w < at));
+              at = select(take, w, at.get());
+              value = select(take, v, value.get());
+            }
+          }
+          next = vector_end;
+        });
+        kb.for_(next.get(), end, [&](Val<std::int64_t> j) {
+          auto v = Val<R>(x[j]);
+          auto take = replaces<Largest>(v, value.get(), at >= 0);
+          at = select(take, j, at.get());
           value = select(take, v, value.get());
-        }
-      }
-      next = vector_end;
-    });
-    kb.for_(next.get(), end, [&](Val<std::int64_t> j) {
-      auto v = Val<R>(x[j]);
-      auto take = replaces<Largest>(v, value.get(), at >= 0);
-      at = select(take, j, at.get());
-      value = select(take, v, value.get());
-    });
-    where[g] = at.get();
-    best[g] = value.get();
-  });
+        });
+        where[g] = at.get();
+        best[g] = value.get();
+      });
   return kb.finish();
 }
 

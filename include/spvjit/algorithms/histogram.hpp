@@ -84,7 +84,8 @@ KernelDef build_count_bins() {
         const Vec<C, lanes> v = vload<lanes>(x, j);
         if constexpr (Rule == BinRule::FloatRange) {
           // Bins fit int32 (checked on the host), and AVX2 converts floats to int32 lanes only.
-          const Vec<std::int32_t, lanes> outside = Vec<std::int32_t, lanes>::splat(cast<std::int32_t>(bins));
+          const Vec<std::int32_t, lanes> outside =
+              Vec<std::int32_t, lanes>::splat(cast<std::int32_t>(bins));
           const Vec<bool, lanes> inside = (v >= lo) & (v < hi);
           const Vec<std::int32_t, lanes> scaled =
               min(cast<std::int32_t>((v - lo) * scale), outside - std::int32_t{1});
@@ -93,7 +94,8 @@ KernelDef build_count_bins() {
         } else {
           const Vec<std::int64_t, lanes> w = cast<std::int64_t>(v);
           const Vec<bool, lanes> inside = (w >= std::int64_t{0}) & (w < bins);
-          const Vec<std::int64_t, lanes> bin = select(inside, w, Vec<std::int64_t, lanes>::splat(bins));
+          const Vec<std::int64_t, lanes> bin =
+              select(inside, w, Vec<std::int64_t, lanes>::splat(bins));
           for (unsigned l = 0; l < lanes; ++l) priv[base + bin[l]] += H{1};
         }
       });
@@ -110,7 +112,8 @@ KernelDef build_count_bins() {
       } else if constexpr (Rule == BinRule::IntegerRange) {
         const Val<std::int64_t> w = cast<std::int64_t>(v);
         const Val<bool> inside = w >= lo && w < hi;
-        const Val<std::int64_t> offset = select(inside, w - lo, Val<std::int64_t>(kb.lit(std::int64_t{0})));
+        const Val<std::int64_t> offset =
+            select(inside, w - lo, Val<std::int64_t>(kb.lit(std::int64_t{0})));
         bin = select(inside, offset * bins / scale, bins);
       } else {
         const Val<std::int64_t> w = cast<std::int64_t>(v);

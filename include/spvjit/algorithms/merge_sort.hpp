@@ -31,22 +31,24 @@ KernelDef build_block_sort() {
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
   auto block = kb.param<std::int64_t>("block");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    kb.for_(begin, end, block, [&](Val<std::int64_t> b) {
-      auto block_end = min(b + block, n);
-      kb.for_(b + 1, block_end, [&](Val<std::int64_t> i) {
-        Val<T> v = x[i];
-        auto j = kb.var(i);
-        kb.while_([&] { return j > b; }, [&] {
-          Val<T> left = x[j - std::int64_t{1}];
-          kb.if_(!Val<bool>(comp(v, left)), [&] { kb.break_(); });
-          x[j] = left;
-          j -= std::int64_t{1};
-        });
-        x[j] = v;
-      });
-    });
-  });
+  for_own_chunk(kb, n, chunk,
+                [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
+                  kb.for_(begin, end, block, [&](Val<std::int64_t> b) {
+                    auto block_end = min(b + block, n);
+                    kb.for_(b + 1, block_end, [&](Val<std::int64_t> i) {
+                      Val<T> v = x[i];
+                      auto j = kb.var(i);
+                      kb.while_([&] { return j > b; },
+                                [&] {
+                                  Val<T> left = x[j - std::int64_t{1}];
+                                  kb.if_(!Val<bool>(comp(v, left)), [&] { kb.break_(); });
+                                  x[j] = left;
+                                  j -= std::int64_t{1};
+                                });
+                      x[j] = v;
+                    });
+                  });
+                });
   return kb.finish();
 }
 
@@ -120,7 +122,8 @@ inline constexpr std::size_t merge_block = 16;
 template <AlgorithmMemory S, class Comp>
 void sort(Algorithms& algs, const S& keys, Comp) {
   using T = typename S::value_type;
-  static_assert(!std::is_same_v<T, half>, "sort: half keys are not supported; convert them to float first");
+  static_assert(!std::is_same_v<T, half>,
+                "sort: half keys are not supported; convert them to float first");
   static_assert(KernelScalar<T>, "sort: keys must be a kernel scalar type");
   detail::require_stateless<Comp>("comparator");
   const std::size_t n = keys.size();

@@ -78,7 +78,8 @@ Val<typename RadixKey<T>::U> radix_order(Val<typename RadixKey<T>::K> key) {
 }
 
 template <class T>
-Val<std::int64_t> radix_digit(Val<typename RadixKey<T>::K> key, Val<typename RadixKey<T>::U> shift) {
+Val<std::int64_t> radix_digit(Val<typename RadixKey<T>::K> key,
+                              Val<typename RadixKey<T>::U> shift) {
   using U = typename RadixKey<T>::U;
   return cast<std::int64_t>((radix_order<T>(key) >> shift) & U(RadixKey<T>::digits - 1));
 }
@@ -94,17 +95,18 @@ KernelDef build_radix_bounds() {
   auto bounds = kb.param<Global<U>>("bounds");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    auto any = kb.var(U(0));
-    auto all = kb.var(U(~U(0)));
-    kb.for_(begin, end, [&](Val<std::int64_t> j) {
-      auto k = radix_order<T>(Val<K>(keys[j]));
-      any = any.get() | k;
-      all = all.get() & k;
-    });
-    bounds[2 * g] = any.get();
-    bounds[2 * g + 1] = all.get();
-  });
+  for_own_chunk(kb, n, chunk,
+                [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
+                  auto any = kb.var(U(0));
+                  auto all = kb.var(U(~U(0)));
+                  kb.for_(begin, end, [&](Val<std::int64_t> j) {
+                    auto k = radix_order<T>(Val<K>(keys[j]));
+                    any = any.get() | k;
+                    all = all.get() & k;
+                  });
+                  bounds[2 * g] = any.get();
+                  bounds[2 * g + 1] = all.get();
+                });
   return kb.finish();
 }
 
@@ -120,14 +122,16 @@ KernelDef build_radix_histogram() {
   auto chunk = kb.param<std::int64_t>("chunk");
   auto shift = kb.param<U>("shift");
   auto chunks = kb.param<std::int64_t>("chunks");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    auto hist = private_array<std::int64_t>(kb, {RadixKey<T>::digits});
-    kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) { hist[d] = std::int64_t{0}; });
-    kb.for_(begin, end, [&](Val<std::int64_t> j) {
-      hist[radix_digit<T>(Val<K>(keys[j]), shift)] += std::int64_t{1};
-    });
-    kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) { counts[d * chunks + g] = hist[d].get(); });
-  });
+  for_own_chunk(
+      kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
+        auto hist = private_array<std::int64_t>(kb, {RadixKey<T>::digits});
+        kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) { hist[d] = std::int64_t{0}; });
+        kb.for_(begin, end, [&](Val<std::int64_t> j) {
+          hist[radix_digit<T>(Val<K>(keys[j]), shift)] += std::int64_t{1};
+        });
+        kb.for_(0, RadixKey<T>::digits,
+                [&](Val<std::int64_t> d) { counts[d * chunks + g] = hist[d].get(); });
+      });
   return kb.finish();
 }
 
@@ -155,47 +159,49 @@ KernelDef build_radix_scatter() {
   auto chunk = kb.param<std::int64_t>("chunk");
   auto shift = kb.param<U>("shift");
   auto chunks = kb.param<std::int64_t>("chunks");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    auto next = private_array<std::int64_t>(kb, {RadixKey<T>::digits});
-    auto run = kb.var(std::int64_t{0});
-    kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) {
-      kb.for_(0, chunks, [&](Val<std::int64_t> h) {
-        kb.if_(h == g, [&] { next[d] = run.get(); });
-        run += counts[d * chunks + h].get();
+  for_own_chunk(
+      kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
+        auto next = private_array<std::int64_t>(kb, {RadixKey<T>::digits});
+        auto run = kb.var(std::int64_t{0});
+        kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) {
+          kb.for_(0, chunks, [&](Val<std::int64_t> h) {
+            kb.if_(h == g, [&] { next[d] = run.get(); });
+            run += counts[d * chunks + h].get();
+          });
+        });
+        // Keys (and values) gather per digit in a cache line's worth of private slots and go out
+        // a line at a time, where the destination crosses a line boundary: fewer partial lines
+        // in flight than one store per key to 2048 places.
+        constexpr std::int64_t line = radix_line<T>;
+        auto start = private_array<std::int64_t>(kb, {RadixKey<T>::digits});
+        auto held = private_array<K>(kb, {RadixKey<T>::digits * line});
+        auto vheld =
+            private_array<arithmetic_t<V>>(kb, {with_values ? RadixKey<T>::digits * line : 1});
+        kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) { start[d] = next[d].get(); });
+        auto flush = [&](Val<std::int64_t> d, Val<std::int64_t> from, Val<std::int64_t> to) {
+          kb.for_(from, to, [&](Val<std::int64_t> q) {
+            Val<std::int64_t> at = d * line + (q & (line - 1));
+            dst[q] = held[at].get();
+            if constexpr (with_values) vdst[q] = vheld[at].get();
+          });
+        };
+        kb.for_(begin, end, [&](Val<std::int64_t> j) {
+          Val<K> k = src[j];
+          Val<std::int64_t> d = radix_digit<T>(k, shift);
+          Val<std::int64_t> to = next[d];
+          Val<std::int64_t> at = d * line + (to & (line - 1));
+          held[at] = k;
+          if constexpr (with_values) vheld[at] = vsrc[j].get();
+          Val<std::int64_t> after = to + std::int64_t{1};
+          next[d] = after;
+          kb.if_((after & (line - 1)) == std::int64_t{0},
+                 [&] { flush(d, max(after - line, start[d].get()), after); });
+        });
+        kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) {
+          Val<std::int64_t> last = next[d];
+          flush(d, max(last & ~(line - 1), start[d].get()), last);
+        });
       });
-    });
-    // Keys (and values) gather per digit in a cache line's worth of private slots and go out
-    // a line at a time, where the destination crosses a line boundary: fewer partial lines
-    // in flight than one store per key to 2048 places.
-    constexpr std::int64_t line = radix_line<T>;
-    auto start = private_array<std::int64_t>(kb, {RadixKey<T>::digits});
-    auto held = private_array<K>(kb, {RadixKey<T>::digits * line});
-    auto vheld = private_array<arithmetic_t<V>>(kb, {with_values ? RadixKey<T>::digits * line : 1});
-    kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) { start[d] = next[d].get(); });
-    auto flush = [&](Val<std::int64_t> d, Val<std::int64_t> from, Val<std::int64_t> to) {
-      kb.for_(from, to, [&](Val<std::int64_t> q) {
-        Val<std::int64_t> at = d * line + (q & (line - 1));
-        dst[q] = held[at].get();
-        if constexpr (with_values) vdst[q] = vheld[at].get();
-      });
-    };
-    kb.for_(begin, end, [&](Val<std::int64_t> j) {
-      Val<K> k = src[j];
-      Val<std::int64_t> d = radix_digit<T>(k, shift);
-      Val<std::int64_t> to = next[d];
-      Val<std::int64_t> at = d * line + (to & (line - 1));
-      held[at] = k;
-      if constexpr (with_values) vheld[at] = vsrc[j].get();
-      Val<std::int64_t> after = to + std::int64_t{1};
-      next[d] = after;
-      kb.if_((after & (line - 1)) == std::int64_t{0},
-             [&] { flush(d, max(after - line, start[d].get()), after); });
-    });
-    kb.for_(0, RadixKey<T>::digits, [&](Val<std::int64_t> d) {
-      Val<std::int64_t> last = next[d];
-      flush(d, max(last & ~(line - 1), start[d].get()), last);
-    });
-  });
   return kb.finish();
 }
 

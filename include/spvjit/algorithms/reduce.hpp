@@ -105,31 +105,35 @@ KernelDef build_fold_chunks() {
   auto partial = kb.param<Global<R>>("partial");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    auto acc = kb.var(Val<R>(map(Val<In>(x[begin]))));
-    auto next = kb.var(begin + 1);
-    if constexpr (folds_vectors<In, R, Map, Combine>()) {
-      kb.if_(end - begin >= step, [&] {
-        auto first = [&](std::int64_t k) { return vec_var(kb, Vec<R, lanes>(map(vload<lanes>(x, begin + k * lanes)))); };
-        const VecVar<R, lanes> a[4] = {first(0), first(1), first(2), first(3)};
-        auto vector_end = begin + (end - begin) / step * step;
-        kb.for_(begin + step, vector_end, step, [&](Val<std::int64_t> j) {
-          for (int k = 0; k < 4; ++k) {
-            a[k] = Vec<R, lanes>(combine(a[k].get(), Vec<R, lanes>(map(vload<lanes>(x, j + k * lanes)))));
-          }
+  for_own_chunk(
+      kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
+        auto acc = kb.var(Val<R>(map(Val<In>(x[begin]))));
+        auto next = kb.var(begin + 1);
+        if constexpr (folds_vectors<In, R, Map, Combine>()) {
+          kb.if_(end - begin >= step, [&] {
+            auto first = [&](std::int64_t k) {
+              return vec_var(kb, Vec<R, lanes>(map(vload<lanes>(x, begin + k * lanes))));
+            };
+            const VecVar<R, lanes> a[4] = {first(0), first(1), first(2), first(3)};
+            auto vector_end = begin + (end - begin) / step * step;
+            kb.for_(begin + step, vector_end, step, [&](Val<std::int64_t> j) {
+              for (int k = 0; k < 4; ++k) {
+                a[k] = Vec<R, lanes>(
+                    combine(a[k].get(), Vec<R, lanes>(map(vload<lanes>(x, j + k * lanes)))));
+              }
+            });
+            const Vec<R, lanes> both(combine(Vec<R, lanes>(combine(a[0].get(), a[1].get())),
+                                             Vec<R, lanes>(combine(a[2].get(), a[3].get()))));
+            acc = both[0];
+            for (unsigned l = 1; l < lanes; ++l) acc = Val<R>(combine(acc.get(), both[l]));
+            next = vector_end;
+          });
+        }
+        kb.for_(next.get(), end, [&](Val<std::int64_t> j) {
+          acc = Val<R>(combine(acc.get(), Val<R>(map(Val<In>(x[j])))));
         });
-        const Vec<R, lanes> both(combine(Vec<R, lanes>(combine(a[0].get(), a[1].get())),
-                                         Vec<R, lanes>(combine(a[2].get(), a[3].get()))));
-        acc = both[0];
-        for (unsigned l = 1; l < lanes; ++l) acc = Val<R>(combine(acc.get(), both[l]));
-        next = vector_end;
+        partial[g] = acc.get();
       });
-    }
-    kb.for_(next.get(), end, [&](Val<std::int64_t> j) {
-      acc = Val<R>(combine(acc.get(), Val<R>(map(Val<In>(x[j])))));
-    });
-    partial[g] = acc.get();
-  });
   return kb.finish();
 }
 
@@ -144,7 +148,8 @@ KernelDef build_fold_partials() {
   auto init = kb.param<R>("init");
   kb.inbounds();
   auto acc = kb.var(init);
-  kb.for_(0, count, [&](Val<std::int64_t> j) { acc = Val<R>(combine(acc.get(), Val<R>(partial[j]))); });
+  kb.for_(0, count,
+          [&](Val<std::int64_t> j) { acc = Val<R>(combine(acc.get(), Val<R>(partial[j]))); });
   result[0] = acc.get();
   return kb.finish();
 }
@@ -204,8 +209,8 @@ auto mapreduce(Algorithms& algs, const S& x,
   algs.kernel<detail::build_fold_chunks<T, Map, Combine>>()
       .launch(NDRange{plan.count}, WorkGroup{1}, x, partial, static_cast<std::int64_t>(n),
               static_cast<std::int64_t>(plan.size));
-  algs.kernel<detail::build_fold_partials<R, Combine>>()
-      .launch(NDRange{1}, WorkGroup{1}, partial, result, static_cast<std::int64_t>(plan.count), init);
+  algs.kernel<detail::build_fold_partials<R, Combine>>().launch(
+      NDRange{1}, WorkGroup{1}, partial, result, static_cast<std::int64_t>(plan.count), init);
   return detail::read_result(algs, result);
 }
 

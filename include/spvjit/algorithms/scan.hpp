@@ -82,58 +82,63 @@ KernelDef build_scan_chunks() {
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
   auto with_init = kb.param<std::int32_t>("with_init");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    // acc: the fold of everything before `next` (inclusive: written up to next - 1).
-    auto acc = kb.var(Val<R>(carry[g]));
-    auto next = kb.var(begin);
-    if constexpr (Inclusive) {
-      acc = Val<R>(x[begin]);
-      kb.if_(g > 0 || with_init != 0, [&] { acc = Val<R>(combine(Val<R>(carry[g]), acc.get())); });
-      out[begin] = acc.get();
-      next = begin + std::int64_t{1};
-    }
-    if constexpr (folds_vectors<R, R, Identity, Combine>()) {
-      // Four vectors an iteration, scanned independently; their totals are folded off the
-      // loop's chain, which carries only acc = acc ⊕ (t0 ⊕ t1 ⊕ t2 ⊕ t3): one combine per
-      // 4N elements instead of a combine, an extract and a splat per vector.
-      constexpr unsigned unroll = 4;
-      constexpr std::int64_t step = unroll * lanes;
-      auto vector_end = next.get() + (end - next.get()) / step * step;
-      kb.for_(next.get(), vector_end, step, [&](Val<std::int64_t> j) {
-        Vec<R, lanes> prefix[unroll];
-        for (unsigned k = 0; k < unroll; ++k) {
-          prefix[k] = scan_lanes<R, lanes>(vload<lanes>(x, j + std::int64_t{k * lanes}), combine);
+  for_own_chunk(
+      kb, n, chunk, [&](Val<std::int64_t> g, Val<std::int64_t> begin, Val<std::int64_t> end) {
+        // acc: the fold of everything before `next` (inclusive: written up to next - 1).
+        auto acc = kb.var(Val<R>(carry[g]));
+        auto next = kb.var(begin);
+        if constexpr (Inclusive) {
+          acc = Val<R>(x[begin]);
+          kb.if_(g > 0 || with_init != 0,
+                 [&] { acc = Val<R>(combine(Val<R>(carry[g]), acc.get())); });
+          out[begin] = acc.get();
+          next = begin + std::int64_t{1};
         }
-        // carry[k]: acc ⊕ the totals of vectors 0 .. k-1; totals[k]: vectors 0 .. k's total.
-        Val<R> totals[unroll];
-        totals[0] = prefix[0][lanes - 1];
-        for (unsigned k = 1; k < unroll; ++k) {
-          totals[k] = Val<R>(combine(totals[k - 1], prefix[k][lanes - 1]));
+        if constexpr (folds_vectors<R, R, Identity, Combine>()) {
+          // Four vectors an iteration, scanned independently; their totals are folded off the
+          // loop's chain, which carries only acc = acc ⊕ (t0 ⊕ t1 ⊕ t2 ⊕ t3): one combine per
+          // 4N elements instead of a combine, an extract and a splat per vector.
+          constexpr unsigned unroll = 4;
+          constexpr std::int64_t step = unroll * lanes;
+          auto vector_end = next.get() + (end - next.get()) / step * step;
+          kb.for_(next.get(), vector_end, step, [&](Val<std::int64_t> j) {
+            Vec<R, lanes> prefix[unroll];
+            for (unsigned k = 0; k < unroll; ++k) {
+              prefix[k] =
+                  scan_lanes<R, lanes>(vload<lanes>(x, j + std::int64_t{k * lanes}), combine);
+            }
+            // carry[k]: acc ⊕ the totals of vectors 0 .. k-1; totals[k]: vectors 0 .. k's total.
+            Val<R> totals[unroll];
+            totals[0] = prefix[0][lanes - 1];
+            for (unsigned k = 1; k < unroll; ++k) {
+              totals[k] = Val<R>(combine(totals[k - 1], prefix[k][lanes - 1]));
+            }
+            const Val<R> carry_in = acc.get();
+            for (unsigned k = 0; k < unroll; ++k) {
+              const Val<R> carry = k == 0 ? carry_in : Val<R>(combine(carry_in, totals[k - 1]));
+              const auto before = Vec<R, lanes>::splat(carry);
+              const Vec<R, lanes> through(combine(before, prefix[k]));
+              const auto at = j + std::int64_t{k * lanes};
+              if constexpr (Inclusive) {
+                vstore(out, at, through);
+              } else {
+                int shifted[lanes];
+                for (unsigned i = 0; i < lanes; ++i)
+                  shifted[i] = static_cast<int>(i == 0 ? 0 : lanes + i - 1);
+                vstore(out, at, shuffle(before, through, shifted));
+              }
+            }
+            acc = Val<R>(combine(carry_in, totals[unroll - 1]));
+          });
+          next = vector_end;
         }
-        const Val<R> carry_in = acc.get();
-        for (unsigned k = 0; k < unroll; ++k) {
-          const Val<R> carry = k == 0 ? carry_in : Val<R>(combine(carry_in, totals[k - 1]));
-          const auto before = Vec<R, lanes>::splat(carry);
-          const Vec<R, lanes> through(combine(before, prefix[k]));
-          const auto at = j + std::int64_t{k * lanes};
-          if constexpr (Inclusive) {
-            vstore(out, at, through);
-          } else {
-            int shifted[lanes];
-            for (unsigned i = 0; i < lanes; ++i) shifted[i] = static_cast<int>(i == 0 ? 0 : lanes + i - 1);
-            vstore(out, at, shuffle(before, through, shifted));
-          }
-        }
-        acc = Val<R>(combine(carry_in, totals[unroll - 1]));
+        kb.for_(next.get(), end, [&](Val<std::int64_t> j) {
+          auto through =
+              Val<R>(combine(acc.get(), Val<R>(x[j])));  // read before out[j] may overwrite it
+          out[j] = Inclusive ? through : acc.get();
+          acc = through;
+        });
       });
-      next = vector_end;
-    }
-    kb.for_(next.get(), end, [&](Val<std::int64_t> j) {
-      auto through = Val<R>(combine(acc.get(), Val<R>(x[j])));  // read before out[j] may overwrite it
-      out[j] = Inclusive ? through : acc.get();
-      acc = through;
-    });
-  });
   return kb.finish();
 }
 

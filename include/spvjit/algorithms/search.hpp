@@ -44,29 +44,34 @@ KernelDef build_searchsorted() {
   auto n = kb.param<std::int64_t>("n");
   auto m = kb.param<std::int64_t>("m");
   auto chunk = kb.param<std::int64_t>("chunk");
-  for_own_chunk(kb, m, chunk, [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    kb.for_(begin, end, [&](Val<std::int64_t> i) {
-      Val<C> needle = needles[i];
-      auto first = kb.var(std::int64_t{0});
-      auto len = kb.var(n);
-      kb.while_([&] { return len > std::int64_t{0}; }, [&] {
-        Val<std::int64_t> half_len = len.get() >> std::int64_t{1};
-        Val<std::int64_t> mid = first.get() + half_len;
-        Val<C> probe = sorted[mid];
-        Val<bool> right;
-        if constexpr (side == SearchSide::First) {
-          right = probe < needle;
-        } else {
-          right = !(needle < probe);
-        }
-        kb.if_else(right, [&] {
-          first = mid + std::int64_t{1};
-          len = len.get() - half_len - std::int64_t{1};
-        }, [&] { len = half_len; });
-      });
-      out[i] = first.get();
-    });
-  });
+  for_own_chunk(kb, m, chunk,
+                [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
+                  kb.for_(begin, end, [&](Val<std::int64_t> i) {
+                    Val<C> needle = needles[i];
+                    auto first = kb.var(std::int64_t{0});
+                    auto len = kb.var(n);
+                    kb.while_([&] { return len > std::int64_t{0}; },
+                              [&] {
+                                Val<std::int64_t> half_len = len.get() >> std::int64_t{1};
+                                Val<std::int64_t> mid = first.get() + half_len;
+                                Val<C> probe = sorted[mid];
+                                Val<bool> right;
+                                if constexpr (side == SearchSide::First) {
+                                  right = probe < needle;
+                                } else {
+                                  right = !(needle < probe);
+                                }
+                                kb.if_else(
+                                    right,
+                                    [&] {
+                                      first = mid + std::int64_t{1};
+                                      len = len.get() - half_len - std::int64_t{1};
+                                    },
+                                    [&] { len = half_len; });
+                              });
+                    out[i] = first.get();
+                  });
+                });
   return kb.finish();
 }
 
@@ -107,9 +112,10 @@ void searchsorted(Algorithms& algs, const S& sorted, const N& needles, const O& 
   }
   auto lock = algs.lock();
   const ChunkPlan plan = algs.chunks(m);
-  const KernelDef& def = side == SearchSide::First
-                             ? detail::built_once<detail::build_searchsorted<T, SearchSide::First>>()
-                             : detail::built_once<detail::build_searchsorted<T, SearchSide::Last>>();
+  const KernelDef& def =
+      side == SearchSide::First
+          ? detail::built_once<detail::build_searchsorted<T, SearchSide::First>>()
+          : detail::built_once<detail::build_searchsorted<T, SearchSide::Last>>();
   // An empty `sorted` passes no memory to a kernel: search the needles in the needles, zero long.
   const auto n = static_cast<std::int64_t>(sorted.size());
   if (n == 0) {

@@ -33,9 +33,10 @@ KernelDef build_copy() {
   auto dst = kb.param<Global<T>>("dst");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    kb.for_(begin, end, [&](Val<std::int64_t> j) { dst[j] = src[j].get(); });
-  });
+  for_own_chunk(kb, n, chunk,
+                [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
+                  kb.for_(begin, end, [&](Val<std::int64_t> j) { dst[j] = src[j].get(); });
+                });
   return kb.finish();
 }
 
@@ -45,9 +46,10 @@ inline KernelDef build_iota() {
   auto out = kb.param<Global<std::int64_t>>("out");
   auto n = kb.param<std::int64_t>("n");
   auto chunk = kb.param<std::int64_t>("chunk");
-  for_own_chunk(kb, n, chunk, [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
-    kb.for_(begin, end, [&](Val<std::int64_t> j) { out[j] = j; });
-  });
+  for_own_chunk(kb, n, chunk,
+                [&](Val<std::int64_t>, Val<std::int64_t> begin, Val<std::int64_t> end) {
+                  kb.for_(begin, end, [&](Val<std::int64_t> j) { out[j] = j; });
+                });
   return kb.finish();
 }
 

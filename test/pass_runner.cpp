@@ -1,0 +1,106 @@
+// spvjit_pass: runs one pass of the compile pipeline (jit/pipeline.cpp) on a module of LLVM IR
+// text and prints the module after it, for the FileCheck tests in test/passes/ (each a
+// milliseconds' check of one pass, no device). A refusal (UserError) is printed as
+// "refused: <message>" and exits 0, so that a test checks the message as it checks IR.
+//
+//   spvjit_pass <pass> <file.ll>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "ir/bounds.hpp"
+#include "jit/bounds/bounds_lowering.hpp"
+#include "jit/bounds/hoist_bounds.hpp"
+#include "jit/bounds/merge_bounds.hpp"
+#include "jit/device/float_atomics.hpp"
+#include "jit/device/fuse_fmuladd.hpp"
+#include "jit/device/split_vector_calls.hpp"
+#include "jit/legalize/bool_bitcasts.hpp"
+#include "jit/legalize/drop_freeze.hpp"
+#include "jit/legalize/expand_intrinsics.hpp"
+#include "jit/legalize/promote_integers.hpp"
+#include "jit/legalize/scalarize_vectors.hpp"
+#include "jit/pipeline.hpp"
+#include "spvjit/error.hpp"
+
+namespace {
+
+using spvjit::detail::FloatAtomicAdd;
+using Pass = std::function<void(llvm::Module&)>;
+
+// The first function with a body: the kernel a per-kernel pass runs on.
+llvm::Function& first_definition(llvm::Module& m) {
+  for (auto& f : m) {
+    if (!f.isDeclaration()) return f;
+  }
+  throw spvjit::UserError("the module defines no function");
+}
+
+const std::map<std::string, Pass>& passes() {
+  namespace d = spvjit::detail;
+  static const std::map<std::string, Pass> all = {
+      {"drop-freeze", d::drop_freeze},
+      {"expand-intrinsics", [](llvm::Module& m) { d::expand_untranslatable_intrinsics(m); }},
+      {"expand-bool-vector-bitcasts", [](llvm::Module& m) { d::expand_bool_vector_bitcasts(m); }},
+      {"scalarize-odd-vectors", [](llvm::Module& m) { d::scalarize_odd_vectors(m, "test"); }},
+      {"promote-odd-integers", [](llvm::Module& m) { d::promote_odd_integers(m, "test"); }},
+      {"legalize-raw-module", [](llvm::Module& m) { d::legalize_raw_module(m, "test"); }},
+      {"fuse-fmuladd", [](llvm::Module& m) { d::fuse_fmuladd(m, true, true); }},
+      {"fuse-fmuladd-f32-only", [](llvm::Module& m) { d::fuse_fmuladd(m, true, false); }},
+      {"remove-bounds-checks", d::remove_bounds_checks},
+      {"hoist-loop-bounds-checks",
+       [](llvm::Module& m) { d::hoist_loop_bounds_checks(first_definition(m)); }},
+      {"merge-bounds-checks", d::merge_bounds_checks},
+      {"lower-bounds-checks", d::lower_bounds_checks},
+      {"lower-float-atomics-none", [](llvm::Module& m) { d::lower_float_atomics(m, {}); }},
+      {"lower-float-atomics-f32-global",
+       [](llvm::Module& m) {
+         FloatAtomicAdd native;
+         native.f32_global = true;
+         d::lower_float_atomics(m, native);
+       }},
+      {"split-wide-builtin-calls",
+       [](llvm::Module& m) { d::split_wide_builtin_calls(m, d::max_builtin_vector_bits); }},
+  };
+  return all;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3 || !passes().count(argv[1])) {
+    std::fprintf(stderr, "usage: spvjit_pass <pass> <file.ll>; passes:");
+    for (const auto& [name, pass] : passes()) std::fprintf(stderr, " %s", name.c_str());
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
+  llvm::LLVMContext context;
+  context.setOpaquePointers(false);
+  llvm::SMDiagnostic diagnostic;
+  auto module = llvm::parseAssemblyFile(argv[2], diagnostic, context);
+  if (!module) {
+    diagnostic.print("spvjit_pass", llvm::errs());
+    return 2;
+  }
+  try {
+    passes().at(argv[1])(*module);
+  } catch (const spvjit::UserError& e) {
+    llvm::outs() << "refused: " << e.what() << "\n";
+    return 0;
+  }
+  // A pass must leave a module LLVM accepts: the test fails here before FileCheck reads it.
+  if (llvm::verifyModule(*module, &llvm::errs())) {
+    llvm::errs() << "spvjit_pass: the module is invalid after " << argv[1] << "\n";
+    return 1;
+  }
+  module->print(llvm::outs(), nullptr);
+  return 0;
+}
