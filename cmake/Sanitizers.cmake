@@ -2,10 +2,11 @@
 # library, the tests and the fuzzers alike. One build directory per configuration, each a
 # preset of CMakePresets.json (cmake --preset X && cmake --build --preset X):
 #
-#   asan  build-asan/  clang-15, SPVJIT_SANITIZE="address;undefined", SPVJIT_BUILD_FUZZERS=ON,
-#                      SPVJIT_BUILD_BENCH=OFF: the suite and the fuzz targets on one build
+#   asan  build-asan/  SPVJIT_SANITIZE="address;undefined", SPVJIT_BUILD_BENCH=OFF
 #   tsan  build-tsan/  SPVJIT_SANITIZE=thread, SPVJIT_BUILD_BENCH=OFF (check.sh builds only
 #                      the library and spvjit_concurrency_tests there)
+#   fuzz  build-fuzz/  clang-15, SPVJIT_BUILD_FUZZERS=ON, SPVJIT_SANITIZE="address;undefined",
+#                      tests and benchmarks off
 #
 # PoCL, libLLVM and the kernels PoCL compiles stay uninstrumented; sanitizers/*.supp silence
 # their own reports (and nothing of ours).

@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang-15 (+ ASan and UBSan) in build-asan/ (CMake preset
-# asan, CMakePresets.json, which sanitizers/check.sh asan builds too: one instrumented library
-# for both) and runs each one for a bounded time, starting from its checked-in seed corpus
-# (`make fuzz`):
+# Builds the libFuzzer targets with clang-15 (+ ASan and UBSan) in build-fuzz/ (CMake preset
+# fuzz, CMakePresets.json) and runs each one for a bounded time, starting from its checked-in
+# seed corpus (`make fuzz`):
 #
 #   fuzz/run.sh [seconds per target, default 60]
 #
 # New inputs go to a scratch directory, never into fuzz/corpus/; a crashing input is saved
-# under build-asan/fuzz/artifacts/ and the script fails. Without clang-15 or its libFuzzer
+# under build-fuzz/fuzz/artifacts/ and the script fails. Without clang-15 or its libFuzzer
 # runtime (Debian 12: libclang-common-15-dev) the targets are skipped, not failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-dir=build-asan  # the asan preset's binaryDir
+dir=build-fuzz  # the fuzz preset's binaryDir
 root=$PWD
 export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-/opt/spvjit-pocl-6.0/etc/OpenCL/vendors}
 
@@ -20,14 +19,8 @@ if ! command -v clang++-15 >/dev/null; then
   echo "fuzz: clang++-15 not installed; fuzz targets skipped"
   exit 0
 fi
-cmake --preset asan >/dev/null
-# The targets the configure defined (none where the libFuzzer runtime is missing).
-targets=()
-for corpus in fuzz/corpus/*/; do
-  name=$(basename "$corpus")
-  if ninja -C "$dir" -t targets all | grep -q "^fuzz/$name:"; then targets+=("$name"); fi
-done
-[ ${#targets[@]} -eq 0 ] || cmake --build --preset asan --target "${targets[@]}"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
 
 # libFuzzer's own leak check runs per input; LSan suppressions cover PoCL's caches.
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1"

@@ -529,7 +529,7 @@ KernelDef KernelBuilder::finish() {
     }
     km->hash = llvm::xxHash64(km->ir_text);
     s.finished = true;
-    return KernelDef(std::move(km));
+    return detail::make_kernel_def(std::move(km));
   });
 }
 

@@ -9,16 +9,26 @@ namespace spvjit {
 KernelDef::KernelDef(std::shared_ptr<const detail::KernelModule> module)
     : module_(std::move(module)) {}
 
-const detail::KernelModule& KernelDef::module() const {
-  if (!module_) throw UserError("KernelDef is empty: build one with KernelBuilder::finish()");
-  return *module_;
+namespace detail {
+
+const KernelModule& kernel_module(const KernelDef& def) {
+  if (!def.module_) throw UserError("KernelDef is empty: build one with KernelBuilder::finish()");
+  return *def.module_;
 }
 
-const std::string& KernelDef::name() const { return module().name; }
-std::span<const Param> KernelDef::params() const { return module().params; }
-std::uint64_t KernelDef::hash() const { return module().hash; }
-bool KernelDef::has_hidden_ndrange() const { return module().hidden_ndrange; }
-bool KernelDef::pads_safely() const { return module().pads_safely; }
-std::string KernelDef::to_string() const { return module().module_ir(); }
+KernelDef make_kernel_def(std::shared_ptr<const KernelModule> module) {
+  return KernelDef(std::move(module));
+}
+
+}  // namespace detail
+
+const std::string& KernelDef::name() const { return detail::kernel_module(*this).name; }
+std::span<const Param> KernelDef::params() const { return detail::kernel_module(*this).params; }
+std::uint64_t KernelDef::hash() const { return detail::kernel_module(*this).hash; }
+bool KernelDef::has_hidden_ndrange() const {
+  return detail::kernel_module(*this).hidden_ndrange;
+}
+bool KernelDef::pads_safely() const { return detail::kernel_module(*this).pads_safely; }
+std::string KernelDef::to_string() const { return detail::kernel_module(*this).module_ir(); }
 
 }  // namespace spvjit

@@ -9,9 +9,9 @@ namespace spvjit {
 ModuleDef::ModuleDef(std::vector<KernelDef> kernels) : kernels_(std::move(kernels)) {
   for (const auto& k : kernels_) {
     const auto& first = kernels_[0];
-    if (!k.valid() || !first.valid() || !k.module().raw ||
-        (k.module().raw != first.module().raw &&
-         k.module().raw->ir_text != first.module().module_ir())) {
+    if (!k.valid() || !first.valid() || !detail::kernel_module(k).raw ||
+        (detail::kernel_module(k).raw != detail::kernel_module(first).raw &&
+         detail::kernel_module(k).raw->ir_text != detail::kernel_module(first).module_ir())) {
       throw UserError("ModuleDef: every KernelDef must be a kernel of one raw module "
                       "(module_from_bitcode makes them)");
     }

@@ -72,7 +72,7 @@ class JitCore {
   // against the device: the kernel does not exist yet, so neither do its own limits or
   // preferred multiple. Allocation-free unless it throws: it runs on every warm compile() call.
   Specialization normalize(const KernelDef& def, const Specialization& spec) const {
-    const std::uint64_t local_bytes = def.module().static_local_bytes;
+    const std::uint64_t local_bytes = detail::kernel_module(def).static_local_bytes;
     user_assert(local_bytes <= runtime->info.local_mem_size, {"compile", def.name()})
         << "its local arrays take " << local_bytes << " bytes; the device has "
         << runtime->info.local_mem_size << " bytes of local memory";
@@ -109,7 +109,7 @@ class JitCore {
     EntryLaunch launch;
   };
   Spirv to_spirv(const KernelDef& def, const Specialization& spec, bool to_build) {
-    const auto& km = def.module();
+    const auto& km = detail::kernel_module(def);
     const std::span<const std::string> other_kernels =
         km.raw ? std::span<const std::string>(km.raw->kernels) : std::span<const std::string>();
     llvm::LLVMContext context;
@@ -154,7 +154,7 @@ class JitCore {
 
   // A work-group's work-items against the stack of the thread that runs the group.
   GroupStack group_stack(const KernelDef& def) const {
-    return {def.module().stack_bytes_per_item, thread_stack};
+    return {detail::kernel_module(def).stack_bytes_per_item, thread_stack};
   }
 
   Kernel compile(const KernelDef& def, const Specialization& requested) {
@@ -191,7 +191,7 @@ class JitCore {
   };
 
   Kernel build(const KernelDef& def, const Specialization& spec) {
-    const auto& km = def.module();
+    const auto& km = detail::kernel_module(def);
     Built built = km.raw ? module_program(def, spec) : build_program(def, spec);
     KernelFacts facts;
     static_cast<KernelInterface&>(facts) = km;
@@ -211,7 +211,7 @@ class JitCore {
   // The program of `def`'s raw module for `spec`: built by the first of its kernels compiled,
   // shared by the others (they wait for it here).
   Built module_program(const KernelDef& def, const Specialization& spec) {
-    const auto& source = def.module().raw;
+    const auto& source = detail::kernel_module(def).raw;
     ModuleProgram* entry = nullptr;
     {
       std::lock_guard<std::mutex> lock(modules_mutex);
@@ -254,7 +254,7 @@ class JitCore {
   };
 
   Subject subject_of(const KernelDef& def, const Specialization& spec) const {
-    const auto& km = def.module();
+    const auto& km = detail::kernel_module(def);
     Subject subject;
     subject.what = (km.raw && km.raw->kernels.size() > 1
                         ? "module of kernel '" + km.name + "' (" +

@@ -59,11 +59,11 @@ llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* man
 llvm::Value* ndrange_value(llvm::IRBuilder<>& b, llvm::Function& kernel, const KernelModule& def,
                            const Specialization& spec, unsigned d) {
   if (spec.ndrange) return b.getInt64(spec.ndrange->size[d]);
-  const unsigned index = static_cast<unsigned>(def.params.size()) + d;
-  if (!def.hidden_ndrange || index >= kernel.arg_size()) {
+  if (!def.hidden_ndrange || def.hidden.ndrange + d >= kernel.arg_size()) {
     internal_error << ("specialize: kernel '" + def.name + "' lacks its hidden ndrange arguments");
+    return nullptr;
   }
-  return kernel.getArg(index);
+  return kernel.getArg(def.hidden.ndrange + d);
 }
 
 void erase_marker(llvm::Module& m, const char* name) {

@@ -20,7 +20,7 @@ using namespace spvjit;
 
 namespace {
 
-std::uint64_t per_item(const KernelDef& def) { return def.module().stack_bytes_per_item; }
+std::uint64_t per_item(const KernelDef& def) { return detail::kernel_module(def).stack_bytes_per_item; }
 
 // out[0] = in[0] + in[1], both loaded before a barrier when `across`, after it otherwise.
 KernelDef two_loads(bool across) {
@@ -123,7 +123,7 @@ TEST_CASE("stack estimate: 512 floats held across a barrier, and a raw module's 
   b.CreateStore(b.CreateLoad(f32, cell), fn->getArg(0));
   b.CreateRetVoid();
   const KernelDef raw = kernel_from_module(m, "stack_raw");
-  CHECK(raw.module().static_local_bytes == 4000);
+  CHECK(detail::kernel_module(raw).static_local_bytes == 4000);
   CHECK(per_item(raw) == 48);  // 40 bytes padded to the alloca's 16-byte alignment
 }
 

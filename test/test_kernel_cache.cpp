@@ -28,7 +28,7 @@ JitOptions memory_only() {
 
 std::string specialized_ir(const KernelDef& def, const Specialization& spec) {
   llvm::LLVMContext context;
-  auto m = detail::specialize(context, def.module(), spec);
+  auto m = detail::specialize(context, detail::kernel_module(def), spec);
   std::string out;
   llvm::raw_string_ostream os(out);
   m->print(os, nullptr);

@@ -221,12 +221,12 @@ TEST_CASE("PoCL barrier loops: the check for an unpatched PoCL finds these kerne
   }
   llvm::LLVMContext builder_context;
   const auto spec = test::static_workgroup(WorkGroup{128});
-  auto scan = detail::specialize(builder_context, builder_scan().module(), spec);
+  auto scan = detail::specialize(builder_context, detail::kernel_module(builder_scan()), spec);
   const auto hazard = detail::barrier_tail_hazard(*scan->getFunction("scan_active"));
   REQUIRE(hazard.has_value());
   CHECK(hazard->find("after a loop with a barrier tests a value the loop's zero-trip path knows") !=
         std::string::npos);
-  auto reduce = detail::specialize(builder_context, builder_reduce().module(), spec);
+  auto reduce = detail::specialize(builder_context, detail::kernel_module(builder_reduce()), spec);
   CHECK_FALSE(detail::barrier_tail_hazard(*reduce->getFunction("reduce_group")).has_value());
   // Any PoCL without the marker is guarded, unless it runs the cbs method; others are not.
   const char* method = std::getenv("POCL_WORK_GROUP_METHOD");

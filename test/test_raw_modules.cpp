@@ -194,8 +194,8 @@ __kernel void large(__global float* out) {
   out[get_global_id(0)] = tile[15 - get_local_id(0)];
 }
 )"));
-  CHECK(module.kernel("small").module().static_local_bytes == 64);
-  CHECK(module.kernel("large").module().static_local_bytes == 4096);
+  CHECK(detail::kernel_module(module.kernel("small")).static_local_bytes == 64);
+  CHECK(detail::kernel_module(module.kernel("large")).static_local_bytes == 4096);
   const Program program = test::jit().compile(module);
   auto out = test::runtime().zeros<float>(32);
   program.kernel("small").launch(NDRange{32}, WorkGroup{16}, out);

@@ -143,7 +143,8 @@ class KernelBuilder {
   /// The ndrange the user launched (not the padded global size): a constant when static.
   Val<std::int64_t> ndrange(unsigned dim = 0);
   /// True when this work-item lies inside the ndrange in every dimension. Folds to `true` when
-  /// a static workgroup divides a static ndrange.
+  /// a static workgroup divides a static ndrange. (Called in_bounds() before issue #30:
+  /// it says nothing of an access's bounds, which inbounds() switches off.)
   Val<bool> in_ndrange();
   /// Declares that work-items outside the ndrange do no harm because the kernel checks its own
   /// bounds (e.g. against size parameters), so launches may pad the ndrange to whole

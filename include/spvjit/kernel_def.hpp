@@ -15,14 +15,20 @@ SPVJIT_API_BEGIN
 
 namespace spvjit {
 
+class KernelDef;
+
 namespace detail {
 class KernelModule;  // the kernel's interface and its module as bitcode; ir/kernel_module.hpp
-}
+// spvjit's own access to a definition (not exported).
+SPVJIT_INTERNAL const KernelModule& kernel_module(const KernelDef& def);
+SPVJIT_INTERNAL KernelDef make_kernel_def(std::shared_ptr<const KernelModule> module);
+}  // namespace detail
 
+/// A finished kernel: made by KernelBuilder::finish(), kernel_from_bitcode() or
+/// module_from_bitcode(), compiled by Jit::compile. Cheap to copy (it shares its definition).
 class KernelDef {
  public:
   KernelDef() = default;
-  explicit KernelDef(std::shared_ptr<const detail::KernelModule> module);
 
   const std::string& name() const;
   /// The user's parameters, in order (hidden parameters excluded).
@@ -38,9 +44,10 @@ class KernelDef {
   std::string to_string() const;
   bool valid() const noexcept { return module_ != nullptr; }
 
-  const detail::KernelModule& module() const;
-
  private:
+  explicit KernelDef(std::shared_ptr<const detail::KernelModule> module);
+  friend const detail::KernelModule& detail::kernel_module(const KernelDef& def);
+  friend KernelDef detail::make_kernel_def(std::shared_ptr<const detail::KernelModule> module);
   std::shared_ptr<const detail::KernelModule> module_;
 };
 

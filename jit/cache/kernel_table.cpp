@@ -37,8 +37,8 @@ bool same_params(const KernelModule& a, const KernelModule& b) noexcept {
 // The same module object is the common case and costs one compare; a rebuilt definition with
 // equal content compares the IR text, which a 64-bit hash alone cannot vouch for.
 bool same_content(const KernelDef& a, const KernelDef& b) noexcept {
-  const KernelModule& x = a.module();
-  const KernelModule& y = b.module();
+  const KernelModule& x = detail::kernel_module(a);
+  const KernelModule& y = detail::kernel_module(b);
   if (&x == &y) return true;
   // Padding is a declaration (allow_padding(), guards_own_bounds), not always in the IR.
   return x.hash == y.hash && x.name == y.name && x.hidden_ndrange == y.hidden_ndrange &&
@@ -59,7 +59,7 @@ MemoryKey memory_key(const KernelDef& def, const Specialization& spec) noexcept 
   k.def = &def;
   k.workgroup = extent_key(spec.workgroup);
   k.ndrange = extent_key(spec.ndrange);
-  k.hash = def.module().hash;
+  k.hash = detail::kernel_module(def).hash;
   for (auto v : k.workgroup) k.hash = mix(k.hash, v);
   for (auto v : k.ndrange) k.hash = mix(k.hash, v);
   return k;

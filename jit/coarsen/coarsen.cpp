@@ -198,8 +198,8 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   llvm::Value* extent0 = nullptr;
   if (spec.ndrange) {
     extent0 = llvm::ConstantInt::get(llvm::Type::getInt64Ty(m.getContext()), spec.ndrange->size[0]);
-  } else if (def.hidden_ndrange && kernel->arg_size() > def.params.size()) {
-    extent0 = kernel->getArg(static_cast<unsigned>(def.params.size()));
+  } else if (def.hidden_ndrange && def.hidden.ndrange < kernel->arg_size()) {
+    extent0 = kernel->getArg(def.hidden.ndrange);
   } else if (!def.pads_safely) {
     return {1, "does not know its ndrange (it never reads in_ndrange() or ndrange()) and did not "
                "declare allow_padding()"};

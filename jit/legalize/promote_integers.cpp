@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "jit/legalize/drop_freeze.hpp"
+#include "jit/legalize/type_rewrite.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit::detail {
@@ -27,89 +28,38 @@ bool odd(llvm::Type* t) {
   return w != 1 && w != 8 && w != 16 && w != 32 && w != 64;
 }
 
-// An odd integer anywhere inside `t`: in a vector, array, struct or what a pointer points at.
-bool holds_odd(llvm::Type* t, std::set<llvm::Type*>& seen) {
-  if (odd(t)) return true;
-  if (!seen.insert(t).second) return false;  // structs may point at themselves
-  if (auto* p = llvm::dyn_cast<llvm::PointerType>(t)) {
-    return !p->isOpaque() && holds_odd(p->getNonOpaquePointerElementType(), seen);
-  }
-  for (llvm::Type* inner : t->subtypes()) {
-    if (holds_odd(inner, seen)) return true;
-  }
-  return false;
-}
-
-bool holds_odd(llvm::Type* t) {
-  std::set<llvm::Type*> seen;
-  return holds_odd(t, seen);
-}
+bool holds_odd(llvm::Type* t) { return holds_type(t, odd); }
 
 class Promoter {
  public:
   Promoter(llvm::Function& f, const std::string& context) : f_(f), context_(context) {}
 
   void run() {
-    for (auto& arg : f_.args()) {
-      if (holds_odd(arg.getType())) refuse_signature();
-    }
-    if (holds_odd(f_.getReturnType())) refuse_signature();
-    if (!involves_odd()) return;
-    llvm::removeUnreachableBlocks(f_);
-    // Definitions come before their uses in reverse post-order, but for phis' incoming values:
-    // the phis are made first and filled last.
-    const llvm::ReversePostOrderTraversal<llvm::Function*> order(&f_);
-    std::vector<llvm::PHINode*> phis;
-    for (llvm::BasicBlock* bb : order) {
-      for (llvm::PHINode& phi : bb->phis()) {
-        if (!holds_odd(phi.getType())) continue;
-        check_types(phi);
-        auto* wide_phi = llvm::PHINode::Create(wide(phi.getType()), phi.getNumIncomingValues(),
-                                               phi.getName(), &phi);
-        map_[&phi] = wide_phi;
-        phis.push_back(&phi);
-        dead_.push_back(&phi);
+    TypeRewrite steps;
+    steps.odd = odd;
+    steps.refuse_signature = [this] { refuse_signature(); };
+    steps.takes_phi = [](const llvm::PHINode& phi) { return holds_odd(phi.getType()); };
+    steps.make_phi = [this](llvm::PHINode& phi) {
+      check_types(phi);
+      map_[&phi] = llvm::PHINode::Create(wide(phi.getType()), phi.getNumIncomingValues(),
+                                         phi.getName(), &phi);
+    };
+    steps.fill_phi = [this](llvm::PHINode& phi) {
+      auto* wide_phi = llvm::cast<llvm::PHINode>(map_.at(&phi));
+      for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
+        wide_phi->addIncoming(get(phi.getIncomingValue(i), phi), phi.getIncomingBlock(i));
       }
-    }
-    for (llvm::BasicBlock* bb : order) {
-      for (llvm::Instruction& inst : llvm::make_early_inc_range(*bb)) {
-        if (llvm::isa<llvm::PHINode>(inst) || !involved(inst)) continue;
-        check_types(inst);
-        promote(inst);
-      }
-    }
-    for (llvm::PHINode* phi : phis) {
-      auto* wide_phi = llvm::cast<llvm::PHINode>(map_.at(phi));
-      for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
-        wide_phi->addIncoming(get(phi->getIncomingValue(i), *phi), phi->getIncomingBlock(i));
-      }
-    }
-    for (llvm::Instruction* inst : dead_) {
-      inst->replaceAllUsesWith(llvm::PoisonValue::get(inst->getType()));
-    }
-    for (llvm::Instruction* inst : dead_) inst->eraseFromParent();
+    };
+    steps.involved = [](const llvm::Instruction& inst) { return mentions_type(inst, odd); };
+    steps.rewrite = [this](llvm::Instruction& inst) {
+      check_types(inst);
+      promote(inst);
+    };
+    rewrite_function(f_, steps, dead_);
   }
 
  private:
-  // A call's callee is an operand too: its function type is the call's, seen already.
   static bool callee(const llvm::Value* v) { return llvm::isa<llvm::Function>(v); }
-
-  bool involved(const llvm::Instruction& inst) const {
-    if (holds_odd(inst.getType())) return true;
-    for (const llvm::Use& op : inst.operands()) {
-      if (!callee(op) && holds_odd(op->getType())) return true;
-    }
-    return false;
-  }
-
-  bool involves_odd() const {
-    for (auto& bb : f_) {
-      for (auto& inst : bb) {
-        if (involved(inst)) return true;
-      }
-    }
-    return false;
-  }
 
   // Only scalars are widened: an odd integer inside a vector or aggregate, or wider than 64
   // bits, has no next width to go to here.

@@ -298,7 +298,7 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
   km->hidden = detail::HiddenArgs::layout(km->params, false, false, 0);  // none
   km->hash = source->hash;
   km->raw = std::move(source);
-  return KernelDef(std::move(km));
+  return detail::make_kernel_def(std::move(km));
 }
 }  // namespace
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "jit/legalize/drop_freeze.hpp"
+#include "jit/legalize/type_rewrite.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit::detail {
@@ -32,23 +33,7 @@ bool odd(llvm::Type* t) {
   return n != 2 && n != 3 && n != 4 && n != 8 && n != 16;
 }
 
-// An odd vector anywhere inside `t`: in an array, struct or what a pointer points at.
-bool holds_odd(llvm::Type* t, std::set<llvm::Type*>& seen) {
-  if (odd(t)) return true;
-  if (!seen.insert(t).second) return false;
-  if (auto* p = llvm::dyn_cast<llvm::PointerType>(t)) {
-    return !p->isOpaque() && holds_odd(p->getNonOpaquePointerElementType(), seen);
-  }
-  for (llvm::Type* inner : t->subtypes()) {
-    if (holds_odd(inner, seen)) return true;
-  }
-  return false;
-}
-
-bool holds_odd(llvm::Type* t) {
-  std::set<llvm::Type*> seen;
-  return holds_odd(t, seen);
-}
+bool holds_odd(llvm::Type* t) { return holds_type(t, odd); }
 
 unsigned lanes_in(llvm::Type* t) { return llvm::cast<llvm::FixedVectorType>(t)->getNumElements(); }
 
@@ -57,49 +42,33 @@ class Scalarizer {
   Scalarizer(llvm::Function& f, const std::string& context) : f_(f), context_(context) {}
 
   void run() {
-    for (auto& arg : f_.args()) {
-      if (holds_odd(arg.getType())) refuse_signature();
-    }
-    if (holds_odd(f_.getReturnType())) refuse_signature();
-    if (!involves_odd()) return;
-    llvm::removeUnreachableBlocks(f_);
-    const llvm::ReversePostOrderTraversal<llvm::Function*> order(&f_);
-    std::vector<llvm::PHINode*> phis;
-    for (llvm::BasicBlock* bb : order) {
-      for (llvm::PHINode& phi : bb->phis()) {
-        if (!odd(phi.getType())) continue;
-        Lanes lanes;
-        for (unsigned i = 0; i < lanes_in(phi.getType()); ++i) {
-          lanes.push_back(llvm::PHINode::Create(phi.getType()->getScalarType(),
-                                                phi.getNumIncomingValues(), "", &phi));
-        }
-        map_[&phi] = lanes;
-        phis.push_back(&phi);
-        dead_.push_back(&phi);
+    TypeRewrite steps;
+    steps.odd = odd;
+    steps.refuse_signature = [this] { refuse_signature(); };
+    steps.takes_phi = [](const llvm::PHINode& phi) { return odd(phi.getType()); };
+    steps.make_phi = [this](llvm::PHINode& phi) {
+      Lanes lanes;
+      for (unsigned i = 0; i < lanes_in(phi.getType()); ++i) {
+        lanes.push_back(llvm::PHINode::Create(phi.getType()->getScalarType(),
+                                              phi.getNumIncomingValues(), "", &phi));
       }
-    }
-    for (llvm::BasicBlock* bb : order) {
-      for (llvm::Instruction& inst : llvm::make_early_inc_range(*bb)) {
-        if (llvm::isa<llvm::PHINode>(inst) || !involved(inst)) continue;
-        scalarize(inst);
-      }
-    }
-    for (llvm::PHINode* phi : phis) {
-      const Lanes& lanes = map_.at(phi);
-      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
-        llvm::BasicBlock* from = phi->getIncomingBlock(k);
+      map_[&phi] = lanes;
+    };
+    steps.fill_phi = [this](llvm::PHINode& phi) {
+      const Lanes& lanes = map_.at(&phi);
+      for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k) {
+        llvm::BasicBlock* from = phi.getIncomingBlock(k);
         // Lanes of a value defined in `from` or above: extracted (if need be) at its end.
         llvm::IRBuilder<> b(from->getTerminator());
-        const Lanes incoming = get(b, phi->getIncomingValue(k), *phi);
+        const Lanes incoming = get(b, phi.getIncomingValue(k), phi);
         for (std::size_t i = 0; i < lanes.size(); ++i) {
           llvm::cast<llvm::PHINode>(lanes[i])->addIncoming(incoming[i], from);
         }
       }
-    }
-    for (llvm::Instruction* inst : dead_) {
-      inst->replaceAllUsesWith(llvm::PoisonValue::get(inst->getType()));
-    }
-    for (llvm::Instruction* inst : dead_) inst->eraseFromParent();
+    };
+    steps.involved = [this](const llvm::Instruction& inst) { return involved(inst); };
+    steps.rewrite = [this](llvm::Instruction& inst) { scalarize(inst); };
+    if (!rewrite_function(f_, steps, dead_)) return;
     // Pointer casts to odd vectors that only the loads and stores used; anything else still
     // holding such vectors (an alloca, a GEP over an array of them) is refused.
     for (auto& bb : f_) {
@@ -123,18 +92,6 @@ class Scalarizer {
     if (odd(inst.getType())) return true;
     for (const llvm::Use& op : inst.operands()) {
       if (!callee(op) && odd(op->getType())) return true;
-    }
-    return false;
-  }
-
-  bool involves_odd() const {
-    for (auto& bb : f_) {
-      for (auto& inst : bb) {
-        if (holds_odd(inst.getType())) return true;
-        for (const llvm::Use& op : inst.operands()) {
-          if (!callee(op) && holds_odd(op->getType())) return true;
-        }
-      }
     }
     return false;
   }
