@@ -8,22 +8,27 @@ export OCL_ICD_VENDORS ?= $(POCL_PREFIX)/etc/OpenCL/vendors
 
 all: build
 
+# Each stage of `make test` says how long it took ("stage <name>: N s"), for the CI log.
+STAGE = bash $(CURDIR)/third_party/stage.sh
+
 deps:
-	bash third_party/install-deps.sh
-	SPVJIT_POCL_PREFIX=$(POCL_PREFIX) bash third_party/pocl/build.sh
+	$(STAGE) deps bash third_party/install-deps.sh
+	$(STAGE) pocl env SPVJIT_POCL_PREFIX=$(POCL_PREFIX) bash third_party/pocl/build.sh
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja
 
 build: deps $(BUILD)/build.ninja
-	cmake --build $(BUILD)
+	$(STAGE) build cmake --build $(BUILD)
 
 # Each doctest case is its own CTest test (its own process); two at a time is safe (temporary
 # directories, caches and cgroups are per process) and quicker than one process for them all.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j2
-	$(MAKE) --no-print-directory examples
-	$(MAKE) --no-print-directory sanitizers fuzz
+	cd $(BUILD) && $(STAGE) ctest ctest --output-on-failure -j2
+	$(STAGE) examples $(MAKE) --no-print-directory examples
+	$(STAGE) check-asan $(MAKE) --no-print-directory check-asan
+	$(STAGE) check-tsan $(MAKE) --no-print-directory check-tsan
+	$(STAGE) fuzz $(MAKE) --no-print-directory fuzz
 
 # The examples consume the *installed* package, as an embedding application would: install into
 # $(BUILD)/install, build examples/ against it with CMake, and one of them with pkg-config.

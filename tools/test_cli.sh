@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # CTest driver for the spvjit CLI: each command's output and exit code.
+#   test_cli.sh <spvjit> with-bench|without-bench (whether the build has the benchmark suite)
 set -u
 cli=$1
+bench=${2:-with-bench}
 fail=0
 expect() {  # expect <exit code> <text the output must contain> <args...>
   local code=$1 text=$2
@@ -27,7 +29,11 @@ expect 0 "define spir_kernel void @saxpy_f32" dump saxpy-f32
 expect 0 "OpEntryPoint Kernel" dump saxpy-f16
 expect 2 "unknown kernel 'nope'" dump nope
 expect 2 "usage: spvjit dump" dump
-expect 0 "launch/static workgroup, static ndrange" bench --benchmark_list_tests
+if [ "$bench" = with-bench ]; then
+  expect 0 "launch/static workgroup, static ndrange" bench --benchmark_list_tests
+else
+  expect 1 "cannot find the benchmark executable" bench --benchmark_list_tests
+fi
 # Diagnostics: SPVJIT_LOG=info names the device; unset, nothing is logged.
 if SPVJIT_LOG=info "$cli" dump saxpy-f32 2>&1 >/dev/null | grep -q '^\[spvjit info\] device: '; then
   echo "ok: SPVJIT_LOG=info logs the device choice"
