@@ -240,7 +240,8 @@ class JitCore {
 
   // What one program build is about, for its log lines and its disk entry.
   struct Subject {
-    std::string what;  // "kernel 'k'", "module of kernel 'k' (3 kernels)"
+    std::string kernel;  // the name compile() was asked for
+    std::string what;    // "kernel 'k' (workgroup ...)", "module of kernel 'k' (3 kernels) ..."
     std::string key;   // the disk cache's key; empty while the cache is off
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
@@ -256,6 +257,7 @@ class JitCore {
   Subject subject_of(const KernelDef& def, const Specialization& spec) const {
     const auto& km = detail::kernel_module(def);
     Subject subject;
+    subject.kernel = km.name;
     subject.what = (km.raw && km.raw->kernels.size() > 1
                         ? "module of kernel '" + km.name + "' (" +
                               std::to_string(km.raw->kernels.size()) + " kernels)"
@@ -304,7 +306,7 @@ class JitCore {
   std::optional<Built> from_disk(const Subject& subject, const DiskCache::Loaded& hit) {
     try {
       auto program = build_program_from_binary(*runtime, hit.entry.binary, options.build_options,
-                                               subject.what);
+                                               subject.kernel);
       disk_hits.fetch_add(1, std::memory_order_relaxed);
       SPVJIT_LOG_INFO(subject.what + ": disk cache hit " + disk.path_for(subject.key) +
                       ", loaded in " + subject.elapsed_ms() + " ms");

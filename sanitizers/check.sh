@@ -3,8 +3,10 @@
 # for it (`make check-asan`, `make check-tsan`):
 #
 #   asan  AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer): the whole doctest
-#         suite, each case in its own process as `make test` runs it (CTest, two at a time), in
-#         build-asan/ (CMake preset asan, CMakePresets.json). With GCC: clang-15, which the fuzz
+#         suite in one process, in build-asan/ (CMake preset asan, CMakePresets.json). Not a
+#         process per case as CTest runs it: LeakSanitizer's tracer crashed in the exit-time leak
+#         check of 2 to 3 of the 464 case processes in each of two such runs (always after
+#         "Status: SUCCESS!"; two of them twice in a row), never in the one process. With GCC: clang-15, which the fuzz
 #         targets need (fuzz/run.sh, build-fuzz/), cannot capture structured bindings in
 #         lambdas (C++20's P1091, clang 16), and the tests do, as KernelAbstractions ports do.
 #   tsan  ThreadSanitizer: the doctest suite "concurrency", in build-tsan/ (CMake preset tsan),
@@ -30,10 +32,8 @@ case "$kind" in
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:use_sigaltstack=0"
     export LSAN_OPTIONS="suppressions=$root/sanitizers/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-    # Every CTest test but the soak (10^6 launches; `make soak`) and the fuzz seed replays
-    # (fuzz/run.sh runs the targets themselves).
     build=(cmake --build --preset asan)
-    run=(ctest -j2 --output-on-failure -LE "soak|fuzz")
+    run=(test/spvjit_tests)
     ;;
   tsan)
     dir=build-tsan  # the preset's binaryDir
