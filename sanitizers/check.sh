@@ -4,11 +4,12 @@
 #
 #   asan  AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer): the whole doctest
 #         suite in one process, in build-asan/ (CMake preset asan, CMakePresets.json). Not a
-#         process per case as CTest runs it: LeakSanitizer's tracer crashed in the exit-time leak
-#         check of 2 to 3 of the 464 case processes in each of two such runs (always after
-#         "Status: SUCCESS!"; two of them twice in a row), never in the one process. With GCC: clang-15, which the fuzz
-#         targets need (fuzz/run.sh, build-fuzz/), cannot capture structured bindings in
-#         lambdas (C++20's P1091, clang 16), and the tests do, as KernelAbstractions ports do.
+#         process per case as CTest runs it: LeakSanitizer's tracer crashed in the exit-time
+#         leak check of 2 to 3 of the 464 case processes in each of two such runs (after
+#         "Status: SUCCESS!"; two cases twice in a row); the one-process runs of every CI so far
+#         passed. With GCC: clang-15, which the fuzz targets need (fuzz/run.sh, build-fuzz/),
+#         cannot capture structured bindings in lambdas (C++20's P1091, clang 16), and the
+#         tests do, as KernelAbstractions ports do.
 #   tsan  ThreadSanitizer: the doctest suite "concurrency", in build-tsan/ (CMake preset tsan),
 #         built alone: the library and the files that hold the suite (spvjit_concurrency_tests)
 #
