@@ -17,22 +17,20 @@ std::string Where::to_string() const {
 }
 
 ErrorReport::ErrorReport(ErrorKind kind, Where where, const char* file, int line)
-    : kind_(kind), message_(where.to_string() + ": "), uncaught_(std::uncaught_exceptions()) {
-  if (kind == ErrorKind::Internal) {
-    // The file as the source tree names it, not the build machine's absolute path.
-    std::string_view path(file);
-    for (std::string_view root : {"/common/", "/ir/", "/jit/", "/runtime/", "/algorithms/"}) {
-      if (const auto at = path.rfind(root); at != std::string_view::npos) {
-        path.remove_prefix(at + 1);
-        break;
-      }
-    }
-    message_ = "internal error at ";
-    message_ += path;
-    message_ += ':';
-    message_ += std::to_string(line);
-    message_ += ": ";
+    : kind_(kind), uncaught_(std::uncaught_exceptions()) {
+  if (kind == ErrorKind::User) {
+    message_ = where.to_string() + ": ";
+    return;
   }
+  // An internal error names the file as the source tree does, not the build machine's path.
+  std::string_view path(file);
+  for (std::string_view root : {"/common/", "/ir/", "/jit/", "/runtime/", "/algorithms/"}) {
+    if (const auto at = path.rfind(root); at != std::string_view::npos) {
+      path.remove_prefix(at + 1);
+      break;
+    }
+  }
+  message_ = "internal error at " + std::string(path) + ":" + std::to_string(line) + ": ";
 }
 
 ErrorReport::~ErrorReport() noexcept(false) {

@@ -31,6 +31,7 @@ enum class ErrorKind { User, Internal };
 
 class ErrorReport {
  public:
+  /// A user error starts with `where`; an internal one with `file` and `line` instead.
   ErrorReport(ErrorKind kind, Where where, const char* file, int line);
   ErrorReport(const ErrorReport&) = delete;
   ErrorReport& operator=(const ErrorReport&) = delete;
@@ -77,7 +78,7 @@ class ErrorReport {
                                 ::spvjit::detail::Where __VA_ARGS__, __FILE__, __LINE__)
 /// An invariant of spvjit's own, when `cond` fails: an InternalError naming this file and line.
 #define internal_assert(cond) \
-  spvjit_report_if(Internal, (cond), (::spvjit::detail::Where{"spvjit"}))
+  spvjit_report_if(Internal, (cond), (::spvjit::detail::Where{}))
 #define internal_error                                                 \
   ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::Internal, \
-                                ::spvjit::detail::Where{"spvjit"}, __FILE__, __LINE__)
+                                ::spvjit::detail::Where{}, __FILE__, __LINE__)

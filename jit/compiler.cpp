@@ -240,8 +240,7 @@ class JitCore {
 
   // What one program build is about, for its log lines and its disk entry.
   struct Subject {
-    std::string kernel;  // the name compile() was asked for
-    std::string what;    // "kernel 'k' (workgroup ...)", "module of kernel 'k' (3 kernels) ..."
+    std::string what;  // "kernel 'k' (workgroup ...)", "module of kernel 'k' (3 kernels) ..."
     std::string key;   // the disk cache's key; empty while the cache is off
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
@@ -257,7 +256,6 @@ class JitCore {
   Subject subject_of(const KernelDef& def, const Specialization& spec) const {
     const auto& km = detail::kernel_module(def);
     Subject subject;
-    subject.kernel = km.name;
     subject.what = (km.raw && km.raw->kernels.size() > 1
                         ? "module of kernel '" + km.name + "' (" +
                               std::to_string(km.raw->kernels.size()) + " kernels)"
@@ -285,7 +283,7 @@ class JitCore {
     std::optional<Spirv> spirv;
     if (!subject.key.empty()) {
       if (auto hit = disk.load(subject.key)) {
-        if (auto built = from_disk(subject, *hit)) return std::move(*built);
+        if (auto built = from_disk(def, subject, *hit)) return std::move(*built);
         // The device no longer takes its own binary: rebuild from the stored SPIR-V.
         spirv.emplace();
         spirv->launch = hit->entry.launch;
@@ -303,10 +301,11 @@ class JitCore {
   // A disk entry's binary as a program; nothing when the device rejects it (warned once). The
   // entry's header holds the width and the offset safety, so a hit needs no LLVM (parsing the IR
   // cost 8 ms in a fresh process, measured by compile/warm_process).
-  std::optional<Built> from_disk(const Subject& subject, const DiskCache::Loaded& hit) {
+  std::optional<Built> from_disk(const KernelDef& def, const Subject& subject,
+                                 const DiskCache::Loaded& hit) {
     try {
       auto program = build_program_from_binary(*runtime, hit.entry.binary, options.build_options,
-                                               subject.kernel);
+                                               def.name());
       disk_hits.fetch_add(1, std::memory_order_relaxed);
       SPVJIT_LOG_INFO(subject.what + ": disk cache hit " + disk.path_for(subject.key) +
                       ", loaded in " + subject.elapsed_ms() + " ms");

@@ -44,7 +44,7 @@ namespace {
 class PassRunner {
  public:
   PassRunner(llvm::Module& module, std::string subject)
-      : module_(module), subject_(std::move(subject)), dump_dir_(dump_directory()) {}
+      : module_(module), subject_(std::move(subject)) {}
 
   template <class Pass>
   void run(const char* name, Pass&& pass) {
@@ -65,12 +65,12 @@ class PassRunner {
   }
 
  private:
-  static std::string dump_directory() {
+  static const std::string& dump_directory() {
     static const std::string dir = env_value("SPVJIT_DUMP_IR").value_or("");
     return dir;
   }
 
-  void dump(const char* pass) const {
+  void dump(const char* pass) {
     char number[8];
     std::snprintf(number, sizeof number, "%02u", step_);
     // One file per compile: two compiles of one kernel (two specializations) number their own.
@@ -94,9 +94,9 @@ class PassRunner {
 
   llvm::Module& module_;
   std::string subject_;
-  std::string dump_dir_;
+  const std::string& dump_dir_ = dump_directory();
   unsigned step_ = 0;
-  mutable unsigned dump_id_ = 0;
+  unsigned dump_id_ = 0;  // this compile's number among the dumps, given at its first dump
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/env.hpp"
+#include "common/error_report.hpp"
 #include "spvjit/error.hpp"
 #include "test/disk_cache_helpers.hpp"
 #include "test/run_command.hpp"
@@ -194,4 +195,17 @@ TEST_CASE("SPVJIT_DEVICE empty is unset") {
   std::string out;
   CHECK(run_command("SPVJIT_DEVICE= " SPVJIT_DEVICE_PROBE, out) == 0);
   CHECK_MESSAGE(out.find("device: ") != std::string::npos, out);
+}
+
+// The one way errors are raised (common/error_report.hpp): a user error starts with where it
+// arose, an internal one with the source file and line that found it.
+TEST_CASE("error reports: user errors start with the operation and kernel, internal ones with file and line") {
+  CHECK_THROWS_WITH_AS(([] { user_assert(1 + 1 == 3, {"launch", "saxpy"}) << "n " << 5 << "; expected 4"; }()),
+                       "launch of kernel 'saxpy': n 5; expected 4", UserError);
+  CHECK_THROWS_WITH_AS(([] { user_error({"Buffer::read"}) << "too many"; }()), "Buffer::read: too many",
+                       UserError);
+  CHECK_NOTHROW(([] { user_assert(true, {"launch", "saxpy"}) << "never"; }()));
+  const std::string where = "test_env.cpp:" + std::to_string(__LINE__ + 1) + ": lost";
+  CHECK_THROWS_WITH_AS(([] { internal_error << "lost"; }()), doctest::Contains(where.c_str()),
+                       InternalError);
 }

@@ -43,6 +43,17 @@ fi
 if "$cli" dump saxpy-f32 2>&1 >/dev/null | grep -q '\[spvjit'; then
   echo "FAIL: logging without SPVJIT_LOG"; fail=1
 fi
+# SPVJIT_DUMP_IR: the module after each pass of the pipeline, and SPVJIT_LOG=debug names each.
+dump=$(mktemp -d)
+log=$(SPVJIT_DUMP_IR="$dump" SPVJIT_LOG=debug "$cli" dump saxpy-f32 2>&1 >/dev/null)
+if ls "$dump" | grep -q -- '-merge-bounds-checks\.ll$' &&
+   grep -q "define spir_kernel void @saxpy_f32" "$dump"/*-lower-bounds-checks.ll &&
+   grep -q ': pass [0-9]* merge-bounds-checks in ' <<<"$log"; then
+  echo "ok: SPVJIT_DUMP_IR writes the IR after each pass, SPVJIT_LOG=debug logs each"
+else
+  echo "FAIL: SPVJIT_DUMP_IR wrote: $(ls "$dump" | head -5); log: $(head -5 <<<"$log")"; fail=1
+fi
+rm -rf "$dump"
 
 # The cache commands on a private directory holding one compiled kernel.
 export SPVJIT_CACHE_DIR=$(mktemp -d)
