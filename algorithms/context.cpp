@@ -49,7 +49,7 @@ void check_output_size(const char* algorithm, const char* what, std::size_t give
 }
 
 void check_runtime(const char* algorithm, const Algorithms& algs, const RuntimeCore* memory) {
-  if (memory != &algs.runtime().core()) {
+  if (memory != &detail::core_of(algs.runtime())) {
     throw UserError(std::string(algorithm) +
                     ": the memory belongs to another Runtime than the Algorithms' one");
   }

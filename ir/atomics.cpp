@@ -47,10 +47,10 @@ std::string mangle(const std::string& fn, AddressSpace space, Scalar t, unsigned
 
 // The element's index as i64, after checking that atomics may touch it.
 llvm::Value* atomic_index(const char* what, const Pointer& p, const Value& index) {
-  if (!p.raw()) throw UserError(std::string(what) + ": empty pointer");
-  auto& s = *p.state();
+  if (!detail::llvm_of(p)) throw UserError(std::string(what) + ": empty pointer");
+  auto& s = *detail::state_of(p);
   s.check_open(what);
-  s.check_in_current_function(p.raw(), what);
+  s.check_in_current_function(detail::llvm_of(p), what);
   s.check_same_builder(index, what);
   if (p.layout()) {
     throw UserError(std::string(what) + ": the pointer points to struct " + p.layout()->name() +
@@ -69,17 +69,17 @@ llvm::Value* atomic_index(const char* what, const Pointer& p, const Value& index
     throw UserError(std::string(what) + ": index must be an integer, got " +
                     std::string(name(index.type())));
   }
-  return s.ir.CreateIntCast(index.raw(), s.ir.getInt64Ty(), is_signed(index.type()));
+  return s.ir.CreateIntCast(detail::llvm_of(index), s.ir.getInt64Ty(), is_signed(index.type()));
 }
 
 // The element's address (inside the bounds check).
 llvm::Value* atomic_address(const Pointer& p, llvm::Value* i) {
-  auto& s = *p.state();
-  return s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), i);
+  auto& s = *detail::state_of(p);
+  return s.ir.CreateInBoundsGEP(s.memory_type(p.element()), detail::llvm_of(p), i);
 }
 
 void check_value(const char* what, const Pointer& p, const Value& v) {
-  p.state()->check_same_builder(v, what);
+  detail::state_of(p)->check_same_builder(v, what);
   if (v.type() != p.element()) {
     throw UserError(std::string(what) + ": value of type " + std::string(name(v.type())) +
                     " on memory of " + std::string(name(p.element())) +
@@ -98,14 +98,14 @@ llvm::Value* cmpxchg_call(detail::BuilderState& s, AddressSpace space, Scalar t,
 // SPIR-V scopes (Device = 1, Workgroup = 2) and Relaxed (0) semantics, as OpenCL 1.2's
 // atomic_add has.
 Value float_add(const Pointer& p, llvm::Value* addr, llvm::Value* value) {
-  auto& s = *p.state();
+  auto& s = *detail::state_of(p);
   const bool local = p.space() == AddressSpace::Local;
   const char code = p.element() == Scalar::F32 ? 'f' : 'd';
   const std::string mangled = std::string(detail::atomic_fadd_prefix) + "PU3AS" +
                               std::to_string(static_cast<int>(p.space())) + code + "ii" + code;
   auto* call = s.call_builtin(mangled, value->getType(),
                               {addr, s.ir.getInt32(local ? 2 : 1), s.ir.getInt32(0), value}, false);
-  return Value(&s, call, p.element());
+  return detail::make_value(&s, call, p.element());
 }
 
 }  // namespace
@@ -114,7 +114,7 @@ Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
   const char* what = op_name(op);
   llvm::Value* i = atomic_index(what, p, index);
   check_value(what, p, value);
-  auto& s = *p.state();
+  auto& s = *detail::state_of(p);
   const Scalar t = p.element();
   const bool is_float = t == Scalar::F32 || t == Scalar::F64;
   const bool float_op = op == AtomicOp::Add || op == AtomicOp::Sub || op == AtomicOp::Exchange;
@@ -125,8 +125,9 @@ Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
   llvm::Value* old = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
     llvm::Value* addr = atomic_address(p, i);
     if (is_float && float_op) {
-      if (op == AtomicOp::Add) return float_add(p, addr, value.raw()).raw();
-      if (op == AtomicOp::Sub) return float_add(p, addr, s.ir.CreateFNeg(value.raw())).raw();
+      if (op == AtomicOp::Add) return detail::llvm_of(float_add(p, addr, detail::llvm_of(value)));
+      if (op == AtomicOp::Sub)
+        return detail::llvm_of(float_add(p, addr, s.ir.CreateFNeg(detail::llvm_of(value))));
       if (op == AtomicOp::Exchange) {
         const Scalar bits = bits_of(t);
         auto* int_type = s.register_type(bits);
@@ -134,14 +135,14 @@ Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
             addr, llvm::PointerType::get(int_type, static_cast<unsigned>(p.space())));
         auto* swapped =
             s.call_builtin(mangle(what, p.space(), bits, 1), int_type,
-                           {int_addr, s.ir.CreateBitCast(value.raw(), int_type)}, false);
-        return s.ir.CreateBitCast(swapped, value.raw()->getType());
+                           {int_addr, s.ir.CreateBitCast(detail::llvm_of(value), int_type)}, false);
+        return s.ir.CreateBitCast(swapped, detail::llvm_of(value)->getType());
       }
     }
-    return s.call_builtin(mangle(what, p.space(), t, 1), value.raw()->getType(),
-                          {addr, value.raw()}, false);
+    return s.call_builtin(mangle(what, p.space(), t, 1), detail::llvm_of(value)->getType(),
+                          {addr, detail::llvm_of(value)}, false);
   });
-  return Value(&s, old, t);
+  return detail::make_value(&s, old, t);
 }
 
 Value atomic_cmpxchg(const Pointer& p, Value index, Value expected, Value desired) {
@@ -153,12 +154,12 @@ Value atomic_cmpxchg(const Pointer& p, Value index, Value expected, Value desire
     throw UserError(std::string(what) + ": not defined on memory of " +
                     std::string(name(p.element())) + "; expected i32, u32, i64 or u64");
   }
-  auto& s = *p.state();
+  auto& s = *detail::state_of(p);
   llvm::Value* old = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
-    return cmpxchg_call(s, p.space(), p.element(), atomic_address(p, i), expected.raw(),
-                        desired.raw());
+    return cmpxchg_call(s, p.space(), p.element(), atomic_address(p, i), detail::llvm_of(expected),
+                        detail::llvm_of(desired));
   });
-  return Value(&s, old, p.element());
+  return detail::make_value(&s, old, p.element());
 }
 
 }  // namespace spvjit

@@ -47,7 +47,8 @@ llvm::Value* record_pointer(BuilderState& s) {
 llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* index,
                             const ViewIndex* view, unsigned lanes,
                             llvm::function_ref<llvm::Value*()> access) {
-  if (!p.extent() || p.array() < 0 || static_cast<std::size_t>(p.array()) >= s.arrays.size()) {
+  if (!detail::extent_of(p) || p.array() < 0 ||
+      static_cast<std::size_t>(p.array()) >= s.arrays.size()) {
     return access();
   }
   auto& ir = s.ir;
@@ -58,10 +59,10 @@ llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* inde
     pairs.push_back(view->extent[d]);
   }
   pairs.push_back(index);
-  pairs.push_back(p.extent());
+  pairs.push_back(detail::extent_of(p));
   if (lanes > 1) {
     pairs.push_back(ir.CreateAdd(index, ir.getInt64(lanes - 1), "last"));
-    pairs.push_back(p.extent());
+    pairs.push_back(detail::extent_of(p));
   }
   const unsigned n = static_cast<unsigned>(pairs.size() / 2);
   const auto& array = s.arrays[static_cast<std::size_t>(p.array())];

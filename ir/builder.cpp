@@ -165,7 +165,7 @@ void BuilderState::continue_in_new_block(const char* block_name) {
 }
 
 void BuilderState::check_same_builder(const Value& v, const char* what) const {
-  check_same_builder(v.state(), v.raw(), what, "an empty Value");
+  check_same_builder(detail::state_of(v), detail::llvm_of(v), what, "an empty Value");
 }
 
 void BuilderState::check_same_builder(const BuilderState* owner, llvm::Value* raw,
@@ -279,7 +279,8 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
       space == AddressSpace::Local ? "LocalMemory " + std::string(name) : std::string(name),
       std::string(name));
   s.params.push_back(p);
-  return Pointer(state_.get(), handle, element, space, p.read_only, extent, array, layout.get());
+  return detail::make_pointer(state_.get(), handle, element, space, p.read_only, extent, array,
+                              layout.get());
 }
 
 Pointer KernelBuilder::struct_param(std::string_view name,
@@ -307,8 +308,8 @@ Pointer KernelBuilder::struct_param(std::string_view name,
   p.type = Scalar::U8;
   p.struct_layout = layout;
   s.params.push_back(p);
-  return Pointer(state_.get(), handle, Scalar::U8, AddressSpace::Private, true, nullptr, -1,
-                 layout.get());
+  return detail::make_pointer(state_.get(), handle, Scalar::U8, AddressSpace::Private, true,
+                              nullptr, -1, layout.get());
 }
 
 Pointer KernelBuilder::struct_pointer_param(std::string_view name,
@@ -356,7 +357,7 @@ Value KernelBuilder::scalar_param(std::string_view name, Scalar type) {
     call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
     v = call;
   }
-  return Value(state_.get(), v, type == Scalar::F16 ? Scalar::F32 : type);
+  return detail::make_value(state_.get(), v, type == Scalar::F16 ? Scalar::F32 : type);
 }
 
 namespace {
@@ -368,7 +369,7 @@ Val<std::int64_t> index_builtin(detail::BuilderState& s, const char* what, const
                     "): dimension out of range; expected 0, 1 or 2");
   }
   auto* call = s.call_builtin(mangled, s.ir.getInt64Ty(), {s.ir.getInt32(dim)});
-  return Val<std::int64_t>(Value(&s, call, Scalar::I64));
+  return Val<std::int64_t>(detail::make_value(&s, call, Scalar::I64));
 }
 }  // namespace
 
@@ -395,14 +396,14 @@ Val<bool> KernelBuilder::in_ndrange() {
   s.check_kernel_scope("in_ndrange");
   s.uses_ndrange = true;
   auto* call = s.call_builtin(detail::marker_in_ndrange, s.ir.getInt1Ty(), {});
-  return Val<bool>(Value(&s, call, Scalar::Bool));
+  return Val<bool>(detail::make_value(&s, call, Scalar::Bool));
 }
 
 Pointer KernelBuilder::make_variable(Scalar type) {
   auto& s = *state_;
   s.check_open("var");
   auto* slot = s.entry_alloca(s.memory_type(type), "var");
-  return Pointer(state_.get(), slot, type, AddressSpace::Private, false);
+  return detail::make_pointer(state_.get(), slot, type, AddressSpace::Private, false);
 }
 
 void KernelBuilder::return_() {

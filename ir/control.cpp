@@ -23,7 +23,7 @@ detail::ScopeHandle KernelBuilder::begin_if(Val<bool> cond) {
   auto* then_block = llvm::BasicBlock::Create(s.ctx(), "if.then", s.kernel);
   auto* else_block = llvm::BasicBlock::Create(s.ctx(), "if.else", s.kernel);
   auto* merge = llvm::BasicBlock::Create(s.ctx(), "if.end", s.kernel);
-  s.ir.CreateCondBr(cond.raw(), then_block, else_block);
+  s.ir.CreateCondBr(detail::llvm_of(cond), then_block, else_block);
   s.ir.SetInsertPoint(then_block);
   return detail::ScopeHandle{{then_block, else_block, merge}};
 }
@@ -61,7 +61,7 @@ void KernelBuilder::loop_condition(detail::ScopeHandle& h, Val<bool> cond) {
   auto& s = *state_;
   s.check_same_builder(cond, "loop condition");
   auto* body = llvm::BasicBlock::Create(s.ctx(), "loop.body", s.kernel);
-  s.ir.CreateCondBr(cond.raw(), body, block(h.blocks[2]));
+  s.ir.CreateCondBr(detail::llvm_of(cond), body, block(h.blocks[2]));
   s.ir.SetInsertPoint(body);
 }
 
@@ -114,7 +114,7 @@ detail::CountedLoop KernelBuilder::begin_counted_loop(Value first, Value last, V
   detail::CountedLoop h;
   h.step = step;
   h.last = last;
-  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(step.raw())) {
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(detail::llvm_of(step))) {
     if (c->isZero()) {
       throw UserError("for_: the step is 0, so the loop would never end; a step known only at "
                       "run time may be 0 (the loop then runs no iterations)");
@@ -173,7 +173,7 @@ void KernelBuilder::end_counted_loop(detail::CountedLoop& h) {
           select(compare(CompareOp::Gt, h.step, constant_int(st, t, 0)), past_max(), past_min());
     }
     auto* next = llvm::BasicBlock::Create(s.ctx(), "for.step", s.kernel);
-    s.ir.CreateCondBr(leave.raw(), block(h.scope.blocks[2]), next);
+    s.ir.CreateCondBr(detail::llvm_of(leave), block(h.scope.blocks[2]), next);
     s.ir.SetInsertPoint(next);
   }
   store(h.counter, zero_index, binary(BinaryOp::Add, i, h.step));

@@ -68,7 +68,7 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
                                          unsigned result_lanes,
                                          bool results_through_pointers)
     : frame_(std::make_unique<FunctionFrame>()) {
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   s.check_open("device_function");
   check_identifier(name, "device function name");
   const std::string fn_name(name);
@@ -140,22 +140,23 @@ Value DeviceFunctionScope::arg(unsigned i) const {
   if (p.pointer || p.lanes > 1) {
     internal_error << ("device function argument " + std::to_string(i) + " is no scalar");
   }
-  return Value(frame_->state, frame_->fn->getArg(i), p.type);
+  return detail::make_value(frame_->state, frame_->fn->getArg(i), p.type);
 }
 
 Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
   if (!p.pointer)
     internal_error << ("device function argument " + std::to_string(i) + " is a scalar");
-  return Pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
-                 frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i), p.layout);
+  return detail::make_pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
+                              frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i),
+                              p.layout);
 }
 
 VecValue DeviceFunctionScope::vector_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
   if (p.lanes < 2)
     internal_error << ("device function argument " + std::to_string(i) + " is no vector");
-  return VecValue(frame_->state, frame_->fn->getArg(i), p.type, p.lanes);
+  return detail::make_vec(frame_->state, frame_->fn->getArg(i), p.type, p.lanes);
 }
 
 void* DeviceFunctionScope::close(std::optional<Value> result) {
@@ -174,7 +175,7 @@ void* DeviceFunctionScope::close(std::optional<Value> result) {
       if (!result || !result->valid()) throw UserError(what + ": the body returned no value");
       s.check_same_builder(*result, what.c_str());
       if (result->type() != *f.result) throw_type_mismatch(what.c_str(), *f.result, result->type());
-      s.ir.CreateRet(result->raw());
+      s.ir.CreateRet(detail::llvm_of(*result));
     }
   }
   return finish_function();
@@ -190,13 +191,14 @@ void* DeviceFunctionScope::close(const VecValue& result) {
                       shape_name(result.element(), result.lanes()) + "; expected " +
                       (f.result ? std::string(spvjit::name(*f.result)) : std::string("nothing")));
     }
-    s.check_same_builder(result.state(), result.raw(), what.c_str(), "an empty vector");
-    s.check_in_current_function(result.raw(), what.c_str());
+    s.check_same_builder(detail::state_of(result), detail::llvm_of(result), what.c_str(),
+                         "an empty vector");
+    s.check_in_current_function(detail::llvm_of(result), what.c_str());
     if (result.element() != *f.result || result.lanes() != f.result_lanes) {
       throw UserError(what + " is " + shape_name(result.element(), result.lanes()) +
                       "; expected " + shape_name(*f.result, f.result_lanes));
     }
-    s.ir.CreateRet(result.raw());
+    s.ir.CreateRet(detail::llvm_of(result));
   }
   return finish_function();
 }
@@ -232,13 +234,13 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
   const std::string arg = what + ": argument " + std::to_string(i);
   if (p.lanes > 1) {
     const VecValue& v = a.vector;
-    s.check_same_builder(v.state(), v.raw(), arg.c_str(), "an empty vector");
-    s.check_in_current_function(v.raw(), what.c_str());
+    s.check_same_builder(detail::state_of(v), detail::llvm_of(v), arg.c_str(), "an empty vector");
+    s.check_in_current_function(detail::llvm_of(v), what.c_str());
     if (v.element() != p.type || v.lanes() != p.lanes) {
       throw UserError(arg + " is " + shape_name(v.element(), v.lanes()) + "; expected " +
                       describe(p));
     }
-    return v.raw();
+    return detail::llvm_of(v);
   }
   if (!p.pointer) {
     s.check_same_builder(a.value, what.c_str());
@@ -246,11 +248,11 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
       throw UserError(arg + " is " + std::string(spvjit::name(a.value.type())) + "; expected " +
                       describe(p));
     }
-    return a.value.raw();
+    return detail::llvm_of(a.value);
   }
-  if (!a.pointer.raw()) throw UserError(arg + " is an empty pointer");
-  if (a.pointer.state() != &s) throw UserError(arg + " belongs to another kernel");
-  s.check_in_current_function(a.pointer.raw(), what.c_str());
+  if (!detail::llvm_of(a.pointer)) throw UserError(arg + " is an empty pointer");
+  if (detail::state_of(a.pointer) != &s) throw UserError(arg + " belongs to another kernel");
+  s.check_in_current_function(detail::llvm_of(a.pointer), what.c_str());
   const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only(),
                             1, a.pointer.layout()};
   const bool same_layout = given.layout == p.layout ||
@@ -259,7 +261,7 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
       !same_layout) {
     throw UserError(arg + " is " + describe(given) + "; expected " + describe(p));
   }
-  return a.pointer.raw();
+  return detail::llvm_of(a.pointer);
 }
 }  // namespace
 
@@ -267,7 +269,7 @@ namespace {
 llvm::CallInst* emit_call(KernelBuilder& kb, void* fn, std::string_view name,
                           const std::vector<FunctionParam>& params,
                           const std::vector<CallArg>& args) {
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   const std::string what = "call of device function '" + std::string(name) + "'";
   s.check_open(what.c_str());
   auto* callee = static_cast<llvm::Function*>(fn);
@@ -280,7 +282,7 @@ llvm::CallInst* emit_call(KernelBuilder& kb, void* fn, std::string_view name,
     raw.push_back(call_operand(s, what, i, params[i], args[i]));
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (!params[i].pointer) continue;
-    llvm::Value* extent = args[i].pointer.extent();
+    llvm::Value* extent = detail::extent_of(args[i].pointer);
     raw.push_back(extent ? extent : s.ir.getInt64(~std::uint64_t{0}));
   }
   raw.push_back(record_pointer(s));
@@ -298,7 +300,7 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
     throw UserError("call of device function '" + std::string(name) +
                     "': it returns a vector; expected a scalar result");
   }
-  return result ? Value(kb.state(), call, *result) : Value();
+  return result ? detail::make_value(detail::state_of(kb), call, *result) : Value();
 }
 
 VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name,
@@ -311,7 +313,7 @@ VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name
     throw UserError("call of device function '" + std::string(name) + "': it does not return " +
                     shape_name(element, lanes));
   }
-  return VecValue(kb.state(), call, element, lanes);
+  return detail::make_vec(detail::state_of(kb), call, element, lanes);
 }
 
 }  // namespace detail

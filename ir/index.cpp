@@ -6,14 +6,14 @@
 namespace spvjit {
 
 Val<std::int64_t> num_groups(KernelBuilder& kb, unsigned dim) {
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   s.check_open("num_groups");
   if (dim > 2) {
     throw UserError("num_groups(" + std::to_string(dim) +
                     "): dimension out of range; expected 0, 1 or 2");
   }
   auto* call = s.call_builtin("_Z14get_num_groupsj", s.ir.getInt64Ty(), {s.ir.getInt32(dim)});
-  return Val<std::int64_t>(Value(&s, call, Scalar::I64));
+  return Val<std::int64_t>(detail::make_value(&s, call, Scalar::I64));
 }
 
 namespace {

@@ -104,7 +104,7 @@ Value math(MathFn fn, std::initializer_list<Value> args) {
     throw UserError(std::string(fname) + ": operand is an empty Value");
   }
   const Value& first = *args.begin();
-  auto& s = *first.state();
+  auto& s = *detail::state_of(first);
   s.check_open(fname);
   const Scalar t = first.type();
   std::vector<llvm::Value*> raw;
@@ -114,12 +114,12 @@ Value math(MathFn fn, std::initializer_list<Value> args) {
       throw UserError(std::string(fname) + ": operand types differ: " + std::string(name(t)) +
                       " and " + std::string(name(a.type())) + "; insert an explicit cast");
     }
-    raw.push_back(a.raw());
+    raw.push_back(detail::llvm_of(a));
   }
   const std::string mangled = detail::math_builtin(fn, t, args.size(), 1);
   // OpenCL's abs(int) returns uint: the same bits, kept here in the operand's type.
   auto* call = s.call_builtin(mangled, raw.front()->getType(), raw);
-  return Value(&s, call, t);
+  return detail::make_value(&s, call, t);
 }
 
 }  // namespace spvjit

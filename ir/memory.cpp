@@ -20,7 +20,7 @@ constexpr unsigned array_alignment = 128;
 }  // namespace
 
 void barrier(KernelBuilder& kb, Fence fence) {
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   s.check_open("barrier");
   if (!s.function_name.empty()) {
     throw UserError("barrier: called inside device function '" + s.function_name +
@@ -115,8 +115,8 @@ Value offset(const Shape& shape, const Value* indices, unsigned count, const cha
     }
     index[d] = cast(indices[d], Scalar::I64);
     if (view) {
-      view->index[d] = index[d].raw();
-      view->extent[d] = shape.extent[d].raw();
+      view->index[d] = detail::llvm_of(index[d]);
+      view->extent[d] = detail::llvm_of(shape.extent[d]);
       view->rank = count;
     }
   }
@@ -133,7 +133,7 @@ Value offset(const Shape& shape, const Value* indices, unsigned count, const cha
 
 Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
                          std::string_view array_name) {
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   s.check_open("local_array");
   if (!s.function_name.empty()) {
     throw UserError("local_array: declared inside device function '" + s.function_name +
@@ -151,11 +151,12 @@ Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
   llvm::Constant* first = llvm::ConstantExpr::getInBoundsGetElementPtr(type, global,
                                                                       llvm::ArrayRef{zero, zero});
   const int array = s.add_array("local array " + std::string(array_name), std::string(array_name));
-  return Pointer(&s, first, element, AddressSpace::Local, false, s.ir.getInt64(count), array);
+  return detail::make_pointer(&s, first, element, AddressSpace::Local, false, s.ir.getInt64(count),
+                              array);
 }
 
 Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t count) {
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   s.check_open("private_array");
   auto* type = llvm::ArrayType::get(s.memory_type(element), count);
   auto* slot = s.entry_alloca(type, "private");
@@ -163,7 +164,8 @@ Pointer make_private_array(KernelBuilder& kb, Scalar element, std::uint64_t coun
   llvm::IRBuilder<> entry(s.alloca_block);
   auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");
   const int array = s.add_array("private array", "private");
-  return Pointer(&s, first, element, AddressSpace::Private, false, s.ir.getInt64(count), array);
+  return detail::make_pointer(&s, first, element, AddressSpace::Private, false,
+                              s.ir.getInt64(count), array);
 }
 
 }  // namespace detail

@@ -156,7 +156,7 @@ std::string ordinal(std::size_t i) { return "argument " + std::to_string(i + 1);
 }  // namespace
 
 void print(KernelBuilder& kb, std::string_view format, std::span<const PrintArg> args) {
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   s.check_open("print");
   if (format.find('\0') != std::string_view::npos) {
     throw UserError("print: the format holds a NUL character; expected text");
@@ -196,7 +196,7 @@ void print(KernelBuilder& kb, std::string_view format, std::span<const PrintArg>
                       " in \"" + std::string(format) + "\"; expected " + expected);
     }
     lowered += c.spec;
-    llvm::Value* v = a.value.raw();
+    llvm::Value* v = detail::llvm_of(a.value);
     if (is_float(t)) {
       v = s.ir.CreateFPExt(v, s.ir.getDoubleTy());
     } else if (bits_of(t) < 32) {

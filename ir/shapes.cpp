@@ -26,12 +26,12 @@ Value shape_value(BuilderState& s, unsigned param, std::int32_t dim, const std::
   auto* call = entry.CreateCall(
       shape_marker(*s.module),
       {entry.getInt32(param), entry.getInt32(static_cast<std::uint32_t>(dim))}, name);
-  return Value(&s, call, Scalar::I64);
+  return detail::make_value(&s, call, Scalar::I64);
 }
 
 // The kernel parameter a pointer is, from the handle pointer_param() made: a GEP of the argument.
 int parameter_of(const BuilderState& s, const Pointer& p) {
-  auto* gep = llvm::dyn_cast_or_null<llvm::GetElementPtrInst>(p.raw());
+  auto* gep = llvm::dyn_cast_or_null<llvm::GetElementPtrInst>(detail::llvm_of(p));
   if (!gep || gep->getParent() != s.alloca_block) return -1;
   auto* arg = llvm::dyn_cast<llvm::Argument>(gep->getPointerOperand());
   if (!arg || arg->getParent() != s.kernel || arg->getArgNo() >= s.params.size()) return -1;
@@ -49,7 +49,7 @@ ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar eleme
     throw UserError("parameter '" + std::string(name) + "': an array of " + std::to_string(rank) +
                     " dimensions; expected 1 to 3");
   }
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   ShapedPointer out;
   out.data = kb.pointer_param(name, element, AddressSpace::Global, read_only);
   Param& p = s.params.back();
@@ -66,8 +66,8 @@ ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar eleme
 }
 
 Value param_length(const Pointer& p) {
-  if (!p.state()) throw UserError("length: the pointer is empty");
-  auto& s = *p.state();
+  if (!detail::state_of(p)) throw UserError("length: the pointer is empty");
+  auto& s = *detail::state_of(p);
   s.check_open("length");
   if (!s.function_name.empty()) {
     throw UserError("length: called inside device function '" + s.function_name +

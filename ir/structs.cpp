@@ -175,8 +175,9 @@ void copy_pointer(BuilderState& s, const Pointer& dst, Value dst_index, const Fi
 
 FieldPath member_path(const Pointer& p, const FieldPath& prefix, const StructLayout& within,
                       std::size_t offset, const StructField& expected) {
-  if (!p.raw()) throw UserError("struct member: the struct is empty (default-constructed)");
-  auto& s = *p.state();
+  if (!detail::llvm_of(p))
+    throw UserError("struct member: the struct is empty (default-constructed)");
+  auto& s = *detail::state_of(p);
   s.check_open("struct member");
   const StructTypeInfo& info = s.struct_type(within);
   for (std::size_t k = 0; k < within.fields().size(); ++k) {
@@ -205,11 +206,11 @@ FieldPath array_element(const FieldPath& path, std::size_t k, std::size_t count)
 
 void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path, const Pointer& src,
                  Value src_index, const FieldPath& src_path, const StructLayout& layout) {
-  if (!dst.raw() || !src.raw())
+  if (!detail::llvm_of(dst) || !detail::llvm_of(src))
     throw UserError("struct copy: a struct is empty (default-constructed)");
-  if (dst.state() != src.state())
+  if (detail::state_of(dst) != detail::state_of(src))
     throw UserError("struct copy: the structs belong to different kernels");
-  auto& s = *dst.state();
+  auto& s = *detail::state_of(dst);
   s.check_open("struct copy");
   if (dst.read_only()) {
     throw UserError("struct copy: the destination struct " + layout.name() + " is read-only");
@@ -229,17 +230,17 @@ void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path,
 
 Pointer pointer_member(const Pointer& p, Value index, const FieldPath& path, Scalar element,
                        bool read_only, const StructLayout* pointee) {
-  auto& s = *p.state();
+  auto& s = *detail::state_of(p);
   s.check_open("struct pointer member");
-  s.check_in_current_function(p.raw(), "struct pointer member");
+  s.check_in_current_function(detail::llvm_of(p), "struct pointer member");
   if (pointee) s.struct_type(*pointee);  // laid out before any member of it is reached
   llvm::Value* i = index64(s, index, "struct pointer member");
   llvm::Value* loaded = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
     return load_pointer(s, p, i, path);
   });
   // The launch cannot know how far the pointer reaches: its accesses go unchecked.
-  return Pointer(&s, loaded, pointee ? Scalar::U8 : element, AddressSpace::Global, read_only,
-                 nullptr, -1, pointee);
+  return detail::make_pointer(&s, loaded, pointee ? Scalar::U8 : element, AddressSpace::Global,
+                              read_only, nullptr, -1, pointee);
 }
 
 Pointer private_struct(BuilderState* state, const StructLayout& layout) {
@@ -250,14 +251,15 @@ Pointer private_struct(BuilderState* state, const StructLayout& layout) {
   auto* slot = s.entry_alloca(info.type, "struct." + layout.name());
   slot->setAlignment(llvm::Align(std::max<std::uint64_t>(
       layout.align(), s.module->getDataLayout().getABITypeAlign(info.type).value())));
-  return Pointer(&s, slot, Scalar::U8, AddressSpace::Private, false, nullptr, -1, &layout);
+  return detail::make_pointer(&s, slot, Scalar::U8, AddressSpace::Private, false, nullptr, -1,
+                              &layout);
 }
 
 Pointer private_slot(BuilderState* state, Scalar type) {
   if (!state) throw UserError("variable: no builder");
   state->check_open("variable");
   auto* slot = state->entry_alloca(state->memory_type(type), "result");
-  return Pointer(state, slot, type, AddressSpace::Private, false);
+  return detail::make_pointer(state, slot, type, AddressSpace::Private, false);
 }
 
 }  // namespace detail

@@ -43,7 +43,7 @@ namespace {
 
 detail::BuilderState& operands(const char* what, const Value& a, const Value& b) {
   if (!a.valid() || !b.valid()) throw UserError(std::string(what) + ": operand is an empty Value");
-  auto& s = *a.state();
+  auto& s = *detail::state_of(a);
   s.check_open(what);
   s.check_same_builder(a, what);
   s.check_same_builder(b, what);
@@ -184,7 +184,7 @@ llvm::Value* index64(BuilderState& s, const Value& index, const char* what) {
     throw UserError(std::string(what) + ": index must be an integer, got " +
                     std::string(name(index.type())));
   }
-  llvm::Value* i = index.raw();
+  llvm::Value* i = detail::llvm_of(index);
   if (i->getType() != s.ir.getInt64Ty())
     i = s.ir.CreateIntCast(i, s.ir.getInt64Ty(), is_signed(index.type()));
   return i;
@@ -195,38 +195,45 @@ llvm::Value* index64(BuilderState& s, const Value& index, const char* what) {
 Value mul_add(Value a, Value b, Value c) {
   auto& s = operands("mul_add", a, b);
   operands("mul_add", a, c);
-  return Value(&s, detail::emit_mul_add(s, a.type(), a.raw(), b.raw(), c.raw(), "mul_add"),
-               a.type());
+  return detail::make_value(&s,
+                            detail::emit_mul_add(s, a.type(), detail::llvm_of(a),
+                                                 detail::llvm_of(b), detail::llvm_of(c), "mul_add"),
+                            a.type());
 }
 
 Value binary(BinaryOp op, Value lhs, Value rhs) {
   const std::string what(name(op));
   auto& s = operands(what.c_str(), lhs, rhs);
-  return Value(&s, detail::emit_binary(s, op, lhs.type(), lhs.raw(), rhs.raw(), what), lhs.type());
+  return detail::make_value(
+      &s, detail::emit_binary(s, op, lhs.type(), detail::llvm_of(lhs), detail::llvm_of(rhs), what),
+      lhs.type());
 }
 
 Value compare(CompareOp op, Value lhs, Value rhs) {
   auto& s = operands(detail::compare_name(op), lhs, rhs);
-  return Value(&s, detail::emit_compare(s, op, lhs.type(), lhs.raw(), rhs.raw()), Scalar::Bool);
+  return detail::make_value(
+      &s, detail::emit_compare(s, op, lhs.type(), detail::llvm_of(lhs), detail::llvm_of(rhs)),
+      Scalar::Bool);
 }
 
 Value negate(Value v) {
   if (!v.valid()) throw UserError("neg: operand is an empty Value");
-  auto& s = *v.state();
+  auto& s = *detail::state_of(v);
   s.check_open("neg");
-  s.check_in_current_function(v.raw(), "neg");
+  s.check_in_current_function(detail::llvm_of(v), "neg");
   if (v.type() == Scalar::Bool) unsupported("neg", v.type(), "an integer or float type");
-  auto* r = is_float(v.type()) ? s.ir.CreateFNeg(v.raw()) : s.ir.CreateNeg(v.raw());
-  return Value(&s, r, v.type());
+  auto* r =
+      is_float(v.type()) ? s.ir.CreateFNeg(detail::llvm_of(v)) : s.ir.CreateNeg(detail::llvm_of(v));
+  return detail::make_value(&s, r, v.type());
 }
 
 Value logical_not(Value v) {
   if (!v.valid()) throw UserError("not: operand is an empty Value");
-  auto& s = *v.state();
+  auto& s = *detail::state_of(v);
   s.check_open("not");
-  s.check_in_current_function(v.raw(), "not");
+  s.check_in_current_function(detail::llvm_of(v), "not");
   if (is_float(v.type())) unsupported("not", v.type(), "bool or an integer type");
-  return Value(&s, s.ir.CreateNot(v.raw()), v.type());
+  return detail::make_value(&s, s.ir.CreateNot(detail::llvm_of(v)), v.type());
 }
 
 Value select(Value cond, Value if_true, Value if_false) {
@@ -234,20 +241,23 @@ Value select(Value cond, Value if_true, Value if_false) {
   s.check_same_builder(cond, "select");
   if (cond.type() != Scalar::Bool)
     detail::throw_type_mismatch("select condition", Scalar::Bool, cond.type());
-  return Value(&s, s.ir.CreateSelect(cond.raw(), if_true.raw(), if_false.raw()), if_true.type());
+  return detail::make_value(
+      &s,
+      s.ir.CreateSelect(detail::llvm_of(cond), detail::llvm_of(if_true), detail::llvm_of(if_false)),
+      if_true.type());
 }
 
 Value cast(Value v, Scalar to) {
   if (!v.valid()) throw UserError("cast: operand is an empty Value");
-  auto& s = *v.state();
+  auto& s = *detail::state_of(v);
   s.check_open("cast");
-  s.check_in_current_function(v.raw(), "cast");
+  s.check_in_current_function(detail::llvm_of(v), "cast");
   if (to == Scalar::F16) {
     throw UserError("cast to f16: f16 is a storage type; keep f32 and store it through a "
                     "half pointer");
   }
   if (v.type() == to) return v;
-  return Value(&s, detail::emit_cast(s, v.raw(), v.type(), to), to);
+  return detail::make_value(&s, detail::emit_cast(s, detail::llvm_of(v), v.type(), to), to);
 }
 
 Value constant(detail::BuilderState* state, Scalar type, double value) {
@@ -255,18 +265,19 @@ Value constant(detail::BuilderState* state, Scalar type, double value) {
   if (!is_float(type))
     return constant_int(state, type, static_cast<std::uint64_t>(static_cast<std::int64_t>(value)));
   if (type == Scalar::F16) type = Scalar::F32;
-  return Value(state, llvm::ConstantFP::get(state->register_type(type), value), type);
+  return detail::make_value(state, llvm::ConstantFP::get(state->register_type(type), value), type);
 }
 
 Value constant_int(detail::BuilderState* state, Scalar type, std::uint64_t bits) {
   if (!state) throw UserError("constant: no builder");
   if (is_float(type)) return constant(state, type, static_cast<double>(bits));
   auto* t = state->register_type(type);
-  return Value(state,
-               llvm::ConstantInt::get(t, bits & (t->getIntegerBitWidth() == 64
-                                                     ? ~0ull
-                                                     : ((1ull << t->getIntegerBitWidth()) - 1))),
-               type);
+  return detail::make_value(
+      state,
+      llvm::ConstantInt::get(
+          t,
+          bits & (t->getIntegerBitWidth() == 64 ? ~0ull : ((1ull << t->getIntegerBitWidth()) - 1))),
+      type);
 }
 
 namespace {
@@ -311,31 +322,31 @@ Scalar accessed_scalar(const Pointer& p, const FieldPath* field, const char* wha
 
 llvm::Value* element_address(BuilderState& s, const Pointer& p, llvm::Value* i,
                              const FieldPath* field) {
-  auto* pointee =
-      llvm::cast<llvm::PointerType>(p.raw()->getType())->getNonOpaquePointerElementType();
-  if (!field) return s.ir.CreateInBoundsGEP(pointee, p.raw(), i);
+  auto* pointee = llvm::cast<llvm::PointerType>(detail::llvm_of(p)->getType())
+                      ->getNonOpaquePointerElementType();
+  if (!field) return s.ir.CreateInBoundsGEP(pointee, detail::llvm_of(p), i);
   std::vector<llvm::Value*> indices = {i};
   for (unsigned k = 0; k < field->depth; ++k) indices.push_back(s.ir.getInt32(field->index[k]));
-  return s.ir.CreateInBoundsGEP(pointee, p.raw(), indices);
+  return s.ir.CreateInBoundsGEP(pointee, detail::llvm_of(p), indices);
 }
 
 Value load_element(const Pointer& p, Value index, const ViewIndex* view, const FieldPath* field) {
-  if (!p.raw()) throw UserError("load: empty pointer");
-  auto& s = *p.state();
+  if (!detail::llvm_of(p)) throw UserError("load: empty pointer");
+  auto& s = *detail::state_of(p);
   s.check_open("load");
-  s.check_in_current_function(p.raw(), "load");
+  s.check_in_current_function(detail::llvm_of(p), "load");
   const Scalar element = accessed_scalar(p, field, "load");
   llvm::Value* i = detail::index64(s, index, "load");
   if (element == Scalar::F16) {
     auto* v = guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
       llvm::Value* offset = field ? s.ir.getInt64(0) : i;
-      llvm::Value* base = field ? element_address(s, p, i, field) : p.raw();
+      llvm::Value* base = field ? element_address(s, p, i, field) : detail::llvm_of(p);
       auto* call = s.call_builtin(half_builtin("_Z10vload_halfm", p.space(), true),
                                   s.ir.getFloatTy(), {offset, base}, false);
       call->getCalledFunction()->addFnAttr(llvm::Attribute::ReadOnly);
       return call;
     });
-    return Value(&s, v, Scalar::F32);
+    return detail::make_value(&s, v, Scalar::F32);
   }
   auto* type = s.memory_type(element);
   auto* loaded = guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
@@ -343,17 +354,17 @@ Value load_element(const Pointer& p, Value index, const ViewIndex* view, const F
     return s.ir.CreateAlignedLoad(type, addr, llvm::Align(size_of(element)));
   });
   if (element == Scalar::Bool)
-    return Value(&s, s.ir.CreateICmpNE(loaded, s.ir.getInt8(0)), Scalar::Bool);
-  return Value(&s, loaded, element);
+    return detail::make_value(&s, s.ir.CreateICmpNE(loaded, s.ir.getInt8(0)), Scalar::Bool);
+  return detail::make_value(&s, loaded, element);
 }
 
 void store_element(const Pointer& p, Value index, Value value, const ViewIndex* view,
                    const FieldPath* field) {
-  if (!p.raw()) throw UserError("store: empty pointer");
-  auto& s = *p.state();
+  if (!detail::llvm_of(p)) throw UserError("store: empty pointer");
+  auto& s = *detail::state_of(p);
   s.check_open("store");
   s.check_same_builder(value, "store");
-  s.check_in_current_function(p.raw(), "store");
+  s.check_in_current_function(detail::llvm_of(p), "store");
   const Scalar element = accessed_scalar(p, field, "store");
   if (p.read_only()) {
     throw UserError("store: pointer to " + std::string(name(p.space())) + " const " +
@@ -370,13 +381,13 @@ void store_element(const Pointer& p, Value index, Value value, const ViewIndex* 
   guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
     if (element == Scalar::F16) {
       llvm::Value* offset = field ? s.ir.getInt64(0) : i;
-      llvm::Value* base = field ? element_address(s, p, i, field) : p.raw();
+      llvm::Value* base = field ? element_address(s, p, i, field) : detail::llvm_of(p);
       s.call_builtin(half_builtin("_Z11vstore_halffm", p.space(), false), s.ir.getVoidTy(),
-                     {value.raw(), offset, base}, false);
+                     {detail::llvm_of(value), offset, base}, false);
       return nullptr;
     }
     auto* addr = element_address(s, p, i, field);
-    llvm::Value* v = value.raw();
+    llvm::Value* v = detail::llvm_of(value);
     if (element == Scalar::Bool) v = s.ir.CreateZExt(v, s.ir.getInt8Ty());
     s.ir.CreateAlignedStore(v, addr, llvm::Align(size_of(element)));
     return nullptr;

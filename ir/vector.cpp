@@ -31,14 +31,14 @@ std::string shape_of(const VecValue& v) { return shape_name(v.element(), v.lanes
 
 detail::BuilderState& open_vector(const char* what, const VecValue& v) {
   if (!v.valid()) throw UserError(std::string(what) + ": operand is an empty vector");
-  auto& s = *v.state();
+  auto& s = *detail::state_of(v);
   s.check_open(what);
-  s.check_in_current_function(v.raw(), what);
+  s.check_in_current_function(detail::llvm_of(v), what);
   return s;
 }
 
 void check_same_builder(detail::BuilderState& s, const VecValue& v, const char* what) {
-  s.check_same_builder(v.state(), v.raw(), what, "an empty vector");
+  s.check_same_builder(detail::state_of(v), detail::llvm_of(v), what, "an empty vector");
 }
 
 detail::BuilderState& same_shape(const char* what, const VecValue& a, const VecValue& b) {
@@ -75,7 +75,7 @@ llvm::Value* lane_index(detail::BuilderState& s, const Value& lane, unsigned lan
     throw UserError(std::string(what) + ": lane must be an integer, got " +
                     std::string(name(lane.type())));
   }
-  llvm::Value* i = s.ir.CreateIntCast(lane.raw(), s.ir.getInt32Ty(), false);
+  llvm::Value* i = s.ir.CreateIntCast(detail::llvm_of(lane), s.ir.getInt32Ty(), false);
   return (lanes & (lanes - 1)) == 0 ? s.ir.CreateAnd(i, s.ir.getInt32(lanes - 1))
                                     : s.ir.CreateURem(i, s.ir.getInt32(lanes));
 }
@@ -100,7 +100,7 @@ llvm::Value* vector_address(detail::BuilderState& s, const Pointer& p, llvm::Val
     throw UserError("vload/vstore: the pointer points to struct " + p.layout()->name() +
                     "; vectors load and store arrays of scalars");
   }
-  auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), p.raw(), first);
+  auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), detail::llvm_of(p), first);
   return s.ir.CreateBitCast(addr, llvm::PointerType::get(type, static_cast<unsigned>(p.space())));
 }
 
@@ -109,34 +109,40 @@ llvm::Value* vector_address(detail::BuilderState& s, const Pointer& p, llvm::Val
 VecValue binary(BinaryOp op, VecValue lhs, VecValue rhs) {
   const std::string what(name(op));
   auto& s = same_shape(what.c_str(), lhs, rhs);
-  return VecValue(&s, detail::emit_binary(s, op, lhs.element(), lhs.raw(), rhs.raw(), what),
-                  lhs.element(), lhs.lanes());
+  return detail::make_vec(
+      &s,
+      detail::emit_binary(s, op, lhs.element(), detail::llvm_of(lhs), detail::llvm_of(rhs), what),
+      lhs.element(), lhs.lanes());
 }
 
 VecValue mul_add(VecValue a, VecValue b, VecValue c) {
   auto& s = same_shape("mul_add", a, b);
   same_shape("mul_add", a, c);
-  return VecValue(&s, detail::emit_mul_add(s, a.element(), a.raw(), b.raw(), c.raw(), "mul_add"),
-                  a.element(), a.lanes());
+  return detail::make_vec(&s,
+                          detail::emit_mul_add(s, a.element(), detail::llvm_of(a),
+                                               detail::llvm_of(b), detail::llvm_of(c), "mul_add"),
+                          a.element(), a.lanes());
 }
 
 VecValue compare(CompareOp op, VecValue lhs, VecValue rhs) {
   auto& s = same_shape(detail::compare_name(op), lhs, rhs);
-  return VecValue(&s, detail::emit_compare(s, op, lhs.element(), lhs.raw(), rhs.raw()),
-                  Scalar::Bool, lhs.lanes());
+  return detail::make_vec(
+      &s, detail::emit_compare(s, op, lhs.element(), detail::llvm_of(lhs), detail::llvm_of(rhs)),
+      Scalar::Bool, lhs.lanes());
 }
 
 VecValue negate(VecValue v) {
   auto& s = open_vector("neg", v);
   if (v.element() == Scalar::Bool) unsupported("neg", v, "integer or float lanes");
-  auto* r = is_float(v.element()) ? s.ir.CreateFNeg(v.raw()) : s.ir.CreateNeg(v.raw());
-  return VecValue(&s, r, v.element(), v.lanes());
+  auto* r = is_float(v.element()) ? s.ir.CreateFNeg(detail::llvm_of(v))
+                                  : s.ir.CreateNeg(detail::llvm_of(v));
+  return detail::make_vec(&s, r, v.element(), v.lanes());
 }
 
 VecValue logical_not(VecValue v) {
   auto& s = open_vector("not", v);
   if (is_float(v.element())) unsupported("not", v, "bool or integer lanes");
-  return VecValue(&s, s.ir.CreateNot(v.raw()), v.element(), v.lanes());
+  return detail::make_vec(&s, s.ir.CreateNot(detail::llvm_of(v)), v.element(), v.lanes());
 }
 
 VecValue select(VecValue cond, VecValue if_true, VecValue if_false) {
@@ -147,8 +153,10 @@ VecValue select(VecValue cond, VecValue if_true, VecValue if_false) {
                     shape_name(Scalar::Bool, if_true.lanes()) + " (a comparison of " +
                     shape_of(if_true) + ")");
   }
-  return VecValue(&s, s.ir.CreateSelect(cond.raw(), if_true.raw(), if_false.raw()),
-                  if_true.element(), if_true.lanes());
+  return detail::make_vec(
+      &s,
+      s.ir.CreateSelect(detail::llvm_of(cond), detail::llvm_of(if_true), detail::llvm_of(if_false)),
+      if_true.element(), if_true.lanes());
 }
 
 VecValue cast(VecValue v, Scalar to) {
@@ -158,7 +166,8 @@ VecValue cast(VecValue v, Scalar to) {
                     "a half pointer");
   }
   if (v.element() == to) return v;
-  return VecValue(&s, detail::emit_cast(s, v.raw(), v.element(), to), to, v.lanes());
+  return detail::make_vec(&s, detail::emit_cast(s, detail::llvm_of(v), v.element(), to), to,
+                          v.lanes());
 }
 
 VecValue math(MathFn fn, std::initializer_list<VecValue> args) {
@@ -169,27 +178,27 @@ VecValue math(MathFn fn, std::initializer_list<VecValue> args) {
   std::vector<llvm::Value*> raw;
   for (const VecValue& a : args) {
     same_shape(fname.c_str(), first, a);
-    raw.push_back(a.raw());
+    raw.push_back(detail::llvm_of(a));
   }
   const std::string mangled = detail::math_builtin(fn, first.element(), args.size(), first.lanes());
-  auto* call = s.call_builtin(mangled, first.raw()->getType(), raw);
-  return VecValue(&s, call, first.element(), first.lanes());
+  auto* call = s.call_builtin(mangled, detail::llvm_of(first)->getType(), raw);
+  return detail::make_vec(&s, call, first.element(), first.lanes());
 }
 
 VecValue splat(Value v, unsigned lanes) {
   if (!v.valid()) throw UserError("splat: operand is an empty Value");
   check_lanes("splat", lanes);
-  auto& s = *v.state();
+  auto& s = *detail::state_of(v);
   s.check_open("splat");
   s.check_same_builder(v, "splat");
-  return VecValue(&s, s.ir.CreateVectorSplat(lanes, v.raw()), v.type(), lanes);
+  return detail::make_vec(&s, s.ir.CreateVectorSplat(lanes, detail::llvm_of(v)), v.type(), lanes);
 }
 
 VecValue make_vector(std::span<const Value> lanes) {
   check_lanes("make_vector", lanes.size());
   const Value& first = lanes.front();
   if (!first.valid()) throw UserError("make_vector: lane 0 is an empty Value");
-  auto& s = *first.state();
+  auto& s = *detail::state_of(first);
   s.check_open("make_vector");
   const auto n = static_cast<unsigned>(lanes.size());
   llvm::Value* v = llvm::PoisonValue::get(vector_type(s, first.type(), n, false));
@@ -200,21 +209,23 @@ VecValue make_vector(std::span<const Value> lanes) {
                       std::string(name(lanes[k].type())) + ", lane 0 " +
                       std::string(name(first.type())) + "; every lane must have one type");
     }
-    v = s.ir.CreateInsertElement(v, lanes[k].raw(), s.ir.getInt32(k));
+    v = s.ir.CreateInsertElement(v, detail::llvm_of(lanes[k]), s.ir.getInt32(k));
   }
-  return VecValue(&s, v, first.type(), n);
+  return detail::make_vec(&s, v, first.type(), n);
 }
 
 Value extract(VecValue v, unsigned lane) {
   auto& s = open_vector("extract", v);
   check_lane("extract", v, lane);
-  return Value(&s, s.ir.CreateExtractElement(v.raw(), s.ir.getInt32(lane)), v.element());
+  return detail::make_value(&s, s.ir.CreateExtractElement(detail::llvm_of(v), s.ir.getInt32(lane)),
+                            v.element());
 }
 
 Value extract(VecValue v, Value lane) {
   auto& s = open_vector("extract", v);
-  return Value(&s, s.ir.CreateExtractElement(v.raw(), lane_index(s, lane, v.lanes(), "extract")),
-               v.element());
+  return detail::make_value(
+      &s, s.ir.CreateExtractElement(detail::llvm_of(v), lane_index(s, lane, v.lanes(), "extract")),
+      v.element());
 }
 
 namespace {
@@ -224,7 +235,9 @@ VecValue insert_at(detail::BuilderState& s, const VecValue& v, llvm::Value* inde
     throw UserError("insert: value of type " + std::string(name(x.type())) + " into a " +
                     shape_of(v) + "; expected " + std::string(name(v.element())));
   }
-  return VecValue(&s, s.ir.CreateInsertElement(v.raw(), x.raw(), index), v.element(), v.lanes());
+  return detail::make_vec(&s,
+                          s.ir.CreateInsertElement(detail::llvm_of(v), detail::llvm_of(x), index),
+                          v.element(), v.lanes());
 }
 }  // namespace
 
@@ -250,9 +263,10 @@ VecValue shuffle_vector(VecValue a, VecValue b, std::span<const int> mask) {
                       " (lanes of the first " + shape_of(a) + ", then of the second)");
     }
   }
-  return VecValue(
-      &s, s.ir.CreateShuffleVector(a.raw(), b.raw(), llvm::ArrayRef<int>(mask.data(), mask.size())),
-      a.element(), static_cast<unsigned>(mask.size()));
+  return detail::make_vec(&s,
+                          s.ir.CreateShuffleVector(detail::llvm_of(a), detail::llvm_of(b),
+                                                   llvm::ArrayRef<int>(mask.data(), mask.size())),
+                          a.element(), static_cast<unsigned>(mask.size()));
 }
 
 Value reduce(ReduceOp op, VecValue v) {
@@ -265,7 +279,7 @@ Value reduce(ReduceOp op, VecValue v) {
   auto& s = open_vector(names[k], v);
   const BinaryOp bop = ops[k];
   const Scalar t = v.element();
-  llvm::Value* x = v.raw();
+  llvm::Value* x = detail::llvm_of(v);
   unsigned n = v.lanes();
   // Halves while they are vectors of 2 lanes or more (SPIR-V has no 1-lane vectors).
   while (n >= 4) {
@@ -283,14 +297,14 @@ Value reduce(ReduceOp op, VecValue v) {
                                        s.ir.CreateExtractElement(x, s.ir.getInt32(1)), what);
   if (n == 3)
     r = detail::emit_binary(s, bop, t, r, s.ir.CreateExtractElement(x, s.ir.getInt32(2)), what);
-  return Value(&s, r, t);
+  return detail::make_value(&s, r, t);
 }
 
 VecValue load_vector(const Pointer& p, Value first, unsigned lanes, VectorAlign align) {
-  if (!p.raw()) throw UserError("vload: empty pointer");
-  auto& s = *p.state();
+  if (!detail::llvm_of(p)) throw UserError("vload: empty pointer");
+  auto& s = *detail::state_of(p);
   s.check_open("vload");
-  s.check_in_current_function(p.raw(), "vload");
+  s.check_in_current_function(detail::llvm_of(p), "vload");
   check_lanes("vload", lanes);
   llvm::Value* i = detail::index64(s, first, "vload");
   const llvm::Align a = vector_align(p.element(), lanes, align);
@@ -300,21 +314,21 @@ VecValue load_vector(const Pointer& p, Value first, unsigned lanes, VectorAlign 
     auto* bits = detail::guarded_access(s, p, i, nullptr, lanes, [&]() -> llvm::Value* {
       return s.ir.CreateAlignedLoad(bits_type, vector_address(s, p, i, bits_type), a);
     });
-    return VecValue(&s, detail::half_bits_to_float(s.ir, bits), Scalar::F32, lanes);
+    return detail::make_vec(&s, detail::half_bits_to_float(s.ir, bits), Scalar::F32, lanes);
   }
   auto* type = vector_type(s, p.element(), lanes, true);
   llvm::Value* v = detail::guarded_access(s, p, i, nullptr, lanes, [&]() -> llvm::Value* {
     return s.ir.CreateAlignedLoad(type, vector_address(s, p, i, type), a);
   });
   if (p.element() == Scalar::Bool) v = s.ir.CreateICmpNE(v, llvm::ConstantInt::get(type, 0));
-  return VecValue(&s, v, p.element(), lanes);
+  return detail::make_vec(&s, v, p.element(), lanes);
 }
 
 void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align) {
-  if (!p.raw()) throw UserError("vstore: empty pointer");
-  auto& s = *p.state();
+  if (!detail::llvm_of(p)) throw UserError("vstore: empty pointer");
+  auto& s = *detail::state_of(p);
   s.check_open("vstore");
-  s.check_in_current_function(p.raw(), "vstore");
+  s.check_in_current_function(detail::llvm_of(p), "vstore");
   check_same_builder(s, v, "vstore");
   if (p.read_only()) {
     throw UserError("vstore: pointer to " + std::string(name(p.space())) + " const " +
@@ -328,7 +342,7 @@ void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align) 
   }
   llvm::Value* i = detail::index64(s, first, "vstore");
   const llvm::Align a = vector_align(p.element(), v.lanes(), align);
-  llvm::Value* data = v.raw();
+  llvm::Value* data = detail::llvm_of(v);
   if (p.element() == Scalar::F16) {
     data = detail::float_to_half_bits(s.ir, data);  // vstore_half's rounding and NaN bits
   } else if (p.element() == Scalar::Bool) {
@@ -342,7 +356,7 @@ void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align) 
 
 namespace detail {
 Pointer make_vector_variable(KernelBuilder& kb, Scalar element, unsigned lanes) {
-  auto& s = *kb.state();
+  auto& s = *detail::state_of(kb);
   s.check_open("vec_var");
   check_lanes("vec_var", lanes);
   if (element == Scalar::F16) throw UserError("vec_var: f16 is a storage type; use f32 lanes");
@@ -351,7 +365,7 @@ Pointer make_vector_variable(KernelBuilder& kb, Scalar element, unsigned lanes) 
   llvm::IRBuilder<> entry(s.alloca_block);
   auto* first =
       entry.CreateBitCast(slot, llvm::PointerType::get(s.memory_type(element), 0), "vec_var.first");
-  return Pointer(&s, first, element, AddressSpace::Private, false);
+  return detail::make_pointer(&s, first, element, AddressSpace::Private, false);
 }
 }  // namespace detail
 

@@ -62,7 +62,7 @@ JitOptions with_environment(JitOptions options) {
 class JitCore {
  public:
   JitCore(Runtime& rt, JitOptions opts)
-      : runtime(rt.shared_core()),
+      : runtime(detail::shared_core_of(rt)),
         options(with_environment(std::move(opts))),
         float_atomics(options.native_float_atomics ? query_float_atomic_add(*runtime)
                                                    : FloatAtomicAdd{}),

@@ -205,7 +205,7 @@ std::string difference(const std::string& name, const HostData& got, const HostD
 Outcome run(Runtime& rt, Jit& jit, const Case& c, Opt opt) {
   std::map<std::string, HostData> want, got;
   try {
-    want = run_reference(rt.core(), c);
+    want = run_reference(spvjit::detail::core_of(rt), c);
   } catch (const std::exception& e) {
     return {false, std::string("reference: ") + e.what()};
   }

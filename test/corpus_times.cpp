@@ -74,7 +74,8 @@ int main() {
     const double o2 = spvjit_ms(rt, file, Opt::O2);
     const double o0 = spvjit_ms(rt, file, Opt::O0);
     const std::string source = reference_source(file);
-    const double reference = milliseconds([&] { build_reference(rt.core(), source); });
+    const double reference =
+        milliseconds([&] { build_reference(spvjit::detail::core_of(rt), source); });
     std::string names;
     for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k;
     std::printf("| %s | %s | %s | %s | %s |\n", file.c_str(), names.c_str(), cell(o2).c_str(),

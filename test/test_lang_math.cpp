@@ -78,7 +78,8 @@ KernelDef all_math() {
     for (std::size_t f = 0; f < std::size(cases); ++f) {
       const auto F = static_cast<std::int64_t>(f);
       Value a = inputs(F, 0, i), b = inputs(F, 1, i), c = inputs(F, 2, i);
-      if (cases[f].fn == MathFn::Pow) b = binary(BinaryOp::Sub, b, constant(kb.state(), scalar_of<T>, 5.0));
+      if (cases[f].fn == MathFn::Pow)
+        b = binary(BinaryOp::Sub, b, constant(detail::state_of(kb), scalar_of<T>, 5.0));
       if (cases[f].fn == MathFn::Clamp) {  // clamp is undefined when lo > hi
         Value lo = math(MathFn::Fmin, {b, c}), hi = math(MathFn::Fmax, {b, c});
         b = lo;

@@ -26,14 +26,14 @@ Value atomic(AtomicOp op, const Pointer& p, Value index, Value value);
 /// If the element equals `expected`, replaces it by `desired`; returns the old element.
 Value atomic_cmpxchg(const Pointer& p, Value index, Value expected, Value desired);
 
-#define SPVJIT_ATOMIC(fn, op)                                                          \
-  template <class T>                                                                   \
-  Val<arithmetic_t<T>> fn(const Ref<T>& r, Val<arithmetic_t<T>> v) {                   \
-    return Val<arithmetic_t<T>>(atomic(AtomicOp::op, r.pointer(), r.index(), v));      \
-  }                                                                                    \
-  template <class T>                                                                   \
-  Val<arithmetic_t<T>> fn(const Ref<T>& r, std::type_identity_t<arithmetic_t<T>> v) {  \
-    return fn(r, Val<arithmetic_t<T>>(detail::literal(r.pointer().state(), v)));       \
+#define SPVJIT_ATOMIC(fn, op)                                                              \
+  template <class T>                                                                       \
+  Val<arithmetic_t<T>> fn(const Ref<T>& r, Val<arithmetic_t<T>> v) {                       \
+    return Val<arithmetic_t<T>>(atomic(AtomicOp::op, r.pointer(), r.index(), v));          \
+  }                                                                                        \
+  template <class T>                                                                       \
+  Val<arithmetic_t<T>> fn(const Ref<T>& r, std::type_identity_t<arithmetic_t<T>> v) {      \
+    return fn(r, Val<arithmetic_t<T>>(detail::literal(detail::state_of(r.pointer()), v))); \
   }
 SPVJIT_ATOMIC(atomic_add, Add)
 SPVJIT_ATOMIC(atomic_sub, Sub)
@@ -52,7 +52,7 @@ Val<T> atomic_cmpxchg(const Ref<T>& r, Val<T> expected, Val<T> desired) {
 template <class T>
 Val<T> atomic_cmpxchg(const Ref<T>& r, std::type_identity_t<T> expected,
                       std::type_identity_t<T> desired) {
-  auto* s = r.pointer().state();
+  auto* s = detail::state_of(r.pointer());
   return atomic_cmpxchg(r, Val<T>(detail::literal(s, expected)),
                         Val<T>(detail::literal(s, desired)));
 }

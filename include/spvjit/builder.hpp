@@ -59,10 +59,12 @@ class Var {
   Var() = default;
   Var(const Var&) = default;  // copies the handle; assignment stores into the variable
   explicit Var(const Pointer& slot) : slot_(slot) {}
-  operator Val<T>() const { return Val<T>(load(slot_, detail::literal(slot_.state(), 0))); }
+  operator Val<T>() const {
+    return Val<T>(load(slot_, detail::literal(detail::state_of(slot_), 0)));
+  }
   Val<T> get() const { return *this; }
   const Var& operator=(Val<T> v) const {
-    store(slot_, detail::literal(slot_.state(), std::int64_t{0}), v);
+    store(slot_, detail::literal(detail::state_of(slot_), std::int64_t{0}), v);
     return *this;
   }
   const Var& operator=(const Var& v) const { return *this = v.get(); }
@@ -285,9 +287,9 @@ class KernelBuilder {
                                const std::shared_ptr<const StructLayout>& layout,
                                AddressSpace space, bool read_only);
 
-  detail::BuilderState* state() noexcept { return state_.get(); }
-
  private:
+  friend struct detail::BuilderAccess;
+  detail::BuilderState* state() noexcept { return state_.get(); }
   Pointer make_variable(Scalar type);
   Pointer pointer_param(std::string_view name, Scalar element, AddressSpace space, bool read_only,
                         const std::shared_ptr<const StructLayout>& layout);
@@ -316,6 +318,10 @@ class KernelBuilder {
 };
 
 namespace detail {
+inline BuilderState* state_of(const KernelBuilder& kb) noexcept {
+  return BuilderAccess::builder_state(kb);
+}
+
 template <class P>
 struct ParamTraits {
   static auto declare(KernelBuilder&, std::string_view) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <utility>
 #include "spvjit/export.hpp"
+#include "spvjit/handle.hpp"
 
 SPVJIT_API_BEGIN
 
@@ -14,43 +15,34 @@ namespace spvjit {
 
 namespace detail {
 class RuntimeCore;
-void event_release(_cl_event* e) noexcept;
 /// Waits for `e`, then throws BoundsError for a failed bounds check `core`'s kernels recorded.
 void event_wait(_cl_event* e, RuntimeCore* core);
 bool event_complete(_cl_event* e);
 }  // namespace detail
 
+class Kernel;
+
+/// A launch's completion (Kernel::launch_event). Move-only; a moved-from Event is empty.
 class Event {
  public:
   Event() = default;
-  explicit Event(_cl_event* e, std::shared_ptr<detail::RuntimeCore> core = nullptr) noexcept
-      : e_(e), core_(std::move(core)) {}
-  ~Event() { detail::event_release(e_); }
-  Event(Event&& o) noexcept : e_(std::exchange(o.e_, nullptr)), core_(std::move(o.core_)) {}
-  Event& operator=(Event&& o) noexcept {
-    if (this != &o) {
-      detail::event_release(e_);
-      e_ = std::exchange(o.e_, nullptr);
-      core_ = std::move(o.core_);
-    }
-    return *this;
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
 
   /// Blocks until the launch has finished (an empty Event, from an empty ndrange, at once).
   /// Throws BoundsError when a kernel of the runtime failed a bounds check (this launch or an
   /// earlier one not yet synchronized).
   void wait() const {
-    if (e_) detail::event_wait(e_, core_.get());
+    if (event_.get()) detail::event_wait(event_.get(), event_.core().get());
   }
   /// Whether the launch has finished, without waiting.
-  bool complete() const { return !e_ || detail::event_complete(e_); }
-  _cl_event* handle() const noexcept { return e_; }
+  bool complete() const { return !event_.get() || detail::event_complete(event_.get()); }
+  _cl_event* handle() const noexcept { return event_.get(); }
 
  private:
-  _cl_event* e_ = nullptr;
-  std::shared_ptr<detail::RuntimeCore> core_;
+  friend class Kernel;
+  Event(_cl_event* e, std::shared_ptr<detail::RuntimeCore> core) noexcept
+      : event_(std::move(core), e) {}
+
+  detail::Owned<detail::EventObject> event_;
 };
 
 }  // namespace spvjit

@@ -157,14 +157,14 @@ struct Result<R> {
   static void store(const DeviceFunctionScope& scope, unsigned first, const B& result) {
     const StructRef<const R> value = result;
     const Pointer out = scope.pointer_arg(first).unchecked();
-    copy_struct(out, literal(out.state(), std::int64_t{0}), {}, value.pointer(), value.index(),
-                value.path(), value.layout());
+    copy_struct(out, literal(detail::state_of(out), std::int64_t{0}), {}, value.pointer(),
+                value.index(), value.path(), value.layout());
   }
   static type load(KernelBuilder&, const std::vector<CallArg>& outs) {
     return type(outs[0].pointer.as_read_only());
   }
   static std::vector<CallArg> slots(KernelBuilder& kb) {
-    return {{{}, private_struct(kb.state(), *struct_layout<R>()), {}}};
+    return {{{}, private_struct(detail::state_of(kb), *struct_layout<R>()), {}}};
   }
 };
 template <KernelScalar... X>
@@ -180,14 +180,15 @@ struct Result<std::tuple<X...>> {
     return load_each(kb, outs, std::index_sequence_for<X...>{});
   }
   static std::vector<CallArg> slots(KernelBuilder& kb) {
-    return {{{}, private_slot(kb.state(), scalar_of<X>), {}}...};
+    return {{{}, private_slot(detail::state_of(kb), scalar_of<X>), {}}...};
   }
 
  private:
   template <std::size_t... I>
   static type load_each(KernelBuilder& kb, const std::vector<CallArg>& outs,
                         std::index_sequence<I...>) {
-    return type(Val<X>(spvjit::load(outs[I].pointer, literal(kb.state(), std::int64_t{0})))...);
+    return type(
+        Val<X>(spvjit::load(outs[I].pointer, literal(detail::state_of(kb), std::int64_t{0})))...);
   }
 };
 template <class R>
@@ -237,9 +238,9 @@ struct FunctionArg<S> {
     return type(scope.pointer_arg(i).unchecked());
   }
   static CallArg pass(const StructRef<const S>& v) {
-    const Pointer copy = private_struct(v.pointer().state(), v.layout());
-    copy_struct(copy, literal(v.pointer().state(), std::int64_t{0}), {}, v.pointer(), v.index(),
-                v.path(), v.layout());
+    const Pointer copy = private_struct(detail::state_of(v.pointer()), v.layout());
+    copy_struct(copy, literal(detail::state_of(v.pointer()), std::int64_t{0}), {}, v.pointer(),
+                v.index(), v.path(), v.layout());
     return {{}, copy.as_read_only(), {}};
   }
 };
@@ -348,7 +349,8 @@ void Result<std::tuple<X...>>::store(const DeviceFunctionScope& scope, unsigned 
   const std::tuple<Val<X>...> values = result;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (spvjit::store(scope.pointer_arg(first + static_cast<unsigned>(I)).unchecked(),
-                   literal(std::get<I>(values).state(), std::int64_t{0}), std::get<I>(values)),
+                   literal(detail::state_of(std::get<I>(values)), std::int64_t{0}),
+                   std::get<I>(values)),
      ...);
   }(std::index_sequence_for<X...>{});
 }

@@ -59,14 +59,14 @@ SPVJIT_UNARY_FLOAT(round, Round)
 SPVJIT_UNARY_FLOAT(trunc, Trunc)
 #undef SPVJIT_UNARY_FLOAT
 
-#define SPVJIT_BINARY_FLOAT(fn, op)                                            \
-  template <KernelFloat T>                                                     \
-  Val<T> fn(Val<T> a, Val<T> b) {                                              \
-    return Val<T>(math(MathFn::op, {a, b}));                                   \
-  }                                                                            \
-  template <KernelFloat T>                                                     \
-  Val<T> fn(Val<T> a, std::type_identity_t<T> b) {                             \
-    return Val<T>(math(MathFn::op, {a, detail::literal(a.state(), b)}));       \
+#define SPVJIT_BINARY_FLOAT(fn, op)                                                \
+  template <KernelFloat T>                                                         \
+  Val<T> fn(Val<T> a, Val<T> b) {                                                  \
+    return Val<T>(math(MathFn::op, {a, b}));                                       \
+  }                                                                                \
+  template <KernelFloat T>                                                         \
+  Val<T> fn(Val<T> a, std::type_identity_t<T> b) {                                 \
+    return Val<T>(math(MathFn::op, {a, detail::literal(detail::state_of(a), b)})); \
   }
 SPVJIT_BINARY_FLOAT(pow, Pow)
 SPVJIT_BINARY_FLOAT(fmin, Fmin)
@@ -96,7 +96,8 @@ Val<T> clamp(Val<T> x, Val<T> lo, Val<T> hi) {
 }
 template <KernelScalar T>
 Val<T> clamp(Val<T> x, std::type_identity_t<T> lo, std::type_identity_t<T> hi) {
-  return clamp(x, Val<T>(detail::literal(x.state(), lo)), Val<T>(detail::literal(x.state(), hi)));
+  return clamp(x, Val<T>(detail::literal(detail::state_of(x), lo)),
+               Val<T>(detail::literal(detail::state_of(x), hi)));
 }
 
 /// |x| in x's type: abs of the most negative value wraps to itself, as in OpenCL.

@@ -111,16 +111,17 @@ class Array {
   /// array was made with inbounds().
   template <class... I>
   Ref<T> operator()(const I&... indices) const {
-    const Value values[sizeof...(I) + 1] = {detail::index_value(base_.state(), indices)..., {}};
+    const Value values[sizeof...(I) + 1] = {
+        detail::index_value(detail::state_of(base_), indices)..., {}};
     detail::ViewIndex view;
     Value linear = detail::offset(shape_, values, sizeof...(I), "array index",
-                                  base_.extent() ? &view : nullptr);
+                                  detail::extent_of(base_) ? &view : nullptr);
     return Ref<T>(base_, linear, view);
   }
   /// The element at a linear offset (in the array's layout).
   template <class I>
   Ref<T> operator[](const I& linear) const {
-    return Ref<T>(base_, detail::index_value(base_.state(), linear));
+    return Ref<T>(base_, detail::index_value(detail::state_of(base_), linear));
   }
   unsigned rank() const { return shape_.rank; }
   Layout layout() const { return shape_.layout; }
@@ -146,7 +147,7 @@ template <KernelScalar T, ArrayLayout L = RowMajor>
 Array<T, AddressSpace::Local> local_array(KernelBuilder& kb,
                                           std::initializer_list<std::int64_t> extents,
                                           std::string_view name = "local") {
-  auto shape = detail::make_shape(kb.state(), extents, "local_array", L::layout);
+  auto shape = detail::make_shape(detail::state_of(kb), extents, "local_array", L::layout);
   auto p = detail::make_local_array(kb, scalar_of<T>, detail::element_count(extents, "local_array"),
                                     name);
   return {Ptr<T, AddressSpace::Local>(p), shape};
@@ -156,7 +157,7 @@ Array<T, AddressSpace::Local> local_array(KernelBuilder& kb,
 template <KernelScalar T, ArrayLayout L = RowMajor>
 Array<T, AddressSpace::Private> private_array(KernelBuilder& kb,
                                               std::initializer_list<std::int64_t> extents) {
-  auto shape = detail::make_shape(kb.state(), extents, "private_array", L::layout);
+  auto shape = detail::make_shape(detail::state_of(kb), extents, "private_array", L::layout);
   auto p =
       detail::make_private_array(kb, scalar_of<T>, detail::element_count(extents, "private_array"));
   return {Ptr<T, AddressSpace::Private>(p), shape};
@@ -173,7 +174,7 @@ Array<T, Space> inbounds(const Array<T, Space>& a) {
 template <ArrayLayout L = RowMajor, class T, AddressSpace Space, class... E>
 Array<T, Space> view(const Ptr<T, Space>& p, const E&... extents) {
   static_assert(sizeof...(E) >= 1 && sizeof...(E) <= 3, "view: 1 to 3 extents");
-  const Value values[] = {detail::index_value(p.state(), extents)...};
+  const Value values[] = {detail::index_value(detail::state_of(p), extents)...};
   return {p, detail::make_shape(values, sizeof...(E), "view", L::layout)};
 }
 /// The memory of an array seen with other extents (KA's `reshape`): `view(A, length(A))`.

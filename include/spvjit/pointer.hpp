@@ -15,19 +15,12 @@ namespace spvjit {
 class Pointer {
  public:
   Pointer() = default;
-  Pointer(detail::BuilderState* state, llvm::Value* value, Scalar element, AddressSpace space,
-          bool read_only, llvm::Value* extent = nullptr, int array = -1,
-          const StructLayout* layout = nullptr) noexcept
-      : state_(state), value_(value), extent_(extent), layout_(layout), element_(element),
-        space_(space), read_only_(read_only), array_(array) {}
 
   Scalar element() const noexcept { return element_; }
   AddressSpace space() const noexcept { return space_; }
   bool read_only() const noexcept { return read_only_; }
-  llvm::Value* raw() const noexcept { return value_; }
-  detail::BuilderState* state() const noexcept { return state_; }
-  /// The elements an index may reach (an i64 in the kernel), or null: accesses go unchecked.
-  llvm::Value* extent() const noexcept { return extent_; }
+  /// Whether an index is checked against the elements the pointer reaches (see inbounds()).
+  bool checked() const noexcept { return extent_ != nullptr; }
   /// Which array of the kernel this points into, for bounds messages (-1: unchecked).
   int array() const noexcept { return array_; }
   /// The struct each element is (element() is then unused), or null for scalars.
@@ -47,9 +40,21 @@ class Pointer {
   }
 
  private:
+  friend struct detail::BuilderAccess;
+  Pointer(detail::BuilderState* state, llvm::Value* value, Scalar element, AddressSpace space,
+          bool read_only, llvm::Value* extent, int array, const StructLayout* layout) noexcept
+      : state_(state),
+        value_(value),
+        extent_(extent),
+        layout_(layout),
+        element_(element),
+        space_(space),
+        read_only_(read_only),
+        array_(array) {}
+
   detail::BuilderState* state_ = nullptr;
   llvm::Value* value_ = nullptr;
-  llvm::Value* extent_ = nullptr;
+  llvm::Value* extent_ = nullptr;  ///< the elements an index may reach (i64), or null
   const StructLayout* layout_ = nullptr;
   Scalar element_ = Scalar::F32;
   AddressSpace space_ = AddressSpace::Global;
@@ -58,6 +63,18 @@ class Pointer {
 };
 
 namespace detail {
+/// `extent`: the elements an index may reach (an i64 in the kernel), or null (unchecked);
+/// `array`: which array of the kernel it points into, for bounds messages (-1: unchecked).
+inline Pointer make_pointer(BuilderState* state, llvm::Value* value, Scalar element,
+                            AddressSpace space, bool read_only, llvm::Value* extent = nullptr,
+                            int array = -1, const StructLayout* layout = nullptr) noexcept {
+  return BuilderAccess::make<Pointer>(state, value, element, space, read_only, extent, array,
+                                      layout);
+}
+inline BuilderState* state_of(const Pointer& p) noexcept { return BuilderAccess::state(p); }
+inline llvm::Value* llvm_of(const Pointer& p) noexcept { return BuilderAccess::llvm_value(p); }
+inline llvm::Value* extent_of(const Pointer& p) noexcept { return BuilderAccess::extent(p); }
+
 /// A view's indices and extents (i64 values in the kernel), checked before its linear offset.
 struct ViewIndex {
   llvm::Value* index[3] = {nullptr, nullptr, nullptr};
@@ -130,7 +147,7 @@ class Ref {
   const Ref& operator=(value_type v) const
     requires(!std::is_const_v<T>)
   {
-    return *this = Val<value_type>(detail::literal(ptr_.state(), v));
+    return *this = Val<value_type>(detail::literal(detail::state_of(ptr_), v));
   }
   /// Read-modify-write (not atomic): `y[i] += a * x[i]`, `o[i] += 1.0f`, `bits[i] >>= 1`. Takes
   /// a Val, a Var or an element of the element's arithmetic type, or a plain number.
@@ -192,7 +209,7 @@ class Ptr : public Pointer {
     return detail::ElementRef<T>(*this, index);
   }
   detail::ElementRef<T> operator[](std::int64_t index) const {
-    return detail::ElementRef<T>(*this, detail::literal(state(), index));
+    return detail::ElementRef<T>(*this, detail::literal(detail::state_of(*this), index));
   }
   /// An index held in a variable or an element is read first: `hist[bin]`, `out[perm[i]]`.
   template <class I>

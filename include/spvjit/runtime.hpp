@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "spvjit/error.hpp"
+#include "spvjit/handle.hpp"
 #include "spvjit/struct_layout.hpp"
 #include "spvjit/types.hpp"
 #include "spvjit/export.hpp"
@@ -103,91 +104,79 @@ void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_
 void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes);
 void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t bytes);
 _cl_mem* buffer_create(RuntimeCore& core, std::size_t bytes);
-void buffer_release(_cl_mem* mem) noexcept;
 /// The core of a live Runtime; throws UserError for a moved-from one (a null core).
 RuntimeCore& live_core(const std::shared_ptr<RuntimeCore>& core);
 }  // namespace detail
 
+class Runtime;
+namespace detail {
+/// The core behind a Runtime (spvjit's own code: the Jit, the algorithms, shared arrays);
+/// throws UserError for a moved-from Runtime.
+RuntimeCore& core_of(const Runtime& rt);
+const std::shared_ptr<RuntimeCore>& shared_core_of(const Runtime& rt);
+}  // namespace detail
+
 /// A device buffer of `size()` elements of T (T = half for Float16 storage, or a struct
-/// described with SPVJIT_STRUCT). Move-only; frees
-/// its memory when destroyed. Transfers are blocking.
+/// described with SPVJIT_STRUCT), made by Runtime::allocate, zeros or upload. Move-only (a
+/// moved-from buffer is empty); frees its memory when destroyed. Transfers are blocking.
 template <KernelElement T>
 class Buffer {
  public:
   using value_type = T;
   Buffer() = default;
-  Buffer(std::shared_ptr<detail::RuntimeCore> core, std::size_t size)
-      : core_(std::move(core)),
-        mem_(detail::buffer_create(detail::live_core(core_), bytes_for(size))),
-        size_(size) {}
-  ~Buffer() { detail::buffer_release(mem_); }
-  Buffer(Buffer&& o) noexcept : core_(std::move(o.core_)), mem_(o.mem_), size_(o.size_) {
-    o.mem_ = nullptr;
-    o.size_ = 0;
-  }
-  Buffer& operator=(Buffer&& o) noexcept {
-    if (this != &o) {
-      detail::buffer_release(mem_);
-      core_ = std::move(o.core_);
-      mem_ = o.mem_;
-      size_ = o.size_;
-      o.mem_ = nullptr;
-      o.size_ = 0;
-    }
-    return *this;
-  }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
 
-  std::size_t size() const noexcept { return size_; }
-  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
-  bool valid() const noexcept { return mem_ != nullptr; }
-  _cl_mem* handle() const noexcept { return mem_; }
-  const std::shared_ptr<detail::RuntimeCore>& shared_core() const noexcept { return core_; }
+  std::size_t size() const noexcept { return mem_.count(); }
+  std::size_t bytes() const noexcept { return size() * sizeof(T); }
+  bool valid() const noexcept { return mem_.get() != nullptr; }
+  _cl_mem* handle() const noexcept { return mem_.get(); }
   /// The Runtime (context) the buffer was allocated in; launches check it matches theirs.
-  const detail::RuntimeCore* owner() const noexcept { return core_.get(); }
+  const detail::RuntimeCore* owner() const noexcept { return mem_.core().get(); }
 
   /// Copies host data in; `data.size()` must equal `size()`.
   void write(std::span<const T> data) {
     check_size("write", data.size());
-    detail::buffer_write(*core_, mem_, 0, bytes(), data.data());
+    detail::buffer_write(*mem_.core(), handle(), 0, bytes(), data.data());
   }
   /// Copies the buffer out; `out.size()` must equal `size()`.
   void read(std::span<T> out) const {
     check_size("read", out.size());
-    detail::buffer_read(*core_, mem_, 0, bytes(), out.data());
+    detail::buffer_read(*mem_.core(), handle(), 0, bytes(), out.data());
   }
   std::vector<T> to_vector() const {
-    std::vector<T> out(size_);
+    std::vector<T> out(size());
     read(out);
     return out;
   }
   /// Copies this buffer's contents into `dst` (same size) on the device.
   void copy_to(Buffer& dst) const {
-    dst.check_size("copy_to", size_);
-    check_size("copy_to", dst.size_);
-    if (dst.core_ != core_)
+    dst.check_size("copy_to", size());
+    check_size("copy_to", dst.size());
+    if (dst.owner() != owner())
       throw UserError("Buffer::copy_to: the buffers belong to different Runtimes");
-    detail::buffer_copy(*core_, mem_, dst.mem_, bytes());
+    detail::buffer_copy(*mem_.core(), handle(), dst.handle(), bytes());
   }
 
  private:
+  friend class Runtime;
+  template <KernelElement>
+  friend class BufferView;
+  Buffer(std::shared_ptr<detail::RuntimeCore> core, std::size_t size)
+      : mem_(core, detail::buffer_create(detail::live_core(core), bytes_for(size)), size) {}
+
   static std::size_t bytes_for(std::size_t n) {
     if (n > SIZE_MAX / sizeof(T)) throw UserError("Buffer: size overflows size_t");
     return (n == 0 ? 1 : n) * sizeof(T);  // OpenCL rejects zero-byte buffers
   }
   void check_size(const char* what, std::size_t given) const {
-    if (!mem_) throw UserError(std::string("Buffer::") + what + ": buffer is empty (moved from?)");
-    if (given != size_) {
+    if (!valid())
+      throw UserError(std::string("Buffer::") + what + ": buffer is empty (moved from?)");
+    if (given != size()) {
       throw UserError(std::string("Buffer::") + what + ": size mismatch: buffer holds " +
-                      std::to_string(size_) + " elements, host side has " +
-                      std::to_string(given));
+                      std::to_string(size()) + " elements, host side has " + std::to_string(given));
     }
   }
 
-  std::shared_ptr<detail::RuntimeCore> core_;
-  _cl_mem* mem_ = nullptr;
-  std::size_t size_ = 0;
+  detail::Owned<detail::MemObject> mem_;
 };
 
 /// An OpenCL device that accepts SPIR-V, with its context and in-order queue.
@@ -246,15 +235,20 @@ class Runtime {
   /// Waits until every command queued so far has finished (on every queue).
   void synchronize();
 
-  detail::RuntimeCore& core() const { return detail::live_core(core_); }
-  const std::shared_ptr<detail::RuntimeCore>& shared_core() const {
-    detail::live_core(core_);
-    return core_;
-  }
-
  private:
+  friend detail::RuntimeCore& detail::core_of(const Runtime& rt);
+  friend const std::shared_ptr<detail::RuntimeCore>& detail::shared_core_of(const Runtime& rt);
+
   std::shared_ptr<detail::RuntimeCore> core_;
 };
+
+namespace detail {
+inline RuntimeCore& core_of(const Runtime& rt) { return live_core(rt.core_); }
+inline const std::shared_ptr<RuntimeCore>& shared_core_of(const Runtime& rt) {
+  live_core(rt.core_);
+  return rt.core_;
+}
+}  // namespace detail
 
 }  // namespace spvjit
 

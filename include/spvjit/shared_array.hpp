@@ -18,8 +18,6 @@ namespace spvjit {
 
 namespace detail {
 void* svm_allocate(RuntimeCore& core, std::size_t bytes);
-/// Waits for every queued command, then frees: a kernel may still be using the memory.
-void svm_free(RuntimeCore& core, void* ptr) noexcept;
 }  // namespace detail
 
 template <KernelElement T>
@@ -58,65 +56,47 @@ class SharedArray {
  public:
   using value_type = T;
   SharedArray() = default;
-  SharedArray(std::shared_ptr<detail::RuntimeCore> core, std::size_t size)
-      : core_(std::move(core)),
-        data_(static_cast<T*>(detail::svm_allocate(*core_, (size ? size : 1) * sizeof(T)))),
-        size_(size) {}
-  ~SharedArray() {
-    if (data_) detail::svm_free(*core_, data_);
-  }
-  SharedArray(SharedArray&& o) noexcept
-      : core_(std::move(o.core_)), data_(std::exchange(o.data_, nullptr)),
-        size_(std::exchange(o.size_, 0)) {}
-  SharedArray& operator=(SharedArray&& o) noexcept {
-    if (this != &o) {
-      if (data_) detail::svm_free(*core_, data_);
-      core_ = std::move(o.core_);
-      data_ = std::exchange(o.data_, nullptr);
-      size_ = std::exchange(o.size_, 0);
-    }
-    return *this;
-  }
-  SharedArray(const SharedArray&) = delete;
-  SharedArray& operator=(const SharedArray&) = delete;
-
-  T* data() const noexcept { return data_; }
-  std::size_t size() const noexcept { return size_; }
-  bool valid() const noexcept { return data_ != nullptr; }
-  T& operator[](std::size_t i) const noexcept { return data_[i]; }
-  std::span<T> span() const noexcept { return {data_, size_}; }
-  T* begin() const noexcept { return data_; }
-  T* end() const noexcept { return data_ + size_; }
+  T* data() const noexcept { return static_cast<T*>(block_.get()); }
+  std::size_t size() const noexcept { return block_.count(); }
+  bool valid() const noexcept { return data() != nullptr; }
+  T& operator[](std::size_t i) const noexcept { return data()[i]; }
+  std::span<T> span() const noexcept { return {data(), size()}; }
+  T* begin() const noexcept { return data(); }
+  T* end() const noexcept { return data() + size(); }
   /// The Runtime (context) the memory was allocated in; launches check it matches theirs.
-  const detail::RuntimeCore* owner() const noexcept { return core_.get(); }
+  const detail::RuntimeCore* owner() const noexcept { return block_.core().get(); }
 
   /// Elements [offset, offset + count): any offset (kernels get a pointer into the array).
   SharedSpan<T> view(std::size_t offset, std::size_t count) const {
-    if (offset > size_ || count > size_ - offset) {
+    if (offset > size() || count > size() - offset) {
       throw UserError("SharedArray::view: elements [" + std::to_string(offset) + ", " +
                       std::to_string(offset) + "+" + std::to_string(count) +
-                      ") are outside the array of " + std::to_string(size_) + " elements");
+                      ") are outside the array of " + std::to_string(size()) + " elements");
     }
-    return SharedSpan<T>(data_ + offset, count, core_.get());
+    return SharedSpan<T>(data() + offset, count, owner());
   }
-  operator SharedSpan<T>() const noexcept { return SharedSpan<T>(data_, size_, core_.get()); }
+  operator SharedSpan<T>() const noexcept { return SharedSpan<T>(data(), size(), owner()); }
 
  private:
-  std::shared_ptr<detail::RuntimeCore> core_;
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
+  template <KernelElement U>
+  friend SharedArray<U> allocate_shared(Runtime& rt, std::size_t size);
+  SharedArray(const std::shared_ptr<detail::RuntimeCore>& core, std::size_t size)
+      : block_(core, detail::svm_allocate(detail::live_core(core), (size ? size : 1) * sizeof(T)),
+               size) {}
+
+  detail::Owned<detail::SvmBlock> block_;
 };
 
 /// Uninitialized shared memory of `size` elements on `rt`'s context.
 template <KernelElement T>
 [[nodiscard]] SharedArray<T> allocate_shared(Runtime& rt, std::size_t size) {
-  return SharedArray<T>(rt.shared_core(), size);
+  return SharedArray<T>(detail::shared_core_of(rt), size);
 }
 
 /// Zero-filled shared memory.
 template <KernelElement T>
 [[nodiscard]] SharedArray<T> zeros_shared(Runtime& rt, std::size_t size) {
-  SharedArray<T> a(rt.shared_core(), size);
+  SharedArray<T> a = allocate_shared<T>(rt, size);
   for (auto& v : a) v = T{};
   return a;
 }

@@ -205,7 +205,7 @@ class StructVal : public StructRef<const S> {
   StructVal(const StructVal&) = default;
   /// Adopts a private struct nothing else writes (the library's own constructors use this).
   explicit StructVal(const Pointer& p)
-      : StructRef<const S>(p, detail::literal(p.state(), std::int64_t{0})) {}
+      : StructRef<const S>(p, detail::literal(detail::state_of(p), std::int64_t{0})) {}
 };
 
 /// A private struct variable (`kb.var(ps[i])`): its members assign, and so does the whole.
@@ -215,7 +215,7 @@ class StructVar : public StructRef<S> {
   StructVar() = default;
   StructVar(const StructVar&) = default;
   explicit StructVar(const Pointer& p)
-      : StructRef<S>(p, detail::literal(p.state(), std::int64_t{0})) {}
+      : StructRef<S>(p, detail::literal(detail::state_of(p), std::int64_t{0})) {}
   template <class U>
     requires(std::is_same_v<std::remove_const_t<U>, S>)
   const StructVar& operator=(const StructRef<U>& other) const {
@@ -230,9 +230,9 @@ class StructVar : public StructRef<S> {
 
 template <class T>
 StructVal<typename StructRef<T>::struct_type> StructRef<T>::get() const {
-  const Pointer copy = detail::private_struct(ptr_.state(), layout());
-  detail::copy_struct(copy, detail::literal(ptr_.state(), std::int64_t{0}), {}, ptr_, index_, path_,
-                      layout());
+  const Pointer copy = detail::private_struct(detail::state_of(ptr_), layout());
+  detail::copy_struct(copy, detail::literal(detail::state_of(ptr_), std::int64_t{0}), {}, ptr_,
+                      index_, path_, layout());
   return StructVal<struct_type>(copy.as_read_only());
 }
 

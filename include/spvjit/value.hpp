@@ -20,26 +20,62 @@ namespace spvjit {
 
 namespace detail {
 class SPVJIT_INTERNAL BuilderState;  // ir/state.hpp: stays inside the library
-}
+
+/// spvjit's own way into a kernel handle's parts (Value, VecValue, Pointer, KernelBuilder): the
+/// builder they belong to and the LLVM value they stand for. Those are not API — a user holds
+/// handles and operates on them — but the header templates and ir/ need them; each handle
+/// befriends this one struct, and make_value, state_of and llvm_of below are its faces.
+struct BuilderAccess {
+  template <class Handle, class... Parts>
+  static Handle make(Parts... parts) noexcept {
+    return Handle(parts...);
+  }
+  template <class Handle>
+  static BuilderState* state(const Handle& h) noexcept {
+    return h.state_;
+  }
+  template <class Handle>
+  static llvm::Value* llvm_value(const Handle& h) noexcept {
+    return h.value_;
+  }
+  template <class Pointer>
+  static llvm::Value* extent(const Pointer& p) noexcept {
+    return p.extent_;
+  }
+  template <class Builder>
+  static BuilderState* builder_state(const Builder& kb) noexcept {
+    return kb.state_.get();
+  }
+};
+}  // namespace detail
 
 /// A dynamically typed SSA value of a kernel being built. Cheap to copy; valid while its
 /// KernelBuilder lives.
 class Value {
  public:
   Value() = default;
-  Value(detail::BuilderState* state, llvm::Value* value, Scalar type) noexcept
-      : state_(state), value_(value), type_(type) {}
 
   Scalar type() const noexcept { return type_; }
   bool valid() const noexcept { return value_ != nullptr; }
-  llvm::Value* raw() const noexcept { return value_; }
-  detail::BuilderState* state() const noexcept { return state_; }
 
  private:
+  friend struct detail::BuilderAccess;
+  Value(detail::BuilderState* state, llvm::Value* value, Scalar type) noexcept
+      : state_(state), value_(value), type_(type) {}
+
   detail::BuilderState* state_ = nullptr;
   llvm::Value* value_ = nullptr;
   Scalar type_ = Scalar::I32;
 };
+
+namespace detail {
+inline Value make_value(BuilderState* state, llvm::Value* value, Scalar type) noexcept {
+  return BuilderAccess::make<Value>(state, value, type);
+}
+/// The builder a value belongs to (null for an empty Value).
+inline BuilderState* state_of(const Value& v) noexcept { return BuilderAccess::state(v); }
+inline llvm::Value* llvm_of(const Value& v) noexcept { return BuilderAccess::llvm_value(v); }
+}  // namespace detail
 
 /// The operators of the kernel language. Each checks its operand types and throws UserError
 /// ("add: operand types differ: f32 and i32; insert an explicit cast") on a mismatch.
@@ -109,21 +145,19 @@ template <class T>
 inline constexpr bool shift_type_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 }  // namespace detail
 
-#define SPVJIT_BINARY_OPERATOR(sym, op, allowed)                           \
-  template <KernelScalar T>                                                \
-    requires(allowed)                                                      \
-  Val<T> operator sym(Val<T> a, Val<T> b) {                                \
-    return Val<T>(binary(BinaryOp::op, a, b));                             \
-  }                                                                        \
-  template <KernelScalar T>                                                \
-    requires(allowed)                                                      \
-  Val<T> operator sym(Val<T> a, std::type_identity_t<T> b) {               \
-    return Val<T>(binary(BinaryOp::op, a, detail::literal(a.state(), b))); \
-  }                                                                        \
-  template <KernelScalar T>                                                \
-    requires(allowed)                                                      \
-  Val<T> operator sym(std::type_identity_t<T> a, Val<T> b) {               \
-    return Val<T>(binary(BinaryOp::op, detail::literal(b.state(), a), b)); \
+#define SPVJIT_BINARY_OPERATOR(sym, op, allowed)                                     \
+  template <KernelScalar T>                                                          \
+  requires(allowed) Val<T>                                                           \
+  operator sym(Val<T> a, Val<T> b) { return Val<T>(binary(BinaryOp::op, a, b)); }    \
+  template <KernelScalar T>                                                          \
+  requires(allowed) Val<T>                                                           \
+  operator sym(Val<T> a, std::type_identity_t<T> b) {                                \
+    return Val<T>(binary(BinaryOp::op, a, detail::literal(detail::state_of(a), b))); \
+  }                                                                                  \
+  template <KernelScalar T>                                                          \
+  requires(allowed) Val<T>                                                           \
+  operator sym(std::type_identity_t<T> a, Val<T> b) {                                \
+    return Val<T>(binary(BinaryOp::op, detail::literal(detail::state_of(b), a), b)); \
   }
 SPVJIT_BINARY_OPERATOR(+, Add, true)
 SPVJIT_BINARY_OPERATOR(-, Sub, true)
@@ -137,18 +171,18 @@ SPVJIT_BINARY_OPERATOR(<<, Shl, detail::shift_type_v<T>)
 SPVJIT_BINARY_OPERATOR(>>, Shr, detail::shift_type_v<T>)
 #undef SPVJIT_BINARY_OPERATOR
 
-#define SPVJIT_COMPARE_OPERATOR(sym, op)                                       \
-  template <KernelScalar T>                                                    \
-  Val<bool> operator sym(Val<T> a, Val<T> b) {                                 \
-    return Val<bool>(compare(CompareOp::op, a, b));                            \
-  }                                                                            \
-  template <KernelScalar T>                                                    \
-  Val<bool> operator sym(Val<T> a, std::type_identity_t<T> b) {                \
-    return Val<bool>(compare(CompareOp::op, a, detail::literal(a.state(), b))); \
-  }                                                                            \
-  template <KernelScalar T>                                                    \
-  Val<bool> operator sym(std::type_identity_t<T> a, Val<T> b) {                \
-    return Val<bool>(compare(CompareOp::op, detail::literal(b.state(), a), b)); \
+#define SPVJIT_COMPARE_OPERATOR(sym, op)                                                  \
+  template <KernelScalar T>                                                               \
+  Val<bool> operator sym(Val<T> a, Val<T> b) {                                            \
+    return Val<bool>(compare(CompareOp::op, a, b));                                       \
+  }                                                                                       \
+  template <KernelScalar T>                                                               \
+  Val<bool> operator sym(Val<T> a, std::type_identity_t<T> b) {                           \
+    return Val<bool>(compare(CompareOp::op, a, detail::literal(detail::state_of(a), b))); \
+  }                                                                                       \
+  template <KernelScalar T>                                                               \
+  Val<bool> operator sym(std::type_identity_t<T> a, Val<T> b) {                           \
+    return Val<bool>(compare(CompareOp::op, detail::literal(detail::state_of(b), a), b)); \
   }
 SPVJIT_COMPARE_OPERATOR(<, Lt)
 SPVJIT_COMPARE_OPERATOR(<=, Le)

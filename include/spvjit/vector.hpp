@@ -31,21 +31,30 @@ namespace spvjit {
 class VecValue {
  public:
   VecValue() = default;
-  VecValue(detail::BuilderState* state, llvm::Value* value, Scalar element, unsigned lanes) noexcept
-      : state_(state), value_(value), element_(element), lanes_(lanes) {}
 
   Scalar element() const noexcept { return element_; }
   unsigned lanes() const noexcept { return lanes_; }
   bool valid() const noexcept { return value_ != nullptr; }
-  llvm::Value* raw() const noexcept { return value_; }
-  detail::BuilderState* state() const noexcept { return state_; }
 
  private:
+  friend struct detail::BuilderAccess;
+  VecValue(detail::BuilderState* state, llvm::Value* value, Scalar element, unsigned lanes) noexcept
+      : state_(state), value_(value), element_(element), lanes_(lanes) {}
+
   detail::BuilderState* state_ = nullptr;
   llvm::Value* value_ = nullptr;
   Scalar element_ = Scalar::F32;
   unsigned lanes_ = 0;
 };
+
+namespace detail {
+inline VecValue make_vec(BuilderState* state, llvm::Value* value, Scalar element,
+                         unsigned lanes) noexcept {
+  return BuilderAccess::make<VecValue>(state, value, element, lanes);
+}
+inline BuilderState* state_of(const VecValue& v) noexcept { return BuilderAccess::state(v); }
+inline llvm::Value* llvm_of(const VecValue& v) noexcept { return BuilderAccess::llvm_value(v); }
+}  // namespace detail
 
 /// True for the lane counts OpenCL has vector types for.
 constexpr bool valid_lanes(unsigned n) { return n == 2 || n == 3 || n == 4 || n == 8 || n == 16; }
@@ -163,26 +172,26 @@ Vec<To, N> cast(Vec<From, N> v) {
   return Vec<To, N>(cast(static_cast<VecValue>(v), scalar_of<To>));
 }
 
-#define SPVJIT_VECTOR_BINARY(sym, op)                                                   \
-  template <KernelScalar T, unsigned N>                                                 \
-  Vec<T, N> operator sym(Vec<T, N> a, Vec<T, N> b) {                                    \
-    return Vec<T, N>(binary(BinaryOp::op, a, b));                                       \
-  }                                                                                     \
-  template <KernelScalar T, unsigned N>                                                 \
-  Vec<T, N> operator sym(Vec<T, N> a, Val<T> b) {                                       \
-    return Vec<T, N>(binary(BinaryOp::op, a, splat(b, N)));                             \
-  }                                                                                     \
-  template <KernelScalar T, unsigned N>                                                 \
-  Vec<T, N> operator sym(Val<T> a, Vec<T, N> b) {                                       \
-    return Vec<T, N>(binary(BinaryOp::op, splat(a, N), b));                             \
-  }                                                                                     \
-  template <KernelScalar T, unsigned N>                                                 \
-  Vec<T, N> operator sym(Vec<T, N> a, std::type_identity_t<T> b) {                      \
-    return Vec<T, N>(binary(BinaryOp::op, a, splat(detail::literal(a.state(), b), N))); \
-  }                                                                                     \
-  template <KernelScalar T, unsigned N>                                                 \
-  Vec<T, N> operator sym(std::type_identity_t<T> a, Vec<T, N> b) {                      \
-    return Vec<T, N>(binary(BinaryOp::op, splat(detail::literal(b.state(), a), N), b)); \
+#define SPVJIT_VECTOR_BINARY(sym, op)                                                             \
+  template <KernelScalar T, unsigned N>                                                           \
+  Vec<T, N> operator sym(Vec<T, N> a, Vec<T, N> b) {                                              \
+    return Vec<T, N>(binary(BinaryOp::op, a, b));                                                 \
+  }                                                                                               \
+  template <KernelScalar T, unsigned N>                                                           \
+  Vec<T, N> operator sym(Vec<T, N> a, Val<T> b) {                                                 \
+    return Vec<T, N>(binary(BinaryOp::op, a, splat(b, N)));                                       \
+  }                                                                                               \
+  template <KernelScalar T, unsigned N>                                                           \
+  Vec<T, N> operator sym(Val<T> a, Vec<T, N> b) {                                                 \
+    return Vec<T, N>(binary(BinaryOp::op, splat(a, N), b));                                       \
+  }                                                                                               \
+  template <KernelScalar T, unsigned N>                                                           \
+  Vec<T, N> operator sym(Vec<T, N> a, std::type_identity_t<T> b) {                                \
+    return Vec<T, N>(binary(BinaryOp::op, a, splat(detail::literal(detail::state_of(a), b), N))); \
+  }                                                                                               \
+  template <KernelScalar T, unsigned N>                                                           \
+  Vec<T, N> operator sym(std::type_identity_t<T> a, Vec<T, N> b) {                                \
+    return Vec<T, N>(binary(BinaryOp::op, splat(detail::literal(detail::state_of(b), a), N), b)); \
   }
 SPVJIT_VECTOR_BINARY(+, Add)
 SPVJIT_VECTOR_BINARY(-, Sub)
@@ -196,18 +205,19 @@ SPVJIT_VECTOR_BINARY(<<, Shl)
 SPVJIT_VECTOR_BINARY(>>, Shr)
 #undef SPVJIT_VECTOR_BINARY
 
-#define SPVJIT_VECTOR_COMPARE(sym, op)                                                       \
-  template <KernelScalar T, unsigned N>                                                      \
-  Vec<bool, N> operator sym(Vec<T, N> a, Vec<T, N> b) {                                      \
-    return Vec<bool, N>(compare(CompareOp::op, a, b));                                       \
-  }                                                                                          \
-  template <KernelScalar T, unsigned N>                                                      \
-  Vec<bool, N> operator sym(Vec<T, N> a, Val<T> b) {                                         \
-    return Vec<bool, N>(compare(CompareOp::op, a, splat(b, N)));                             \
-  }                                                                                          \
-  template <KernelScalar T, unsigned N>                                                      \
-  Vec<bool, N> operator sym(Vec<T, N> a, std::type_identity_t<T> b) {                        \
-    return Vec<bool, N>(compare(CompareOp::op, a, splat(detail::literal(a.state(), b), N))); \
+#define SPVJIT_VECTOR_COMPARE(sym, op)                                                 \
+  template <KernelScalar T, unsigned N>                                                \
+  Vec<bool, N> operator sym(Vec<T, N> a, Vec<T, N> b) {                                \
+    return Vec<bool, N>(compare(CompareOp::op, a, b));                                 \
+  }                                                                                    \
+  template <KernelScalar T, unsigned N>                                                \
+  Vec<bool, N> operator sym(Vec<T, N> a, Val<T> b) {                                   \
+    return Vec<bool, N>(compare(CompareOp::op, a, splat(b, N)));                       \
+  }                                                                                    \
+  template <KernelScalar T, unsigned N>                                                \
+  Vec<bool, N> operator sym(Vec<T, N> a, std::type_identity_t<T> b) {                  \
+    return Vec<bool, N>(                                                               \
+        compare(CompareOp::op, a, splat(detail::literal(detail::state_of(a), b), N))); \
   }
 SPVJIT_VECTOR_COMPARE(<, Lt)
 SPVJIT_VECTOR_COMPARE(<=, Le)
@@ -351,7 +361,8 @@ Vec<arithmetic_t<T>, N> vload(const Ptr<T, Space>& p, Val<I> first,
 template <unsigned N, class T, AddressSpace Space>
 Vec<arithmetic_t<T>, N> vload(const Ptr<T, Space>& p, std::int64_t first,
                               VectorAlign align = VectorAlign::Element) {
-  return Vec<arithmetic_t<T>, N>(load_vector(p, detail::literal(p.state(), first), N, align));
+  return Vec<arithmetic_t<T>, N>(
+      load_vector(p, detail::literal(detail::state_of(p), first), N, align));
 }
 /// Stores v's lanes at elements first .. first + N - 1.
 template <class T, AddressSpace Space, class I, unsigned N>
@@ -364,7 +375,7 @@ template <class T, AddressSpace Space, unsigned N>
   requires(!std::is_const_v<T>)
 void vstore(const Ptr<T, Space>& p, std::int64_t first, Vec<arithmetic_t<T>, N> v,
             VectorAlign align = VectorAlign::Element) {
-  store_vector(p, detail::literal(p.state(), first), v, align);
+    store_vector(p, detail::literal(detail::state_of(p), first), v, align);
 }
 
 /// A mutable private vector variable (an accumulator kept across loop iterations).
@@ -376,11 +387,12 @@ class VecVar {
   explicit VecVar(const Pointer& slot) : slot_(slot) {}
   operator Vec<T, N>() const { return get(); }
   Vec<T, N> get() const {
-    return Vec<T, N>(load_vector(slot_, detail::literal(slot_.state(), std::int64_t{0}), N,
-                                 VectorAlign::Vector));
+    return Vec<T, N>(load_vector(slot_, detail::literal(detail::state_of(slot_), std::int64_t{0}),
+                                 N, VectorAlign::Vector));
   }
   const VecVar& operator=(Vec<T, N> v) const {
-    store_vector(slot_, detail::literal(slot_.state(), std::int64_t{0}), v, VectorAlign::Vector);
+    store_vector(slot_, detail::literal(detail::state_of(slot_), std::int64_t{0}), v,
+                 VectorAlign::Vector);
     return *this;
   }
   const VecVar& operator=(const VecVar& v) const { return *this = v.get(); }

@@ -19,7 +19,6 @@ namespace spvjit {
 
 namespace detail {
 _cl_mem* buffer_sub_create(_cl_mem* parent, std::size_t offset, std::size_t bytes);
-void buffer_retain(_cl_mem* mem) noexcept;
 void buffer_copy_region(RuntimeCore& core, _cl_mem* from, std::size_t from_offset, _cl_mem* to,
                         std::size_t to_offset, std::size_t bytes);
 /// CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: a sub-buffer's origin must be a multiple of it.
@@ -35,7 +34,7 @@ class BufferView {
   using value_type = T;
   BufferView() = default;
   BufferView(const Buffer<T>& buffer, std::size_t offset, std::size_t size)
-      : core_(buffer.shared_core()), parent_(buffer.handle()), offset_(offset), size_(size) {
+      : parent_(buffer.handle()), offset_(offset), size_(size) {
     if (!buffer.valid()) throw UserError("view: the buffer is empty (moved from?)");
     if (offset > buffer.size() || size > buffer.size() - offset) {
       throw UserError("view: elements [" + std::to_string(offset) + ", " +
@@ -43,7 +42,8 @@ class BufferView {
                       ") are outside the buffer of " + std::to_string(buffer.size()) +
                       " elements");
     }
-    const std::size_t align = detail::sub_buffer_alignment(*core_);
+    const std::shared_ptr<detail::RuntimeCore>& core = buffer.mem_.core();
+    const std::size_t align = detail::sub_buffer_alignment(*core);
     if ((offset * sizeof(T)) % align != 0) {
       throw UserError("view: offset " + std::to_string(offset) + " (" +
                       std::to_string(offset * sizeof(T)) +
@@ -51,36 +51,25 @@ class BufferView {
                       std::to_string(align) + " bytes (" + std::to_string(align / sizeof(T)) +
                       " elements)");
     }
-    if (size == 0) return;  // OpenCL rejects empty sub-buffers; an empty view passes none
-    mem_ = detail::buffer_sub_create(parent_, offset * sizeof(T), size * sizeof(T));
-  }
-  ~BufferView() { detail::buffer_release(mem_); }
-  BufferView(const BufferView& o)
-      : core_(o.core_), parent_(o.parent_), mem_(o.mem_), offset_(o.offset_), size_(o.size_) {
-    detail::buffer_retain(mem_);
-  }
-  BufferView& operator=(BufferView o) noexcept {
-    std::swap(core_, o.core_);
-    std::swap(parent_, o.parent_);
-    std::swap(mem_, o.mem_);
-    std::swap(offset_, o.offset_);
-    std::swap(size_, o.size_);
-    return *this;
+    // OpenCL rejects empty sub-buffers; an empty view passes none
+    mem_ = detail::Owned<detail::MemObject>(
+        core,
+        size ? detail::buffer_sub_create(parent_, offset * sizeof(T), size * sizeof(T)) : nullptr);
   }
 
   std::size_t size() const noexcept { return size_; }
   std::size_t offset() const noexcept { return offset_; }
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
   /// The sub-buffer kernels receive (null for an empty view).
-  _cl_mem* handle() const noexcept { return mem_; }
+  _cl_mem* handle() const noexcept { return mem_.get(); }
 
   void write(std::span<const T> data) {
     check_size("write", data.size());
-    detail::buffer_write(*core_, parent_, offset_ * sizeof(T), bytes(), data.data());
+    detail::buffer_write(core(), parent_, offset_ * sizeof(T), bytes(), data.data());
   }
   void read(std::span<T> out) const {
     check_size("read", out.size());
-    detail::buffer_read(*core_, parent_, offset_ * sizeof(T), bytes(), out.data());
+    detail::buffer_read(core(), parent_, offset_ * sizeof(T), bytes(), out.data());
   }
   std::vector<T> to_vector() const {
     std::vector<T> out(size_);
@@ -91,7 +80,7 @@ class BufferView {
   // The parent's memory and the byte offset into it: what transfers use.
   _cl_mem* parent() const noexcept { return parent_; }
   std::size_t byte_offset() const noexcept { return offset_ * sizeof(T); }
-  detail::RuntimeCore& core() const { return *core_; }
+  detail::RuntimeCore& core() const { return *mem_.core(); }
 
  private:
   void check_size(const char* what, std::size_t given) const {
@@ -103,9 +92,8 @@ class BufferView {
     }
   }
 
-  std::shared_ptr<detail::RuntimeCore> core_;
+  detail::Owned<detail::MemObject> mem_;  ///< the sub-buffer, and the Runtime of the buffer
   _cl_mem* parent_ = nullptr;
-  _cl_mem* mem_ = nullptr;
   std::size_t offset_ = 0;
   std::size_t size_ = 0;
 };

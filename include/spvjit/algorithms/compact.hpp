@@ -77,7 +77,7 @@ struct KeepFirstOfRun {
                         Val<compute_t<T>> v) {
     // Element 0 compares with itself: the load stays in bounds and the result is discarded.
     const Val<compute_t<T>> previous =
-        x[max(j - 1, Val<std::int64_t>(detail::literal(j.state(), std::int64_t{0})))];
+        x[max(j - 1, Val<std::int64_t>(detail::literal(detail::state_of(j), std::int64_t{0})))];
     return j == std::int64_t{0} || !Val<bool>(Equal{}(previous, v));
   }
 };

@@ -212,7 +212,7 @@ void copy_bits(Algorithms& algs, const S& memory, Buffer<K>& bits, std::size_t n
                bool into_memory) {
   static_assert(sizeof(typename S::value_type) == sizeof(K));
   const std::size_t bytes = n * sizeof(K);
-  RuntimeCore& core = algs.runtime().core();
+  RuntimeCore& core = detail::core_of(algs.runtime());
   algs.runtime().synchronize();
   if constexpr (HostAddressable<S>) {
     if (into_memory) {
@@ -253,7 +253,8 @@ bool radix_passes(Algorithms& algs, const KA& keys_a, const VA& values_a, std::s
   algs.kernel<build_radix_bounds<T>>()
       .launch(NDRange{plan.count}, WorkGroup{1}, keys_a, bounds, size, chunk);
   std::vector<U> host(2 * plan.count);
-  buffer_read(algs.runtime().core(), bounds.handle(), 0, host.size() * sizeof(U), host.data());
+  buffer_read(detail::core_of(algs.runtime()), bounds.handle(), 0, host.size() * sizeof(U),
+              host.data());
   U any = 0;
   U all = ~U(0);
   for (std::size_t g = 0; g < plan.count; ++g) {

@@ -173,7 +173,7 @@ void require_stateless(const char*) {
 template <class R>
 R read_result(Algorithms& algs, const Buffer<R>& buffer) {
   R value{};
-  buffer_read(algs.runtime().core(), buffer.handle(), 0, sizeof(R), &value);
+  buffer_read(detail::core_of(algs.runtime()), buffer.handle(), 0, sizeof(R), &value);
   return value;
 }
 
