@@ -62,8 +62,6 @@ struct HiddenArgs {
 struct KernelInterface {
   std::string name;
   std::vector<Param> params;
-  /// The kernel reads its ndrange (ndrange(), in_ndrange()): it takes it as hidden arguments.
-  bool hidden_ndrange = false;
   /// Work-items past the ndrange do no harm (the kernel reads in_ndrange()/ndrange(), or
   /// declared allow_padding()): launches may pad the ndrange to whole work-groups; else every
   /// workgroup must divide it.
@@ -75,9 +73,7 @@ struct KernelInterface {
   /// when they do not fit (pocl_setup_kernel_arg_array_with_locals), so the compile and each
   /// launch check the sum. CL_KERNEL_LOCAL_MEM_SIZE would say it, but PoCL 6.0 reports 0.
   std::uint64_t static_local_bytes = 0;
-  /// The kernel checks its accesses: it takes the hidden extents and record (common/bounds.hpp),
-  /// and `bounds_sites` describes each check for the host's message.
-  bool bounds_checked = false;
+  /// Describes each bounds check of a bounds_checked() kernel, for the host's message.
   std::vector<BoundsSite> bounds_sites;
   /// The hidden shape arguments, in order, which each launch fills in from its arguments.
   std::vector<ShapeArg> shape_args;
@@ -89,6 +85,12 @@ struct KernelInterface {
   bool prints = false;
   /// The hidden arguments' indices (layout() of the fields above).
   HiddenArgs hidden;
+
+  /// The kernel reads its ndrange (ndrange(), in_ndrange()): it takes it as hidden arguments.
+  bool hidden_ndrange() const { return hidden.ndrange != HiddenArgs::none; }
+  /// The kernel checks its accesses: it takes the hidden extents, record and fast end
+  /// (common/bounds.hpp).
+  bool bounds_checked() const { return hidden.record != HiddenArgs::none; }
 };
 
 }  // namespace spvjit::detail

@@ -503,16 +503,14 @@ KernelDef KernelBuilder::finish() {
     auto km = std::make_shared<detail::KernelModule>();
     km->name = s.name;
     km->params = s.params;
-    km->hidden_ndrange = s.uses_ndrange;
     km->pads_safely = s.uses_ndrange || s.allow_padding;
     km->declared_elementwise = s.declared_elementwise;
     km->work_per_item = s.work_per_item;
     km->static_local_bytes = s.static_local_bytes;
-    km->bounds_checked = checked;
     km->bounds_sites = std::move(s.bounds_sites);
     km->shape_args = std::move(shape_args);
-    km->hidden = detail::HiddenArgs::layout(km->params, km->hidden_ndrange, checked,
-                                            km->shape_args.size());
+    km->hidden =
+        detail::HiddenArgs::layout(km->params, s.uses_ndrange, checked, km->shape_args.size());
     if (s.kernel->arg_size() != km->hidden.count) {
       internal_error << ("kernel '" + s.name + "' has " +
                           std::to_string(s.kernel->arg_size()) + " arguments; its hidden "

@@ -25,9 +25,7 @@ KernelDef make_kernel_def(std::shared_ptr<const KernelModule> module) {
 const std::string& KernelDef::name() const { return detail::kernel_module(*this).name; }
 std::span<const Param> KernelDef::params() const { return detail::kernel_module(*this).params; }
 std::uint64_t KernelDef::hash() const { return detail::kernel_module(*this).hash; }
-bool KernelDef::has_hidden_ndrange() const {
-  return detail::kernel_module(*this).hidden_ndrange;
-}
+bool KernelDef::has_hidden_ndrange() const { return detail::kernel_module(*this).hidden_ndrange(); }
 bool KernelDef::pads_safely() const { return detail::kernel_module(*this).pads_safely; }
 std::string KernelDef::to_string() const { return detail::kernel_module(*this).module_ir(); }
 

@@ -270,7 +270,7 @@ class JitCore {
       subject.key = cache_key({module_kernels, km.raw->ir_text, {}, false, spec, key_options(),
                                &runtime->info, ToolVersions::current()});
     } else {
-      subject.key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange, spec,
+      subject.key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange(), spec,
                                key_options(), &runtime->info, ToolVersions::current()});
     }
     return subject;

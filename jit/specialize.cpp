@@ -59,7 +59,7 @@ llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* man
 llvm::Value* ndrange_value(llvm::IRBuilder<>& b, llvm::Function& kernel, const KernelModule& def,
                            const Specialization& spec, unsigned d) {
   if (spec.ndrange) return b.getInt64(spec.ndrange->size[d]);
-  if (!def.hidden_ndrange || def.hidden.ndrange + d >= kernel.arg_size()) {
+  if (!def.hidden_ndrange() || def.hidden.ndrange + d >= kernel.arg_size()) {
     internal_error << ("specialize: kernel '" + def.name + "' lacks its hidden ndrange arguments");
     return nullptr;
   }
@@ -131,14 +131,14 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
   }
   // Bounds checks read the hidden extents and record (common/bounds.hpp).
   for (auto* call : calls_to(*m, marker_extent)) {
-    if (!def.bounds_checked)
+    if (!def.bounds_checked())
       internal_error << ("specialize: an extent marker in an unchecked kernel");
     const unsigned param = dim_of_param(call, def);
     call->replaceAllUsesWith(kernel->getArg(def.hidden.extent_of(def.params, param)));
     call->eraseFromParent();
   }
   for (auto* call : calls_to(*m, marker_record)) {
-    if (!def.bounds_checked)
+    if (!def.bounds_checked())
       internal_error << ("specialize: a record marker in an unchecked kernel");
     call->replaceAllUsesWith(kernel->getArg(def.hidden.record));
     call->eraseFromParent();

@@ -323,13 +323,13 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
       case ParamKind::LocalArray: detail::set_argument(s, index, a.size, nullptr); break;
     }
   }
-  if (s.facts.hidden_ndrange) {
+  if (s.facts.hidden_ndrange()) {
     for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
       const cl_long extent = static_cast<cl_long>(nd.size[d]);
       detail::set_argument(s, s.facts.hidden.ndrange + d, sizeof(extent), &extent);
     }
   }
-  if (s.facts.bounds_checked) {
+  if (s.facts.bounds_checked()) {
     // The elements each pointer reaches, for the kernel's bounds checks (common/bounds.hpp), and
     // the least of them and ndrange(0), below which a coarsened kernel skips the checks of
     // get_global_id(0) (jit/coarsen/coarsen.cpp).

@@ -95,7 +95,7 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
       rules(geometry_rules(*core, kernel.get(), facts)),
       static_geometry(facts.spec.ndrange.has_value()),
       fixed(fixed_partition(rules, facts.name)),
-      bounds_slot(facts.bounds_checked ? core->bounds_records.acquire(this) : nullptr),
+      bounds_slot(facts.bounds_checked() ? core->bounds_records.acquire(this) : nullptr),
       memo(facts.hidden.count) {
   try {
     allow_struct_pointers(*core, kernel.get(), facts.name, facts.params);
@@ -103,7 +103,7 @@ LaunchState::LaunchState(std::shared_ptr<RuntimeCore> core_,
     core->bounds_records.release(bounds_slot);  // the destructor does not run for a throw here
     throw;
   }
-  if (!facts.bounds_checked) return;
+  if (!facts.bounds_checked()) return;
   // Without SVM (no slot) the Jit compiled the checks away: the address 0 is never read.
   const cl_ulong address = reinterpret_cast<std::uintptr_t>(bounds_slot);
   const cl_uint record = facts.hidden.record;

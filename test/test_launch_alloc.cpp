@@ -48,7 +48,7 @@ void raw_launch(const Kernel& k, const NDRange& nd, const WorkGroup& wg, const A
   cl_kernel kernel = detail::KernelAccess::kernel(k);
   cl_uint index = 0;
   (set_raw(kernel, index++, args), ...);
-  if (s.facts.hidden_ndrange) {
+  if (s.facts.hidden_ndrange()) {
     for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
       const cl_long extent = static_cast<cl_long>(nd.size[d]);
       REQUIRE(clSetKernelArg(kernel, index++, sizeof(extent), &extent) == CL_SUCCESS);

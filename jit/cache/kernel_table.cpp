@@ -41,7 +41,7 @@ bool same_content(const KernelDef& a, const KernelDef& b) noexcept {
   const KernelModule& y = detail::kernel_module(b);
   if (&x == &y) return true;
   // Padding is a declaration (allow_padding(), guards_own_bounds), not always in the IR.
-  return x.hash == y.hash && x.name == y.name && x.hidden_ndrange == y.hidden_ndrange &&
+  return x.hash == y.hash && x.name == y.name && x.hidden_ndrange() == y.hidden_ndrange() &&
          x.pads_safely == y.pads_safely && x.declared_elementwise == y.declared_elementwise &&
          x.work_per_item == y.work_per_item &&
          ((x.raw && x.raw == y.raw) || x.module_ir() == y.module_ir()) && same_params(x, y);

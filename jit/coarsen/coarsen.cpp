@@ -198,7 +198,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   llvm::Value* extent0 = nullptr;
   if (spec.ndrange) {
     extent0 = llvm::ConstantInt::get(llvm::Type::getInt64Ty(m.getContext()), spec.ndrange->size[0]);
-  } else if (def.hidden_ndrange && def.hidden.ndrange < kernel->arg_size()) {
+  } else if (def.hidden_ndrange() && def.hidden.ndrange < kernel->arg_size()) {
     extent0 = kernel->getArg(def.hidden.ndrange);
   } else if (!def.pads_safely) {
     return {1, "does not know its ndrange (it never reads in_ndrange() or ndrange()) and did not "
@@ -239,7 +239,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // Bounds checks of get_global_id(0) itself against a buffer's extent pass for every full
   // vector below the least extent the launch passed: a second vector body without them, for
   // those.
-  const bool has_fast_end = def.bounds_checked && def.hidden.fast_end != HiddenArgs::none;
+  const bool has_fast_end = def.bounds_checked();
   const FastEndArgs covered =
       has_fast_end ? FastEndArgs{def.hidden.first_extent, def.hidden.record} : FastEndArgs{};
   // The name carries the width, for people reading the SPIR-V (`spvjit dump <kernel>`).
