@@ -120,6 +120,8 @@ void register_heat();
 /// apps/waterlily_mult: WaterLily.jl's Poisson product per launch against OpenMP
 /// (bench_waterlily.cpp).
 void register_waterlily();
+/// apps/stream: the STREAM kernels written the KA way against OpenMP (bench_stream.cpp).
+void register_stream();
 /// baseline/openblas/*: OpenBLAS's sgemm on the matmul cases' inputs (bench_blas.cpp).
 void register_blas();
 /// The cases that start a child process per iteration (time_to_load, compile/cold and

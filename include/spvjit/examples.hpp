@@ -134,6 +134,22 @@ KernelDef waterlily_mult();
 /// x (const), c (f32).
 KernelDef straight_line(std::size_t statements);
 
+/// The STREAM kernels on f64 as a KernelAbstractions user writes them (KA's `@index(Global)`
+/// unguarded: the workgroup must divide the ndrange; bounds checks as the Jit compiles them):
+/// copy c[i] = a[i] (parameters c, a), scale b[i] = s * c[i] (b, c, s), add c[i] = a[i] + b[i]
+/// (c, a, b), triad a[i] = b[i] + s * c[i] (a, b, c, s); the read-only arrays are Const.
+KernelDef stream_copy();
+KernelDef stream_scale();
+KernelDef stream_add();
+KernelDef stream_triad();
+
+/// STREAM's dot product as KA users write it: each work-group of `group` work-items (a power
+/// of two, compiled with the static WorkGroup{group}) sums a[i] * b[i] over its elements by a
+/// tree reduction in local memory with a barrier per level, and work-item 0 writes the sum to
+/// partial[group_index]; the host adds the partials. Launch over n (a multiple of `group`).
+/// Parameters: partial, a (const), b (const). Named "stream_dot<group>".
+KernelDef stream_dot(std::int64_t group = 1024);
+
 }  // namespace spvjit::examples
 
 SPVJIT_API_END

@@ -1,0 +1,96 @@
+// examples::stream_copy, _scale, _add, _triad and stream_dot (the apps/stream benchmark's
+// kernels) against C++ loops: the element-wise ones bit for bit on sizes their workgroup must
+// divide (and the refusal of one it does not), the dot product's partial sums group by group
+// against the same tree order on the host, on 1 to 64 groups and at several group sizes.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "spvjit/examples.hpp"
+#include "test/lang_support.hpp"
+
+using namespace spvjit;
+
+namespace {
+
+// Values with all their mantissa bits in use: any other arithmetic changes some result.
+std::vector<double> random_doubles(std::size_t n, std::uint64_t seed) {
+  std::vector<double> v(n);
+  for (double& x : v) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    x = 0.5 + static_cast<double>(seed >> 11) / static_cast<double>(1ull << 53);
+  }
+  return v;
+}
+
+// One group's sum in the kernel's order: halves folded onto the first half, level by level.
+double tree_sum(std::vector<double> values) {
+  for (std::size_t s = values.size() / 2; s > 0; s /= 2) {
+    for (std::size_t i = 0; i < s; ++i) values[i] += values[i + s];
+  }
+  return values[0];
+}
+
+}  // namespace
+
+TEST_CASE("examples::stream_copy, _scale, _add and _triad against C++ loops, bit for bit") {
+  auto& rt = test::runtime();
+  const double s = 3.0;
+  for (std::size_t n : {std::size_t{1}, std::size_t{64}, std::size_t{4096}, std::size_t{65536}}) {
+    CAPTURE(n);
+    const auto a = random_doubles(n, 1), b = random_doubles(n, 2), c = random_doubles(n, 3);
+    auto A = rt.upload(a), B = rt.upload(b), C = rt.upload(c);
+    std::vector<double> expected(n);
+
+    auto out = rt.zeros<double>(n);
+    test::compile_checked(examples::stream_copy()).launch(NDRange{n}, out, A);
+    CHECK(out.to_vector() == a);
+
+    test::compile_checked(examples::stream_scale()).launch(NDRange{n}, out, C, s);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = s * c[i];
+    CHECK(out.to_vector() == expected);
+
+    test::compile_checked(examples::stream_add()).launch(NDRange{n}, out, A, B);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = a[i] + b[i];
+    CHECK(out.to_vector() == expected);
+
+    test::compile_checked(examples::stream_triad()).launch(NDRange{n}, out, B, C, s);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = b[i] + s * c[i];
+    CHECK(out.to_vector() == expected);
+  }
+}
+
+TEST_CASE("examples::stream_copy refuses a static workgroup that does not divide the ndrange") {
+  Kernel copy = test::jit().compile(examples::stream_copy(), test::static_workgroup(WorkGroup{64}));
+  auto& rt = test::runtime();
+  auto a = rt.zeros<double>(100), c = rt.zeros<double>(100);
+  CHECK_THROWS_AS(copy.launch(NDRange{100}, c, a), UserError);
+}
+
+TEST_CASE("examples::stream_dot: each group's tree sum, as the host computes it in that order") {
+  auto& rt = test::runtime();
+  for (std::int64_t group : {std::int64_t{1}, std::int64_t{64}, std::int64_t{1024}}) {
+    Kernel dot =
+        test::compile_checked(examples::stream_dot(group),
+                              test::static_workgroup(WorkGroup{static_cast<std::size_t>(group)}));
+    for (std::size_t groups : {std::size_t{1}, std::size_t{3}, std::size_t{64}}) {
+      const std::size_t g = static_cast<std::size_t>(group), n = g * groups;
+      CAPTURE(group);
+      CAPTURE(groups);
+      const auto a = random_doubles(n, 4), b = random_doubles(n, 5);
+      auto partial = rt.zeros<double>(groups);
+      dot.launch(NDRange{n}, partial, rt.upload(a), rt.upload(b));
+      std::vector<double> expected(groups);
+      for (std::size_t k = 0; k < groups; ++k) {
+        std::vector<double> products(g);
+        for (std::size_t i = 0; i < g; ++i) products[i] = a[k * g + i] * b[k * g + i];
+        expected[k] = tree_sum(products);
+      }
+      CHECK(partial.to_vector() == expected);
+    }
+  }
+  CHECK_THROWS_WITH_AS(examples::stream_dot(48),
+                       "examples::stream_dot: group 48; expected a power of two from 1 to 4096",
+                       UserError);
+}
