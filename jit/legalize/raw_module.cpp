@@ -236,8 +236,7 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
   llvm::Function* fn = module.getFunction(name);
   user_assert(fn && !fn->isDeclaration(), {operation})
       << "the module defines no function '" << name << "'";
-  const std::string what = std::string(operation) + ": kernel name";
-  detail::check_kernel_name(name, what.c_str());
+  detail::check_kernel_name({operation}, name, "kernel name");
   auto km = std::make_shared<detail::KernelModule>();
   km->name = name;
   for (const auto& arg : fn->args()) {
