@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "common/error_report.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit::detail {
@@ -22,7 +23,10 @@ bool same_ignoring_case(std::string_view a, std::string_view b) {
 }  // namespace
 
 void throw_bad_env(const char* name, std::string_view value, const std::string& expected) {
-  throw UserError(std::string(name) + "='" + std::string(value) + "': expected " + expected);
+  // The setting is where the error arose: whichever call read the variable, it is the one to fix.
+  const std::string setting = std::string(name) + "='" + std::string(value) + "'";
+  user_error({setting}) << "expected " << expected;
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
 std::optional<std::string> env_value(const char* name) {

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
+#include "common/error_report.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit {
@@ -29,10 +31,10 @@ std::string show(const std::optional<E>& e) {
 [[noreturn, gnu::cold, gnu::noinline]] void refuse(const GeometryRules& rules, const NDRange* nd,
                                                     const WorkGroup* wg, GeometryAsker asker,
                                                     const std::string& what) {
-  throw UserError(std::string(asker.stage) + " of kernel '" + std::string(asker.kernel) + "': " +
-                  what + " [ndrange static " + show(rules.statics->ndrange) + ", launch " +
-                  show(nd) + "; workgroup static " + show(rules.statics->workgroup) + ", launch " +
-                  show(wg) + "]");
+  user_error({asker.stage, asker.kernel})
+      << what << " [ndrange static " << show(rules.statics->ndrange) << ", launch " << show(nd)
+      << "; workgroup static " << show(rules.statics->workgroup) << ", launch " << show(wg) << "]";
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
 }  // namespace

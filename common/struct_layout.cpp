@@ -1,6 +1,7 @@
 // Struct layouts: the checks every described or raw-module struct passes, and their spellings.
 #include "spvjit/struct_layout.hpp"
 
+#include "common/error_report.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit {
@@ -40,29 +41,23 @@ StructLayout::StructLayout(std::string name, std::uint32_t size, std::uint32_t a
                            std::vector<StructField> fields, bool by_shape)
     : name_(std::move(name)), size_(size), align_(align), fields_(std::move(fields)),
       by_shape_(by_shape) {
-  const std::string what = "struct " + name_;
-  if (fields_.empty()) throw UserError(what + ": no members; expected at least one");
+  const std::string operation = "layout of struct " + name_;
+  const detail::Where where{operation};
+  user_assert(!fields_.empty(), (where)) << "no members; expected at least one";
   std::uint32_t end = 0;
   for (const StructField& f : fields_) {
-    if (f.offset < end) {
-      throw UserError(what + ": member '" + f.name + "' at byte " + std::to_string(f.offset) +
-                      " overlaps the member before it or is out of declaration order; list "
-                      "the members in the order they are declared");
-    }
-    if (f.pointer && (f.nested || f.array)) {
-      throw UserError(what + ": member '" + f.name +
-                      "' is a pointer and an array or a struct at once");
-    }
-    if (f.count == 0) throw UserError(what + ": member '" + f.name + "' is an empty array");
-    if (!f.array && f.count != 1) {
-      throw UserError(what + ": member '" + f.name + "' has " + std::to_string(f.count) +
-                      " elements but is not an array");
-    }
+    user_assert(f.offset >= end, (where))
+        << "member '" << f.name << "' at byte " << f.offset
+        << " overlaps the member before it or is out of declaration order; list the members in "
+           "the order they are declared";
+    user_assert(!f.pointer || (!f.nested && !f.array), (where))
+        << "member '" << f.name << "' is a pointer and an array or a struct at once";
+    user_assert(f.count != 0, (where)) << "member '" << f.name << "' is an empty array";
+    user_assert(f.array || f.count == 1, (where))
+        << "member '" << f.name << "' has " << f.count << " elements but is not an array";
     end = f.offset + field_bytes(f);
-    if (end > size_) {
-      throw UserError(what + ": member '" + f.name + "' ends at byte " + std::to_string(end) +
-                      ", past the struct's " + std::to_string(size_) + " bytes");
-    }
+    user_assert(end <= size_, (where)) << "member '" << f.name << "' ends at byte " << end
+                                       << ", past the struct's " << size_ << " bytes";
   }
   spell_out(*this, 0, leaves_);
 }

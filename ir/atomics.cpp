@@ -4,6 +4,7 @@
 // which the JIT lowers to a compare-exchange loop for devices without it.
 #include "spvjit/atomics.hpp"
 
+#include "common/error_report.hpp"
 #include "ir/bounds.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/state.hpp"
@@ -47,28 +48,22 @@ std::string mangle(const std::string& fn, AddressSpace space, Scalar t, unsigned
 
 // The element's index as i64, after checking that atomics may touch it.
 llvm::Value* atomic_index(const char* what, const Pointer& p, const Value& index) {
-  if (!detail::llvm_of(p)) throw UserError(std::string(what) + ": empty pointer");
+  user_assert(detail::llvm_of(p), {what}) << "empty pointer";
   auto& s = *detail::state_of(p);
   s.check_open(what);
   s.check_in_current_function(detail::llvm_of(p), what);
   s.check_same_builder(index, what);
-  if (p.layout()) {
-    throw UserError(std::string(what) + ": the pointer points to struct " + p.layout()->name() +
-                    "; atomics on struct members are not supported (keep the counter in an "
-                    "array of scalars)");
-  }
-  if (p.read_only()) {
-    throw UserError(std::string(what) + ": pointer to " + std::string(name(p.space())) +
-                    " const " + std::string(name(p.element())) + " is read-only");
-  }
-  if (p.space() != AddressSpace::Global && p.space() != AddressSpace::Local) {
-    throw UserError(std::string(what) + ": pointer to " + std::string(name(p.space())) +
-                    " memory; expected global or local memory");
-  }
-  if (!is_integer(index.type())) {
-    throw UserError(std::string(what) + ": index must be an integer, got " +
-                    std::string(name(index.type())));
-  }
+  const detail::Where where{what, s.name};
+  user_assert(!p.layout(), (where))
+      << "the pointer points to struct " << p.layout()->name()
+      << "; atomics on struct members are not supported (keep the counter in an array of "
+         "scalars)";
+  user_assert(!p.read_only(), (where))
+      << "pointer to " << name(p.space()) << " const " << name(p.element()) << " is read-only";
+  user_assert(p.space() == AddressSpace::Global || p.space() == AddressSpace::Local, (where))
+      << "pointer to " << name(p.space()) << " memory; expected global or local memory";
+  user_assert(is_integer(index.type()), (where))
+      << "index must be an integer, got " << name(index.type());
   return s.ir.CreateIntCast(detail::llvm_of(index), s.ir.getInt64Ty(), is_signed(index.type()));
 }
 
@@ -79,12 +74,11 @@ llvm::Value* atomic_address(const Pointer& p, llvm::Value* i) {
 }
 
 void check_value(const char* what, const Pointer& p, const Value& v) {
-  detail::state_of(p)->check_same_builder(v, what);
-  if (v.type() != p.element()) {
-    throw UserError(std::string(what) + ": value of type " + std::string(name(v.type())) +
-                    " on memory of " + std::string(name(p.element())) +
-                    "; insert an explicit cast");
-  }
+  auto& s = *detail::state_of(p);
+  s.check_same_builder(v, what);
+  user_assert(v.type() == p.element(), {what, s.name})
+      << "value of type " << name(v.type()) << " on memory of " << name(p.element())
+      << "; insert an explicit cast";
 }
 
 Scalar bits_of(Scalar f) { return f == Scalar::F32 ? Scalar::U32 : Scalar::U64; }
@@ -118,10 +112,9 @@ Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
   const Scalar t = p.element();
   const bool is_float = t == Scalar::F32 || t == Scalar::F64;
   const bool float_op = op == AtomicOp::Add || op == AtomicOp::Sub || op == AtomicOp::Exchange;
-  if (!(is_float && float_op) && !type_code(t)) {
-    throw UserError(std::string(what) + ": not defined on memory of " + std::string(name(t)) +
-                    "; expected i32, u32, i64 or u64 (f32 and f64 take add, sub and exchange)");
-  }
+  user_assert((is_float && float_op) || type_code(t), {what, s.name})
+      << "not defined on memory of " << name(t)
+      << "; expected i32, u32, i64 or u64 (f32 and f64 take add, sub and exchange)";
   llvm::Value* old = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
     llvm::Value* addr = atomic_address(p, i);
     if (is_float && float_op) {
@@ -150,11 +143,9 @@ Value atomic_cmpxchg(const Pointer& p, Value index, Value expected, Value desire
   llvm::Value* i = atomic_index(what, p, index);
   check_value(what, p, expected);
   check_value(what, p, desired);
-  if (!type_code(p.element())) {
-    throw UserError(std::string(what) + ": not defined on memory of " +
-                    std::string(name(p.element())) + "; expected i32, u32, i64 or u64");
-  }
   auto& s = *detail::state_of(p);
+  user_assert(type_code(p.element()), {what, s.name})
+      << "not defined on memory of " << name(p.element()) << "; expected i32, u32, i64 or u64";
   llvm::Value* old = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
     return cmpxchg_call(s, p.space(), p.element(), atomic_address(p, i), detail::llvm_of(expected),
                         detail::llvm_of(desired));

@@ -29,22 +29,20 @@ constexpr const char* spir64_layout =
     "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024";
 }  // namespace
 
-void check_identifier(std::string_view name, const char* what) {
+void check_identifier(Where where, std::string_view name, const char* what) {
   bool ok = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
   for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-  if (!ok || name.starts_with("__spvjit")) {
-    throw UserError(std::string(what) + " '" + std::string(name) +
-                    "' is not a valid identifier: expected [A-Za-z_][A-Za-z0-9_]* not starting "
-                    "with __spvjit");
-  }
+  user_assert(ok && !name.starts_with("__spvjit"), (where))
+      << what << " '" << name
+      << "' is not a valid identifier: expected [A-Za-z_][A-Za-z0-9_]* not starting with __spvjit";
 }
 
-void check_kernel_name(std::string_view name, const char* what) {
-  check_identifier(name, what);
+void check_kernel_name(Where where, std::string_view name, const char* what) {
+  check_identifier(where, name, what);
   const auto refuse = [&](const std::string& why) {
     const std::string shown =
         name.size() > 64 ? std::string(name.substr(0, 64)) + "..." : std::string(name);
-    throw UserError(std::string(what) + " '" + shown + "' " + why);
+    user_error((where)) << what << " '" << shown << "' " << why;
   };
   // PoCL looks a kernel's work-group function up as "_pocl_kernel_<name>_workgroup" in a
   // 1024-byte buffer (lib/CL/devices/common.c): a longer name was cut short and aborted there.
@@ -153,10 +151,8 @@ llvm::AllocaInst* BuilderState::entry_alloca(llvm::Type* type, const std::string
 }
 
 void BuilderState::check_open(const char* what) const {
-  if (finished) {
-    throw UserError(std::string(what) + ": kernel '" + name +
-                    "' was already finished; start a new KernelBuilder");
-  }
+  user_assert(!finished, {what, name})
+      << "the kernel was already finished; start a new KernelBuilder";
 }
 
 void BuilderState::continue_in_new_block(const char* block_name) {
@@ -170,11 +166,8 @@ void BuilderState::check_same_builder(const Value& v, const char* what) const {
 
 void BuilderState::check_same_builder(const BuilderState* owner, llvm::Value* raw,
                                       const char* what, const char* empty) const {
-  if (!raw) throw UserError(std::string(what) + ": operand is " + empty);
-  if (owner != this) {
-    throw UserError(std::string(what) + ": operand belongs to another kernel than '" + name +
-                    "'");
-  }
+  user_assert(raw, {what, name}) << "operand is " << empty;
+  user_assert(owner == this, {what, name}) << "operand belongs to another kernel";
   check_in_current_function(raw, what);
 }
 
@@ -185,17 +178,15 @@ void BuilderState::check_in_current_function(llvm::Value* v, const char* what) c
   if (owner && owner != kernel) {
     const std::string here = function_name.empty() ? "kernel '" + name + "'"
                                                    : "device function '" + function_name + "'";
-    throw UserError(std::string(what) + ": operand was computed in another function than " +
-                    here + "; pass it in as an argument");
+    user_error({what, name}) << "operand was computed in another function than " << here
+                             << "; pass it in as an argument";
   }
 }
 
 void BuilderState::check_kernel_scope(const char* what) const {
   check_open(what);
-  if (!function_name.empty()) {
-    throw UserError(std::string(what) + ": not allowed inside device function '" +
-                    function_name + "'; expected the kernel body of '" + name + "'");
-  }
+  user_assert(function_name.empty(), {what, name})
+      << "not allowed inside device function '" << function_name << "'; expected the kernel body";
 }
 
 }  // namespace detail
@@ -219,16 +210,16 @@ std::string Param::describe() const {
 }
 
 KernelBuilder::KernelBuilder(std::string_view name) {
-  detail::check_kernel_name(name, "kernel name");
+  detail::check_kernel_name({"KernelBuilder"}, name, "kernel name");
   state_ = std::make_unique<detail::BuilderState>(std::string(name));
 }
 
 KernelBuilder::~KernelBuilder() = default;
 
 namespace {
-void check_unique(const std::vector<Param>& params, std::string_view name) {
-  for (const auto& p : params) {
-    if (p.name == name) throw UserError("parameter '" + std::string(name) + "' declared twice");
+void check_unique(const detail::BuilderState& s, std::string_view name) {
+  for (const auto& p : s.params) {
+    user_assert(p.name != name, {"param", s.name}) << "parameter '" << name << "' declared twice";
   }
 }
 }  // namespace
@@ -243,13 +234,11 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
                                      const std::shared_ptr<const StructLayout>& layout) {
   auto& s = *state_;
   s.check_kernel_scope("param");
-  detail::check_identifier(name, "parameter name");
-  check_unique(s.params, name);
-  if (space == AddressSpace::Private) {
-    throw UserError("parameter '" + std::string(name) +
-                    "': a kernel cannot take a private pointer; expected global, constant or "
-                    "local");
-  }
+  detail::check_identifier({"param", s.name}, name, "parameter name");
+  check_unique(s, name);
+  user_assert(space != AddressSpace::Private, {"param", s.name})
+      << "parameter '" << name
+      << "': a kernel cannot take a private pointer; expected global, constant or local";
   llvm::Type* pointee = layout ? s.struct_type(*layout).type : s.memory_type(element);
   auto* type = llvm::PointerType::get(pointee, static_cast<unsigned>(space));
   auto* arg = s.add_argument(type, std::string(name));
@@ -287,8 +276,8 @@ Pointer KernelBuilder::struct_param(std::string_view name,
                                     const std::shared_ptr<const StructLayout>& layout) {
   auto& s = *state_;
   s.check_kernel_scope("param");
-  detail::check_identifier(name, "parameter name");
-  check_unique(s.params, name);
+  detail::check_identifier({"param", s.name}, name, "parameter name");
+  check_unique(s, name);
   const detail::StructTypeInfo& info = s.struct_type(*layout);
   // As clang passes an OpenCL C struct by value on spir64: a pointer to a private copy, byval.
   auto* arg = s.add_argument(llvm::PointerType::get(info.type, 0), std::string(name));
@@ -315,10 +304,9 @@ Pointer KernelBuilder::struct_param(std::string_view name,
 Pointer KernelBuilder::struct_pointer_param(std::string_view name,
                                             const std::shared_ptr<const StructLayout>& layout,
                                             AddressSpace space, bool read_only) {
-  if (space == AddressSpace::Local) {
-    throw UserError("parameter '" + std::string(name) + "': local memory of struct " +
-                    layout->name() + " is not supported; expected a global or constant pointer");
-  }
+  user_assert(space != AddressSpace::Local, {"param", state_->name})
+      << "parameter '" << name << "': local memory of struct " << layout->name()
+      << " is not supported; expected a global or constant pointer";
   state_->struct_type(*layout);  // checks the layout before anything is declared
   Pointer p = pointer_param(name, Scalar::U8, space, read_only, layout);
   return p;
@@ -327,8 +315,8 @@ Pointer KernelBuilder::struct_pointer_param(std::string_view name,
 Value KernelBuilder::scalar_param(std::string_view name, Scalar type) {
   auto& s = *state_;
   s.check_kernel_scope("param");
-  detail::check_identifier(name, "parameter name");
-  check_unique(s.params, name);
+  detail::check_identifier({"param", s.name}, name, "parameter name");
+  check_unique(s, name);
   // Without cl_khr_fp16 a half travels as its 16 bits and is widened inside the kernel.
   llvm::Type* arg_type = type == Scalar::F16    ? s.ir.getInt16Ty()
                          : type == Scalar::Bool ? s.ir.getInt8Ty()
@@ -364,10 +352,8 @@ namespace {
 Val<std::int64_t> index_builtin(detail::BuilderState& s, const char* what, const char* mangled,
                                 unsigned dim) {
   s.check_open(what);
-  if (dim > 2) {
-    throw UserError(std::string(what) + "(" + std::to_string(dim) +
-                    "): dimension out of range; expected 0, 1 or 2");
-  }
+  user_assert(dim <= 2, {what, s.name})
+      << "dimension " << dim << " is out of range; expected 0, 1 or 2";
   auto* call = s.call_builtin(mangled, s.ir.getInt64Ty(), {s.ir.getInt32(dim)});
   return Val<std::int64_t>(detail::make_value(&s, call, Scalar::I64));
 }
@@ -409,10 +395,10 @@ Pointer KernelBuilder::make_variable(Scalar type) {
 void KernelBuilder::return_() {
   auto& s = *state_;
   s.check_open("return_");
-  if (!s.kernel->getReturnType()->isVoidTy() || s.function_returns_through_pointers) {
-    throw UserError("return_: device function '" + s.function_name +
-                    "' returns a value, which its body's result provides at its end");
-  }
+  user_assert(s.kernel->getReturnType()->isVoidTy() && !s.function_returns_through_pointers,
+              {"return_", s.name})
+      << "device function '" << s.function_name
+      << "' returns a value, which its body's result provides at its end";
   s.ir.CreateRetVoid();
   s.continue_in_new_block("after.return");
 }
@@ -437,11 +423,8 @@ KernelBuilder& KernelBuilder::elementwise() {
 
 KernelBuilder& KernelBuilder::work_per_item(std::size_t indices) {
   state_->check_open("work_per_item");
-  if (indices == 0) {
-    throw UserError("kernel '" + state_->name +
-                    "': work_per_item(0); expected the indices one work-item's work amounts to, "
-                    "at least 1");
-  }
+  user_assert(indices != 0, {"work_per_item", state_->name})
+      << "0 indices; expected the indices one work-item's work amounts to, at least 1";
   state_->work_per_item = indices;
   return *this;
 }
@@ -495,10 +478,8 @@ KernelDef KernelBuilder::finish() {
     detail::order_blocks(*s.kernel);
     std::string errors;
     llvm::raw_string_ostream err(errors);
-    if (llvm::verifyModule(*s.module, &err)) {
-      internal_error << ("builder produced an invalid module for kernel '" + s.name +
-                          "': " + err.str());
-    }
+    internal_assert(!llvm::verifyModule(*s.module, &err))
+        << "builder produced an invalid module for kernel '" << s.name << "': " << err.str();
     detail::check_barriers_uniform(*s.kernel, s.name);
     auto km = std::make_shared<detail::KernelModule>();
     km->name = s.name;
@@ -509,13 +490,11 @@ KernelDef KernelBuilder::finish() {
     km->static_local_bytes = s.static_local_bytes;
     km->bounds_sites = std::move(s.bounds_sites);
     km->shape_args = std::move(shape_args);
-    km->hidden =
-        detail::HiddenArgs::layout(km->params, s.uses_ndrange, checked, km->shape_args.size());
-    if (s.kernel->arg_size() != km->hidden.count) {
-      internal_error << ("kernel '" + s.name + "' has " +
-                          std::to_string(s.kernel->arg_size()) + " arguments; its hidden "
-                          "argument layout expects " + std::to_string(km->hidden.count));
-    }
+    km->hidden = detail::HiddenArgs::layout(km->params, s.uses_ndrange, checked,
+                                            km->shape_args.size());
+    internal_assert(s.kernel->arg_size() == km->hidden.count)
+        << "kernel '" << s.name << "' has " << s.kernel->arg_size()
+        << " arguments; its hidden argument layout expects " << km->hidden.count;
     km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
     km->prints = s.module->getFunction("printf") != nullptr;
     {

@@ -3,6 +3,9 @@
 // in a fresh block so code after it stays well-formed (and unreachable).
 #include <llvm/IR/Constants.h>
 
+#include <cstdlib>
+
+#include "common/error_report.hpp"
 #include "ir/state.hpp"
 #include "spvjit/builder.hpp"
 
@@ -79,10 +82,12 @@ void KernelBuilder::end_loop(detail::ScopeHandle& h) {
 }
 
 namespace detail {
-void throw_loop_literal_range(const char* what, const std::string& value, Scalar counter) {
-  throw UserError(std::string("for_: the ") + what + " " + value +
-                  " does not fit the counter's type " + std::string(name(counter)) +
-                  " (the type of the loop's kernel-value bounds); use a wider or signed counter");
+void throw_loop_literal_range(const BuilderState* state, const char* what, const std::string& value,
+                              Scalar counter) {
+  user_error({"for_", kernel_name(state)})
+      << "the " << what << " " << value << " does not fit the counter's type " << name(counter)
+      << " (the type of the loop's kernel-value bounds); use a wider or signed counter";
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 }  // namespace detail
 
@@ -115,10 +120,9 @@ detail::CountedLoop KernelBuilder::begin_counted_loop(Value first, Value last, V
   h.step = step;
   h.last = last;
   if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(detail::llvm_of(step))) {
-    if (c->isZero()) {
-      throw UserError("for_: the step is 0, so the loop would never end; a step known only at "
-                      "run time may be 0 (the loop then runs no iterations)");
-    }
+    user_assert(!c->isZero(), {"for_", s.name})
+        << "the step is 0, so the loop would never end; a step known only at run time may be 0 "
+           "(the loop then runs no iterations)";
     h.direction = is_signed(step.type()) && c->isNegative() ? -1 : 1;
     h.guard_overflow = inclusive || !(c->isOne() || c->isMinusOne());
   } else {
@@ -183,7 +187,7 @@ void KernelBuilder::end_counted_loop(detail::CountedLoop& h) {
 void KernelBuilder::break_() {
   auto& s = *state_;
   s.check_open("break_");
-  if (s.loops.empty()) throw UserError("break_: not inside a loop");
+  user_assert(!s.loops.empty(), {"break_", s.name}) << "not inside a loop";
   s.ir.CreateBr(s.loops.back().exit);
   s.continue_in_new_block("after.break");
 }
@@ -191,7 +195,7 @@ void KernelBuilder::break_() {
 void KernelBuilder::continue_() {
   auto& s = *state_;
   s.check_open("continue_");
-  if (s.loops.empty()) throw UserError("continue_: not inside a loop");
+  user_assert(!s.loops.empty(), {"continue_", s.name}) << "not inside a loop";
   s.ir.CreateBr(s.loops.back().latch);
   s.continue_in_new_block("after.continue");
 }

@@ -32,6 +32,7 @@ llvm::Value* element_address(BuilderState& s, const Pointer& p, llvm::Value* i,
                              const FieldPath* field);
 /// Checks `fn`'s argument count and element type; the mangled OpenCL builtin for `lanes` lanes
 /// (1: scalar, `_Z4fminff`; 4: `_Z4fminDv4_fS_`).
-std::string math_builtin(MathFn fn, Scalar t, std::size_t given, unsigned lanes);
+std::string math_builtin(const BuilderState& s, MathFn fn, Scalar t, std::size_t given,
+                         unsigned lanes);
 
 }  // namespace spvjit::detail

@@ -43,10 +43,9 @@ struct FunctionFrame {
 
 namespace {
 llvm::Type* arg_type(BuilderState& s, Scalar t, const std::string& fn) {
-  if (t == Scalar::F16) {
-    throw UserError("device function '" + fn + "': f16 argument or result; expected f32 (f16 "
-                    "is a storage type)");
-  }
+  user_assert(t != Scalar::F16, {"device_function", s.name})
+      << "an f16 argument or result in device function '" << fn
+      << "'; expected f32 (f16 is a storage type)";
   return s.register_type(t);
 }
 
@@ -54,10 +53,9 @@ llvm::Type* arg_type(BuilderState& s, Scalar t, const std::string& fn) {
 llvm::Type* value_type(BuilderState& s, Scalar t, unsigned lanes, const std::string& fn) {
   llvm::Type* element = arg_type(s, t, fn);
   if (lanes == 1) return element;
-  if (!valid_lanes(lanes)) {
-    throw UserError("device function '" + fn + "': a vector of " + std::to_string(lanes) +
-                    " lanes; expected 2, 3, 4, 8 or 16");
-  }
+  user_assert(valid_lanes(lanes), {"device_function", s.name})
+      << "a vector of " << lanes << " lanes in device function '" << fn
+      << "'; expected 2, 3, 4, 8 or 16";
   return llvm::FixedVectorType::get(element, lanes);
 }
 }  // namespace
@@ -70,12 +68,11 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
     : frame_(std::make_unique<FunctionFrame>()) {
   auto& s = *detail::state_of(kb);
   s.check_open("device_function");
-  check_identifier(name, "device function name");
+  check_identifier({"device_function", s.name}, name, "device function name");
   const std::string fn_name(name);
-  if (s.module->getFunction(fn_name)) {
-    throw UserError("device function '" + fn_name + "': the name is taken (by the kernel, "
-                    "another device function or a builtin)");
-  }
+  user_assert(!s.module->getFunction(fn_name), {"device_function", s.name})
+      << "device function name '" << fn_name
+      << "' is taken (by the kernel, another device function or a builtin)";
   std::vector<llvm::Type*> types;
   for (const FunctionParam& p : params) {
     llvm::Type* pointee = p.layout ? s.struct_type(*p.layout).type : s.memory_type(p.type);
@@ -137,16 +134,14 @@ DeviceFunctionScope::~DeviceFunctionScope() {
 
 Value DeviceFunctionScope::arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
-  if (p.pointer || p.lanes > 1) {
-    internal_error << ("device function argument " + std::to_string(i) + " is no scalar");
-  }
+  internal_assert(!p.pointer && p.lanes == 1)
+      << "device function argument " << i << " is no scalar";
   return detail::make_value(frame_->state, frame_->fn->getArg(i), p.type);
 }
 
 Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
-  if (!p.pointer)
-    internal_error << ("device function argument " + std::to_string(i) + " is a scalar");
+  internal_assert(p.pointer) << "device function argument " << i << " is a scalar";
   return detail::make_pointer(frame_->state, frame_->fn->getArg(i), p.type, p.space, p.read_only,
                               frame_->fn->getArg(frame_->extent_arg.at(i)), frame_->array.at(i),
                               p.layout);
@@ -154,8 +149,7 @@ Pointer DeviceFunctionScope::pointer_arg(unsigned i) const {
 
 VecValue DeviceFunctionScope::vector_arg(unsigned i) const {
   const FunctionParam& p = frame_->params.at(i);
-  if (p.lanes < 2)
-    internal_error << ("device function argument " + std::to_string(i) + " is no vector");
+  internal_assert(p.lanes >= 2) << "device function argument " << i << " is no vector";
   return detail::make_vec(frame_->state, frame_->fn->getArg(i), p.type, p.lanes);
 }
 
@@ -167,14 +161,12 @@ void* DeviceFunctionScope::close(std::optional<Value> result) {
     if (ret->isVoidTy()) {
       s.ir.CreateRetVoid();
     } else {
-      const std::string what = "device function '" + s.function_name + "' result";
-      if (f.result_lanes > 1) {
-        throw UserError(what + ": the body returned a scalar; expected " +
-                        shape_name(*f.result, f.result_lanes));
-      }
-      if (!result || !result->valid()) throw UserError(what + ": the body returned no value");
+      const std::string what = "result of device function '" + s.function_name + "'";
+      user_assert(f.result_lanes == 1, {what, s.name})
+          << "the body returned a scalar; expected " << shape_name(*f.result, f.result_lanes);
+      user_assert(result && result->valid(), {what, s.name}) << "the body returned no value";
       s.check_same_builder(*result, what.c_str());
-      if (result->type() != *f.result) throw_type_mismatch(what.c_str(), *f.result, result->type());
+      if (result->type() != *f.result) throw_type_mismatch(what.c_str(), *f.result, *result);
       s.ir.CreateRet(detail::llvm_of(*result));
     }
   }
@@ -185,19 +177,16 @@ void* DeviceFunctionScope::close(const VecValue& result) {
   auto& f = *frame_;
   auto& s = *f.state;
   if (!s.ir.GetInsertBlock()->getTerminator()) {
-    const std::string what = "device function '" + s.function_name + "' result";
-    if (!f.result || f.result_lanes < 2) {
-      throw UserError(what + ": the body returned a vector " +
-                      shape_name(result.element(), result.lanes()) + "; expected " +
-                      (f.result ? std::string(spvjit::name(*f.result)) : std::string("nothing")));
-    }
+    const std::string what = "result of device function '" + s.function_name + "'";
+    user_assert(f.result && f.result_lanes >= 2, {what, s.name})
+        << "the body returned a vector " << shape_name(result.element(), result.lanes())
+        << "; expected " << (f.result ? spvjit::name(*f.result) : std::string_view("nothing"));
     s.check_same_builder(detail::state_of(result), detail::llvm_of(result), what.c_str(),
                          "an empty vector");
     s.check_in_current_function(detail::llvm_of(result), what.c_str());
-    if (result.element() != *f.result || result.lanes() != f.result_lanes) {
-      throw UserError(what + " is " + shape_name(result.element(), result.lanes()) +
-                      "; expected " + shape_name(*f.result, f.result_lanes));
-    }
+    user_assert(result.element() == *f.result && result.lanes() == f.result_lanes, {what, s.name})
+        << "the result is " << shape_name(result.element(), result.lanes()) << "; expected "
+        << shape_name(*f.result, f.result_lanes);
     s.ir.CreateRet(detail::llvm_of(result));
   }
   return finish_function();
@@ -231,27 +220,27 @@ std::string describe(const FunctionParam& p) {
 
 llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t i,
                           const FunctionParam& p, const CallArg& a) {
-  const std::string arg = what + ": argument " + std::to_string(i);
+  const Where where{what, s.name};
   if (p.lanes > 1) {
     const VecValue& v = a.vector;
-    s.check_same_builder(detail::state_of(v), detail::llvm_of(v), arg.c_str(), "an empty vector");
+    user_assert(detail::llvm_of(v), (where)) << "argument " << i << " is an empty vector";
+    s.check_same_builder(detail::state_of(v), detail::llvm_of(v), what.c_str(), "an empty vector");
     s.check_in_current_function(detail::llvm_of(v), what.c_str());
-    if (v.element() != p.type || v.lanes() != p.lanes) {
-      throw UserError(arg + " is " + shape_name(v.element(), v.lanes()) + "; expected " +
-                      describe(p));
-    }
+    user_assert(v.element() == p.type && v.lanes() == p.lanes, (where))
+        << "argument " << i << " is " << shape_name(v.element(), v.lanes()) << "; expected "
+        << describe(p);
     return detail::llvm_of(v);
   }
   if (!p.pointer) {
     s.check_same_builder(a.value, what.c_str());
-    if (a.value.type() != p.type) {
-      throw UserError(arg + " is " + std::string(spvjit::name(a.value.type())) + "; expected " +
-                      describe(p));
-    }
+    user_assert(a.value.type() == p.type, (where))
+        << "argument " << i << " is " << spvjit::name(a.value.type()) << "; expected "
+        << describe(p);
     return detail::llvm_of(a.value);
   }
-  if (!detail::llvm_of(a.pointer)) throw UserError(arg + " is an empty pointer");
-  if (detail::state_of(a.pointer) != &s) throw UserError(arg + " belongs to another kernel");
+  user_assert(detail::llvm_of(a.pointer), (where)) << "argument " << i << " is an empty pointer";
+  user_assert(detail::state_of(a.pointer) == &s, (where))
+      << "argument " << i << " belongs to another kernel";
   s.check_in_current_function(detail::llvm_of(a.pointer), what.c_str());
   const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only(),
                             1, a.pointer.layout()};
@@ -259,7 +248,8 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
                            (given.layout && p.layout && p.layout->accepts(*given.layout));
   if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only) ||
       !same_layout) {
-    throw UserError(arg + " is " + describe(given) + "; expected " + describe(p));
+    user_error((where)) << "argument " << i << " is " << describe(given) << "; expected "
+                        << describe(p);
   }
   return detail::llvm_of(a.pointer);
 }
@@ -273,10 +263,9 @@ llvm::CallInst* emit_call(KernelBuilder& kb, void* fn, std::string_view name,
   const std::string what = "call of device function '" + std::string(name) + "'";
   s.check_open(what.c_str());
   auto* callee = static_cast<llvm::Function*>(fn);
-  if (callee->getParent() != s.module.get()) {
-    throw UserError(what + ": the function belongs to another kernel than '" + s.name + "'");
-  }
-  if (callee == s.kernel) throw UserError(what + ": a device function cannot call itself");
+  user_assert(callee->getParent() == s.module.get(), {what, s.name})
+      << "the function belongs to another kernel";
+  user_assert(callee != s.kernel, {what, s.name}) << "a device function cannot call itself";
   std::vector<llvm::Value*> raw;
   for (std::size_t i = 0; i < args.size(); ++i)
     raw.push_back(call_operand(s, what, i, params[i], args[i]));
@@ -296,10 +285,9 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
                            std::optional<Scalar> result, const std::vector<FunctionParam>& params,
                            const std::vector<CallArg>& args) {
   auto* call = emit_call(kb, fn, name, params, args);
-  if (result && call->getType()->isVectorTy()) {
-    throw UserError("call of device function '" + std::string(name) +
-                    "': it returns a vector; expected a scalar result");
-  }
+  user_assert(!result || !call->getType()->isVectorTy(),
+              {"call of device function '" + std::string(name) + "'", detail::state_of(kb)->name})
+      << "it returns a vector; expected a scalar result";
   return result ? detail::make_value(detail::state_of(kb), call, *result) : Value();
 }
 
@@ -309,10 +297,9 @@ VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name
                               const std::vector<CallArg>& args) {
   auto* call = emit_call(kb, fn, name, params, args);
   auto* type = llvm::dyn_cast<llvm::FixedVectorType>(call->getType());
-  if (!type || type->getNumElements() != lanes) {
-    throw UserError("call of device function '" + std::string(name) + "': it does not return " +
-                    shape_name(element, lanes));
-  }
+  user_assert(type && type->getNumElements() == lanes,
+              {"call of device function '" + std::string(name) + "'", detail::state_of(kb)->name})
+      << "it does not return " << shape_name(element, lanes);
   return detail::make_vec(detail::state_of(kb), call, element, lanes);
 }
 

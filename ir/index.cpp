@@ -1,6 +1,7 @@
 // Linear indices and the group count, composed from the per-dimension builtins.
 #include "spvjit/index.hpp"
 
+#include "common/error_report.hpp"
 #include "ir/state.hpp"
 
 namespace spvjit {
@@ -8,10 +9,8 @@ namespace spvjit {
 Val<std::int64_t> num_groups(KernelBuilder& kb, unsigned dim) {
   auto& s = *detail::state_of(kb);
   s.check_open("num_groups");
-  if (dim > 2) {
-    throw UserError("num_groups(" + std::to_string(dim) +
-                    "): dimension out of range; expected 0, 1 or 2");
-  }
+  user_assert(dim <= 2, {"num_groups", s.name})
+      << "dimension " << dim << " is out of range; expected 0, 1 or 2";
   auto* call = s.call_builtin("_Z14get_num_groupsj", s.ir.getInt64Ty(), {s.ir.getInt32(dim)});
   return Val<std::int64_t>(detail::make_value(&s, call, Scalar::I64));
 }

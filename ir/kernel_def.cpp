@@ -1,6 +1,7 @@
 // KernelDef accessors over the immutable KernelModule.
 #include "spvjit/kernel_def.hpp"
 
+#include "common/error_report.hpp"
 #include "ir/kernel_module.hpp"
 #include "spvjit/error.hpp"
 
@@ -12,7 +13,8 @@ KernelDef::KernelDef(std::shared_ptr<const detail::KernelModule> module)
 namespace detail {
 
 const KernelModule& kernel_module(const KernelDef& def) {
-  if (!def.module_) throw UserError("KernelDef is empty: build one with KernelBuilder::finish()");
+  user_assert(def.module_, {"KernelDef"})
+      << "the KernelDef is empty; build one with KernelBuilder::finish()";
   return *def.module_;
 }
 

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "common/error_report.hpp"
 #include "ir/emit.hpp"
 #include "ir/state.hpp"
 
@@ -71,12 +72,10 @@ std::string_view name(MathFn fn) noexcept { return info(fn).name; }
 
 namespace detail {
 
-std::string math_builtin(MathFn fn, Scalar t, std::size_t given, unsigned lanes) {
+std::string math_builtin(const BuilderState& s, MathFn fn, Scalar t, std::size_t given,
+                         unsigned lanes) {
   const FnInfo f = info(fn);
-  if (given != f.arity) {
-    throw UserError(std::string(f.name) + ": " + std::to_string(given) + " arguments; expected " +
-                    std::to_string(f.arity));
-  }
+  user_assert(given == f.arity, {f.name, s.name}) << given << " arguments; expected " << f.arity;
   const bool ok = f.domain == Domain::Float     ? (t == Scalar::F32 || t == Scalar::F64)
                   : f.domain == Domain::Integer ? is_integer(t)
                                                 : type_code(t) != 0;
@@ -84,8 +83,7 @@ std::string math_builtin(MathFn fn, Scalar t, std::size_t given, unsigned lanes)
     const char* expected = f.domain == Domain::Float     ? "f32 or f64"
                            : f.domain == Domain::Integer ? "an integer type"
                                                          : "an integer type, f32 or f64";
-    throw UserError(std::string(f.name) + ": not defined for " + std::string(name(t)) +
-                    "; expected " + expected);
+    user_error({f.name, s.name}) << "not defined for " << name(t) << "; expected " << expected;
   }
   const std::string base = f.name;
   std::string mangled = "_Z" + std::to_string(base.size()) + base;
@@ -100,9 +98,7 @@ std::string math_builtin(MathFn fn, Scalar t, std::size_t given, unsigned lanes)
 
 Value math(MathFn fn, std::initializer_list<Value> args) {
   const char* fname = info(fn).name;
-  if (args.size() == 0 || !args.begin()->valid()) {
-    throw UserError(std::string(fname) + ": operand is an empty Value");
-  }
+  user_assert(args.size() != 0 && args.begin()->valid(), {fname}) << "operand is an empty Value";
   const Value& first = *args.begin();
   auto& s = *detail::state_of(first);
   s.check_open(fname);
@@ -110,13 +106,11 @@ Value math(MathFn fn, std::initializer_list<Value> args) {
   std::vector<llvm::Value*> raw;
   for (const Value& a : args) {
     s.check_same_builder(a, fname);
-    if (a.type() != t) {
-      throw UserError(std::string(fname) + ": operand types differ: " + std::string(name(t)) +
-                      " and " + std::string(name(a.type())) + "; insert an explicit cast");
-    }
+    user_assert(a.type() == t, {fname, s.name}) << "operand types differ: " << name(t) << " and "
+                                                << name(a.type()) << "; insert an explicit cast";
     raw.push_back(detail::llvm_of(a));
   }
-  const std::string mangled = detail::math_builtin(fn, t, args.size(), 1);
+  const std::string mangled = detail::math_builtin(s, fn, t, args.size(), 1);
   // OpenCL's abs(int) returns uint: the same bits, kept here in the operand's type.
   auto* call = s.call_builtin(mangled, raw.front()->getType(), raw);
   return detail::make_value(&s, call, t);

@@ -22,16 +22,12 @@ constexpr unsigned array_alignment = 128;
 void barrier(KernelBuilder& kb, Fence fence) {
   auto& s = *detail::state_of(kb);
   s.check_open("barrier");
-  if (!s.function_name.empty()) {
-    throw UserError("barrier: called inside device function '" + s.function_name +
-                    "'; a barrier must be in the kernel body of '" + s.name +
-                    "' so that every work-item of the group reaches it");
-  }
+  user_assert(s.function_name.empty(), {"barrier", s.name})
+      << "called inside device function '" << s.function_name
+      << "'; a barrier must be in the kernel body so that every work-item of the group reaches it";
   const unsigned flags = static_cast<unsigned>(fence);
-  if (flags == 0 || (flags & ~all_fences) != 0) {
-    throw UserError("barrier: fence flags " + std::to_string(flags) +
-                    "; expected Fence::Local, Fence::Global or both");
-  }
+  user_assert(flags != 0 && (flags & ~all_fences) == 0, {"barrier", s.name})
+      << "fence flags " << flags << "; expected Fence::Local, Fence::Global or both";
   auto* call = s.call_builtin("_Z7barrierj", s.ir.getVoidTy(), {s.ir.getInt32(flags)}, false);
   // Convergent: LLVM must not move the barrier into or out of conditions.
   call->getCalledFunction()->addFnAttr(llvm::Attribute::Convergent);
@@ -41,28 +37,29 @@ void barrier(KernelBuilder& kb, Fence fence) {
 
 namespace detail {
 
-std::uint64_t element_count(std::initializer_list<std::int64_t> extents, const char* what) {
-  if (extents.size() < 1 || extents.size() > 3) {
-    throw UserError(std::string(what) + ": " + std::to_string(extents.size()) +
-                    " extents; expected 1 to 3");
-  }
+namespace {
+std::uint64_t count_elements(std::initializer_list<std::int64_t> extents, Where where) {
+  user_assert(extents.size() >= 1 && extents.size() <= 3, (where))
+      << extents.size() << " extents; expected 1 to 3";
   std::uint64_t count = 1;
   for (std::int64_t e : extents) {
-    if (e <= 0) {
-      throw UserError(std::string(what) + ": extent " + std::to_string(e) +
-                      "; expected a positive size");
-    }
-    if (static_cast<std::uint64_t>(e) > max_static_elements / count) {
-      throw UserError(std::string(what) + ": more than 2^40 elements");
-    }
+    user_assert(e > 0, (where)) << "extent " << e << "; expected a positive size";
+    user_assert(static_cast<std::uint64_t>(e) <= max_static_elements / count, (where))
+        << "more than 2^40 elements";
     count *= static_cast<std::uint64_t>(e);
   }
   return count;
 }
+}  // namespace
+
+// make_shape has checked the extents, naming the kernel, before this is called.
+std::uint64_t element_count(std::initializer_list<std::int64_t> extents, const char* what) {
+  return count_elements(extents, {what});
+}
 
 Shape make_shape(BuilderState* s, std::initializer_list<std::int64_t> extents, const char* what,
                  Layout layout) {
-  element_count(extents, what);
+  count_elements(extents, {what, kernel_name(s)});
   Shape shape;
   shape.layout = layout;
   for (std::int64_t e : extents) shape.extent[shape.rank++] = literal(s, e);
@@ -73,11 +70,9 @@ Shape make_shape(const Value* extents, unsigned count, const char* what, Layout 
   Shape shape;
   shape.layout = layout;
   for (unsigned d = 0; d < count; ++d) {
-    if (!extents[d].valid()) throw UserError(std::string(what) + ": extent is an empty Value");
-    if (!is_integer(extents[d].type())) {
-      throw UserError(std::string(what) + ": extent " + std::to_string(d) + " is " +
-                      std::string(name(extents[d].type())) + "; expected an integer");
-    }
+    user_assert(extents[d].valid(), {what}) << "extent is an empty Value";
+    user_assert(is_integer(extents[d].type()), {what, state_of(extents[d])->name})
+        << "extent " << d << " is " << name(extents[d].type()) << "; expected an integer";
     shape.extent[d] = cast(extents[d], Scalar::I64);
   }
   shape.rank = count;
@@ -85,15 +80,14 @@ Shape make_shape(const Value* extents, unsigned count, const char* what, Layout 
 }
 
 Value extent(const Shape& shape, unsigned d) {
-  if (d >= shape.rank) {
-    throw UserError("array extent(" + std::to_string(d) + "): the array has " +
-                    std::to_string(shape.rank) + " dimensions");
-  }
+  user_assert(d < shape.rank,
+              {"array extent", kernel_name(shape.rank ? state_of(shape.extent[0]) : nullptr)})
+      << "dimension " << d << "; the array has " << shape.rank << " dimensions";
   return shape.extent[d];
 }
 
 Value element_count(const Shape& shape) {
-  if (shape.rank == 0) throw UserError("array length: the array is empty (default-constructed)");
+  user_assert(shape.rank != 0, {"array length"}) << "the array is empty (default-constructed)";
   Value count = shape.extent[0];
   for (unsigned d = 1; d < shape.rank; ++d) count = binary(BinaryOp::Mul, count, shape.extent[d]);
   return count;
@@ -101,18 +95,14 @@ Value element_count(const Shape& shape) {
 
 Value offset(const Shape& shape, const Value* indices, unsigned count, const char* what,
              ViewIndex* view) {
-  if (count != shape.rank) {
-    throw UserError(std::string(what) + ": " + std::to_string(count) + " indices for a " +
-                    std::to_string(shape.rank) + "-dimensional array; expected " +
-                    std::to_string(shape.rank));
-  }
+  const Where where{what, kernel_name(shape.rank ? state_of(shape.extent[0]) : nullptr)};
+  user_assert(count == shape.rank, (where))
+      << count << " indices for a " << shape.rank << "-dimensional array; expected " << shape.rank;
   Value index[3];
   for (unsigned d = 0; d < count; ++d) {
-    if (!indices[d].valid()) throw UserError(std::string(what) + ": index is an empty Value");
-    if (!is_integer(indices[d].type())) {
-      throw UserError(std::string(what) + ": index " + std::to_string(d) + " is " +
-                      std::string(name(indices[d].type())) + "; expected an integer");
-    }
+    user_assert(indices[d].valid(), (where)) << "index is an empty Value";
+    user_assert(is_integer(indices[d].type()), (where))
+        << "index " << d << " is " << name(indices[d].type()) << "; expected an integer";
     index[d] = cast(indices[d], Scalar::I64);
     if (view) {
       view->index[d] = detail::llvm_of(index[d]);
@@ -135,10 +125,9 @@ Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
                          std::string_view array_name) {
   auto& s = *detail::state_of(kb);
   s.check_open("local_array");
-  if (!s.function_name.empty()) {
-    throw UserError("local_array: declared inside device function '" + s.function_name +
-                    "'; OpenCL allows local arrays only in the kernel body");
-  }
+  user_assert(s.function_name.empty(), {"local_array", s.name})
+      << "declared inside device function '" << s.function_name
+      << "'; OpenCL allows local arrays only in the kernel body";
   auto* type = llvm::ArrayType::get(s.memory_type(element), count);
   // Like clang's kernel-scope __local arrays: an internal addrspace(3) global per array.
   auto* global = new llvm::GlobalVariable(

@@ -1,6 +1,7 @@
 // ModuleDef: a raw module's KernelDefs, looked up by name.
 #include "spvjit/module_def.hpp"
 
+#include "common/error_report.hpp"
 #include "ir/kernel_module.hpp"
 #include "spvjit/error.hpp"
 
@@ -9,12 +10,12 @@ namespace spvjit {
 ModuleDef::ModuleDef(std::vector<KernelDef> kernels) : kernels_(std::move(kernels)) {
   for (const auto& k : kernels_) {
     const auto& first = kernels_[0];
-    if (!k.valid() || !first.valid() || !detail::kernel_module(k).raw ||
-        (detail::kernel_module(k).raw != detail::kernel_module(first).raw &&
-         detail::kernel_module(k).raw->ir_text != detail::kernel_module(first).module_ir())) {
-      throw UserError("ModuleDef: every KernelDef must be a kernel of one raw module "
-                      "(module_from_bitcode makes them)");
-    }
+    const bool one_module =
+        k.valid() && first.valid() && detail::kernel_module(k).raw &&
+        (detail::kernel_module(k).raw == detail::kernel_module(first).raw ||
+         detail::kernel_module(k).raw->ir_text == detail::kernel_module(first).module_ir());
+    user_assert(one_module, {"ModuleDef"})
+        << "every KernelDef must be a kernel of one raw module (module_from_bitcode makes them)";
   }
 }
 
@@ -30,8 +31,9 @@ const KernelDef& ModuleDef::kernel(std::string_view name) const {
   for (const auto& k : kernels_) {
     if (k.name() == name) return k;
   }
-  throw UserError("ModuleDef::kernel: the module has no kernel '" + std::string(name) +
-                  "'; its kernels: " + listed(kernel_names()));
+  user_error({"ModuleDef::kernel"})
+      << "the module has no kernel '" << name << "'; its kernels: " << listed(kernel_names());
+  return kernels_.front();
 }
 
 std::vector<std::string> ModuleDef::kernel_names() const {
@@ -41,7 +43,8 @@ std::vector<std::string> ModuleDef::kernel_names() const {
 }
 
 std::uint64_t ModuleDef::hash() const {
-  if (kernels_.empty()) throw UserError("ModuleDef is empty: make one with module_from_bitcode");
+  user_assert(!kernels_.empty(), {"ModuleDef::hash"})
+      << "the ModuleDef is empty; make one with module_from_bitcode";
   return kernels_[0].hash();
 }
 

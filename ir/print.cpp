@@ -10,8 +10,10 @@
 #include <llvm/IR/GlobalVariable.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
+#include "common/error_report.hpp"
 #include "ir/state.hpp"
 
 namespace spvjit {
@@ -33,11 +35,13 @@ struct Conversion {
 
 bool is_flag(char c) { return c == '-' || c == '+' || c == ' ' || c == '#' || c == '0'; }
 
-[[noreturn]] void bad_format(std::string_view format, const std::string& why) {
-  throw UserError("print: format \"" + std::string(format) + "\": " + why);
+[[noreturn]] void bad_format(const BuilderState& s, std::string_view format,
+                             const std::string& why) {
+  user_error({"print", s.name}) << "format \"" << format << "\": " << why;
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
-std::vector<Conversion> parse(std::string_view format) {
+std::vector<Conversion> parse(const BuilderState& s, std::string_view format) {
   std::vector<Conversion> out;
   for (std::size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%') continue;
@@ -58,26 +62,31 @@ std::vector<Conversion> parse(std::string_view format) {
       while (j < format.size() && format[j] >= '0' && format[j] <= '9') ++j;
     }
     if (j < format.size() && format[j] == '*') {
-      bad_format(format, "a `*` width or precision at offset " + std::to_string(j) +
-                             "; OpenCL C's printf takes them only as digits in the format");
+      bad_format(s, format,
+                 "a `*` width or precision at offset " + std::to_string(j) +
+                     "; OpenCL C's printf takes them only as digits in the format");
     }
     if (j < format.size() && format[j] == 'v') {
-      bad_format(format, "a vector conversion (%v...) at offset " + std::to_string(i) +
-                             "; print takes scalars: print each lane");
+      bad_format(s, format,
+                 "a vector conversion (%v...) at offset " + std::to_string(i) +
+                     "; print takes scalars: print each lane");
     }
     const std::size_t length_begin = j;
     while (j < format.size() && (format[j] == 'h' || format[j] == 'l')) ++j;
     c.length = std::string(format.substr(length_begin, j - length_begin));
-    if (j >= format.size()) bad_format(format, "the format ends inside a conversion");
+    if (j >= format.size()) bad_format(s, format, "the format ends inside a conversion");
     c.conversion = format[j];
     c.spec = std::string(format.substr(i, j + 1 - i));
     if (std::string_view("diouxXcsfFeEgGaA").find(c.conversion) == std::string_view::npos) {
-      bad_format(format, "conversion " + c.spec + " is not one OpenCL C's printf supports; "
-                         "expected one of %d %i %o %u %x %X %c %s %f %F %e %E %g %G %a %A %%");
+      bad_format(s, format,
+                 "conversion " + c.spec +
+                     " is not one OpenCL C's printf supports; "
+                     "expected one of %d %i %o %u %x %X %c %s %f %F %e %E %g %G %a %A %%");
     }
     if (c.length != "" && c.length != "h" && c.length != "hh" && c.length != "l") {
-      bad_format(format, "conversion " + c.spec + ": length modifier '" + c.length +
-                             "'; OpenCL C's printf knows hh, h and l (64 bits)");
+      bad_format(s, format,
+                 "conversion " + c.spec + ": length modifier '" + c.length +
+                     "'; OpenCL C's printf knows hh, h and l (64 bits)");
     }
     out.push_back(c);
     i = j;
@@ -158,16 +167,12 @@ std::string ordinal(std::size_t i) { return "argument " + std::to_string(i + 1);
 void print(KernelBuilder& kb, std::string_view format, std::span<const PrintArg> args) {
   auto& s = *detail::state_of(kb);
   s.check_open("print");
-  if (format.find('\0') != std::string_view::npos) {
-    throw UserError("print: the format holds a NUL character; expected text");
-  }
-  const std::vector<Conversion> conversions = parse(format);
-  if (conversions.size() != args.size()) {
-    throw UserError("print: format \"" + std::string(format) + "\" has " +
-                    std::to_string(conversions.size()) + " conversion(s) but " +
-                    std::to_string(args.size()) + " argument(s) were given; expected one "
-                    "argument per conversion");
-  }
+  user_assert(format.find('\0') == std::string_view::npos, {"print", s.name})
+      << "the format holds a NUL character; expected text";
+  const std::vector<Conversion> conversions = parse(s, format);
+  user_assert(conversions.size() == args.size(), {"print", s.name})
+      << "format \"" << format << "\" has " << conversions.size() << " conversion(s) but "
+      << args.size() << " argument(s) were given; expected one argument per conversion";
   std::string lowered;
   std::vector<llvm::Value*> values;
   std::size_t copied = 0;
@@ -177,24 +182,24 @@ void print(KernelBuilder& kb, std::string_view format, std::span<const PrintArg>
     lowered += format.substr(copied, c.begin - copied);
     copied = c.begin + c.spec.size();
     if (a.is_text) {
-      if (c.conversion != 's') {
-        throw UserError("print: " + ordinal(k) + " is the string \"" + a.text + "\" for " +
-                        c.spec + "; expected %s for a string");
-      }
-      if (!c.length.empty() || c.flags.find_first_not_of('-') != std::string::npos) {
-        throw UserError("print: " + ordinal(k) + ": " + c.spec + " takes no length modifier and no "
-                        "'+', ' ', '#' or '0' flag; expected %s, %-Ns or %.Ns");
-      }
+      user_assert(c.conversion == 's', {"print", s.name})
+          << ordinal(k) << " is the string \"" << a.text << "\" for " << c.spec
+          << "; expected %s for a string";
+      user_assert(c.length.empty() && c.flags.find_first_not_of('-') == std::string::npos,
+                  {"print", s.name})
+          << ordinal(k) << ": " << c.spec
+          << " takes no length modifier and no '+', ' ', '#' or '0' flag; expected %s, %-Ns or "
+             "%.Ns";
       lowered += substituted(c.spec, a.text);
       continue;
     }
     const std::string what = "print " + ordinal(k);
     s.check_same_builder(a.value, what.c_str());
     const Scalar t = a.value.type();
-    if (const std::string expected = mismatch(c, t); !expected.empty()) {
-      throw UserError("print: " + ordinal(k) + " (" + std::string(name(t)) + ") for " + c.spec +
-                      " in \"" + std::string(format) + "\"; expected " + expected);
-    }
+    const std::string expected = mismatch(c, t);
+    user_assert(expected.empty(), {"print", s.name})
+        << ordinal(k) << " (" << name(t) << ") for " << c.spec << " in \"" << format
+        << "\"; expected " << expected;
     lowered += c.spec;
     llvm::Value* v = detail::llvm_of(a.value);
     if (is_float(t)) {
@@ -220,10 +225,10 @@ void print(KernelBuilder& kb, std::string_view format, std::span<const PrintArg>
       llvm::PointerType::get(s.ir.getInt8Ty(), static_cast<unsigned>(AddressSpace::Constant));
   auto* printf_type = llvm::FunctionType::get(s.ir.getInt32Ty(), {char_ptr}, true);
   llvm::Function* fn = s.module->getFunction("printf");
-  if (fn && (!fn->isDeclaration() || fn->getFunctionType() != printf_type)) {
-    throw UserError("print: kernel '" + s.name + "' has a device function named 'printf', which "
-                    "print needs for OpenCL's printf; rename the device function");
-  }
+  user_assert(!fn || (fn->isDeclaration() && fn->getFunctionType() == printf_type),
+              {"print", s.name})
+      << "the kernel has a device function named 'printf', which print needs for OpenCL's "
+         "printf; rename the device function";
   if (!fn) {
     fn = llvm::Function::Create(printf_type, llvm::Function::ExternalLinkage, "printf", *s.module);
   }

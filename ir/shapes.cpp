@@ -7,6 +7,7 @@
 #include <map>
 #include <utility>
 
+#include "common/error_report.hpp"
 #include "ir/bounds.hpp"
 #include "ir/kernel_module.hpp"
 #include "spvjit/memory.hpp"
@@ -45,11 +46,9 @@ int parameter_of(const BuilderState& s, const Pointer& p) {
 
 ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar element,
                           bool read_only, unsigned rank, Layout layout) {
-  if (rank < 1 || rank > 3) {
-    throw UserError("parameter '" + std::string(name) + "': an array of " + std::to_string(rank) +
-                    " dimensions; expected 1 to 3");
-  }
   auto& s = *detail::state_of(kb);
+  user_assert(rank >= 1 && rank <= 3, {"param", s.name})
+      << "parameter '" << name << "': an array of " << rank << " dimensions; expected 1 to 3";
   ShapedPointer out;
   out.data = kb.pointer_param(name, element, AddressSpace::Global, read_only);
   Param& p = s.params.back();
@@ -66,20 +65,16 @@ ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar eleme
 }
 
 Value param_length(const Pointer& p) {
-  if (!detail::state_of(p)) throw UserError("length: the pointer is empty");
+  user_assert(detail::state_of(p), {"length"}) << "the pointer is empty";
   auto& s = *detail::state_of(p);
   s.check_open("length");
-  if (!s.function_name.empty()) {
-    throw UserError("length: called inside device function '" + s.function_name +
-                    "', which does not know what the launch passed; pass the length as an "
-                    "argument");
-  }
+  user_assert(s.function_name.empty(), {"length", s.name})
+      << "called inside device function '" << s.function_name
+      << "', which does not know what the launch passed; pass the length as an argument";
   const int param = parameter_of(s, p);
-  if (param < 0) {
-    throw UserError("length: the pointer is no parameter of kernel '" + s.name +
-                    "'; expected a Global<T>, Const<T>, Constant<T> or Local<T> parameter, or "
-                    "an array (whose length is the product of its extents)");
-  }
+  user_assert(param >= 0, {"length", s.name})
+      << "the pointer is no parameter of the kernel; expected a Global<T>, Const<T>, Constant<T> "
+         "or Local<T> parameter, or an array (whose length is the product of its extents)";
   const Param& declared = s.params[static_cast<std::size_t>(param)];
   return shape_value(s, static_cast<unsigned>(param), ShapeArg::count_dim,
                      declared.name + ".length");

@@ -10,19 +10,21 @@
 #include <string>
 #include <vector>
 
-#include "spvjit/error.hpp"
 #include "common/bounds.hpp"
+#include "common/error_report.hpp"
+#include "spvjit/error.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/value.hpp"
 
 namespace spvjit::detail {
 
-/// Throws UserError unless `name` is [A-Za-z_][A-Za-z0-9_]* and does not start with __spvjit.
-void check_identifier(std::string_view name, const char* what);
+/// A UserError at `where` unless `name` is [A-Za-z_][A-Za-z0-9_]* and does not start with
+/// __spvjit; `what` names it ("parameter name").
+void check_identifier(Where where, std::string_view name, const char* what);
 /// The longest kernel name the device runtime takes (check_kernel_name says why).
 inline constexpr std::size_t max_kernel_name_length = 1000;
 /// check_identifier, and not a name the OpenCL runtime keeps for itself, nor too long for it.
-void check_kernel_name(std::string_view name, const char* what);
+void check_kernel_name(Where where, std::string_view name, const char* what);
 
 /// A described struct as the kernel lays it out: its LLVM type (members and explicit padding)
 /// and, per StructLayout field, the LLVM element it is.
@@ -112,5 +114,11 @@ class SPVJIT_INTERNAL BuilderState {
   std::size_t work_per_item = 1;  ///< KernelBuilder::work_per_item
   bool finished = false;
 };
+
+/// The kernel a builder error names ("store of kernel 'k': ..."): none without a builder, as
+/// for an empty operand ("store: ...").
+inline std::string_view kernel_name(const BuilderState* s) noexcept {
+  return s ? std::string_view(s->name) : std::string_view();
+}
 
 }  // namespace spvjit::detail

@@ -3,7 +3,9 @@
 #include <llvm/IR/DataLayout.h>
 
 #include <algorithm>
+#include <cstdlib>
 
+#include "common/error_report.hpp"
 #include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "ir/state.hpp"
@@ -14,12 +16,19 @@ namespace spvjit {
 namespace detail {
 
 namespace {
-[[noreturn]] void layout_mismatch(const StructLayout& layout, const std::string& member,
-                                  std::uint64_t host, std::uint64_t kernel) {
-  throw UserError("struct " + layout.name() + ": " + member + " is at byte " +
-                  std::to_string(host) + " in C++ but would be at byte " + std::to_string(kernel) +
-                  " in the kernel (SPIR alignment: each scalar aligned to its size); the "
-                  "kernel cannot match a packed or over-aligned C++ layout");
+// Where a struct's layout is refused: "layout of struct S of kernel 'k'".
+std::string layout_operation(const StructLayout& layout) {
+  return "layout of struct " + layout.name();
+}
+
+[[noreturn]] void layout_mismatch(const BuilderState& s, const StructLayout& layout,
+                                  const std::string& member, std::uint64_t host,
+                                  std::uint64_t kernel) {
+  user_error({layout_operation(layout), s.name})
+      << member << " is at byte " << host << " in C++ but would be at byte " << kernel
+      << " in the kernel (SPIR alignment: each scalar aligned to its size); the kernel cannot "
+         "match a packed or over-aligned C++ layout";
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 }  // namespace
 
@@ -42,10 +51,9 @@ const StructTypeInfo& BuilderState::struct_type(const StructLayout& layout) {
     end = offset;
   };
   for (const StructField& f : layout.fields()) {
-    if (f.pointer && !f.pointee && f.points_to_struct()) {
-      throw UserError("struct " + layout.name() + ": member '" + f.name + "' points to struct " +
-                      f.pointee_name + ", whose layout is unknown (a raw module's struct)");
-    }
+    user_assert(!f.pointer || f.pointee || !f.points_to_struct(), {layout_operation(layout), name})
+        << "member '" << f.name << "' points to struct " << f.pointee_name
+        << ", whose layout is unknown (a raw module's struct)";
     llvm::Type* t =
         f.pointer ? llvm::PointerType::get(
                         f.pointee ? static_cast<llvm::Type*>(named_struct(*f.pointee()))
@@ -68,14 +76,12 @@ const StructTypeInfo& BuilderState::struct_type(const StructLayout& layout) {
   for (std::size_t k = 0; k < layout.fields().size(); ++k) {
     const StructField& f = layout.fields()[k];
     const std::uint64_t at = sl->getElementOffset(info.element[k]);
-    if (at != f.offset) layout_mismatch(layout, "member '" + f.name + "'", f.offset, at);
+    if (at != f.offset) layout_mismatch(*this, layout, "member '" + f.name + "'", f.offset, at);
   }
-  if (sl->getSizeInBytes() != layout.size()) {
-    throw UserError("struct " + layout.name() + ": " + std::to_string(layout.size()) +
-                    " bytes in C++ but " + std::to_string(sl->getSizeInBytes()) +
-                    " in the kernel (SPIR alignment: each scalar aligned to its size); the "
-                    "kernel cannot match a packed or over-aligned C++ layout");
-  }
+  user_assert(sl->getSizeInBytes() == layout.size(), {layout_operation(layout), name})
+      << layout.size() << " bytes in C++ but " << sl->getSizeInBytes()
+      << " in the kernel (SPIR alignment: each scalar aligned to its size); the kernel cannot "
+         "match a packed or over-aligned C++ layout";
   const StructTypeInfo& done = struct_types.emplace(&layout, std::move(info)).first->second;
   // Lay out what the pointers point to as well, now that this struct is known (a pointer to its
   // own type stops here): no opaque struct is left in the module.
@@ -108,11 +114,9 @@ std::string describe_member(const StructField& f) {
   return element + (f.array ? "[" + std::to_string(f.count) + "]" : "");
 }
 
-void push(FieldPath& path, std::uint32_t index, const char* what) {
-  if (path.depth == FieldPath::max_depth) {
-    throw UserError(std::string(what) + ": structs nested more than " +
-                    std::to_string(FieldPath::max_depth) + " deep");
-  }
+void push(Where where, FieldPath& path, std::uint32_t index) {
+  user_assert(path.depth < FieldPath::max_depth, (where))
+      << "structs nested more than " << FieldPath::max_depth << " deep";
   path.index[path.depth++] = index;
 }
 
@@ -123,11 +127,11 @@ void leaf_paths(BuilderState& s, const StructLayout& layout, const FieldPath& pr
   for (std::size_t k = 0; k < layout.fields().size(); ++k) {
     const StructField& f = layout.fields()[k];
     FieldPath path = prefix;
-    push(path, info.element[k], "struct copy");
+    push({"struct copy", s.name}, path, info.element[k]);
     if (f.nested && f.array) {
       for (std::uint32_t e = 0; e < f.count; ++e) {
         FieldPath element = path;
-        push(element, e, "struct copy");
+        push({"struct copy", s.name}, element, e);
         leaf_paths(s, *f.nested, element, out);
       }
     } else if (f.nested) {
@@ -138,7 +142,7 @@ void leaf_paths(BuilderState& s, const StructLayout& layout, const FieldPath& pr
     } else if (f.array) {
       for (std::uint32_t e = 0; e < f.count; ++e) {
         FieldPath element = path;
-        push(element, e, "struct copy");
+        push({"struct copy", s.name}, element, e);
         element.type = f.type;
         out.push_back(element);
       }
@@ -175,8 +179,7 @@ void copy_pointer(BuilderState& s, const Pointer& dst, Value dst_index, const Fi
 
 FieldPath member_path(const Pointer& p, const FieldPath& prefix, const StructLayout& within,
                       std::size_t offset, const StructField& expected) {
-  if (!detail::llvm_of(p))
-    throw UserError("struct member: the struct is empty (default-constructed)");
+  user_assert(detail::llvm_of(p), {"struct member"}) << "the struct is empty (default-constructed)";
   auto& s = *detail::state_of(p);
   s.check_open("struct member");
   const StructTypeInfo& info = s.struct_type(within);
@@ -184,37 +187,37 @@ FieldPath member_path(const Pointer& p, const FieldPath& prefix, const StructLay
     const StructField& f = within.fields()[k];
     if (f.offset != offset || !same_member(f, expected)) continue;
     FieldPath path = prefix;
-    push(path, info.element[k], "struct member");
+    push({"struct member", s.name}, path, info.element[k]);
     path.type = f.type;
     path.pointer = f.pointer;
     return path;
   }
-  throw UserError("struct " + within.name() + ": no member of type " + describe_member(expected) +
-                  " at byte " + std::to_string(offset) + " was described; list every member "
-                  "in SPVJIT_STRUCT(" + within.name() + ", ...)");
+  user_error({"struct member", s.name})
+      << "no member of type " << describe_member(expected) << " at byte " << offset << " of struct "
+      << within.name() << " was described; list every member in SPVJIT_STRUCT(" << within.name()
+      << ", ...)";
+  return prefix;
 }
 
-FieldPath array_element(const FieldPath& path, std::size_t k, std::size_t count) {
-  if (k >= count) {
-    throw UserError("struct member array: index " + std::to_string(k) + " is out of bounds: "
-                    "the array holds " + std::to_string(count) + " elements");
-  }
+FieldPath array_element(const Pointer& p, const FieldPath& path, std::size_t k, std::size_t count) {
+  const Where where{"struct member array", kernel_name(state_of(p))};
+  user_assert(k < count, (where)) << "index " << k << " is out of bounds: the array holds " << count
+                                  << " elements";
   FieldPath out = path;
-  push(out, static_cast<std::uint32_t>(k), "struct member array");
+  push(where, out, static_cast<std::uint32_t>(k));
   return out;
 }
 
 void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path, const Pointer& src,
                  Value src_index, const FieldPath& src_path, const StructLayout& layout) {
-  if (!detail::llvm_of(dst) || !detail::llvm_of(src))
-    throw UserError("struct copy: a struct is empty (default-constructed)");
-  if (detail::state_of(dst) != detail::state_of(src))
-    throw UserError("struct copy: the structs belong to different kernels");
+  user_assert(detail::llvm_of(dst) && detail::llvm_of(src), {"struct copy"})
+      << "a struct is empty (default-constructed)";
+  user_assert(detail::state_of(dst) == detail::state_of(src), {"struct copy"})
+      << "the structs belong to different kernels";
   auto& s = *detail::state_of(dst);
   s.check_open("struct copy");
-  if (dst.read_only()) {
-    throw UserError("struct copy: the destination struct " + layout.name() + " is read-only");
-  }
+  user_assert(!dst.read_only(), {"struct copy", s.name})
+      << "the destination struct " << layout.name() << " is read-only";
   std::vector<FieldPath> to, from;
   leaf_paths(s, layout, dst_path, to);
   leaf_paths(s, layout, src_path, from);
@@ -244,7 +247,7 @@ Pointer pointer_member(const Pointer& p, Value index, const FieldPath& path, Sca
 }
 
 Pointer private_struct(BuilderState* state, const StructLayout& layout) {
-  if (!state) throw UserError("struct variable: no builder");
+  user_assert(state, {"struct variable"}) << "no builder";
   auto& s = *state;
   s.check_open("struct variable");
   const StructTypeInfo& info = s.struct_type(layout);
@@ -256,7 +259,7 @@ Pointer private_struct(BuilderState* state, const StructLayout& layout) {
 }
 
 Pointer private_slot(BuilderState* state, Scalar type) {
-  if (!state) throw UserError("variable: no builder");
+  user_assert(state, {"variable"}) << "no builder";
   state->check_open("variable");
   auto* slot = state->entry_alloca(state->memory_type(type), "result");
   return detail::make_pointer(state, slot, type, AddressSpace::Private, false);

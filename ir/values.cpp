@@ -7,6 +7,8 @@
 //  - Min/Max on floats follow fmin/fmax (a NaN operand yields the other operand).
 #include <llvm/IR/Intrinsics.h>
 
+#include <cstdlib>
+
 #include "ir/bounds.hpp"
 #include "common/error_report.hpp"
 #include "ir/emit.hpp"
@@ -15,9 +17,10 @@
 namespace spvjit {
 
 namespace detail {
-void throw_type_mismatch(const char* what, Scalar expected, Scalar given) {
-  throw UserError(std::string(what) + ": expected " + std::string(name(expected)) + ", got " +
-                  std::string(name(given)));
+void throw_type_mismatch(const char* what, Scalar expected, const Value& given) {
+  user_error({what, kernel_name(state_of(given))})
+      << "expected " << name(expected) << ", got " << name(given.type());
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 }  // namespace detail
 
@@ -42,20 +45,21 @@ std::string_view name(BinaryOp op) noexcept {
 namespace {
 
 detail::BuilderState& operands(const char* what, const Value& a, const Value& b) {
-  if (!a.valid() || !b.valid()) throw UserError(std::string(what) + ": operand is an empty Value");
+  user_assert(a.valid() && b.valid(), {what}) << "operand is an empty Value";
   auto& s = *detail::state_of(a);
   s.check_open(what);
   s.check_same_builder(a, what);
   s.check_same_builder(b, what);
-  if (a.type() != b.type()) {
-    throw UserError(std::string(what) + ": operand types differ: " + std::string(name(a.type())) +
-                    " and " + std::string(name(b.type())) + "; insert an explicit cast");
-  }
+  user_assert(a.type() == b.type(), {what, s.name})
+      << "operand types differ: " << name(a.type()) << " and " << name(b.type())
+      << "; insert an explicit cast";
   return s;
 }
 
-[[noreturn]] void unsupported(const std::string& what, Scalar t, const char* expected) {
-  throw UserError(what + ": not defined for " + std::string(name(t)) + "; expected " + expected);
+[[noreturn]] void unsupported(const detail::BuilderState& s, const std::string& what, Scalar t,
+                              const char* expected) {
+  user_error({what, s.name}) << "not defined for " << name(t) << "; expected " << expected;
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
 }  // namespace
@@ -64,7 +68,7 @@ namespace detail {
 
 llvm::Value* emit_mul_add(BuilderState& s, Scalar t, llvm::Value* a, llvm::Value* b, llvm::Value* c,
                           const std::string& what) {
-  if (!is_float(t)) unsupported(what, t, "f32 or f64");
+  if (!is_float(t)) unsupported(s, what, t, "f32 or f64");
   llvm::IRBuilderBase::FastMathFlagGuard keep(s.ir);
   llvm::FastMathFlags contract;
   contract.setAllowContract(true);
@@ -84,7 +88,7 @@ llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a,
     case BinaryOp::Mul:
     case BinaryOp::Div:
     case BinaryOp::Rem:
-      if (t == Scalar::Bool) unsupported(what, t, "an integer or float type");
+      if (t == Scalar::Bool) unsupported(s, what, t, "an integer or float type");
       if (op == BinaryOp::Add) r = fp ? ir.CreateFAdd(a, b) : ir.CreateAdd(a, b);
       if (op == BinaryOp::Sub) r = fp ? ir.CreateFSub(a, b) : ir.CreateSub(a, b);
       if (op == BinaryOp::Mul) r = fp ? ir.CreateFMul(a, b) : ir.CreateMul(a, b);
@@ -96,14 +100,14 @@ llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a,
     case BinaryOp::And:
     case BinaryOp::Or:
     case BinaryOp::Xor:
-      if (fp) unsupported(what, t, "an integer type or bool");
+      if (fp) unsupported(s, what, t, "an integer type or bool");
       if (op == BinaryOp::And) r = ir.CreateAnd(a, b);
       if (op == BinaryOp::Or) r = ir.CreateOr(a, b);
       if (op == BinaryOp::Xor) r = ir.CreateXor(a, b);
       break;
     case BinaryOp::Shl:
     case BinaryOp::Shr: {
-      if (!is_integer(t)) unsupported(what, t, "an integer type");
+      if (!is_integer(t)) unsupported(s, what, t, "an integer type");
       const unsigned bits = a->getType()->getScalarSizeInBits();
       auto* amount = ir.CreateAnd(b, llvm::ConstantInt::get(b->getType(), bits - 1));
       if (op == BinaryOp::Shl) r = ir.CreateShl(a, amount);
@@ -112,7 +116,7 @@ llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a,
     }
     case BinaryOp::Min:
     case BinaryOp::Max:
-      if (t == Scalar::Bool) unsupported(what, t, "an integer or float type");
+      if (t == Scalar::Bool) unsupported(s, what, t, "an integer or float type");
       if (fp) {
         r = ir.CreateBinaryIntrinsic(
             op == BinaryOp::Min ? llvm::Intrinsic::minnum : llvm::Intrinsic::maxnum, a, b);
@@ -180,10 +184,8 @@ llvm::Value* emit_cast(BuilderState& s, llvm::Value* x, Scalar from, Scalar to) 
 
 llvm::Value* index64(BuilderState& s, const Value& index, const char* what) {
   s.check_same_builder(index, what);
-  if (!is_integer(index.type())) {
-    throw UserError(std::string(what) + ": index must be an integer, got " +
-                    std::string(name(index.type())));
-  }
+  user_assert(is_integer(index.type()), {what, s.name})
+      << "index must be an integer, got " << name(index.type());
   llvm::Value* i = detail::llvm_of(index);
   if (i->getType() != s.ir.getInt64Ty())
     i = s.ir.CreateIntCast(i, s.ir.getInt64Ty(), is_signed(index.type()));
@@ -217,30 +219,30 @@ Value compare(CompareOp op, Value lhs, Value rhs) {
 }
 
 Value negate(Value v) {
-  if (!v.valid()) throw UserError("neg: operand is an empty Value");
+  user_assert(v.valid(), {"neg"}) << "operand is an empty Value";
   auto& s = *detail::state_of(v);
   s.check_open("neg");
   s.check_in_current_function(detail::llvm_of(v), "neg");
-  if (v.type() == Scalar::Bool) unsupported("neg", v.type(), "an integer or float type");
+  if (v.type() == Scalar::Bool) unsupported(s, "neg", v.type(), "an integer or float type");
   auto* r =
       is_float(v.type()) ? s.ir.CreateFNeg(detail::llvm_of(v)) : s.ir.CreateNeg(detail::llvm_of(v));
   return detail::make_value(&s, r, v.type());
 }
 
 Value logical_not(Value v) {
-  if (!v.valid()) throw UserError("not: operand is an empty Value");
+  user_assert(v.valid(), {"not"}) << "operand is an empty Value";
   auto& s = *detail::state_of(v);
   s.check_open("not");
   s.check_in_current_function(detail::llvm_of(v), "not");
-  if (is_float(v.type())) unsupported("not", v.type(), "bool or an integer type");
+  if (is_float(v.type())) unsupported(s, "not", v.type(), "bool or an integer type");
   return detail::make_value(&s, s.ir.CreateNot(detail::llvm_of(v)), v.type());
 }
 
 Value select(Value cond, Value if_true, Value if_false) {
   auto& s = operands("select", if_true, if_false);
   s.check_same_builder(cond, "select");
-  if (cond.type() != Scalar::Bool)
-    detail::throw_type_mismatch("select condition", Scalar::Bool, cond.type());
+  user_assert(cond.type() == Scalar::Bool, {"select", s.name})
+      << "condition: expected bool, got " << name(cond.type());
   return detail::make_value(
       &s,
       s.ir.CreateSelect(detail::llvm_of(cond), detail::llvm_of(if_true), detail::llvm_of(if_false)),
@@ -248,20 +250,18 @@ Value select(Value cond, Value if_true, Value if_false) {
 }
 
 Value cast(Value v, Scalar to) {
-  if (!v.valid()) throw UserError("cast: operand is an empty Value");
+  user_assert(v.valid(), {"cast"}) << "operand is an empty Value";
   auto& s = *detail::state_of(v);
   s.check_open("cast");
   s.check_in_current_function(detail::llvm_of(v), "cast");
-  if (to == Scalar::F16) {
-    throw UserError("cast to f16: f16 is a storage type; keep f32 and store it through a "
-                    "half pointer");
-  }
+  user_assert(to != Scalar::F16, {"cast", s.name})
+      << "the target f16 is a storage type; keep f32 and store it through a half pointer";
   if (v.type() == to) return v;
   return detail::make_value(&s, detail::emit_cast(s, detail::llvm_of(v), v.type(), to), to);
 }
 
 Value constant(detail::BuilderState* state, Scalar type, double value) {
-  if (!state) throw UserError("constant: no builder");
+  user_assert(state, {"constant"}) << "no builder";
   if (!is_float(type))
     return constant_int(state, type, static_cast<std::uint64_t>(static_cast<std::int64_t>(value)));
   if (type == Scalar::F16) type = Scalar::F32;
@@ -269,7 +269,7 @@ Value constant(detail::BuilderState* state, Scalar type, double value) {
 }
 
 Value constant_int(detail::BuilderState* state, Scalar type, std::uint64_t bits) {
-  if (!state) throw UserError("constant: no builder");
+  user_assert(state, {"constant"}) << "no builder";
   if (is_float(type)) return constant(state, type, static_cast<double>(bits));
   auto* t = state->register_type(type);
   return detail::make_value(
@@ -306,16 +306,13 @@ namespace detail {
 namespace {
 // Checks that a struct pointer is accessed by member and a scalar one by element; returns the
 // scalar accessed.
-Scalar accessed_scalar(const Pointer& p, const FieldPath* field, const char* what) {
-  if (field && !p.layout())
-    internal_error << (std::string(what) + ": a member access through a pointer to scalars");
-  if (field && field->pointer)
-    internal_error << (std::string(what) + ": a pointer member read as a scalar");
-  if (!field && p.layout()) {
-    throw UserError(std::string(what) + ": the pointer points to struct " + p.layout()->name() +
-                    "; access a member (ps[i][&" + p.layout()->name() + "::member]) or copy "
-                    "the whole struct");
-  }
+Scalar accessed_scalar(const BuilderState& s, const Pointer& p, const FieldPath* field,
+                       const char* what) {
+  internal_assert(!field || p.layout()) << what << ": a member access through a pointer to scalars";
+  internal_assert(!field || !field->pointer) << what << ": a pointer member read as a scalar";
+  user_assert(field || !p.layout(), {what, s.name})
+      << "the pointer points to struct " << p.layout()->name() << "; access a member (ps[i][&"
+      << p.layout()->name() << "::member]) or copy the whole struct";
   return field ? field->type : p.element();
 }
 }  // namespace
@@ -331,11 +328,11 @@ llvm::Value* element_address(BuilderState& s, const Pointer& p, llvm::Value* i,
 }
 
 Value load_element(const Pointer& p, Value index, const ViewIndex* view, const FieldPath* field) {
-  if (!detail::llvm_of(p)) throw UserError("load: empty pointer");
+  user_assert(detail::llvm_of(p), {"load"}) << "empty pointer";
   auto& s = *detail::state_of(p);
   s.check_open("load");
   s.check_in_current_function(detail::llvm_of(p), "load");
-  const Scalar element = accessed_scalar(p, field, "load");
+  const Scalar element = accessed_scalar(s, p, field, "load");
   llvm::Value* i = detail::index64(s, index, "load");
   if (element == Scalar::F16) {
     auto* v = guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
@@ -360,23 +357,20 @@ Value load_element(const Pointer& p, Value index, const ViewIndex* view, const F
 
 void store_element(const Pointer& p, Value index, Value value, const ViewIndex* view,
                    const FieldPath* field) {
-  if (!detail::llvm_of(p)) throw UserError("store: empty pointer");
+  user_assert(detail::llvm_of(p), {"store"}) << "empty pointer";
   auto& s = *detail::state_of(p);
   s.check_open("store");
   s.check_same_builder(value, "store");
   s.check_in_current_function(detail::llvm_of(p), "store");
-  const Scalar element = accessed_scalar(p, field, "store");
-  if (p.read_only()) {
-    throw UserError("store: pointer to " + std::string(name(p.space())) + " const " +
-                    (p.layout() ? "struct " + p.layout()->name() : std::string(name(element))) +
-                    " is read-only");
-  }
+  const Scalar element = accessed_scalar(s, p, field, "store");
+  user_assert(!p.read_only(), {"store", s.name})
+      << "pointer to " << name(p.space()) << " const "
+      << (p.layout() ? "struct " + p.layout()->name() : std::string(name(element)))
+      << " is read-only";
   const Scalar expected = element == Scalar::F16 ? Scalar::F32 : element;
-  if (value.type() != expected) {
-    throw UserError("store: value of type " + std::string(name(value.type())) +
-                    " into memory of " + std::string(name(element)) + "; expected " +
-                    std::string(name(expected)));
-  }
+  user_assert(value.type() == expected, {"store", s.name})
+      << "value of type " << name(value.type()) << " into memory of " << name(element)
+      << "; expected " << name(expected);
   llvm::Value* i = detail::index64(s, index, "store");
   guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
     if (element == Scalar::F16) {

@@ -5,8 +5,10 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <cstdlib>
 #include <vector>
 
+#include "common/error_report.hpp"
 #include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "ir/half_bits.hpp"
@@ -19,9 +21,11 @@ std::string shape_name(Scalar element, unsigned lanes) {
 
 namespace detail {
 void throw_vector_mismatch(Scalar expected, unsigned lanes, const VecValue& given) {
-  if (!given.valid()) throw UserError("Vec<T, N>: the vector is empty");
-  throw UserError("Vec<T, N>: expected " + shape_name(expected, lanes) + ", got " +
-                  shape_name(given.element(), given.lanes()));
+  const Where where{"Vec<T, N>", kernel_name(state_of(given))};
+  user_assert(given.valid(), (where)) << "the vector is empty";
+  user_error((where)) << "expected " << shape_name(expected, lanes) << ", got "
+                      << shape_name(given.element(), given.lanes());
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 }  // namespace detail
 
@@ -30,7 +34,7 @@ namespace {
 std::string shape_of(const VecValue& v) { return shape_name(v.element(), v.lanes()); }
 
 detail::BuilderState& open_vector(const char* what, const VecValue& v) {
-  if (!v.valid()) throw UserError(std::string(what) + ": operand is an empty vector");
+  user_assert(v.valid(), {what}) << "operand is an empty vector";
   auto& s = *detail::state_of(v);
   s.check_open(what);
   s.check_in_current_function(detail::llvm_of(v), what);
@@ -44,22 +48,21 @@ void check_same_builder(detail::BuilderState& s, const VecValue& v, const char* 
 detail::BuilderState& same_shape(const char* what, const VecValue& a, const VecValue& b) {
   auto& s = open_vector(what, a);
   check_same_builder(s, b, what);
-  if (a.element() != b.element() || a.lanes() != b.lanes()) {
-    throw UserError(std::string(what) + ": operand shapes differ: " + shape_of(a) + " and " +
-                    shape_of(b) + "; cast or shuffle one of them");
-  }
+  user_assert(a.element() == b.element() && a.lanes() == b.lanes(), {what, s.name})
+      << "operand shapes differ: " << shape_of(a) << " and " << shape_of(b)
+      << "; cast or shuffle one of them";
   return s;
 }
 
-void check_lanes(const char* what, std::size_t lanes) {
-  if (!valid_lanes(static_cast<unsigned>(lanes)) || lanes > 16) {
-    throw UserError(std::string(what) + ": " + std::to_string(lanes) +
-                    " lanes; expected 2, 3, 4, 8 or 16");
-  }
+void check_lanes(detail::Where where, std::size_t lanes) {
+  user_assert(valid_lanes(static_cast<unsigned>(lanes)) && lanes <= 16, (where))
+      << lanes << " lanes; expected 2, 3, 4, 8 or 16";
 }
 
 [[noreturn]] void unsupported(const std::string& what, const VecValue& v, const char* expected) {
-  throw UserError(what + ": not defined for " + shape_of(v) + "; expected " + expected);
+  user_error({what, detail::state_of(v)->name})
+      << "not defined for " << shape_of(v) << "; expected " << expected;
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
 llvm::Type* vector_type(detail::BuilderState& s, Scalar element, unsigned lanes, bool memory) {
@@ -71,20 +74,16 @@ llvm::Type* vector_type(detail::BuilderState& s, Scalar element, unsigned lanes,
 llvm::Value* lane_index(detail::BuilderState& s, const Value& lane, unsigned lanes,
                         const char* what) {
   s.check_same_builder(lane, what);
-  if (!is_integer(lane.type())) {
-    throw UserError(std::string(what) + ": lane must be an integer, got " +
-                    std::string(name(lane.type())));
-  }
+  user_assert(is_integer(lane.type()), {what, s.name})
+      << "lane must be an integer, got " << name(lane.type());
   llvm::Value* i = s.ir.CreateIntCast(detail::llvm_of(lane), s.ir.getInt32Ty(), false);
   return (lanes & (lanes - 1)) == 0 ? s.ir.CreateAnd(i, s.ir.getInt32(lanes - 1))
                                     : s.ir.CreateURem(i, s.ir.getInt32(lanes));
 }
 
-void check_lane(const char* what, const VecValue& v, unsigned lane) {
-  if (lane >= v.lanes()) {
-    throw UserError(std::string(what) + ": lane " + std::to_string(lane) + " of a " + shape_of(v) +
-                    "; expected 0 to " + std::to_string(v.lanes() - 1));
-  }
+void check_lane(const detail::BuilderState& s, const char* what, const VecValue& v, unsigned lane) {
+  user_assert(lane < v.lanes(), {what, s.name})
+      << "lane " << lane << " of a " << shape_of(v) << "; expected 0 to " << v.lanes() - 1;
 }
 
 llvm::Align vector_align(Scalar element, unsigned lanes, VectorAlign align) {
@@ -94,12 +93,10 @@ llvm::Align vector_align(Scalar element, unsigned lanes, VectorAlign align) {
 }
 
 // The address of element `first` of `p`, as a pointer to `type` in p's address space.
-llvm::Value* vector_address(detail::BuilderState& s, const Pointer& p, llvm::Value* first,
-                            llvm::Type* type) {
-  if (p.layout()) {
-    throw UserError("vload/vstore: the pointer points to struct " + p.layout()->name() +
-                    "; vectors load and store arrays of scalars");
-  }
+llvm::Value* vector_address(detail::BuilderState& s, const char* what, const Pointer& p,
+                            llvm::Value* first, llvm::Type* type) {
+  user_assert(!p.layout(), {what, s.name}) << "the pointer points to struct " << p.layout()->name()
+                                           << "; vectors load and store arrays of scalars";
   auto* addr = s.ir.CreateInBoundsGEP(s.memory_type(p.element()), detail::llvm_of(p), first);
   return s.ir.CreateBitCast(addr, llvm::PointerType::get(type, static_cast<unsigned>(p.space())));
 }
@@ -148,11 +145,10 @@ VecValue logical_not(VecValue v) {
 VecValue select(VecValue cond, VecValue if_true, VecValue if_false) {
   auto& s = same_shape("select", if_true, if_false);
   check_same_builder(s, cond, "select");
-  if (cond.element() != Scalar::Bool || cond.lanes() != if_true.lanes()) {
-    throw UserError("select: condition is " + shape_of(cond) + "; expected " +
-                    shape_name(Scalar::Bool, if_true.lanes()) + " (a comparison of " +
-                    shape_of(if_true) + ")");
-  }
+  user_assert(cond.element() == Scalar::Bool && cond.lanes() == if_true.lanes(), {"select", s.name})
+      << "condition is " << shape_of(cond) << "; expected "
+      << shape_name(Scalar::Bool, if_true.lanes()) << " (a comparison of " << shape_of(if_true)
+      << ")";
   return detail::make_vec(
       &s,
       s.ir.CreateSelect(detail::llvm_of(cond), detail::llvm_of(if_true), detail::llvm_of(if_false)),
@@ -161,10 +157,9 @@ VecValue select(VecValue cond, VecValue if_true, VecValue if_false) {
 
 VecValue cast(VecValue v, Scalar to) {
   auto& s = open_vector("cast", v);
-  if (to == Scalar::F16) {
-    throw UserError("cast to f16: f16 is a storage type; keep f32 lanes and store them through "
-                    "a half pointer");
-  }
+  user_assert(to != Scalar::F16, {"cast", s.name})
+      << "the target f16 is a storage type; keep f32 lanes and store them through a half "
+         "pointer";
   if (v.element() == to) return v;
   return detail::make_vec(&s, detail::emit_cast(s, detail::llvm_of(v), v.element(), to), to,
                           v.lanes());
@@ -172,7 +167,7 @@ VecValue cast(VecValue v, Scalar to) {
 
 VecValue math(MathFn fn, std::initializer_list<VecValue> args) {
   const std::string fname(name(fn));
-  if (args.size() == 0) throw UserError(fname + ": no operands");
+  user_assert(args.size() != 0, {fname}) << "no operands";
   const VecValue& first = *args.begin();
   auto& s = open_vector(fname.c_str(), first);
   std::vector<llvm::Value*> raw;
@@ -180,35 +175,35 @@ VecValue math(MathFn fn, std::initializer_list<VecValue> args) {
     same_shape(fname.c_str(), first, a);
     raw.push_back(detail::llvm_of(a));
   }
-  const std::string mangled = detail::math_builtin(fn, first.element(), args.size(), first.lanes());
+  const std::string mangled =
+      detail::math_builtin(s, fn, first.element(), args.size(), first.lanes());
   auto* call = s.call_builtin(mangled, detail::llvm_of(first)->getType(), raw);
   return detail::make_vec(&s, call, first.element(), first.lanes());
 }
 
 VecValue splat(Value v, unsigned lanes) {
-  if (!v.valid()) throw UserError("splat: operand is an empty Value");
-  check_lanes("splat", lanes);
+  user_assert(v.valid(), {"splat"}) << "operand is an empty Value";
   auto& s = *detail::state_of(v);
+  check_lanes({"splat", s.name}, lanes);
   s.check_open("splat");
   s.check_same_builder(v, "splat");
   return detail::make_vec(&s, s.ir.CreateVectorSplat(lanes, detail::llvm_of(v)), v.type(), lanes);
 }
 
 VecValue make_vector(std::span<const Value> lanes) {
-  check_lanes("make_vector", lanes.size());
+  detail::BuilderState* owner = lanes.empty() ? nullptr : detail::state_of(lanes.front());
+  check_lanes({"make_vector", detail::kernel_name(owner)}, lanes.size());
   const Value& first = lanes.front();
-  if (!first.valid()) throw UserError("make_vector: lane 0 is an empty Value");
-  auto& s = *detail::state_of(first);
+  user_assert(first.valid(), {"make_vector"}) << "lane 0 is an empty Value";
+  auto& s = *owner;
   s.check_open("make_vector");
   const auto n = static_cast<unsigned>(lanes.size());
   llvm::Value* v = llvm::PoisonValue::get(vector_type(s, first.type(), n, false));
   for (unsigned k = 0; k < n; ++k) {
     s.check_same_builder(lanes[k], "make_vector");
-    if (lanes[k].type() != first.type()) {
-      throw UserError("make_vector: lane " + std::to_string(k) + " is " +
-                      std::string(name(lanes[k].type())) + ", lane 0 " +
-                      std::string(name(first.type())) + "; every lane must have one type");
-    }
+    user_assert(lanes[k].type() == first.type(), {"make_vector", s.name})
+        << "lane " << k << " is " << name(lanes[k].type()) << ", lane 0 " << name(first.type())
+        << "; every lane must have one type";
     v = s.ir.CreateInsertElement(v, detail::llvm_of(lanes[k]), s.ir.getInt32(k));
   }
   return detail::make_vec(&s, v, first.type(), n);
@@ -216,7 +211,7 @@ VecValue make_vector(std::span<const Value> lanes) {
 
 Value extract(VecValue v, unsigned lane) {
   auto& s = open_vector("extract", v);
-  check_lane("extract", v, lane);
+  check_lane(s, "extract", v, lane);
   return detail::make_value(&s, s.ir.CreateExtractElement(detail::llvm_of(v), s.ir.getInt32(lane)),
                             v.element());
 }
@@ -231,10 +226,9 @@ Value extract(VecValue v, Value lane) {
 namespace {
 VecValue insert_at(detail::BuilderState& s, const VecValue& v, llvm::Value* index, const Value& x) {
   s.check_same_builder(x, "insert");
-  if (x.type() != v.element()) {
-    throw UserError("insert: value of type " + std::string(name(x.type())) + " into a " +
-                    shape_of(v) + "; expected " + std::string(name(v.element())));
-  }
+  user_assert(x.type() == v.element(), {"insert", s.name})
+      << "value of type " << name(x.type()) << " into a " << shape_of(v) << "; expected "
+      << name(v.element());
   return detail::make_vec(&s,
                           s.ir.CreateInsertElement(detail::llvm_of(v), detail::llvm_of(x), index),
                           v.element(), v.lanes());
@@ -243,7 +237,7 @@ VecValue insert_at(detail::BuilderState& s, const VecValue& v, llvm::Value* inde
 
 VecValue insert(VecValue v, unsigned lane, Value x) {
   auto& s = open_vector("insert", v);
-  check_lane("insert", v, lane);
+  check_lane(s, "insert", v, lane);
   return insert_at(s, v, s.ir.getInt32(lane), x);
 }
 
@@ -254,14 +248,12 @@ VecValue insert(VecValue v, Value lane, Value x) {
 
 VecValue shuffle_vector(VecValue a, VecValue b, std::span<const int> mask) {
   auto& s = same_shape("shuffle", a, b);
-  check_lanes("shuffle", mask.size());
+  check_lanes({"shuffle", s.name}, mask.size());
   const int limit = static_cast<int>(2 * a.lanes());
   for (std::size_t k = 0; k < mask.size(); ++k) {
-    if (mask[k] < 0 || mask[k] >= limit) {
-      throw UserError("shuffle: mask lane " + std::to_string(k) + " picks " +
-                      std::to_string(mask[k]) + "; expected 0 to " + std::to_string(limit - 1) +
-                      " (lanes of the first " + shape_of(a) + ", then of the second)");
-    }
+    user_assert(mask[k] >= 0 && mask[k] < limit, {"shuffle", s.name})
+        << "mask lane " << k << " picks " << mask[k] << "; expected 0 to " << limit - 1
+        << " (lanes of the first " << shape_of(a) << ", then of the second)";
   }
   return detail::make_vec(&s,
                           s.ir.CreateShuffleVector(detail::llvm_of(a), detail::llvm_of(b),
@@ -301,45 +293,41 @@ Value reduce(ReduceOp op, VecValue v) {
 }
 
 VecValue load_vector(const Pointer& p, Value first, unsigned lanes, VectorAlign align) {
-  if (!detail::llvm_of(p)) throw UserError("vload: empty pointer");
+  user_assert(detail::llvm_of(p), {"vload"}) << "empty pointer";
   auto& s = *detail::state_of(p);
   s.check_open("vload");
   s.check_in_current_function(detail::llvm_of(p), "vload");
-  check_lanes("vload", lanes);
+  check_lanes({"vload", s.name}, lanes);
   llvm::Value* i = detail::index64(s, first, "vload");
   const llvm::Align a = vector_align(p.element(), lanes, align);
   if (p.element() == Scalar::F16) {
     // Integer vector code, bit for bit what scalar loads give (PoCL's vload_halfN cannot).
     auto* bits_type = llvm::FixedVectorType::get(s.ir.getInt16Ty(), lanes);
     auto* bits = detail::guarded_access(s, p, i, nullptr, lanes, [&]() -> llvm::Value* {
-      return s.ir.CreateAlignedLoad(bits_type, vector_address(s, p, i, bits_type), a);
+      return s.ir.CreateAlignedLoad(bits_type, vector_address(s, "vload", p, i, bits_type), a);
     });
     return detail::make_vec(&s, detail::half_bits_to_float(s.ir, bits), Scalar::F32, lanes);
   }
   auto* type = vector_type(s, p.element(), lanes, true);
   llvm::Value* v = detail::guarded_access(s, p, i, nullptr, lanes, [&]() -> llvm::Value* {
-    return s.ir.CreateAlignedLoad(type, vector_address(s, p, i, type), a);
+    return s.ir.CreateAlignedLoad(type, vector_address(s, "vload", p, i, type), a);
   });
   if (p.element() == Scalar::Bool) v = s.ir.CreateICmpNE(v, llvm::ConstantInt::get(type, 0));
   return detail::make_vec(&s, v, p.element(), lanes);
 }
 
 void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align) {
-  if (!detail::llvm_of(p)) throw UserError("vstore: empty pointer");
+  user_assert(detail::llvm_of(p), {"vstore"}) << "empty pointer";
   auto& s = *detail::state_of(p);
   s.check_open("vstore");
   s.check_in_current_function(detail::llvm_of(p), "vstore");
   check_same_builder(s, v, "vstore");
-  if (p.read_only()) {
-    throw UserError("vstore: pointer to " + std::string(name(p.space())) + " const " +
-                    std::string(name(p.element())) + " is read-only");
-  }
+  user_assert(!p.read_only(), {"vstore", s.name})
+      << "pointer to " << name(p.space()) << " const " << name(p.element()) << " is read-only";
   const Scalar expected = p.element() == Scalar::F16 ? Scalar::F32 : p.element();
-  if (v.element() != expected) {
-    throw UserError("vstore: a " + shape_of(v) + " into memory of " +
-                    std::string(name(p.element())) + "; expected " +
-                    shape_name(expected, v.lanes()));
-  }
+  user_assert(v.element() == expected, {"vstore", s.name})
+      << "a " << shape_of(v) << " into memory of " << name(p.element()) << "; expected "
+      << shape_name(expected, v.lanes());
   llvm::Value* i = detail::index64(s, first, "vstore");
   const llvm::Align a = vector_align(p.element(), v.lanes(), align);
   llvm::Value* data = detail::llvm_of(v);
@@ -349,7 +337,7 @@ void store_vector(const Pointer& p, Value first, VecValue v, VectorAlign align) 
     data = s.ir.CreateZExt(data, vector_type(s, Scalar::Bool, v.lanes(), true));
   }
   detail::guarded_access(s, p, i, nullptr, v.lanes(), [&]() -> llvm::Value* {
-    s.ir.CreateAlignedStore(data, vector_address(s, p, i, data->getType()), a);
+    s.ir.CreateAlignedStore(data, vector_address(s, "vstore", p, i, data->getType()), a);
     return nullptr;
   });
 }
@@ -358,8 +346,9 @@ namespace detail {
 Pointer make_vector_variable(KernelBuilder& kb, Scalar element, unsigned lanes) {
   auto& s = *detail::state_of(kb);
   s.check_open("vec_var");
-  check_lanes("vec_var", lanes);
-  if (element == Scalar::F16) throw UserError("vec_var: f16 is a storage type; use f32 lanes");
+  check_lanes({"vec_var", s.name}, lanes);
+  user_assert(element != Scalar::F16, {"vec_var", s.name})
+      << "f16 is a storage type; use f32 lanes";
   auto* slot = s.entry_alloca(vector_type(s, element, lanes, true), "vec_var");
   slot->setAlignment(vector_align(element, lanes, VectorAlign::Vector));
   llvm::IRBuilder<> entry(s.alloca_block);

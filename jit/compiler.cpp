@@ -133,11 +133,12 @@ class JitCore {
     const llvm::Function* kernel = module.getFunction(kernel_name);
     if (!kernel) return;
     if (const auto hazard = barrier_tail_hazard(*kernel)) {
-      throw UserError("compile of kernel '" + kernel_name + "' " + describe(spec) + ": " + *hazard +
-                      "; " + runtime->info.platform_name + " " + runtime->info.platform_version +
-                      " lacks spvjit's patch 0004 (third_party/pocl/patches) and would run it "
-                      "wrong (one work-item's branch taken for the whole work-group). Use the "
-                      "PoCL third_party/pocl/build.sh builds, or set POCL_WORK_GROUP_METHOD=cbs");
+      user_error({"compile", kernel_name})
+          << "as specialized " << describe(spec) << ", " << *hazard << "; "
+          << runtime->info.platform_name << " " << runtime->info.platform_version
+          << " lacks spvjit's patch 0004 (third_party/pocl/patches) and would run it wrong (one "
+             "work-item's branch taken for the whole work-group). Use the PoCL "
+             "third_party/pocl/build.sh builds, or set POCL_WORK_GROUP_METHOD=cbs";
     }
   }
 

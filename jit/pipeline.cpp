@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "common/env.hpp"
+#include "common/error_report.hpp"
 #include "common/log.hpp"
 #include "ir/bounds.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
@@ -101,14 +102,14 @@ class PassRunner {
 
 }  // namespace
 
-void legalize_raw_module(llvm::Module& m, const std::string& context) {
-  PassRunner passes(m, context);
+void legalize_raw_module(llvm::Module& m, Where where) {
+  PassRunner passes(m, where.to_string());
   passes.run("drop-freeze", drop_freeze);
   passes.run("expand-intrinsics", [](llvm::Module& m) { expand_untranslatable_intrinsics(m); });
   passes.run("expand-bool-vector-bitcasts",
              [](llvm::Module& m) { expand_bool_vector_bitcasts(m); });
-  passes.run("scalarize-odd-vectors", [&](llvm::Module& m) { scalarize_odd_vectors(m, context); });
-  passes.run("promote-odd-integers", [&](llvm::Module& m) { promote_odd_integers(m, context); });
+  passes.run("scalarize-odd-vectors", [&](llvm::Module& m) { scalarize_odd_vectors(m, where); });
+  passes.run("promote-odd-integers", [&](llvm::Module& m) { promote_odd_integers(m, where); });
   // The rewrites leave the declarations of the intrinsics they replaced; once is enough.
   passes.run("drop-unused-intrinsics", [](llvm::Module& m) {
     for (auto it = m.begin(); it != m.end();) {
@@ -148,10 +149,11 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
         SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width) +
                          " indices per work-item");
       } else if (def.declared_elementwise && !r.device_limited) {
-        throw UserError(subject + ": declared elementwise() but cannot be coarsened: it " +
-                        r.reason +
-                        ". Index memory by global_index(0) plus values uniform across "
-                        "work-items and guard stores with in_ndrange(), or drop the declaration");
+        user_error({"compile", def.name})
+            << "as specialized " << describe(spec)
+            << ", the kernel is declared elementwise() but cannot be coarsened: it " << r.reason
+            << ". Index memory by global_index(0) plus values uniform across work-items and "
+               "guard stores with in_ndrange(), or drop the declaration";
       } else {
         SPVJIT_LOG_DEBUG(subject + ": not coarsened: " + r.reason);
       }

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 
+#include "common/error_report.hpp"
 #include "ir/kernel_module.hpp"
 #include "jit/coarsen/coarsen.hpp"
 #include "runtime/float_atomics.hpp"
@@ -48,8 +49,8 @@ struct LoweringTarget {
 std::string describe(const Specialization& spec);
 
 /// Stage 1 for raw modules: the foreign IR made translatable (jit/legalize/). Throws UserError,
-/// starting with `context`, for what it refuses.
-void legalize_raw_module(llvm::Module& m, const std::string& context);
+/// starting with `where`, for what it refuses.
+void legalize_raw_module(llvm::Module& m, Where where);
 
 /// Stage 2: `def` specialized for `spec` and lowered for `target`; `coarsen_width` says how
 /// many indices one work-item runs (1: not coarsened), which the launch geometry follows.

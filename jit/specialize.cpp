@@ -29,16 +29,15 @@ std::vector<llvm::CallInst*> calls_to(llvm::Module& m, const char* name) {
 
 unsigned dim_of(llvm::CallInst* call) {
   auto* c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
-  if (!c || c->getZExtValue() > 2)
-    internal_error << ("specialize: marker with a non-constant dimension");
+  internal_assert(c && c->getZExtValue() <= 2) << "a marker with a non-constant dimension";
   return static_cast<unsigned>(c->getZExtValue());
 }
 
 unsigned dim_of_param(llvm::CallInst* call, const KernelModule& def) {
   auto* c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
-  if (!c || c->getZExtValue() >= def.params.size() || !has_extent(def.params[c->getZExtValue()])) {
-    internal_error << ("specialize: extent marker of no pointer parameter");
-  }
+  internal_assert(c && c->getZExtValue() < def.params.size() &&
+                  has_extent(def.params[c->getZExtValue()]))
+      << "an extent marker of no pointer parameter";
   return static_cast<unsigned>(c->getZExtValue());
 }
 
@@ -60,7 +59,7 @@ llvm::Value* ndrange_value(llvm::IRBuilder<>& b, llvm::Function& kernel, const K
                            const Specialization& spec, unsigned d) {
   if (spec.ndrange) return b.getInt64(spec.ndrange->size[d]);
   if (!def.hidden_ndrange() || def.hidden.ndrange + d >= kernel.arg_size()) {
-    internal_error << ("specialize: kernel '" + def.name + "' lacks its hidden ndrange arguments");
+    internal_error << "kernel '" << def.name << "' lacks its hidden ndrange arguments";
     return nullptr;
   }
   return kernel.getArg(def.hidden.ndrange + d);
@@ -96,11 +95,11 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
     std::string msg;
     llvm::handleAllErrors(parsed.takeError(),
                           [&](const llvm::ErrorInfoBase& e) { msg = e.message(); });
-    internal_error << ("specialize: cannot read back kernel '" + def.name + "': " + msg);
+    internal_error << "cannot read back kernel '" << def.name << "': " << msg;
   }
   std::unique_ptr<llvm::Module> m = std::move(*parsed);
   llvm::Function* kernel = m->getFunction(def.name);
-  if (!kernel) internal_error << ("specialize: module lost kernel '" + def.name + "'");
+  internal_assert(kernel) << "the module lost kernel '" << def.name << "'";
 
   for (auto* call : calls_to(*m, marker_ndrange)) {
     llvm::IRBuilder<> b(call);
@@ -131,15 +130,13 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
   }
   // Bounds checks read the hidden extents and record (common/bounds.hpp).
   for (auto* call : calls_to(*m, marker_extent)) {
-    if (!def.bounds_checked())
-      internal_error << ("specialize: an extent marker in an unchecked kernel");
+    internal_assert(def.bounds_checked()) << "an extent marker in an unchecked kernel";
     const unsigned param = dim_of_param(call, def);
     call->replaceAllUsesWith(kernel->getArg(def.hidden.extent_of(def.params, param)));
     call->eraseFromParent();
   }
   for (auto* call : calls_to(*m, marker_record)) {
-    if (!def.bounds_checked())
-      internal_error << ("specialize: a record marker in an unchecked kernel");
+    internal_assert(def.bounds_checked()) << "a record marker in an unchecked kernel";
     call->replaceAllUsesWith(kernel->getArg(def.hidden.record));
     call->eraseFromParent();
   }

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 
+#include "common/error_report.hpp"
 #include "common/full_stack.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/released_memory.hpp"
@@ -63,8 +65,8 @@ inline bool same_layout(const Param& p, const ArgView& a) {
   } else {
     why = ": expected " + p.describe() + ", got " + got;
   }
-  throw UserError("launch of kernel '" + s.facts.name + "': argument " + std::to_string(i) + " '" +
-                  p.name + "'" + why);
+  user_error({"launch", s.facts.name}) << "argument " << i << " '" << p.name << "'" << why;
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_count(const LaunchState& s, std::size_t count) {
@@ -72,9 +74,9 @@ inline bool same_layout(const Param& p, const ArgView& a) {
   for (std::size_t i = 0; i < s.facts.params.size(); ++i) {
     expected += (i ? ", " : "") + s.facts.params[i].describe() + " " + s.facts.params[i].name;
   }
-  throw UserError("launch of kernel '" + s.facts.name + "': " + std::to_string(count) +
-                  " arguments given, expected " + std::to_string(s.facts.params.size()) + " (" +
-                  expected + ")");
+  user_error({"launch", s.facts.name})
+      << count << " arguments given, expected " << s.facts.params.size() << " (" << expected << ")";
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
 // A raw module's p[get_global_id(0)], run by every work-item, past the end of what was passed:
@@ -102,11 +104,11 @@ inline bool same_layout(const Param& p, const ArgView& a) {
 [[noreturn, gnu::cold, gnu::noinline]] void bad_local_total(const LaunchState& s,
                                                              std::uint64_t launch_bytes) {
   const std::uint64_t total = s.facts.static_local_bytes + launch_bytes;
-  throw UserError("launch of kernel '" + s.facts.name + "': local memory: " +
-                  std::to_string(s.facts.static_local_bytes) + " bytes static (local_array) + " +
-                  std::to_string(launch_bytes) + " bytes LocalMemory = " + std::to_string(total) +
-                  " bytes, the device has " + std::to_string(s.local_mem_size) +
-                  "; pass less LocalMemory or declare smaller local arrays");
+  user_error({"launch", s.facts.name})
+      << "local memory: " << s.facts.static_local_bytes << " bytes static (local_array) + "
+      << launch_bytes << " bytes LocalMemory = " << total << " bytes, the device has "
+      << s.local_mem_size << "; pass less LocalMemory or declare smaller local arrays";
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
 // Elements the argument passed: a LocalMemory's bytes over its element size.
@@ -117,21 +119,22 @@ inline std::uint64_t elements_passed(const Param& p, const ArgView& a) {
 [[noreturn, gnu::cold, gnu::noinline]] void bad_shape(const LaunchState& s, std::size_t i,
                                                        const ArgView& a) {
   const Param& p = s.facts.params[i];
-  const std::string where = "launch of kernel '" + s.facts.name + "': argument " +
-                            std::to_string(i) + " '" + p.name + "'";
   if (p.rank != 0 && a.rank != p.rank && !(a.rank == 0 && p.rank == 1)) {
     std::string want = "shaped(memory, {";
     for (unsigned d = 0; d < p.rank; ++d) want += d ? ", n" + std::to_string(d) : "n0";
-    throw UserError(where + ": expected " + p.describe() + ", memory with " +
-                    std::to_string(p.rank) + " extents (" + want + "})), got " +
-                    (a.rank ? "a shape of " + std::to_string(a.rank) + " extents"
-                            : std::string("memory without a shape")));
+    user_error({"launch", s.facts.name})
+        << "argument " << i << " '" << p.name << "': expected " << p.describe() << ", memory with "
+        << p.rank << " extents (" << want << "})), got "
+        << (a.rank ? "a shape of " + std::to_string(a.rank) + " extents"
+                   : std::string("memory without a shape"));
   }
   std::string extents;
   for (unsigned d = 0; d < a.rank; ++d) extents += (d ? ", " : "") + std::to_string(a.shape[d]);
-  throw UserError(where + ": the shape (" + extents + ") does not match the " +
-                  std::to_string(elements_passed(p, a)) + " " + std::string(name(p.type)) +
-                  " passed; expected the product of the extents to equal the elements");
+  user_error({"launch", s.facts.name})
+      << "argument " << i << " '" << p.name << "': the shape (" << extents
+      << ") does not match the " << elements_passed(p, a) << " " << name(p.type)
+      << " passed; expected the product of the extents to equal the elements";
+  std::abort();  // not reached: the report throws at the end of its statement
 }
 
 // An argument with a shape: as many extents as an array parameter has (a rank-1 one also takes
@@ -273,7 +276,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   if (!detail::this_thread_has_full_stack()) [[unlikely]] {
     return detail::with_full_stack([&] { launch_packed(nd, given, args, count, event); });
   }
-  if (!state_) [[unlikely]] throw UserError("launch: the Kernel is empty (default-constructed)");
+  user_assert(state_, {"launch"}) << "the Kernel is empty (default-constructed)";
   auto& s = *state_;
   if (count != s.facts.params.size()) [[unlikely]] detail::bad_count(s, count);
   // Each LocalMemory is at most the device's local memory (check_argument): no overflow.

@@ -4,6 +4,8 @@
 
 #include "runtime/launch_state.hpp"
 
+#include "common/error_report.hpp"
+
 namespace spvjit {
 
 namespace detail {
@@ -21,12 +23,10 @@ namespace {
 ClHandle<cl_kernel> create_kernel(cl_program program, const std::string& name) {
   cl_int err = CL_SUCCESS;
   ClHandle<cl_kernel> kernel(clCreateKernel(program, name.c_str(), &err));
-  if (err == CL_INVALID_KERNEL_NAME) [[unlikely]] {
-    // The program was built from this kernel: only its name can be the reason.
-    throw UserError("kernel '" + name + "': the device runtime has no kernel of that name in "
-                    "the program built from it (the name is taken by a symbol of the device's "
-                    "kernel library or runtime); rename the kernel");
-  }
+  // The program was built from this kernel: only its name can be the reason.
+  user_assert(err != CL_INVALID_KERNEL_NAME, {"compile", name})
+      << "the device runtime has no kernel of that name in the program built from it (the name "
+         "is taken by a symbol of the device's kernel library or runtime); rename the kernel";
   check_cl(err, "clCreateKernel", "kernel '" + name + "'");
   return kernel;
 }
@@ -122,8 +122,8 @@ namespace {
 // A default-constructed Kernel has no state: asking it anything is a UserError, not a crash.
 const detail::LaunchState& state_of(const std::shared_ptr<detail::LaunchState>& state,
                                     const char* what) {
-  if (!state)
-    throw UserError(std::string("Kernel::") + what + ": the Kernel is empty (default-constructed)");
+  user_assert(state, {std::string("Kernel::") + what})
+      << "the Kernel is empty (default-constructed)";
   return *state;
 }
 }  // namespace
@@ -138,19 +138,17 @@ NDRange Kernel::ndrange_of(const Groups& groups, const WorkGroup* workgroup) con
   const auto& s = state_of(state_, "launch");
   const WorkGroup* wg = workgroup ? workgroup : s.facts.spec.workgroup ? &*s.facts.spec.workgroup
                                                                         : nullptr;
-  if (!wg) [[unlikely]] {
-    throw UserError("kernel '" + s.facts.name + "': launch by Groups " + groups.to_string() +
-                    ": a group count needs a workgroup size; pass a WorkGroup or compile the "
-                    "kernel with a static workgroup");
-  }
+  user_assert(wg, {"launch", s.facts.name})
+      << "Groups " << groups.to_string()
+      << ": a group count needs a workgroup size; pass a WorkGroup or compile the kernel with a "
+         "static workgroup";
   NDRange nd;
   nd.dims = std::max(groups.dims, wg->dims);
   for (unsigned d = 0; d < 3; ++d) {
-    if (__builtin_mul_overflow(groups.size[d], wg->size[d], &nd.size[d])) [[unlikely]] {
-      throw UserError("kernel '" + s.facts.name + "': launch by Groups " + groups.to_string() +
-                      " of WorkGroup " + wg->to_string() + ": the ndrange overflows in dimension " +
-                      std::to_string(d));
-    }
+    user_assert(!__builtin_mul_overflow(groups.size[d], wg->size[d], &nd.size[d]),
+                {"launch", s.facts.name})
+        << "Groups " << groups.to_string() << " of WorkGroup " << wg->to_string()
+        << ": the ndrange overflows in dimension " << d;
   }
   return nd;
 }

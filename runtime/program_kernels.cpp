@@ -1,6 +1,7 @@
 // Program: the compiled kernels of one module, looked up by name.
 #include "spvjit/program.hpp"
 
+#include "common/error_report.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit {
@@ -13,9 +14,10 @@ Kernel Program::kernel(std::string_view name) const {
   }
   std::string names;
   for (const auto& k : kernels_) names += (names.empty() ? "'" : ", '") + k.name() + "'";
-  throw UserError("Program::kernel: the program has no kernel '" + std::string(name) +
-                  "'; its kernels: " + (names.empty() ? std::string("none (an empty Program)")
-                                                      : names));
+  user_error({"Program::kernel"}) << "the program has no kernel '" << name << "'; its kernels: "
+                                  << (names.empty() ? std::string("none (an empty Program)")
+                                                    : names);
+  return Kernel();
 }
 
 std::vector<std::string> Program::kernel_names() const {

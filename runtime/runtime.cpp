@@ -7,6 +7,7 @@
 #include "runtime/core.hpp"
 #include "runtime/pocl_diagnosis.hpp"
 #include "common/env.hpp"
+#include "common/error_report.hpp"
 #include "common/full_stack.hpp"
 #include "common/log.hpp"
 
@@ -211,7 +212,7 @@ void RuntimeCore::finish() {
 }
 
 RuntimeCore& live_core(const std::shared_ptr<RuntimeCore>& core) {
-  if (!core) throw UserError("Runtime: this Runtime was moved from; use the one it moved to");
+  user_assert(core, {"Runtime"}) << "this Runtime was moved from; use the one it moved to";
   return *core;
 }
 

@@ -1,6 +1,7 @@
 // Fine-grained buffer SVM for SharedArray. PoCL's CPU devices report coarse, fine-grained
 // buffer and fine-grained system sharing; spvjit asks for fine-grained buffers, so host accesses
 // need no map/unmap.
+#include "common/error_report.hpp"
 #include "runtime/core.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/released_memory.hpp"
@@ -55,10 +56,10 @@ void allow_struct_pointers(const RuntimeCore& core, cl_kernel kernel,
   }
   for (cl_device_id d : core.devices()) {
     if (!has_svm(d, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER)) {
-      throw UserError("kernel '" + kernel_name + "': struct member " + member +
-                      " is a pointer, but device '" + core.info.name + "' has no shared virtual "
-                      "memory (CL_DEVICE_SVM_CAPABILITIES) to dereference it; pass the data as a "
-                      "Buffer parameter instead");
+      user_error({"compile", kernel_name})
+          << "struct member " << member << " is a pointer, but device '" << core.info.name
+          << "' has no shared virtual memory (CL_DEVICE_SVM_CAPABILITIES) to dereference it; "
+             "pass the data as a Buffer parameter instead";
     }
   }
   // Buffer SVM only: the pointers must point into SharedArrays (documented in structs.hpp).
@@ -66,11 +67,10 @@ void allow_struct_pointers(const RuntimeCore& core, cl_kernel kernel,
 
 void* svm_allocate(RuntimeCore& core, std::size_t bytes) {
   for (cl_device_id d : core.devices()) {
-    if (!fine_grained(d)) {
-      throw UserError("SharedArray: device '" + core.info.name +
-                      "' has no fine-grained buffer SVM (CL_DEVICE_SVM_FINE_GRAIN_BUFFER); use "
-                      "Buffer<T> instead");
-    }
+    user_assert(fine_grained(d), {"SharedArray"})
+        << "device '" << core.info.name
+        << "' has no fine-grained buffer SVM (CL_DEVICE_SVM_FINE_GRAIN_BUFFER); use Buffer<T> "
+           "instead";
   }
   void* p = clSVMAlloc(core.context.get(), CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
                        bytes, 0);

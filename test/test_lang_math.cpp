@@ -201,5 +201,6 @@ TEST_CASE("mul_add: integer operands are refused by name") {
   KernelBuilder kb("mul_add_int");
   auto x = kb.lit(3);
   CHECK_THROWS_WITH_AS(mul_add(static_cast<Value>(x), static_cast<Value>(x), static_cast<Value>(x)),
-                       "mul_add: not defined for i32; expected f32 or f64", UserError);
+                       "mul_add of kernel 'mul_add_int': not defined for i32; expected f32 or f64",
+                       UserError);
 }

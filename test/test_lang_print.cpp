@@ -48,8 +48,9 @@ std::vector<std::string> section(const std::vector<std::string>& all, const std:
 }  // namespace
 
 TEST_CASE("print: the format is checked against the arguments when the kernel is built") {
-  check_print_error([](KernelBuilder& kb, auto) { print(kb, "%d %d\n", kb.lit(1)); },
-                    {"print", "2 conversion(s) but 1 argument(s)"});
+  check_print_error(
+      [](KernelBuilder& kb, auto) { print(kb, "%d %d\n", kb.lit(1)); },
+      {"print of kernel 'print_errors': format \"%d %d\n\" has 2 conversion(s) but 1 argument(s)"});
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "no conversion\n", 3); },
                     {"0 conversion(s) but 1 argument(s)"});
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "i=%d\n", kb.global_index()); },

@@ -210,8 +210,10 @@ TEST_CASE("length() of something that is no kernel parameter is a UserError") {
   KernelBuilder kb("bad_length");
   auto p = kb.param<Global<float>>("p");
   auto priv = private_array<float>(kb, {4});
-  CHECK_THROWS_WITH_AS(length(priv.data()), doctest::Contains("no parameter of kernel 'bad_length'"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      length(priv.data()),
+      doctest::Contains("length of kernel 'bad_length': the pointer is no parameter of the kernel"),
+      UserError);
   CHECK_NOTHROW(length(priv));  // an array knows its own length
   auto f = device_function<i64(Global<float>)>(kb, "len", [&](Global<float> q) {
     CHECK_THROWS_WITH_AS(length(q), doctest::Contains("inside device function 'len'"), UserError);

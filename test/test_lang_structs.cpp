@@ -157,7 +157,8 @@ TEST_CASE("structs: the kernel's struct type has the C++ offsets, checked when b
 
   KernelBuilder packed("packed_layout");
   CHECK_THROWS_WITH_AS(packed.param<Global<Packed>>("ps"),
-                       doctest::Contains("struct Packed: member 'value' is at byte 1 in C++ but "
+                       doctest::Contains("layout of struct Packed of kernel 'packed_layout': "
+                                         "member 'value' is at byte 1 in C++ but "
                                          "would be at byte 4 in the kernel"),
                        UserError);
 }

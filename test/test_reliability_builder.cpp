@@ -18,16 +18,19 @@ TEST_CASE("reliability: type errors name the operation and the types") {
   Value f = kb.param<float>("f");
   Value b = kb.param<bool>("b");
   Value i = kb.param<std::int32_t>("i");
-  CHECK_THROWS_WITH_AS(binary(BinaryOp::Shl, f, f), doctest::Contains("shl: not defined for f32"),
+  CHECK_THROWS_WITH_AS(binary(BinaryOp::Shl, f, f),
+                       doctest::Contains("shl of kernel 'types': not defined for f32"), UserError);
+  CHECK_THROWS_WITH_AS(binary(BinaryOp::And, f, f),
+                       doctest::Contains("and of kernel 'types': not defined for f32"), UserError);
+  CHECK_THROWS_WITH_AS(binary(BinaryOp::Add, b, b),
+                       doctest::Contains("add of kernel 'types': not defined for bool"), UserError);
+  CHECK_THROWS_WITH_AS(negate(b), doctest::Contains("neg of kernel 'types': not defined for bool"),
                        UserError);
-  CHECK_THROWS_WITH_AS(binary(BinaryOp::And, f, f), doctest::Contains("and: not defined for f32"),
-                       UserError);
-  CHECK_THROWS_WITH_AS(binary(BinaryOp::Add, b, b), doctest::Contains("add: not defined for bool"),
-                       UserError);
-  CHECK_THROWS_WITH_AS(negate(b), doctest::Contains("neg: not defined for bool"), UserError);
-  CHECK_THROWS_WITH_AS(logical_not(f), doctest::Contains("not: not defined for f32"), UserError);
-  CHECK_THROWS_WITH_AS(select(i, f, f), doctest::Contains("select condition: expected bool, got i32"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(logical_not(f),
+                       doctest::Contains("not of kernel 'types': not defined for f32"), UserError);
+  CHECK_THROWS_WITH_AS(
+      select(i, f, f),
+      doctest::Contains("select of kernel 'types': condition: expected bool, got i32"), UserError);
   CHECK_THROWS_WITH_AS(cast(f, Scalar::F16), doctest::Contains("f16 is a storage type"), UserError);
   CHECK_THROWS_WITH_AS(static_cast<void>(Val<double>(f)), doctest::Contains("expected f64, got f32"), UserError);
   auto p = kb.param<Global<float>>("p");

@@ -457,7 +457,10 @@ TEST_CASE("vector: shape and type errors name the operation and both shapes") {
   auto ints = kb.param<Const<std::int32_t>>("I");
   Vec<float, 4> v4 = vload<4>(in, 0);
   Vec<float, 8> v8 = vload<8>(in, 0);
-  CHECK_THROWS_WITH_AS(binary(BinaryOp::Add, v4, v8), doctest::Contains("add: operand shapes differ: f32x4 and f32x8"), UserError);
+  CHECK_THROWS_WITH_AS(
+      binary(BinaryOp::Add, v4, v8),
+      doctest::Contains("add of kernel 'vec_errors': operand shapes differ: f32x4 and f32x8"),
+      UserError);
   CHECK_THROWS_WITH_AS(binary(BinaryOp::Mul, v4, static_cast<VecValue>(vload<4>(ints, 0))),
                        doctest::Contains("f32x4 and i32x4"), UserError);
   CHECK_THROWS_WITH_AS(extract(v4, 4u), doctest::Contains("lane 4 of a f32x4; expected 0 to 3"), UserError);
@@ -467,19 +470,24 @@ TEST_CASE("vector: shape and type errors name the operation and both shapes") {
   CHECK_THROWS_WITH_AS(shuffle_vector(v4, v4, std::span<const int>(bad_mask)), doctest::Contains("mask lane 2 picks 8; expected 0 to 7"), UserError);
   const int five[] = {0, 1, 2, 3, 4};
   CHECK_THROWS_WITH_AS(shuffle_vector(v4, v4, std::span<const int>(five)), doctest::Contains("5 lanes; expected 2, 3, 4, 8 or 16"), UserError);
-  CHECK_THROWS_WITH_AS(reduce(ReduceOp::And, v4), doctest::Contains("reduce_and: not defined for f32"), UserError);
+  CHECK_THROWS_WITH_AS(reduce(ReduceOp::And, v4),
+                       doctest::Contains("reduce_and of kernel 'vec_errors': not defined for f32"),
+                       UserError);
   CHECK_THROWS_WITH_AS(cast(static_cast<VecValue>(v4), Scalar::F16), doctest::Contains("f16 is a storage type"), UserError);
   CHECK_THROWS_WITH_AS(select(static_cast<VecValue>(v8 < v8), v4, v4), doctest::Contains("condition is boolx8; expected boolx4"), UserError);
   CHECK_THROWS_WITH_AS(store_vector(in, kb.lit(0), v4, VectorAlign::Element), doctest::Contains("read-only"), UserError);
   CHECK_THROWS_WITH_AS(store_vector(out, kb.lit(0), static_cast<VecValue>(vload<4>(ints, 0)), VectorAlign::Element),
                        doctest::Contains("a i32x4 into memory of f32; expected f32x4"), UserError);
   CHECK_THROWS_WITH_AS(load_vector(in, kb.lit(0.5f), 4, VectorAlign::Element), doctest::Contains("index must be an integer"), UserError);
-  CHECK_THROWS_WITH_AS(load_vector(in, kb.lit(0), 5, VectorAlign::Element), doctest::Contains("vload: 5 lanes"), UserError);
-  CHECK_THROWS_WITH_AS(splat(kb.lit(1.0f), 1), doctest::Contains("splat: 1 lanes"), UserError);
+  CHECK_THROWS_WITH_AS(load_vector(in, kb.lit(0), 5, VectorAlign::Element),
+                       doctest::Contains("vload of kernel 'vec_errors': 5 lanes"), UserError);
+  CHECK_THROWS_WITH_AS(splat(kb.lit(1.0f), 1),
+                       doctest::Contains("splat of kernel 'vec_errors': 1 lanes"), UserError);
   const Value mixed[] = {kb.lit(1.0f), kb.lit(2.0)};
   CHECK_THROWS_WITH_AS(make_vector(mixed), doctest::Contains("lane 1 is f64, lane 0 f32"), UserError);
   CHECK_THROWS_WITH_AS(math(MathFn::Sqrt, {static_cast<VecValue>(vload<4>(ints, 0))}),
-                       doctest::Contains("sqrt: not defined for i32"), UserError);
+                       doctest::Contains("sqrt of kernel 'vec_errors': not defined for i32"),
+                       UserError);
   CHECK_THROWS_WITH_AS((Vec<float, 8>(static_cast<VecValue>(v4))), doctest::Contains("expected f32x8, got f32x4"), UserError);
   KernelBuilder other("vec_other");
   auto other_in = other.param<Const<float>>("In");

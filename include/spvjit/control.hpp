@@ -128,15 +128,15 @@ template <class... B>
 using loop_counter_t = std::conditional_t<std::is_void_v<typename LoopCounter<B...>::type>,
                                           std::int64_t, typename LoopCounter<B...>::type>;
 
-[[noreturn]] void throw_loop_literal_range(const char* what, const std::string& value,
-                                           Scalar counter);
+[[noreturn]] void throw_loop_literal_range(const BuilderState* state, const char* what,
+                                           const std::string& value, Scalar counter);
 
 /// A bound as a kernel value of the counter type. A plain integer must fit that type.
 template <class I, class B>
 Val<I> loop_value(BuilderState* state, const B& bound, const char* what) {
   if constexpr (std::is_integral_v<B>) {
     if (!std::in_range<I>(bound))
-      throw_loop_literal_range(what, std::to_string(bound), scalar_of<I>);
+      throw_loop_literal_range(state, what, std::to_string(bound), scalar_of<I>);
   }
   return as_val<I>(state, bound);  // a Var or an element is read once, before the loop
 }

@@ -54,8 +54,8 @@ void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path,
 Pointer private_struct(BuilderState* state, const StructLayout& layout);
 /// A private scalar slot (device functions' results).
 Pointer private_slot(BuilderState* state, Scalar type);
-/// The constant member index `k` of an array member at `path` (`count` elements).
-FieldPath array_element(const FieldPath& path, std::size_t k, std::size_t count);
+/// The constant member index `k` of an array member at `path` (`count` elements) of `p`.
+FieldPath array_element(const Pointer& p, const FieldPath& path, std::size_t k, std::size_t count);
 /// The pointer member at `path` of struct element `index` of `p`, loaded: a global pointer to
 /// `element` (or to structs of `pointee`), without bounds checks.
 Pointer pointer_member(const Pointer& p, Value index, const FieldPath& path, Scalar element,
@@ -100,9 +100,9 @@ class MemberArray {
       : ptr_(p), index_(index), path_(path) {}
   auto operator[](std::size_t k) const {
     if constexpr (KernelStruct<E>) {
-      return StructRef<E>(ptr_, index_, detail::array_element(path_, k, N));
+      return StructRef<E>(ptr_, index_, detail::array_element(ptr_, path_, k, N));
     } else {
-      return Ref<E>(ptr_, index_, detail::array_element(path_, k, N));
+      return Ref<E>(ptr_, index_, detail::array_element(ptr_, path_, k, N));
     }
   }
   static constexpr std::size_t size() { return N; }

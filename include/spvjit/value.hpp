@@ -109,7 +109,7 @@ class Val : public Value {
 };
 
 namespace detail {
-[[noreturn]] void throw_type_mismatch(const char* what, Scalar expected, Scalar given);
+[[noreturn]] void throw_type_mismatch(const char* what, Scalar expected, const Value& given);
 
 template <class T>
 Value literal(detail::BuilderState* s, T v) {
@@ -123,7 +123,7 @@ Value literal(detail::BuilderState* s, T v) {
 
 template <KernelScalar T>
 Val<T>::Val(Value v) : Value(v) {
-  if (v.type() != scalar_of<T>) detail::throw_type_mismatch("Val<T>", scalar_of<T>, v.type());
+  if (v.type() != scalar_of<T>) detail::throw_type_mismatch("Val<T>", scalar_of<T>, v);
 }
 
 /// Wraps a value of known type without re-checking (used by the typed operators).

@@ -5,7 +5,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include "spvjit/error.hpp"
+#include "common/error_report.hpp"
 
 namespace spvjit::detail {
 
@@ -28,10 +28,10 @@ void check_values_defined_where_used(llvm::Function& kernel, const std::string& 
       for (const llvm::Use& use : inst.operands()) {
         const auto* def = llvm::dyn_cast<llvm::Instruction>(use.get());
         if (!def || tree.dominates(def, use)) continue;
-        throw UserError("kernel '" + kernel_name + "': the value `" + describe(*def) +
-                        "` is read by `" + describe(inst) +
-                        "`, outside the if_/loop body that computed it, where it may be "
-                        "undefined; carry it out through a var() declared before the body");
+        user_error({"finish", kernel_name})
+            << "the value `" << describe(*def) << "` is read by `" << describe(inst)
+            << "`, outside the if_/loop body that computed it, where it may be undefined; carry "
+               "it out through a var() declared before the body";
       }
     }
   }

@@ -37,6 +37,7 @@
 #include <set>
 #include <vector>
 
+#include "common/error_report.hpp"
 #include "ir/kernel_module.hpp"
 #include "spvjit/error.hpp"
 
@@ -132,7 +133,7 @@ class Divergence {
         if (!call || !is_barrier(call->getCalledFunction())) continue;
         const auto found = controllers_.find(block);
         if (found == controllers_.end() || found->second.empty()) continue;
-        throw UserError(message(kernel_name, *block, decisive(*block, found->second)));
+        user_error({"finish", kernel_name}) << message(*block, decisive(*block, found->second));
       }
     }
   }
@@ -415,8 +416,7 @@ class Divergence {
     return nullptr;
   }
 
-  std::string message(const std::string& kernel_name, const llvm::BasicBlock& barrier,
-                      const llvm::BasicBlock* branch) const {
+  std::string message(const llvm::BasicBlock& barrier, const llvm::BasicBlock* branch) const {
     const Why source = terminator_reason(*branch);
     const std::string why =
         source ? sources_[static_cast<std::size_t>(source.source)] : "a work-item index";
@@ -434,7 +434,7 @@ class Divergence {
       what = "barrier under a condition that differs between work-items of a group (it "
              "depends on " + why + "): " + shown;
     }
-    return "kernel '" + kernel_name + "': " + what +
+    return what +
            "; every work-item of a group must reach each barrier (KA: @synchronize), so "
            "compute the condition from group_index(), group_size(), parameters or values "
            "every work-item shares, or move the barrier out of the if_/loop";

@@ -601,7 +601,7 @@ class Vectorizer {
       phis_.emplace_back(phi, v);
       return v;
     }
-    internal_error << "coarsen: no vector form for " << inst->getOpcodeName();
+    internal_error << "no vector form for " << inst->getOpcodeName();
     return nullptr;
   }
 
@@ -636,7 +636,7 @@ class Vectorizer {
       return v;
     }
     const std::string vname = vector_math_name(*c, width_);
-    if (vname.empty()) internal_error << ("coarsen: no vector form for " + name.str());
+    internal_assert(!vname.empty()) << "no vector form for " << name.str();
     if (!vector_form_exact(*c)) {
       // The scalar builtin once per lane: its vector form would not give the same bits.
       llvm::Value* result = llvm::PoisonValue::get(vector_type(c->getType()));

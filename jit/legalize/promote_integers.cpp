@@ -10,13 +10,14 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include <cstdlib>
 #include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "jit/legalize/drop_freeze.hpp"
 #include "jit/legalize/type_rewrite.hpp"
-#include "spvjit/error.hpp"
+#include "common/error_report.hpp"
 
 namespace spvjit::detail {
 
@@ -32,7 +33,7 @@ bool holds_odd(llvm::Type* t) { return holds_type(t, odd); }
 
 class Promoter {
  public:
-  Promoter(llvm::Function& f, const std::string& context) : f_(f), context_(context) {}
+  Promoter(llvm::Function& f, Where where) : f_(f), where_(where) {}
 
   void run() {
     TypeRewrite steps;
@@ -81,16 +82,18 @@ class Promoter {
   }
 
   [[noreturn]] void refuse(const llvm::Instruction& inst, const std::string& why) const {
-    throw UserError(context_ + ": function '" + f_.getName().str() + "' " + why + " (" +
-                    printed_value(inst) +
-                    "); spvjit widens integers other than i1, i8, i16, i32 and "
-                    "i64 only as scalar values computed in registers, up to 64 bits");
+    user_error((where_)) << "function '" << f_.getName().str() << "' " << why << " ("
+                         << printed_value(inst)
+                         << "); spvjit widens integers other than i1, i8, i16, i32 and i64 only "
+                            "as scalar values computed in registers, up to 64 bits";
+    std::abort();  // not reached: the report throws at the end of its statement
   }
 
   [[noreturn]] void refuse_signature() const {
-    throw UserError(context_ + ": function '" + f_.getName().str() + "' takes or returns an "
-                    "integer of a width SPIR-V kernels cannot hold (expected i1, i8, i16, i32 "
-                    "or i64); inline it or widen the parameter");
+    user_error((where_)) << "function '" << f_.getName().str()
+                         << "' takes or returns an integer of a width SPIR-V kernels cannot hold "
+                            "(expected i1, i8, i16, i32 or i64); inline it or widen the parameter";
+    std::abort();  // not reached: the report throws at the end of its statement
   }
 
   llvm::IntegerType* wide(llvm::Type* t) const {
@@ -266,22 +269,22 @@ class Promoter {
   }
 
   llvm::Function& f_;
-  const std::string& context_;
+  Where where_;
   std::unordered_map<llvm::Value*, llvm::Value*> map_;
   std::vector<llvm::Instruction*> dead_;
 };
 
 }  // namespace
 
-void promote_odd_integers(llvm::Module& m, const std::string& context) {
+void promote_odd_integers(llvm::Module& m, Where where) {
   for (const auto& g : m.globals()) {
-    if (holds_odd(g.getValueType())) {
-      throw UserError(context + ": global '" + g.getName().str() + "' holds integers of a width "
-                      "SPIR-V kernels cannot hold (expected i1, i8, i16, i32 or i64)");
-    }
+    user_assert(!holds_odd(g.getValueType()), (where))
+        << "global '" << g.getName().str()
+        << "' holds integers of a width SPIR-V kernels cannot hold (expected i1, i8, i16, i32 or "
+           "i64)";
   }
   for (auto& f : m) {
-    if (!f.isDeclaration()) Promoter(f, context).run();
+    if (!f.isDeclaration()) Promoter(f, where).run();
   }
 }
 

@@ -5,7 +5,7 @@
 // makes them the zero or sign extension of the narrow value it stands for.
 #pragma once
 
-#include <string>
+#include "common/error_report.hpp"
 
 namespace llvm {
 class Module;
@@ -17,7 +17,7 @@ namespace spvjit::detail {
 /// function and the instruction for what it does not widen: such integers in memory (loads,
 /// stores, allocas, globals), in vectors other than of i1, wider than 64 bits, or crossing
 /// calls other than the integer intrinsics it knows (ctpop, ctlz, cttz, abs, smax, smin, umax,
-/// umin). `context` starts the message ("kernel_from_module: kernel 'k'").
-void promote_odd_integers(llvm::Module& m, const std::string& context);
+/// umin). The message starts with `where` ("kernel_from_bitcode of kernel 'k'").
+void promote_odd_integers(llvm::Module& m, Where where);
 
 }  // namespace spvjit::detail

@@ -179,7 +179,7 @@ std::uint64_t local_global_bytes(const llvm::Module& module, const llvm::Functio
 }
 
 llvm::Module& parse(std::unique_ptr<llvm::Module>& owner, llvm::LLVMContext& context,
-                    std::string_view bitcode, const std::string& what) {
+                    std::string_view bitcode, detail::Where where) {
   context.setOpaquePointers(false);
   // The buffer's name becomes the module's ID, printed in its IR: one name for every caller, so
   // that equal bitcode gives equal IR (the Jit shares programs by it).
@@ -189,16 +189,15 @@ llvm::Module& parse(std::unique_ptr<llvm::Module>& owner, llvm::LLVMContext& con
   if (!parsed) {
     const std::string why = llvm::toString(parsed.takeError());
     // LLVM 15's reader says "Opaque pointers are only supported in -opaque-pointers mode".
-    if (why.find("paque pointers") != std::string::npos) {
-      throw UserError(what + ": the bitcode uses opaque pointers, which SPIRV-LLVM-Translator 15 "
-                      "cannot translate; compile with typed ones (clang-15 ... -Xclang "
-                      "-no-opaque-pointers; docs/porting-opencl.md)");
-    }
-    throw UserError(what + ": the bytes are not LLVM 15 bitcode spvjit can read: " + why);
+    user_assert(why.find("paque pointers") == std::string::npos, (where))
+        << "the bitcode uses opaque pointers, which SPIRV-LLVM-Translator 15 cannot translate; "
+           "compile with typed ones (clang-15 ... -Xclang -no-opaque-pointers; "
+           "docs/porting-opencl.md)";
+    user_error((where)) << "the bytes are not LLVM 15 bitcode spvjit can read: " << why;
   }
   owner = std::move(*parsed);
   // Before the module is kept and read for signatures and facts: what spvjit will translate.
-  detail::legalize_raw_module(*owner, what);
+  detail::legalize_raw_module(*owner, where);
   return *owner;
 }
 
@@ -236,8 +235,7 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
   llvm::Function* fn = module.getFunction(name);
   user_assert(fn && !fn->isDeclaration(), {operation})
       << "the module defines no function '" << name << "'";
-  const std::string what = std::string(operation) + ": kernel name";
-  detail::check_kernel_name(name, what.c_str());
+  detail::check_kernel_name({operation}, name, "kernel name");
   auto km = std::make_shared<detail::KernelModule>();
   km->name = name;
   for (const auto& arg : fn->args()) {
@@ -308,8 +306,7 @@ KernelDef kernel_from_bitcode(std::string_view bitcode, std::string_view kernel_
     const std::string name(kernel_name);
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> owner;
-    llvm::Module& module =
-        parse(owner, context, bitcode, "kernel_from_bitcode: kernel '" + name + "'");
+    llvm::Module& module = parse(owner, context, bitcode, {"kernel_from_bitcode", name});
     std::vector<std::string> kernels = kernel_functions(module);
     // A function that is no kernel is still built, so that the translation refuses it by name.
     if (std::find(kernels.begin(), kernels.end(), name) == kernels.end()) kernels.push_back(name);
@@ -326,12 +323,11 @@ ModuleDef module_from_bitcode(std::string_view bitcode, const RawKernelOptions& 
   return detail::with_full_stack([&]() -> ModuleDef {
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> owner;
-    llvm::Module& module = parse(owner, context, bitcode, "module_from_bitcode");
+    llvm::Module& module = parse(owner, context, bitcode, {"module_from_bitcode"});
     std::vector<std::string> kernels = kernel_functions(module);
-    if (kernels.empty()) {
-      throw UserError("module_from_bitcode: the module defines no kernel (no function with "
-                      "calling convention spir_kernel; OpenCL C: a __kernel function)");
-    }
+    user_assert(!kernels.empty(), {"module_from_bitcode"})
+        << "the module defines no kernel (no function with calling convention spir_kernel; "
+           "OpenCL C: a __kernel function)";
     const auto source = source_of(module, kernels);
     std::vector<KernelDef> defs;
     for (const auto& name : kernels)

@@ -12,13 +12,14 @@
 #include <llvm/Transforms/Utils/Local.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "jit/legalize/drop_freeze.hpp"
 #include "jit/legalize/type_rewrite.hpp"
-#include "spvjit/error.hpp"
+#include "common/error_report.hpp"
 
 namespace spvjit::detail {
 
@@ -39,7 +40,7 @@ unsigned lanes_in(llvm::Type* t) { return llvm::cast<llvm::FixedVectorType>(t)->
 
 class Scalarizer {
  public:
-  Scalarizer(llvm::Function& f, const std::string& context) : f_(f), context_(context) {}
+  Scalarizer(llvm::Function& f, Where where) : f_(f), where_(where) {}
 
   void run() {
     TypeRewrite steps;
@@ -97,16 +98,19 @@ class Scalarizer {
   }
 
   [[noreturn]] void refuse(const llvm::Instruction& inst, const std::string& why) const {
-    throw UserError(context_ + ": function '" + f_.getName().str() + "' " + why + " (" +
-                    printed_value(inst) + "); spvjit computes vectors of lane counts SPIR-V has no "
-                    "type for (other than 2, 3, 4, 8, 16) lane by lane only as values in "
-                    "registers, loaded and stored");
+    user_error((where_)) << "function '" << f_.getName().str() << "' " << why << " ("
+                         << printed_value(inst)
+                         << "); spvjit computes vectors of lane counts SPIR-V has no type for "
+                            "(other than 2, 3, 4, 8, 16) lane by lane only as values in "
+                            "registers, loaded and stored";
+    std::abort();  // not reached: the report throws at the end of its statement
   }
 
   [[noreturn]] void refuse_signature() const {
-    throw UserError(context_ + ": function '" + f_.getName().str() + "' takes or returns a "
-                    "vector of a lane count SPIR-V has no type for (expected 2, 3, 4, 8 or 16 "
-                    "lanes); inline it or split the vector");
+    user_error((where_)) << "function '" << f_.getName().str()
+                         << "' takes or returns a vector of a lane count SPIR-V has no type for "
+                            "(expected 2, 3, 4, 8 or 16 lanes); inline it or split the vector";
+    std::abort();  // not reached: the report throws at the end of its statement
   }
 
   // The lanes of `v`: scalarized already, a constant's elements, or read from a legal vector.
@@ -318,22 +322,22 @@ class Scalarizer {
   }
 
   llvm::Function& f_;
-  const std::string& context_;
+  Where where_;
   std::unordered_map<llvm::Value*, Lanes> map_;
   std::vector<llvm::Instruction*> dead_;
 };
 
 }  // namespace
 
-void scalarize_odd_vectors(llvm::Module& m, const std::string& context) {
+void scalarize_odd_vectors(llvm::Module& m, Where where) {
   for (const auto& g : m.globals()) {
-    if (holds_odd(g.getValueType())) {
-      throw UserError(context + ": global '" + g.getName().str() + "' holds a vector of a lane "
-                      "count SPIR-V has no type for (expected 2, 3, 4, 8 or 16 lanes)");
-    }
+    user_assert(!holds_odd(g.getValueType()), (where))
+        << "global '" << g.getName().str()
+        << "' holds a vector of a lane count SPIR-V has no type for (expected 2, 3, 4, 8 or 16 "
+           "lanes)";
   }
   for (auto& f : m) {
-    if (!f.isDeclaration()) Scalarizer(f, context).run();
+    if (!f.isDeclaration()) Scalarizer(f, where).run();
   }
 }
 

@@ -3,7 +3,7 @@
 // element by element.
 #pragma once
 
-#include <string>
+#include "common/error_report.hpp"
 
 namespace llvm {
 class Module;
@@ -14,8 +14,8 @@ namespace spvjit::detail {
 /// Scalarizes every vector value of an odd lane count in `m`'s functions: element-wise
 /// arithmetic, compares, casts, selects, phis, element reads and writes (constant or computed
 /// index), shuffles, loads, stores and calls of intrinsics overloaded on the vector type alone.
-/// Throws UserError, starting with `context`, for what it does not scalarize: such vectors in
+/// Throws UserError, starting with `where`, for what it does not scalarize: such vectors in
 /// function signatures, allocas, globals, aggregates, vector GEPs or other calls.
-void scalarize_odd_vectors(llvm::Module& m, const std::string& context);
+void scalarize_odd_vectors(llvm::Module& m, Where where);
 
 }  // namespace spvjit::detail

@@ -4,6 +4,7 @@
 #include <memory>
 #include <ostream>
 
+#include "common/error_report.hpp"
 #include "spvjit/debug.hpp"
 
 namespace spvjit {
@@ -33,8 +34,7 @@ std::string disassemble_spirv(std::span<const std::uint32_t> words) {
   std::unique_ptr<spv_diagnostic_t, DiagnosticDeleter> diagnostic_owner(diagnostic);
   if (rc != SPV_SUCCESS || !text) {
     const std::string why = diagnostic && diagnostic->error ? diagnostic->error : "unknown error";
-    throw UserError("disassemble_spirv: " + std::to_string(words.size()) +
-                    " words are not a SPIR-V module: " + why);
+    user_error({"disassemble_spirv"}) << words.size() << " words are not a SPIR-V module: " << why;
   }
   return std::string(text->str, text->length);
 }
