@@ -152,11 +152,11 @@ class Generator {
     Slot s;
     if (is_float(t)) {
       const double v = static_cast<double>(static_cast<std::int8_t>(bytes_.byte())) / 4.0;
-      s.value = constant(kb_.state(), t, v);
+      s.value = constant(detail::state_of(kb_), t, v);
       s.model.fill(float_bits(v, t));
     } else {
       const std::uint64_t v = truncate(bytes_.u64(), t);
-      s.value = constant_int(kb_.state(), t, v);
+      s.value = constant_int(detail::state_of(kb_), t, v);
       s.model.fill(v);
     }
     pool.push_back(s);
@@ -355,7 +355,7 @@ Program generate(KernelBuilder& kb, ByteReader& bytes, const Inputs& inputs) {
     g.run(0);
     // The result folds in every exactly modelled integer and bool value: acc = acc * 31 + v.
     Slot acc{cast(index.value, Scalar::I64), index.model, true};
-    const Value k31 = constant_int(kb.state(), Scalar::I64, 31);
+    const Value k31 = constant_int(detail::state_of(kb), Scalar::I64, 31);
     for (const Slot& slot : g.pool) {
       if (is_float(slot.value.type()) || !slot.exact) continue;
       acc.value = binary(BinaryOp::Add, binary(BinaryOp::Mul, acc.value, k31),
