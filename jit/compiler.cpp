@@ -54,6 +54,7 @@ JitOptions with_environment(JitOptions options) {
     options.coarsen_width = *choice >= 2 ? 1u << (*choice - 1) : 0;
   }
   if (const auto checks = env_flag("SPVJIT_BOUNDS_CHECKS")) options.bounds_checks = *checks;
+  if (const auto loops = env_flag("SPVJIT_GROUP_LOOPS")) options.group_loops = *loops;
   return options;
 }
 
@@ -93,6 +94,7 @@ class JitCore {
     t.bounds_checks = bounds_checks();
     t.coarsen = coarsening();
     t.forced_coarsen_width = options.coarsen_width;
+    t.group_loops = options.group_loops && runtime->info.cpu;
     const auto& w = info.preferred_vector_width;
     // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
     t.widths = VectorWidths{w[0], w[1], w[2], w[3], w[4], w[5]};
@@ -114,7 +116,7 @@ class JitCore {
         km.raw ? std::span<const std::string>(km.raw->kernels) : std::span<const std::string>();
     llvm::LLVMContext context;
     Spirv out;
-    auto module = lower_for_device(context, km, spec, lowering_target(), out.launch.coarsen);
+    auto module = lower_for_device(context, km, spec, lowering_target(), out.launch);
     if (to_build) {
       // A raw module's program holds all its kernels (def's among them): check each.
       if (other_kernels.empty()) refuse_barrier_tail_hazard(*module, def.name(), spec);
@@ -199,6 +201,7 @@ class JitCore {
     facts.spec = spec;
     facts.stack = group_stack(def);
     facts.coarsen = built.launch.coarsen;
+    facts.group_per_item = built.launch.group_per_item;
     facts.runs_with_offsets = built.launch.runs_with_offsets;
     // Without checks the launch need not hold the ndrange within the extents.
     if (!bounds_checks()) facts.extent_covers_ndrange.clear();
@@ -363,7 +366,9 @@ class JitCore {
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +
-           coarsen + (bounds_checks() ? "" : "\n[bounds checks off]") + fused_multiply_add();
+           coarsen + (bounds_checks() ? "" : "\n[bounds checks off]") +
+           (options.group_loops && runtime->info.cpu ? "\n[group loops]" : "") +
+           fused_multiply_add();
   }
 
   // Which llvm.fmuladd calls lower() turns into llvm.fma: the same IR compiles differently.

@@ -28,6 +28,7 @@
 #include "jit/legalize/promote_integers.hpp"
 #include "jit/legalize/scalarize_vectors.hpp"
 #include "jit/specialize.hpp"
+#include "jit/workgroup/group_loops.hpp"
 #include "spvjit/error.hpp"
 
 namespace spvjit::detail {
@@ -121,8 +122,7 @@ void legalize_raw_module(llvm::Module& m, Where where) {
 
 std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const KernelModule& def,
                                                const Specialization& spec,
-                                               const LoweringTarget& target,
-                                               unsigned& coarsen_width) {
+                                               const LoweringTarget& target, EntryLaunch& launch) {
   const std::string subject = "kernel '" + def.name + "' " + describe(spec);
   // Parsing the definition and applying the static sizes is the stage's first pass: it makes
   // the module the others rewrite.
@@ -137,14 +137,15 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
       if (auto* kernel = m.getFunction(def.name)) hoist_loop_bounds_checks(*kernel);
     });
   }
-  coarsen_width = 1;
+  launch.coarsen = 1;
+  launch.group_per_item = false;
   // A raw module's kernels share one program: none is rewritten for its own geometry (nor
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
     passes.run("coarsen", [&](llvm::Module& m) {
       const CoarsenResult r =
           coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width);
-      coarsen_width = r.width;
+      launch.coarsen = r.width;
       if (r.width > 1) {
         SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width) +
                          " indices per work-item");
@@ -161,6 +162,18 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
   }
   passes.run("merge-bounds-checks", merge_bounds_checks);
   passes.run("lower-bounds-checks", lower_bounds_checks);
+  // After the checks are lowered: merging them treats a kernel without barriers as one whose
+  // work-items may stop at a failing access, which the group's loop must not.
+  if (target.group_loops && !def.raw && launch.coarsen == 1 && spec.workgroup) {
+    passes.run("group-loops", [&](llvm::Module& m) {
+      llvm::Function* kernel = m.getFunction(def.name);
+      if (!kernel) return;
+      const GroupLoopsResult r = run_group_in_one_item(*kernel, *spec.workgroup);
+      launch.group_per_item = r.applied;
+      SPVJIT_LOG_DEBUG(subject + (r.applied ? ": one work-item per work-group"
+                                            : ": work-group left to the device: it " + r.reason));
+    });
+  }
   passes.run("lower-float-atomics",
              [&](llvm::Module& m) { lower_float_atomics(m, target.float_atomics); });
   if (target.split_wide_builtins) {

@@ -21,6 +21,7 @@
 
 #include "common/error_report.hpp"
 #include "ir/kernel_module.hpp"
+#include "jit/cache/cache_entry.hpp"
 #include "jit/coarsen/coarsen.hpp"
 #include "runtime/float_atomics.hpp"
 #include "spvjit/kernel.hpp"
@@ -41,6 +42,8 @@ struct LoweringTarget {
   unsigned forced_coarsen_width = 0;
   VectorWidths widths;
   FloatAtomicAdd float_atomics;       ///< what the device adds natively
+  /// A CPU device and JitOptions::group_loops: a work-group per work-item where it applies.
+  bool group_loops = false;
   bool split_wide_builtins =
       false;  ///< PoCL's wide-builtin bug (jit/device/split_vector_calls.hpp)
 };
@@ -52,11 +55,11 @@ std::string describe(const Specialization& spec);
 /// starting with `where`, for what it refuses.
 void legalize_raw_module(llvm::Module& m, Where where);
 
-/// Stage 2: `def` specialized for `spec` and lowered for `target`; `coarsen_width` says how
-/// many indices one work-item runs (1: not coarsened), which the launch geometry follows.
+/// Stage 2: `def` specialized for `spec` and lowered for `target`; `launch` says what the
+/// launch geometry follows: how many indices one work-item runs (1: not coarsened), and whether
+/// one work-item runs a whole group.
 std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const KernelModule& def,
                                                const Specialization& spec,
-                                               const LoweringTarget& target,
-                                               unsigned& coarsen_width);
+                                               const LoweringTarget& target, EntryLaunch& launch);
 
 }  // namespace spvjit::detail

@@ -236,6 +236,16 @@ inline const Partition* geometry(LaunchState& s, const NDRange& nd, const WorkGr
 
 }  // namespace
 
+// What clEnqueueNDRangeKernel gets: the geometry, or for a kernel that runs its group in one
+// work-item (jit/workgroup/group_loops.hpp) one work-item per group.
+constexpr std::size_t one_item_per_group[3] = {1, 1, 1};
+const std::size_t* enqueued_global(const LaunchState& s, const Partition& g) {
+  return s.facts.group_per_item ? g.blocks.data() : g.global.data();
+}
+const std::size_t* enqueued_local(const LaunchState& s, const Partition& g) {
+  return s.facts.group_per_item ? one_item_per_group : g.workgroup.size.data();
+}
+
 // A large launch on an adaptive runtime: its work-groups in parts on `basic`, run by the
 // calling thread and the inline workers together (runtime/inline_pool.hpp). Split along the
 // outermost dimension with two groups or more, so each part covers contiguous rows; one part
@@ -257,8 +267,8 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
       static_cast<unsigned>(std::min<std::size_t>(groups, core.inline_pool->threads()));
   cl_command_queue queue = core.inline_queue.get();
   const auto order = core.enter(queue);
-  const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, g.global.data(),
-                                             g.workgroup.size.data(), dim, parts);
+  const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, enqueued_global(s, g),
+                                           enqueued_local(s, g), dim, parts);
   if (err != CL_SUCCESS) [[unlikely]] failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
   core.count_launch();
   core.split_launches.fetch_add(1, std::memory_order_relaxed);
@@ -381,9 +391,9 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   const auto order = core.enter(queue);  // adaptive runtimes only: a lock, maybe a clFinish
   // On PoCL `basic` the kernel runs inside this call (1M items: enqueue 1.9 ms, synchronize
   // 1 us), so launches of one kernel on basic run one at a time, under the lock above.
-  const cl_int err = clEnqueueNDRangeKernel(queue, s.kernel.get(), g.dims, nullptr,
-                                            g.global.data(), g.workgroup.size.data(), 0, nullptr,
-                                            event);
+  const cl_int err =
+      clEnqueueNDRangeKernel(queue, s.kernel.get(), g.dims, nullptr, detail::enqueued_global(s, g),
+                             detail::enqueued_local(s, g), 0, nullptr, event);
   if (err != CL_SUCCESS) [[unlikely]] detail::failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
   core.count_launch();
 }

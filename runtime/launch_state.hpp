@@ -38,6 +38,9 @@ struct KernelFacts : KernelInterface {
   /// Indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp): the launch runs
   /// ceil(ndrange / coarsen) work-items there, the hidden ndrange arguments keep the full size.
   std::size_t coarsen = 1;
+  /// One work-item runs a whole work-group (jit/workgroup/group_loops.hpp): the launch enqueues
+  /// the group count as the global size and a local size of 1.
+  bool group_per_item = false;
   /// The kernel's results do not depend on a global offset (jit/spirv/offset_safety.hpp), so an
   /// adaptive runtime may split a large launch over its inline threads.
   bool runs_with_offsets = false;

@@ -31,9 +31,10 @@ TEST_CASE("a cache entry decodes to what was encoded") {
   CHECK(std::vector<std::uint8_t>(d.entry.binary.begin(), d.entry.binary.end()) == binary);
 }
 
-TEST_CASE("a cache entry carries what a launch needs: the coarsening width and offset safety") {
-  for (const EntryLaunch launch : {EntryLaunch{1, false}, EntryLaunch{16, true}, EntryLaunch{8, false},
-                                   EntryLaunch{entry_max_coarsen, true}}) {
+TEST_CASE("a cache entry carries what a launch needs: coarsening, offset safety, group loops") {
+  for (const EntryLaunch launch : {EntryLaunch{1, false}, EntryLaunch{16, true},
+                                   EntryLaunch{8, false}, EntryLaunch{entry_max_coarsen, true},
+                                   EntryLaunch{1, false, true}, EntryLaunch{1, true, true}}) {
     CAPTURE(launch.coarsen);
     const DecodedEntry d = decode_entry(encode_entry("k", spirv, binary, launch));
     REQUIRE_MESSAGE(d.ok(), d.error);
@@ -43,6 +44,10 @@ TEST_CASE("a cache entry carries what a launch needs: the coarsening width and o
   CHECK(std::string(decode_entry(bad).error) == "coarsening width out of range");
   bad = encode_entry("k", spirv, binary, {entry_max_coarsen + 1, false});
   CHECK(std::string(decode_entry(bad).error) == "coarsening width out of range");
+  // A flag this version does not know (bit 2) is refused, not ignored.
+  bad = encode_entry("k", spirv, binary, {1, false, false});
+  bad[13] = 4;
+  CHECK(std::string(decode_entry(bad).error) == "unknown launch flags");
 }
 
 TEST_CASE("the entry reader rejects every truncation and every flipped byte") {

@@ -253,6 +253,10 @@ TEST_CASE("divergence: barriers every work-item reaches build and run") {
     barrier(kb);
     x = tile(0).get();
     kb.if_(x > 0, [&] {
+      // Every work-item has read tile(0) before any writes it: without this barrier the read
+      // and the writes race, and a schedule that runs the group's work-items one after another
+      // (spvjit's group loops, KernelAbstractions' CPU backend) reads 7.
+      barrier(kb);
       tile(lid) = 7;
       barrier(kb);
       out[kb.global_index()] = tile(group - 1 - lid).get() + x.get();

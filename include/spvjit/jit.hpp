@@ -53,6 +53,12 @@ struct JitOptions {
   /// W for every coarsened kernel instead of the device's preference: 2, 4, 8 or 16 (0: the
   /// device's). Mostly for measuring. SPVJIT_COARSEN (off, on, 2, 4, 8, 16) overrides both.
   unsigned coarsen_width = 0;
+  /// On CPU devices, run each work-group of a kernel with barriers and a static workgroup in one
+  /// OpenCL work-item: the code between two barriers becomes a loop over the group's local ids,
+  /// which the device compiler vectorizes (docs/performance.md, "Work-group code generation").
+  /// Results are the kernel's own. Part of the cache key; SPVJIT_GROUP_LOOPS=off (or on)
+  /// overrides it. SPVJIT_LOG=debug says why a kernel was left alone.
+  bool group_loops = true;
   // A disk-cache entry is written inside compile(). The background write there was (issue
   // #29) could not be made safe: exit() with a write under way destroyed LLVM's globals under
   // the writer thread (docs/runtime.md, "The disk cache").

@@ -33,6 +33,8 @@ inline constexpr std::size_t entry_header_size = 48;
 struct EntryLaunch {
   unsigned coarsen = 1;  ///< indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp)
   bool runs_with_offsets = false;  ///< jit/spirv/offset_safety.hpp
+  /// One work-item runs a whole work-group (jit/workgroup/group_loops.hpp).
+  bool group_per_item = false;
   friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
 };
 inline constexpr unsigned entry_max_coarsen = 64;

@@ -1,0 +1,607 @@
+// The rewrite of jit/workgroup/group_loops.hpp, in five steps: refuse what it cannot run, cut
+// every block at its barriers, move values live across a barrier to memory, give every private
+// slot one copy per work-item, and emit each region as a loop nest over the local ids whose body
+// is a clone of the blocks that region reaches.
+#include "jit/workgroup/group_loops.hpp"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <array>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "common/error_report.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+// The OpenCL work-item functions, by their Itanium names (what the builder and specialize emit).
+enum class Query {
+  None,
+  GlobalId,
+  LocalId,
+  GroupId,
+  NumGroups,
+  LocalSize,
+  EnqueuedLocalSize,
+  GlobalSize,
+  GlobalOffset,
+  WorkDim
+};
+
+Query query_of(llvm::StringRef name) {
+  static const std::pair<const char*, Query> names[] = {
+      {"_Z13get_global_idj", Query::GlobalId},
+      {"_Z12get_local_idj", Query::LocalId},
+      {"_Z12get_group_idj", Query::GroupId},
+      {"_Z14get_num_groupsj", Query::NumGroups},
+      {"_Z14get_local_sizej", Query::LocalSize},
+      {"_Z23get_enqueued_local_sizej", Query::EnqueuedLocalSize},
+      {"_Z15get_global_sizej", Query::GlobalSize},
+      {"_Z17get_global_offsetj", Query::GlobalOffset},
+      {"_Z12get_work_dimv", Query::WorkDim}};
+  for (const auto& [n, q] : names) {
+    if (name == n) return q;
+  }
+  return Query::None;
+}
+
+bool is_barrier(llvm::StringRef name) {
+  return name == "_Z7barrierj" || name.startswith("_Z18work_group_barrier");
+}
+
+// Functions of the group as a whole or of sub-groups, whose meaning a loop of work-items would
+// change.
+bool is_collective(llvm::StringRef name) {
+  return name.contains("work_group_") || name.contains("sub_group") || name.contains("linear_id") ||
+         name.contains("async_work_group") || name.contains("wait_group_events") ||
+         name.startswith("__spirv_");
+}
+
+// Whether `f` or what it calls asks about work-items or synchronizes the group.
+bool touches_work_items(const llvm::Function& f, std::set<const llvm::Function*>& seen) {
+  if (!seen.insert(&f).second) return false;
+  for (const auto& block : f) {
+    for (const auto& inst : block) {
+      const auto* call = llvm::dyn_cast<llvm::CallBase>(&inst);
+      if (!call) continue;
+      const llvm::Function* callee = call->getCalledFunction();
+      if (!callee) return true;
+      const auto name = callee->getName();
+      if (query_of(name) != Query::None || is_barrier(name) || is_collective(name)) return true;
+      if (!callee->isDeclaration() && touches_work_items(*callee, seen)) return true;
+    }
+  }
+  return false;
+}
+
+std::string refusal(llvm::Function& kernel, const WorkGroup& group) {
+  std::uint64_t items = 1;
+  for (unsigned d = 0; d < 3; ++d) items *= group.size[d];
+  if (items == 0) return "its workgroup is empty";
+  bool barrier = false;
+  for (auto& block : kernel) {
+    for (auto& inst : block) {
+      if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst)) {
+        if (!alloca->isStaticAlloca() || &block != &kernel.getEntryBlock())
+          return "allocates private memory of a size known only at run time";
+        continue;
+      }
+      if (llvm::isa<llvm::InvokeInst>(inst) || llvm::isa<llvm::CallBrInst>(inst) ||
+          llvm::isa<llvm::IndirectBrInst>(inst)) {
+        return "has control flow the rewrite does not follow";
+      }
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      if (!call) continue;
+      const llvm::Function* callee = call->getCalledFunction();
+      if (!callee) return "calls through a pointer";
+      const auto name = callee->getName();
+      if (is_barrier(name)) {
+        barrier = true;
+        continue;
+      }
+      const Query q = query_of(name);
+      if (q != Query::None) {
+        if (q != Query::WorkDim && !llvm::isa<llvm::ConstantInt>(call->getArgOperand(0)))
+          return "asks for a work-item function of a dimension known only at run time";
+        continue;
+      }
+      if (is_collective(name)) return "calls '" + name.str() + "'";
+      std::set<const llvm::Function*> seen{&kernel};
+      if (!callee->isDeclaration() && touches_work_items(*callee, seen))
+        return "calls '" + name.str() + "', which asks about work-items or waits at a barrier";
+    }
+  }
+  if (!barrier) return "has no barrier";
+  return {};
+}
+
+// Each barrier alone in a block that branches to the rest of its old block: that rest is where
+// a region starts.
+struct Barriers {
+  std::vector<llvm::BasicBlock*> blocks;  ///< barrier j's block
+  llvm::DenseMap<llvm::BasicBlock*, unsigned> index;
+};
+
+Barriers isolate_barriers(llvm::Function& kernel) {
+  std::vector<llvm::CallInst*> calls;
+  for (auto& block : kernel) {
+    for (auto& inst : block) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+        if (call->getCalledFunction() && is_barrier(call->getCalledFunction()->getName()))
+          calls.push_back(call);
+      }
+    }
+  }
+  Barriers out;
+  for (auto* call : calls) {
+    llvm::BasicBlock* block = call->getParent();
+    // Alone in its block, without phis: a barrier's block is never run after the rewrite.
+    if (call != &block->front()) block = block->splitBasicBlock(call, "barrier");
+    block->splitBasicBlock(call->getNextNode(), "after.barrier");
+    out.index[block] = static_cast<unsigned>(out.blocks.size());
+    out.blocks.push_back(block);
+  }
+  return out;
+}
+
+// Whether `v` is live where some region starts (then a work-item needs it after a barrier): the
+// blocks it is live into, walked back from its uses to its definition.
+bool live_into(const llvm::Instruction& v, const llvm::SmallPtrSetImpl<llvm::BasicBlock*>& starts) {
+  const llvm::BasicBlock* def = v.getParent();
+  llvm::SmallVector<const llvm::BasicBlock*, 16> work;
+  for (const llvm::Use& use : v.uses()) {
+    const auto* user = llvm::cast<llvm::Instruction>(use.getUser());
+    const llvm::BasicBlock* at = user->getParent();
+    if (const auto* phi = llvm::dyn_cast<llvm::PHINode>(user)) {
+      at = phi->getIncomingBlock(use);
+      if (at == def) continue;  // live out of its own block only
+      // Live out of `at`: live into it unless it is the definition's.
+    } else if (at == def) {
+      continue;  // used after it in its block
+    }
+    work.push_back(at);
+  }
+  llvm::SmallPtrSet<const llvm::BasicBlock*, 32> seen;
+  while (!work.empty()) {
+    const llvm::BasicBlock* block = work.pop_back_val();
+    if (!seen.insert(block).second) continue;
+    if (starts.count(const_cast<llvm::BasicBlock*>(block))) return true;
+    for (const llvm::BasicBlock* pred : llvm::predecessors(block)) {
+      if (pred != def) work.push_back(pred);
+    }
+  }
+  return false;
+}
+
+// One region: the blocks a work-item runs from `start` to the next barrier or the return, and
+// the barriers (by index) it may end at.
+struct Region {
+  llvm::BasicBlock* start = nullptr;
+  std::vector<llvm::BasicBlock*> blocks;  ///< reverse post-order is not needed: any order
+  std::set<unsigned> exits;               ///< barrier indices; `returns` for the return
+  bool returns = false;
+};
+
+Region region_from(llvm::BasicBlock* start, const Barriers& barriers) {
+  Region r;
+  r.start = start;
+  llvm::SmallPtrSet<llvm::BasicBlock*, 32> seen;
+  llvm::SmallVector<llvm::BasicBlock*, 16> work{start};
+  while (!work.empty()) {
+    llvm::BasicBlock* block = work.pop_back_val();
+    if (const auto it = barriers.index.find(block); it != barriers.index.end()) {
+      r.exits.insert(it->second);
+      continue;
+    }
+    if (!seen.insert(block).second) continue;
+    r.blocks.push_back(block);
+    if (llvm::isa<llvm::ReturnInst>(block->getTerminator())) r.returns = true;
+    for (llvm::BasicBlock* next : llvm::successors(block)) work.push_back(next);
+  }
+  return r;
+}
+
+std::uint64_t align_up(std::uint64_t n, std::uint64_t a) { return (n + a - 1) / a * a; }
+
+// A private slot of one work-item, made one per work-item of the group: `stride` bytes apart
+// (the slot's size rounded up to its alignment) in one byte array.
+struct GroupSlot {
+  llvm::AllocaInst* original;
+  llvm::AllocaInst* storage = nullptr;
+  std::uint64_t stride = 0;
+};
+
+class Rewriter {
+ public:
+  Rewriter(llvm::Function& kernel, const WorkGroup& group)
+      : f_(kernel), m_(*kernel.getParent()), ctx_(kernel.getContext()), group_(group) {}
+
+  GroupLoopsResult run() {
+    barriers_ = isolate_barriers(f_);
+    starts_.insert(&f_.getEntryBlock());
+    for (auto* b : barriers_.blocks) starts_.insert(b->getSingleSuccessor());
+    demote_values_live_across_barriers();
+    if (!collect_slots()) {
+      return {false, "needs more than " + std::to_string(group_loops_max_storage_bytes / 1024) +
+                         " KiB for its group's private values"};
+    }
+    emit();
+    return {true, {}};
+  }
+
+ private:
+  void demote_values_live_across_barriers() {
+    llvm::Instruction* alloca_point = &*f_.getEntryBlock().getFirstInsertionPt();
+    // Demoting one value adds loads before its uses and a store after it, none of them live
+    // across a barrier: one pass leaves none, the assertion below checks it.
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<llvm::Instruction*> live;
+      for (auto& block : f_) {
+        for (auto& inst : block) {
+          if (llvm::isa<llvm::AllocaInst>(inst) || inst.use_empty()) continue;
+          if (live_into(inst, starts_)) live.push_back(&inst);
+        }
+      }
+      internal_assert(pass == 0 || live.empty())
+          << live.size() << " values still live across a barrier after demotion";
+      for (auto* inst : live) llvm::DemoteRegToStack(*inst, false, alloca_point);
+    }
+  }
+
+  bool collect_slots() {
+    const auto& layout = m_.getDataLayout();
+    std::uint64_t items = group_.size[0] * group_.size[1] * group_.size[2];
+    std::uint64_t total = 0;
+    for (auto& inst : f_.getEntryBlock()) {
+      auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);
+      if (!alloca) continue;
+      const std::uint64_t size =
+          layout.getTypeAllocSize(alloca->getAllocatedType()).getFixedSize() *
+          llvm::cast<llvm::ConstantInt>(alloca->getArraySize())->getZExtValue();
+      const std::uint64_t stride =
+          align_up(std::max<std::uint64_t>(size, 1), alloca->getAlign().value());
+      slots_.push_back({alloca, nullptr, stride});
+      total += stride * items;
+      if (total > group_loops_max_storage_bytes) return false;
+    }
+    return true;
+  }
+
+  llvm::Value* size_constant(llvm::Type* type, std::uint64_t v) {
+    return llvm::ConstantInt::get(type, v);
+  }
+
+  void emit() {
+    llvm::Type* i64 = llvm::Type::getInt64Ty(ctx_);
+    llvm::Type* i32 = llvm::Type::getInt32Ty(ctx_);
+    llvm::Type* i8 = llvm::Type::getInt8Ty(ctx_);
+    // The values no region owns live in a block no region reaches: what the work-item functions
+    // and private slots become differs per region (the clone's loop variables).
+    auto* holding = llvm::BasicBlock::Create(ctx_, "group.placeholders", &f_);
+    auto* entry = llvm::BasicBlock::Create(ctx_, "group.entry", &f_, &f_.getEntryBlock());
+    llvm::IRBuilder<> b(entry);
+    auto builtin = [&](const char* name, unsigned d) -> llvm::Value* {
+      auto callee = m_.getOrInsertFunction(name, llvm::FunctionType::get(i64, {i32}, false));
+      if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+        fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        fn->addFnAttr(llvm::Attribute::NoUnwind);
+        fn->addFnAttr(llvm::Attribute::ReadNone);
+      }
+      auto* call = b.CreateCall(callee, {b.getInt32(d)});
+      call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+      return call;
+    };
+    // Per-group values: the group's first global id, and the original global size where the
+    // kernel asks for it (asking keeps a kernel from running split with offsets:
+    // jit/spirv/offset_safety.hpp).
+    std::array<llvm::Value*, 3> first_id{}, global_size{};
+    for (unsigned d = 0; d < 3; ++d) {
+      // One work-item per group: its global id is the group's index plus the launch's offset,
+      // both in groups, as the original's is the group's first id plus its offset.
+      llvm::Value* group_index = builtin("_Z13get_global_idj", d);
+      first_id[d] = b.CreateMul(group_index, b.getInt64(group_.size[d]), "group.first");
+    }
+    auto original_global_size = [&](unsigned d) {
+      if (!global_size[d]) {
+        global_size[d] = b.CreateMul(builtin("_Z15get_global_sizej", d), b.getInt64(group_.size[d]),
+                                     "global.size");
+      }
+      return global_size[d];
+    };
+    for (auto& slot : slots_) {
+      const std::uint64_t items = group_.size[0] * group_.size[1] * group_.size[2];
+      slot.storage = b.CreateAlloca(llvm::ArrayType::get(i8, slot.stride * items), nullptr,
+                                    slot.original->getName() + ".group");
+      slot.storage->setAlignment(
+          llvm::Align(std::max<std::uint64_t>(slot.original->getAlign().value(), 64)));
+      slot.original->moveBefore(*holding, holding->end());
+    }
+    // Work-item functions: those of a region's work-item become placeholders, the rest values.
+    std::array<llvm::Instruction*, 3> local_id{}, global_id{};
+    {
+      llvm::IRBuilder<> h(holding);
+      auto* placeholder_fn = llvm::Function::Create(llvm::FunctionType::get(i64, {i32}, false),
+                                                    llvm::GlobalValue::PrivateLinkage,
+                                                    "__spvjit_group_placeholder", m_);
+      for (unsigned d = 0; d < 3; ++d) {
+        local_id[d] = h.CreateCall(placeholder_fn, {h.getInt32(d)}, "local.id");
+        global_id[d] = h.CreateCall(placeholder_fn, {h.getInt32(3 + d)}, "global.id");
+      }
+      h.CreateUnreachable();
+      placeholder_ = placeholder_fn;
+    }
+    std::vector<llvm::CallInst*> queries;
+    for (auto& block : f_) {
+      for (auto& inst : block) {
+        if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+          if (call->getCalledFunction() &&
+              query_of(call->getCalledFunction()->getName()) != Query::None)
+            queries.push_back(call);
+        }
+      }
+    }
+    for (auto* call : queries) {
+      if (call->getParent() == entry) continue;  // the ones emitted above
+      const Query q = query_of(call->getCalledFunction()->getName());
+      const unsigned d =
+          q == Query::WorkDim
+              ? 0
+              : static_cast<unsigned>(
+                    llvm::cast<llvm::ConstantInt>(call->getArgOperand(0))->getZExtValue());
+      llvm::Value* v = nullptr;
+      llvm::Type* type = call->getType();
+      switch (q) {
+        case Query::LocalId:
+          v = d < 3 ? local_id[d] : nullptr;
+          break;
+        case Query::GlobalId:
+          v = d < 3 ? global_id[d] : nullptr;
+          break;
+        case Query::LocalSize:
+        case Query::EnqueuedLocalSize:
+          v = size_constant(i64, d < 3 ? group_.size[d] : 1);
+          break;
+        case Query::GlobalSize:
+          v = d < 3 ? original_global_size(d) : nullptr;
+          break;
+        // One work-item per group leaves the group index, the group count, the work dimension
+        // and the (absent) offset what they were.
+        case Query::GroupId:
+        case Query::NumGroups:
+        case Query::GlobalOffset:
+        case Query::WorkDim:
+        case Query::None:
+          continue;
+      }
+      if (!v) v = llvm::ConstantInt::get(i64, q == Query::GlobalId || q == Query::LocalId ? 0 : 1);
+      if (v->getType() != type) {
+        llvm::IRBuilder<> at(call);
+        v = at.CreateZExtOrTrunc(v, type);
+      }
+      call->replaceAllUsesWith(v);
+      call->eraseFromParent();
+    }
+
+    // The regions, found from the original blocks (the new entry is not among them).
+    std::vector<llvm::BasicBlock*> originals;
+    for (auto& block : f_) {
+      if (&block != entry && &block != holding) originals.push_back(&block);
+    }
+    llvm::BasicBlock* start0 = originals.front();
+    std::vector<Region> regions;
+    regions.push_back(region_from(start0, barriers_));
+    for (auto* barrier : barriers_.blocks) {
+      regions.push_back(region_from(barrier->getSingleSuccessor(), barriers_));
+    }
+    // Each region's loop nest; the first block of region k is `heads[k]`.
+    std::vector<llvm::BasicBlock*> heads(regions.size()), tails(regions.size());
+    for (std::size_t k = 0; k < regions.size(); ++k) {
+      heads[k] = llvm::BasicBlock::Create(ctx_, "region" + std::to_string(k), &f_, holding);
+    }
+    auto* done = llvm::BasicBlock::Create(ctx_, "group.done", &f_, holding);
+    llvm::ReturnInst::Create(ctx_, done);
+    b.CreateBr(heads[0]);
+    for (std::size_t k = 0; k < regions.size(); ++k) {
+      emit_region(k, regions[k], heads, done, local_id, global_id, first_id);
+    }
+    // The original blocks are clones' templates only now.
+    for (auto* block : originals) block->dropAllReferences();
+    holding->dropAllReferences();
+    for (auto* block : originals) block->eraseFromParent();
+    holding->eraseFromParent();  // the private slots and placeholders, unused now
+    placeholder_->eraseFromParent();
+    // SPIR-V wants the variables first in the first block, and every block after the blocks
+    // that dominate it: reverse post-order.
+    for (auto& slot : slots_) slot.storage->moveBefore(&*entry->getFirstInsertionPt());
+    llvm::BasicBlock* previous = nullptr;
+    for (llvm::BasicBlock* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&f_)) {
+      if (previous) block->moveAfter(previous);
+      previous = block;
+    }
+  }
+
+  void emit_region(std::size_t k, const Region& region, const std::vector<llvm::BasicBlock*>& heads,
+                   llvm::BasicBlock* done, const std::array<llvm::Instruction*, 3>& local_id,
+                   const std::array<llvm::Instruction*, 3>& global_id,
+                   const std::array<llvm::Value*, 3>& first_id) {
+    llvm::Type* i64 = llvm::Type::getInt64Ty(ctx_);
+    const std::string tag = "r" + std::to_string(k);
+    // Loops from the outermost dimension in: x innermost, so consecutive local ids of dimension
+    // 0 are consecutive iterations (the vectorizer's loop).
+    llvm::BasicBlock* outer = heads[k];
+    llvm::IRBuilder<> b(outer);
+    if (region.blocks.empty()) {  // two barriers in a row: nothing runs between them
+      b.CreateBr(*region.exits.begin() + 1 < heads.size() ? heads[*region.exits.begin() + 1]
+                                                          : done);
+      return;
+    }
+    std::array<llvm::PHINode*, 3> ids{};
+    std::array<llvm::BasicBlock*, 3> headers{}, latches{};
+    for (int d = 2; d >= 0; --d) {
+      if (d > 0 && group_.size[d] == 1) continue;
+      auto* header = llvm::BasicBlock::Create(ctx_, tag + ".loop" + std::to_string(d), &f_,
+                                              heads[k]->getNextNode());
+      b.CreateBr(header);
+      // Keep the blocks in order: each new header after the previous one.
+      header->moveAfter(b.GetInsertBlock());
+      b.SetInsertPoint(header);
+      ids[d] = b.CreatePHI(i64, 2, tag + ".id" + std::to_string(d));
+      ids[d]->addIncoming(b.getInt64(0), outer);
+      headers[d] = header;
+      outer = header;
+    }
+    // The body's first block: the work-item's linear id, its global ids, its slots.
+    llvm::Value* linear = b.getInt64(0);
+    llvm::Value* stride = b.getInt64(1);
+    for (unsigned d = 0; d < 3; ++d) {
+      if (ids[d]) linear = b.CreateAdd(linear, b.CreateMul(ids[d], stride));
+      stride = b.getInt64(llvm::cast<llvm::ConstantInt>(stride)->getZExtValue() * group_.size[d]);
+    }
+    llvm::ValueToValueMapTy map;
+    for (unsigned d = 0; d < 3; ++d) {
+      llvm::Value* id = ids[d] ? static_cast<llvm::Value*>(ids[d]) : b.getInt64(0);
+      map[local_id[d]] = id;
+      map[global_id[d]] = b.CreateAdd(first_id[d], id, tag + ".gid" + std::to_string(d));
+    }
+    for (const auto& slot : slots_) {
+      llvm::Value* at = b.CreateMul(linear, b.getInt64(slot.stride));
+      llvm::Value* bytes =
+          b.CreateInBoundsGEP(slot.storage->getAllocatedType(), slot.storage, {b.getInt64(0), at});
+      map[slot.original] =
+          b.CreateBitCast(bytes, slot.original->getType(), slot.original->getName() + "." + tag);
+    }
+    llvm::BasicBlock* body_entry = b.GetInsertBlock();
+
+    // The latch of the innermost loop: where every exit of the body goes.
+    auto* latch = llvm::BasicBlock::Create(ctx_, tag + ".latch", &f_, heads[k]);
+    llvm::PHINode* next = nullptr;
+    const std::size_t targets = region.exits.size() + (region.returns ? 1 : 0);
+    internal_assert(targets > 0) << "region " << k << " ends nowhere";
+    llvm::IRBuilder<> lb(latch);
+    if (targets > 1) next = lb.CreatePHI(i64, 2, tag + ".next");
+    const std::uint64_t ret_code = barriers_.blocks.size();
+    std::map<std::uint64_t, llvm::BasicBlock*> exit_blocks;
+    auto exit_to = [&](std::uint64_t code) {
+      auto& block = exit_blocks[code];
+      if (!block) {
+        block = llvm::BasicBlock::Create(ctx_, tag + ".exit" + std::to_string(code), &f_, latch);
+        llvm::BranchInst::Create(latch, block);
+        if (next) next->addIncoming(llvm::ConstantInt::get(i64, code), block);
+      }
+      return block;
+    };
+    for (unsigned j : region.exits) map[barriers_.blocks[j]] = exit_to(j);
+
+    // The body: the region's blocks, cloned.
+    std::vector<llvm::BasicBlock*> clones;
+    for (auto* block : region.blocks) {
+      auto* clone = llvm::CloneBasicBlock(block, map, "." + tag, &f_);
+      clone->moveBefore(latch);
+      map[block] = clone;
+      clones.push_back(clone);
+    }
+    for (auto* clone : clones) {
+      for (auto& inst : *clone) {
+        llvm::RemapInstruction(&inst, map,
+                               llvm::RF_NoModuleLevelChanges | llvm::RF_IgnoreMissingLocals);
+      }
+    }
+    llvm::SmallPtrSet<llvm::BasicBlock*, 32> clone_set(clones.begin(), clones.end());
+    for (auto* clone : clones) {
+      // Edges from outside the region (an earlier region's way in) are not taken here.
+      for (auto it = clone->begin(); auto* phi = llvm::dyn_cast<llvm::PHINode>(&*it);) {
+        ++it;
+        for (unsigned i = phi->getNumIncomingValues(); i-- > 0;) {
+          if (!clone_set.count(phi->getIncomingBlock(i))) phi->removeIncomingValue(i, false);
+        }
+        internal_assert(phi->getNumIncomingValues() > 0) << "a phi with no way in";
+      }
+      if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(clone->getTerminator())) {
+        llvm::BranchInst::Create(exit_to(ret_code), clone);
+        ret->eraseFromParent();
+      }
+    }
+    llvm::IRBuilder<>(body_entry).CreateBr(llvm::cast<llvm::BasicBlock>(map[region.start]));
+
+    // Latches, innermost out.
+    llvm::BasicBlock* at = latch;
+    for (unsigned d = 0; d < 3; ++d) {
+      if (!ids[d]) continue;
+      llvm::BasicBlock* block = at;
+      if (block != latch) {
+        block = llvm::BasicBlock::Create(ctx_, tag + ".latch" + std::to_string(d), &f_, heads[k]);
+        block->moveAfter(at);
+        llvm::BranchInst::Create(block, at);  // `at` is the previous loop's exit
+      }
+      llvm::IRBuilder<> l(block);
+      llvm::Value* step =
+          l.CreateAdd(ids[d], l.getInt64(1), tag + ".step" + std::to_string(d), true, true);
+      ids[d]->addIncoming(step, block);
+      auto* after = llvm::BasicBlock::Create(ctx_, tag + ".after" + std::to_string(d), &f_);
+      after->moveAfter(block);
+      l.CreateCondBr(l.CreateICmpULT(step, l.getInt64(group_.size[d])), headers[d], after);
+      latches[d] = block;
+      at = after;
+    }
+    // After the group: every work-item ended at the same barrier (or returned); go where the
+    // last one went.
+    llvm::IRBuilder<> tail(at);
+    auto target = [&](std::uint64_t code) { return code == ret_code ? done : heads[code + 1]; };
+    if (!next) {
+      tail.CreateBr(target(region.returns ? ret_code : *region.exits.begin()));
+    } else {
+      auto* sw = tail.CreateSwitch(next, done, static_cast<unsigned>(targets));
+      for (unsigned j : region.exits)
+        sw->addCase(llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(i64), j), target(j));
+    }
+  }
+
+  llvm::Function& f_;
+  llvm::Module& m_;
+  llvm::LLVMContext& ctx_;
+  const WorkGroup& group_;
+  Barriers barriers_;
+  llvm::SmallPtrSet<llvm::BasicBlock*, 16> starts_;
+  std::vector<GroupSlot> slots_;
+  llvm::Function* placeholder_ = nullptr;
+};
+
+void run_group_reqd_size(llvm::Function& kernel) {
+  auto& ctx = kernel.getContext();
+  auto* one = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1));
+  kernel.setMetadata("reqd_work_group_size", llvm::MDNode::get(ctx, {one, one, one}));
+}
+
+}  // namespace
+
+GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& group) {
+  if (std::string why = refusal(kernel, group); !why.empty()) return {false, why};
+  GroupLoopsResult result = Rewriter(kernel, group).run();
+  if (!result.applied) return result;
+  run_group_reqd_size(kernel);
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  internal_assert(!llvm::verifyFunction(kernel, &out))
+      << "the group-loop rewrite of kernel '" << kernel.getName().str()
+      << "' left invalid IR: " << out.str();
+  return result;
+}
+
+}  // namespace spvjit::detail
