@@ -41,19 +41,6 @@ unsigned dim_of_param(llvm::CallInst* call, const KernelModule& def) {
   return static_cast<unsigned>(c->getZExtValue());
 }
 
-llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* mangled,
-                          unsigned dim) {
-  auto* type = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false);
-  auto callee = m.getOrInsertFunction(mangled, type);
-  auto* fn = llvm::cast<llvm::Function>(callee.getCallee());
-  fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-  fn->addFnAttr(llvm::Attribute::NoUnwind);
-  fn->addFnAttr(llvm::Attribute::ReadNone);
-  auto* call = b.CreateCall(fn, {b.getInt32(dim)});
-  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-  return call;
-}
-
 // The ndrange extent in dimension d: a constant when static, else the hidden argument.
 llvm::Value* ndrange_value(llvm::IRBuilder<>& b, llvm::Function& kernel, const KernelModule& def,
                            const Specialization& spec, unsigned d) {
@@ -85,6 +72,19 @@ void add_opencl_version(llvm::Module& m) {
 }
 
 }  // namespace
+
+llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* mangled,
+                          unsigned dim) {
+  auto* type = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false);
+  auto callee = m.getOrInsertFunction(mangled, type);
+  auto* fn = llvm::cast<llvm::Function>(callee.getCallee());
+  fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addFnAttr(llvm::Attribute::ReadNone);
+  auto* call = b.CreateCall(fn, {b.getInt32(dim)});
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return call;
+}
 
 std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const KernelModule& def,
                                          const Specialization& spec) {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "common/error_report.hpp"
+#include "jit/specialize.hpp"
 
 namespace spvjit::detail {
 
@@ -297,17 +298,7 @@ class Rewriter {
     auto* holding = llvm::BasicBlock::Create(ctx_, "group.placeholders", &f_);
     auto* entry = llvm::BasicBlock::Create(ctx_, "group.entry", &f_, &f_.getEntryBlock());
     llvm::IRBuilder<> b(entry);
-    auto builtin = [&](const char* name, unsigned d) -> llvm::Value* {
-      auto callee = m_.getOrInsertFunction(name, llvm::FunctionType::get(i64, {i32}, false));
-      if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-        fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-        fn->addFnAttr(llvm::Attribute::NoUnwind);
-        fn->addFnAttr(llvm::Attribute::ReadNone);
-      }
-      auto* call = b.CreateCall(callee, {b.getInt32(d)});
-      call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-      return call;
-    };
+    auto builtin = [&](const char* name, unsigned d) { return builtin_call(b, m_, name, d); };
     // Per-group values: the group's first global id, and the original global size where the
     // kernel asks for it (asking keeps a kernel from running split with offsets:
     // jit/spirv/offset_safety.hpp).
