@@ -27,13 +27,15 @@ export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$root/sanitizers/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 mkdir -p "$dir/fuzz/artifacts"
-ran=0
-for corpus in fuzz/corpus/*/; do
+# One target: runs it (LeakSanitizer's tracer crash at exit retried once), its output to $2;
+# returns 3 when the target was not built.
+fuzz_one() {
+  local corpus=$1 out=$2 name exe scratch log attempt status
   name=$(basename "$corpus")
   exe="$dir/fuzz/$name"
   if [ ! -x "$exe" ]; then
-    echo "fuzz: $name was not built (libFuzzer runtime missing?); skipped"
-    continue
+    echo "fuzz: $name was not built (libFuzzer runtime missing?); skipped" >"$out"
+    return 3
   fi
   scratch=$(mktemp -d)
   log=$(mktemp)
@@ -41,8 +43,9 @@ for corpus in fuzz/corpus/*/; do
     echo "fuzz: $name for ${seconds} s from $(ls "$corpus" | wc -l) seeds"
     status=0
     "$exe" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
-      -artifact_prefix="$dir/fuzz/artifacts/$name-" "$scratch" "$corpus" 2>&1 | tee "$log" ||
-      status=${PIPESTATUS[0]}
+      -artifact_prefix="$dir/fuzz/artifacts/$name-" "$scratch" "$corpus" >"$log" 2>&1 ||
+      status=$?
+    cat "$log"
     # LeakSanitizer's own thread-stopping tracer crashed once in the exit-time leak check,
     # after a clean run ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal
     # error"; it saves the empty input as the crash): a failure of the sanitizer, not a
@@ -50,18 +53,48 @@ for corpus in fuzz/corpus/*/; do
     if [ "$status" -ne 0 ] && [ "$attempt" -eq 1 ] && grep -q "^Tracer caught signal" "$log" &&
        grep -q "LeakSanitizer has encountered a fatal error" "$log" &&
        ! grep -qE "ERROR: (AddressSanitizer|LeakSanitizer: detected)|runtime error:" "$log"; then
-      echo "fuzz: $name: LeakSanitizer's tracer crashed at exit; running it once more" >&2
+      echo "fuzz: $name: LeakSanitizer's tracer crashed at exit; running it once more"
       continue
     fi
     break
-  done
+  done >"$out" 2>&1
   rm -f "$log"
-  echo "fuzz: $name grew the corpus to $(ls "$scratch" | wc -l) new inputs"
+  echo "fuzz: $name grew the corpus to $(ls "$scratch" | wc -l) new inputs" >>"$out"
   rm -rf "$scratch"
   if [ "$status" -ne 0 ]; then
-    echo "fuzz: $name FAILED (exit $status); the input is in $dir/fuzz/artifacts/" >&2
-    exit 1
+    echo "fuzz: $name FAILED (exit $status); the input is in $dir/fuzz/artifacts/" >>"$out"
+    return 1
   fi
-  ran=$((ran + 1))
+}
+
+# The targets side by side, as many at a time as there are cores (each keeps a core for its
+# whole time: a 60 s target is 60 s of one core's fuzzing, as when they ran one by one, and
+# make test waits a third less on two cores). Each target's output is shown whole when it ends.
+slots=$(nproc)
+outs=$(mktemp -d)
+corpora=(fuzz/corpus/*/)
+ran=0
+failed=0
+for ((i = 0; i < ${#corpora[@]}; i += slots)); do
+  pids=()
+  for ((j = i; j < i + slots && j < ${#corpora[@]}; j++)); do
+    fuzz_one "${corpora[$j]}" "$outs/$j" &
+    pids+=($!)
+  done
+  for ((j = i; j < i + slots && j < ${#corpora[@]}; j++)); do
+    status=0
+    wait "${pids[$((j - i))]}" || status=$?
+    cat "$outs/$j"
+    case "$status" in
+      0) ran=$((ran + 1)) ;;
+      3) ;;  # not built: skipped
+      *) failed=1 ;;
+    esac
+  done
 done
+rm -rf "$outs"
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz: a target failed (above)" >&2
+  exit 1
+fi
 echo "fuzz: $ran target(s) ran clean"
