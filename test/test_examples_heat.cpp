@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "spvjit/examples.hpp"
+#include "test/full_mantissa.hpp"
 #include "test/lang_support.hpp"
 
 using namespace spvjit;
@@ -22,17 +23,6 @@ namespace {
 
 constexpr float alpha = 0.1f;
 constexpr int steps = 5;
-
-// Values in [0.5, 1.5) with all their mantissa bits in use, so that any other order or fusion
-// of the arithmetic changes some result's last bit.
-std::vector<float> random_grid(std::size_t size, std::uint32_t seed) {
-  std::vector<float> grid(size);
-  for (float& v : grid) {
-    seed = seed * 1664525u + 1013904223u;
-    v = 0.5f + static_cast<float>(seed >> 8) / static_cast<float>(1u << 24);
-  }
-  return grid;
-}
 
 // One step on column-major grids, cell (i, j) at i + n * j: boundary cells stay as they are.
 std::vector<float> reference_step(const std::vector<float>& u, std::array<std::size_t, 2> shape) {
@@ -86,7 +76,7 @@ void check_steps(const KernelDef& def, const Specialization& spec,
       CAPTURE(extents);
       std::size_t cells = 1;
       for (std::size_t extent : shape) cells *= extent;
-      std::vector<float> host = random_grid(cells, static_cast<std::uint32_t>(cells * 131 + shape[0]));
+      std::vector<float> host = test::full_mantissa_values<float>(cells, cells * 131 + shape[0]);
       auto a = rt.upload(host);
       auto b = rt.upload(host);  // the same boundary in both
       Buffer<float>* u = &a;

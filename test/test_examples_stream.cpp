@@ -8,21 +8,12 @@
 #include <vector>
 
 #include "spvjit/examples.hpp"
+#include "test/full_mantissa.hpp"
 #include "test/lang_support.hpp"
 
 using namespace spvjit;
 
 namespace {
-
-// Values with all their mantissa bits in use: any other arithmetic changes some result.
-std::vector<double> random_doubles(std::size_t n, std::uint64_t seed) {
-  std::vector<double> v(n);
-  for (double& x : v) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    x = 0.5 + static_cast<double>(seed >> 11) / static_cast<double>(1ull << 53);
-  }
-  return v;
-}
 
 // One group's sum in the kernel's order: halves folded onto the first half, level by level.
 double tree_sum(std::vector<double> values) {
@@ -39,7 +30,9 @@ TEST_CASE("examples::stream_copy, _scale, _add and _triad against C++ loops, bit
   const double s = 3.0;
   for (std::size_t n : {std::size_t{1}, std::size_t{64}, std::size_t{4096}, std::size_t{65536}}) {
     CAPTURE(n);
-    const auto a = random_doubles(n, 1), b = random_doubles(n, 2), c = random_doubles(n, 3);
+    const auto a = test::full_mantissa_values<double>(n, 1),
+               b = test::full_mantissa_values<double>(n, 2),
+               c = test::full_mantissa_values<double>(n, 3);
     auto A = rt.upload(a), B = rt.upload(b), C = rt.upload(c);
     std::vector<double> expected(n);
 
@@ -78,7 +71,8 @@ TEST_CASE("examples::stream_dot: each group's tree sum, as the host computes it 
       const std::size_t g = static_cast<std::size_t>(group), n = g * groups;
       CAPTURE(group);
       CAPTURE(groups);
-      const auto a = random_doubles(n, 4), b = random_doubles(n, 5);
+      const auto a = test::full_mantissa_values<double>(n, 4),
+                 b = test::full_mantissa_values<double>(n, 5);
       auto partial = rt.zeros<double>(groups);
       dot.launch(NDRange{n}, partial, rt.upload(a), rt.upload(b));
       std::vector<double> expected(groups);

@@ -5,13 +5,13 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "spvjit/debug.hpp"
 #include "spvjit/examples.hpp"
 #include "test/disk_cache_helpers.hpp"
+#include "test/full_mantissa.hpp"
 #include "test/lang_support.hpp"
 #include "test/temp_dir.hpp"
 
@@ -34,15 +34,6 @@ bool group_looped(Jit& jit, const KernelDef& def, const Specialization& spec) {
   const std::string text = spirv_text(jit, def, spec);
   return text.find("OpControlBarrier") == std::string::npos &&
          text.find("LocalSize 1 1 1") != std::string::npos;
-}
-
-template <class T>
-std::vector<T> random_values(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_int_distribution<int> pick(-1000, 1000);
-  std::vector<T> out(n);
-  for (auto& v : out) v = static_cast<T>(pick(gen)) / T(8);
-  return out;
 }
 
 // Runs `def` with group loops on and off and checks both write the same `out` (argument 0, of
@@ -78,13 +69,15 @@ TEST_CASE("group loops: KA's tree reduction and tiled matmul give the device's b
   for (std::int64_t group : {64, 1024}) {
     CAPTURE(group);
     const std::size_t n = static_cast<std::size_t>(group) * 5;
-    auto a = rt.upload(random_values<double>(n, 1)), b = rt.upload(random_values<double>(n, 2));
+    auto a = rt.upload(test::full_mantissa_values<double>(n, 1)),
+         b = rt.upload(test::full_mantissa_values<double>(n, 2));
     same_both_ways<double>(examples::stream_dot(group),
                            group_of(WorkGroup{static_cast<std::size_t>(group)}), 5,
                            [&](Kernel& k, auto& out) { k.launch(NDRange{n}, out, a, b); });
   }
   const std::size_t m = 48;
-  auto x = rt.upload(random_values<float>(m * m, 3)), y = rt.upload(random_values<float>(m * m, 4));
+  auto x = rt.upload(test::full_mantissa_values<float>(m * m, 3)),
+       y = rt.upload(test::full_mantissa_values<float>(m * m, 4));
   const KernelDef tiled = examples::tiled_matmul(16);
   same_both_ways<float>(tiled, group_of(WorkGroup{16, 16}), m * m, [&](Kernel& k, auto& out) {
     k.launch(NDRange{m, m}, out, x, y, static_cast<std::int64_t>(m), static_cast<std::int64_t>(m),
@@ -203,7 +196,8 @@ TEST_CASE("group loops: a kernel loaded from the disk cache launches one work-it
   const KernelDef dot = examples::stream_dot(64);
   const Specialization spec = group_of(WorkGroup{64});
   const std::size_t n = 64 * 7;
-  auto a = rt.upload(random_values<double>(n, 5)), b = rt.upload(random_values<double>(n, 6));
+  auto a = rt.upload(test::full_mantissa_values<double>(n, 5)),
+       b = rt.upload(test::full_mantissa_values<double>(n, 6));
   std::vector<std::vector<double>> sums;
   for (int run = 0; run < 2; ++run) {
     Jit jit(rt, test::in_dir(dir));
