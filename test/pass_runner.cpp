@@ -29,6 +29,7 @@
 #include "jit/legalize/promote_integers.hpp"
 #include "jit/legalize/scalarize_vectors.hpp"
 #include "jit/pipeline.hpp"
+#include "jit/workgroup/group_loops.hpp"
 #include "spvjit/error.hpp"
 
 namespace {
@@ -69,6 +70,12 @@ const std::map<std::string, Pass>& passes() {
        }},
       {"split-wide-builtin-calls",
        [](llvm::Module& m) { d::split_wide_builtin_calls(m, d::max_builtin_vector_bits); }},
+      // A work-group of 8 x 2; a kernel left alone says why on the first line.
+      {"group-loops-8x2",
+       [](llvm::Module& m) {
+         const auto r = d::run_group_in_one_item(first_definition(m), spvjit::WorkGroup{8, 2});
+         if (!r.applied) llvm::outs() << "left alone: " << r.reason << "\n";
+       }},
   };
   return all;
 }

@@ -307,7 +307,9 @@ class Rewriter {
       // One work-item per group: its global id is the group's index plus the launch's offset,
       // both in groups, as the original's is the group's first id plus its offset.
       llvm::Value* group_index = builtin("_Z13get_global_idj", d);
-      first_id[d] = b.CreateMul(group_index, b.getInt64(group_.size[d]), "group.first");
+      first_id[d] = group_.size[d] == 1
+                        ? group_index
+                        : b.CreateMul(group_index, b.getInt64(group_.size[d]), "group.first");
     }
     auto original_global_size = [&](unsigned d) {
       if (!global_size[d]) {
@@ -459,17 +461,21 @@ class Rewriter {
       outer = header;
     }
     // The body's first block: the work-item's linear id, its global ids, its slots.
-    llvm::Value* linear = b.getInt64(0);
-    llvm::Value* stride = b.getInt64(1);
+    llvm::Value* linear = nullptr;
+    std::uint64_t stride = 1;
     for (unsigned d = 0; d < 3; ++d) {
-      if (ids[d]) linear = b.CreateAdd(linear, b.CreateMul(ids[d], stride));
-      stride = b.getInt64(llvm::cast<llvm::ConstantInt>(stride)->getZExtValue() * group_.size[d]);
+      if (ids[d]) {
+        llvm::Value* term = stride == 1 ? ids[d] : b.CreateMul(ids[d], b.getInt64(stride));
+        linear = linear ? b.CreateAdd(linear, term, tag + ".linear") : term;
+      }
+      stride *= group_.size[d];
     }
     llvm::ValueToValueMapTy map;
     for (unsigned d = 0; d < 3; ++d) {
       llvm::Value* id = ids[d] ? static_cast<llvm::Value*>(ids[d]) : b.getInt64(0);
       map[local_id[d]] = id;
-      map[global_id[d]] = b.CreateAdd(first_id[d], id, tag + ".gid" + std::to_string(d));
+      map[global_id[d]] =
+          ids[d] ? b.CreateAdd(first_id[d], id, tag + ".gid" + std::to_string(d)) : first_id[d];
     }
     for (const auto& slot : slots_) {
       llvm::Value* at = b.CreateMul(linear, b.getInt64(slot.stride));
