@@ -164,6 +164,72 @@ TEST_CASE("group loops: 2-D and 3-D groups, private arrays, barriers in a row an
   }
 }
 
+TEST_CASE("group loops: values the group shares, loops cut short, and what must run in full") {
+  SUBCASE("a loop whose trip count differs per work-item ends with a value that differs") {
+    KernelBuilder kb("temporal");
+    auto out = kb.param<Global<std::int64_t>>("out");
+    auto lid = kb.local_index();
+    auto n = kb.var<std::int64_t>(0);
+    kb.while_([&] { return n < lid; }, [&] { n += 1; });
+    barrier(kb, Fence::Local);
+    out[kb.global_index()] = n.get() * 3;
+    same_both_ways<std::int64_t>(kb.finish(), group_of(WorkGroup{16}), 32,
+                                 [](Kernel& k, auto& o) { k.launch(NDRange{32}, o); });
+  }
+  SUBCASE("a reduction guarded by lid < s, with a store no guard covers") {
+    KernelBuilder kb("unguarded");
+    auto out = kb.param<Global<std::int64_t>>("out");
+    auto seen = kb.param<Global<std::int64_t>>("seen");
+    auto start = kb.param<std::int64_t>("start");
+    auto lid = kb.local_index();
+    auto tmp = local_array<std::int64_t>(kb, {16}, "tmp");
+    tmp(lid) = lid * 7 + 1;
+    barrier(kb, Fence::Local);
+    auto s = kb.var(start);
+    kb.while_([&] { return s > 0; },
+              [&] {
+                kb.if_(lid < s, [&] { tmp(lid) += tmp(lid + s).get(); });
+                // Every work-item writes, inside or outside the guard: the loop must run all 16.
+                seen[kb.global_index()] = seen[kb.global_index()].get() + s.get();
+                barrier(kb, Fence::Local);
+                s /= 2;
+              });
+    kb.if_(lid == 0, [&] { out[kb.group_index()] = tmp(0).get(); });
+    const KernelDef def = kb.finish();
+    auto& rt = test::runtime();
+    std::vector<std::vector<std::int64_t>> seen_both;
+    for (std::int64_t start : {8, 3, 0}) {
+      CAPTURE(start);
+      auto seen_buffer = rt.zeros<std::int64_t>(32);
+      same_both_ways<std::int64_t>(def, group_of(WorkGroup{16}), 2, [&](Kernel& k, auto& o) {
+        seen_buffer = rt.zeros<std::int64_t>(32);
+        k.launch(NDRange{32}, o, seen_buffer, start);
+        rt.synchronize();
+        seen_both.push_back(seen_buffer.to_vector());
+      });
+      REQUIRE(seen_both.size() >= 2);
+      CHECK(seen_both[seen_both.size() - 2] == seen_both.back());
+    }
+  }
+  SUBCASE("a value the group shares, changed in one region and read in the next") {
+    KernelBuilder kb("shared_changes");
+    auto out = kb.param<Global<std::int64_t>>("out");
+    auto base = kb.param<std::int64_t>("base");
+    auto lid = kb.local_index();
+    auto tile = local_array<std::int64_t>(kb, {8}, "tile");
+    auto u = kb.var(base * 2);
+    tile(lid) = u.get() + lid;
+    barrier(kb, Fence::Local);
+    u = u.get() + 5;  // every work-item alike: once per group would be wrong for all but one
+    kb.if_(lid < 3, [&] { tile(lid) = tile(lid).get() + u.get(); });
+    barrier(kb, Fence::Local);
+    out[kb.global_index()] = tile(7 - lid).get() * 100 + u.get();
+    same_both_ways<std::int64_t>(kb.finish(), group_of(WorkGroup{8}), 24, [](Kernel& k, auto& o) {
+      k.launch(NDRange{24}, o, std::int64_t{4});
+    });
+  }
+}
+
 TEST_CASE("group loops leave alone what they cannot run, and those kernels still run right") {
   auto& rt = test::runtime();
   Jit& jit = jit_with_loops(true);

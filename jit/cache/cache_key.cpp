@@ -32,6 +32,12 @@ std::string sha256_hex(std::string_view text) {
   return llvm::toHex(sha.final(), /*LowerCase=*/true);
 }
 
+// The code generation's own version, within one library version: bump it with every change to
+// what lowering makes of a kernel (jit/pipeline.cpp), or a cache written by the previous build
+// hands back that build's code. 2: group loops keep uniform values once per group and stop a
+// region's loop at its last working work-item.
+constexpr int codegen_version = 2;
+
 }  // namespace
 
 ToolVersions ToolVersions::current() {
@@ -42,6 +48,7 @@ std::string cache_key(const KeyInputs& in) {
   std::string out;
   field(out, "spvjit-cache-entry", std::to_string(entry_format_version));
   field(out, "library", in.tools.library);
+  field(out, "codegen", std::to_string(codegen_version));
   field(out, "llvm", in.tools.llvm);
   field(out, "translator", in.tools.translator);
   if (in.device) {

@@ -8,7 +8,9 @@
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -18,6 +20,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <array>
@@ -27,6 +30,7 @@
 
 #include "common/error_report.hpp"
 #include "jit/specialize.hpp"
+#include "jit/workgroup/uniformity.hpp"
 
 namespace spvjit::detail {
 
@@ -238,6 +242,12 @@ class Rewriter {
     barriers_ = isolate_barriers(f_);
     starts_.insert(&f_.getEntryBlock());
     for (auto* b : barriers_.blocks) starts_.insert(b->getSingleSuccessor());
+    uniform_ = uniform_instructions(f_, [](const llvm::CallBase& call) {
+      const llvm::Function* callee = call.getCalledFunction();
+      const Query q = callee ? query_of(callee->getName()) : Query::None;
+      if (q == Query::None) return CallKind::Unknown;
+      return q == Query::LocalId || q == Query::GlobalId ? CallKind::Varying : CallKind::Uniform;
+    });
     demote_values_live_across_barriers();
     if (!collect_slots()) {
       return {false, "needs more than " + std::to_string(group_loops_max_storage_bytes / 1024) +
@@ -257,7 +267,19 @@ class Rewriter {
       for (auto& block : f_) {
         for (auto& inst : block) {
           if (llvm::isa<llvm::AllocaInst>(inst) || inst.use_empty()) continue;
-          if (live_into(inst, starts_)) live.push_back(&inst);
+          // The work-item functions are asked again in each region (its loops' ids).
+          if (const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+            if (call->getCalledFunction() &&
+                query_of(call->getCalledFunction()->getName()) != Query::None)
+              continue;
+          }
+          if (!live_into(inst, starts_)) continue;
+          // A value the whole group shares is kept once per group (emit_region).
+          if (uniform_.contains(&inst)) {
+            if (pass == 0) uniform_cross_.push_back(&inst);
+            continue;
+          }
+          live.push_back(&inst);
         }
       }
       internal_assert(pass == 0 || live.empty())
@@ -326,6 +348,10 @@ class Rewriter {
           llvm::Align(std::max<std::uint64_t>(slot.original->getAlign().value(), 64)));
       slot.original->moveBefore(*holding, holding->end());
     }
+    for (auto* value : uniform_cross_) {
+      uniform_slots_.push_back(
+          b.CreateAlloca(value->getType(), nullptr, value->getName() + ".group"));
+    }
     // Work-item functions: those of a region's work-item become placeholders, the rest values.
     std::array<llvm::Instruction*, 3> local_id{}, global_id{};
     {
@@ -340,6 +366,7 @@ class Rewriter {
       h.CreateUnreachable();
       placeholder_ = placeholder_fn;
     }
+    std::map<std::pair<const llvm::Function*, unsigned>, llvm::Instruction*> asked_once;
     std::vector<llvm::CallInst*> queries;
     for (auto& block : f_) {
       for (auto& inst : block) {
@@ -375,11 +402,17 @@ class Rewriter {
           v = d < 3 ? original_global_size(d) : nullptr;
           break;
         // One work-item per group leaves the group index, the group count, the work dimension
-        // and the (absent) offset what they were.
+        // and the (absent) offset what they were: asked once, in the entry, where every region
+        // sees them (they are not kept across barriers).
         case Query::GroupId:
         case Query::NumGroups:
         case Query::GlobalOffset:
-        case Query::WorkDim:
+        case Query::WorkDim: {
+          auto*& asked = asked_once[{call->getCalledFunction(), d}];
+          if (!asked) asked = b.Insert(call->clone(), call->getName());
+          v = asked;
+          break;
+        }
         case Query::None:
           continue;
       }
@@ -423,11 +456,125 @@ class Rewriter {
     // SPIR-V wants the variables first in the first block, and every block after the blocks
     // that dominate it: reverse post-order.
     for (auto& slot : slots_) slot.storage->moveBefore(&*entry->getFirstInsertionPt());
+    for (auto* slot : uniform_slots_) slot->moveBefore(&*entry->getFirstInsertionPt());
     llvm::BasicBlock* previous = nullptr;
     for (llvm::BasicBlock* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&f_)) {
       if (previous) block->moveAfter(previous);
       previous = block;
     }
+    for (auto& nest : nests_) hoist_uniform(nest);
+    llvm::DominatorTree dominators(f_);
+    for (auto& nest : nests_) narrow(nest, dominators);
+  }
+
+  // One region's loop nest, for what runs after every region is built.
+  struct Nest {
+    llvm::BasicBlock* head = nullptr;                   ///< before the loops: runs once per group
+    llvm::PHINode* id0 = nullptr;                       ///< the local id of dimension 0
+    llvm::ICmpInst* last0 = nullptr;                    ///< the innermost loop's `id0 + 1 < G0`
+    llvm::SmallPtrSet<llvm::BasicBlock*, 32> blocks;    ///< the loops' blocks, headers to latches
+    llvm::SmallPtrSet<llvm::Instruction*, 32> uniform;  ///< clones of uniform instructions
+  };
+
+  bool in_nest(const Nest& nest, const llvm::Value* v) const {
+    const auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
+    return inst && nest.blocks.contains(inst->getParent());
+  }
+
+  // The nest's uniform arithmetic (no memory, safe to run whatever the branches) moves before
+  // its loops: computed once per group, and loop-invariant for what follows.
+  void hoist_uniform(Nest& nest) {
+    llvm::Instruction* before = nest.head->getTerminator();
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (llvm::BasicBlock* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&f_)) {
+        if (!nest.blocks.contains(block)) continue;
+        for (auto it = block->begin(); it != block->end();) {
+          llvm::Instruction& inst = *it++;
+          if (!nest.uniform.contains(&inst) || llvm::isa<llvm::PHINode>(inst) ||
+              inst.isTerminator() || inst.mayReadOrWriteMemory() ||
+              !llvm::isSafeToSpeculativelyExecute(&inst)) {
+            continue;
+          }
+          bool invariant = true;
+          for (const llvm::Use& op : inst.operands())
+            invariant = invariant && !in_nest(nest, op.get());
+          if (!invariant) continue;
+          inst.moveBefore(before);
+          moved = true;
+        }
+      }
+    }
+  }
+
+  // When every side effect of a work-item in the nest runs only below some `id0 < X` (X the same
+  // for the whole group), the work-items at or past the largest X do nothing but leave by the
+  // exit all take: the innermost loop stops there (at least one work-item runs, for the exit).
+  // KernelAbstractions' tree reductions (`if lid < s`) then run s work-items per level, not G.
+  void narrow(Nest& nest, const llvm::DominatorTree& dominators) {
+    if (!nest.id0 || !nest.last0) return;
+    llvm::IRBuilder<> b(nest.head->getTerminator());
+    llvm::Type* i64 = b.getInt64Ty();
+    const std::uint64_t g0 = group_.size[0];
+    llvm::Value* bound = nullptr;
+    auto candidate = [&](llvm::Value* x, bool is_signed) -> llvm::Value* {
+      if (x->getType() != i64 || in_nest(nest, x)) return nullptr;
+      if (is_signed) x = b.CreateSelect(b.CreateICmpSLT(x, b.getInt64(0)), b.getInt64(0), x);
+      return b.CreateSelect(b.CreateICmpULT(x, b.getInt64(g0)), x, b.getInt64(g0));
+    };
+    // The bound a guard `edge` sets, or null when it is not of the form.
+    auto guard_bound = [&](const llvm::BasicBlock* from,
+                           const llvm::BasicBlock* to) -> llvm::Value* {
+      const auto* br = llvm::dyn_cast<llvm::BranchInst>(from->getTerminator());
+      if (!br || !br->isConditional() || br->getSuccessor(0) != to || br->getSuccessor(1) == to) {
+        return nullptr;
+      }
+      auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(br->getCondition());
+      if (!cmp) return nullptr;
+      llvm::Value* lhs = cmp->getOperand(0);
+      llvm::Value* rhs = cmp->getOperand(1);
+      auto pred = cmp->getPredicate();
+      if (rhs == nest.id0) {
+        std::swap(lhs, rhs);
+        pred = llvm::ICmpInst::getSwappedPredicate(pred);
+      }
+      if (lhs != nest.id0) return nullptr;
+      switch (pred) {
+        case llvm::ICmpInst::ICMP_ULT:
+          return candidate(rhs, false);
+        case llvm::ICmpInst::ICMP_SLT:
+          return candidate(rhs, true);
+        case llvm::ICmpInst::ICMP_EQ:
+          if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(rhs)) {
+            const std::int64_t v = c->getSExtValue();
+            return b.getInt64(v < 0 ? 0 : v >= static_cast<std::int64_t>(g0) ? g0 : v + 1);
+          }
+          return nullptr;
+        default:
+          return nullptr;
+      }
+    };
+    const llvm::BasicBlock* top = nest.id0->getParent();
+    for (llvm::BasicBlock* block : nest.blocks) {
+      for (llvm::Instruction& inst : *block) {
+        if (!inst.mayHaveSideEffects()) continue;
+        llvm::Value* found = nullptr;
+        // Up the dominator tree to the loop's header: an edge that alone leads to `inst`.
+        for (const auto* node = dominators.getNode(block); node && !found; node = node->getIDom()) {
+          const llvm::BasicBlock* at = node->getBlock();
+          if (at == top) break;
+          const llvm::BasicBlock* pred = at->getSinglePredecessor();
+          if (pred) found = guard_bound(pred, at);
+        }
+        // Not all guarded: the full loop (what was made above is dead, for the device's DCE).
+        if (!found) return;
+        bound = bound ? b.CreateSelect(b.CreateICmpUGT(bound, found), bound, found) : found;
+      }
+    }
+    if (!bound) bound = b.getInt64(0);  // nothing to do: one work-item runs, for the exit
+    bound =
+        b.CreateSelect(b.CreateICmpEQ(bound, b.getInt64(0)), b.getInt64(1), bound, "region.items");
+    nest.last0->setOperand(1, bound);
   }
 
   void emit_region(std::size_t k, const Region& region, const std::vector<llvm::BasicBlock*>& heads,
@@ -537,6 +684,75 @@ class Rewriter {
     }
     llvm::IRBuilder<>(body_entry).CreateBr(llvm::cast<llvm::BasicBlock>(map[region.start]));
 
+    // Values the whole group shares across barriers: read once before the loops, each use in the
+    // body the value a work-item holds there (the group's, or the one it made in this region),
+    // and written back after the loops from the last work-item where the region defines them.
+    std::vector<std::pair<llvm::AllocaInst*, llvm::PHINode*>> written;
+    llvm::IRBuilder<> pre(heads[k]->getTerminator());
+    for (std::size_t u = 0; u < uniform_cross_.size(); ++u) {
+      llvm::Instruction* value = uniform_cross_[u];
+      const bool defined_here = map.count(value) != 0;
+      llvm::Value* clone = defined_here ? static_cast<llvm::Value*>(map[value]) : nullptr;
+      std::vector<llvm::Use*> uses;
+      for (auto* block : clones) {
+        for (auto& inst : *block) {
+          for (llvm::Use& op : inst.operands()) {
+            if (op.get() != value && (!clone || op.get() != clone)) continue;
+            // After its definition in its own block the clone is already what the use reads.
+            if (clone && inst.getParent() == llvm::cast<llvm::Instruction>(clone)->getParent() &&
+                !llvm::isa<llvm::PHINode>(inst)) {
+              continue;
+            }
+            uses.push_back(&op);
+          }
+        }
+      }
+      if (uses.empty() && !defined_here) continue;
+      llvm::LoadInst* shared =
+          pre.CreateLoad(value->getType(), uniform_slots_[u], value->getName() + ".in." + tag);
+      llvm::SSAUpdater ssa;
+      ssa.Initialize(value->getType(), value->getName());
+      ssa.AddAvailableValue(body_entry, shared);
+      if (clone) ssa.AddAvailableValue(llvm::cast<llvm::Instruction>(clone)->getParent(), clone);
+      for (llvm::Use* use : uses) ssa.RewriteUse(*use);
+      if (!defined_here) continue;
+      llvm::PHINode* out = llvm::PHINode::Create(value->getType(), exit_blocks.size(),
+                                                 value->getName() + ".out." + tag, latch);
+      for (const auto& [code, stub] : exit_blocks) {
+        out->addIncoming(ssa.GetValueAtEndOfBlock(stub), stub);
+      }
+      written.emplace_back(uniform_slots_[u], out);
+    }
+    // A phi left with one way in (the others came from outside the region) is that value.
+    for (auto* clone : clones) {
+      for (auto it = clone->begin(); auto* phi = llvm::dyn_cast<llvm::PHINode>(&*it);) {
+        ++it;
+        if (llvm::Value* same = phi->hasConstantValue(); same && same != phi) {
+          phi->replaceAllUsesWith(same);
+          phi->eraseFromParent();
+        }
+      }
+    }
+    Nest nest;
+    nest.head = heads[k];
+    nest.id0 = ids[0];
+    for (auto* block : clones) nest.blocks.insert(block);
+    for (const auto& [code, stub] : exit_blocks) nest.blocks.insert(stub);
+    nest.blocks.insert(latch);
+    for (auto* header : headers) {
+      if (header) nest.blocks.insert(header);
+    }
+    for (auto* block : region.blocks) {
+      for (auto& inst : *block) {
+        if (!uniform_.contains(&inst)) continue;
+        const auto found = map.find(&inst);
+        if (found == map.end()) continue;
+        if (auto* copy = llvm::dyn_cast_or_null<llvm::Instruction>(&*found->second)) {
+          if (copy->getParent()) nest.uniform.insert(copy);
+        }
+      }
+    }
+
     // Latches, innermost out.
     llvm::BasicBlock* at = latch;
     for (unsigned d = 0; d < 3; ++d) {
@@ -553,13 +769,19 @@ class Rewriter {
       ids[d]->addIncoming(step, block);
       auto* after = llvm::BasicBlock::Create(ctx_, tag + ".after" + std::to_string(d), &f_);
       after->moveAfter(block);
-      l.CreateCondBr(l.CreateICmpULT(step, l.getInt64(group_.size[d])), headers[d], after);
+      auto* last = llvm::cast<llvm::ICmpInst>(l.CreateICmpULT(step, l.getInt64(group_.size[d])));
+      l.CreateCondBr(last, headers[d], after);
+      if (d == 0) nest.last0 = last;
+      nest.blocks.insert(block);
+      if (d > 0) nest.blocks.insert(at);  // the previous loop's exit, inside this loop
       latches[d] = block;
       at = after;
     }
     // After the group: every work-item ended at the same barrier (or returned); go where the
     // last one went.
     llvm::IRBuilder<> tail(at);
+    for (const auto& [slot, value] : written) tail.CreateStore(value, slot);
+    nests_.push_back(std::move(nest));
     auto target = [&](std::uint64_t code) { return code == ret_code ? done : heads[code + 1]; };
     if (!next) {
       tail.CreateBr(target(region.returns ? ret_code : *region.exits.begin()));
@@ -578,6 +800,10 @@ class Rewriter {
   llvm::SmallPtrSet<llvm::BasicBlock*, 16> starts_;
   std::vector<GroupSlot> slots_;
   llvm::Function* placeholder_ = nullptr;
+  llvm::DenseSet<const llvm::Value*> uniform_;     ///< of the kernel as isolate_barriers left it
+  std::vector<llvm::Instruction*> uniform_cross_;  ///< uniform values live across a barrier
+  std::vector<llvm::AllocaInst*> uniform_slots_;   ///< one per group for each of them
+  std::vector<Nest> nests_;
 };
 
 void run_group_reqd_size(llvm::Function& kernel) {
