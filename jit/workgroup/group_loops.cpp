@@ -747,7 +747,8 @@ class Rewriter {
         if (!uniform_.contains(&inst)) continue;
         const auto found = map.find(&inst);
         if (found == map.end()) continue;
-        if (auto* copy = llvm::dyn_cast_or_null<llvm::Instruction>(&*found->second)) {
+        if (auto* copy = llvm::dyn_cast_or_null<llvm::Instruction>(
+                static_cast<llvm::Value*>(found->second))) {
           if (copy->getParent()) nest.uniform.insert(copy);
         }
       }
