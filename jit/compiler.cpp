@@ -94,7 +94,7 @@ class JitCore {
     t.bounds_checks = bounds_checks();
     t.coarsen = coarsening();
     t.forced_coarsen_width = options.coarsen_width;
-    t.group_loops = options.group_loops && runtime->info.cpu;
+    t.group_loops = group_looping();
     const auto& w = info.preferred_vector_width;
     // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
     t.widths = VectorWidths{w[0], w[1], w[2], w[3], w[4], w[5]};
@@ -145,6 +145,7 @@ class JitCore {
   }
 
   bool coarsening() const { return options.coarsen && runtime->info.cpu; }
+  bool group_looping() const { return options.group_loops && runtime->info.cpu; }
   // Checks need a record the host can read (runtime/bounds_records.hpp).
   bool bounds_checks() const {
     if (!options.bounds_checks) return false;
@@ -367,8 +368,7 @@ class JitCore {
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +
            coarsen + (bounds_checks() ? "" : "\n[bounds checks off]") +
-           (options.group_loops && runtime->info.cpu ? "\n[group loops]" : "") +
-           fused_multiply_add();
+           (group_looping() ? "\n[group loops]" : "") + fused_multiply_add();
   }
 
   // Which llvm.fmuladd calls lower() turns into llvm.fma: the same IR compiles differently.

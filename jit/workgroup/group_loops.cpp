@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/error_report.hpp"
+#include "ir/block_order.hpp"
 #include "jit/specialize.hpp"
 #include "jit/workgroup/uniformity.hpp"
 
@@ -67,6 +68,17 @@ Query query_of(llvm::StringRef name) {
   return Query::None;
 }
 
+// The work-item function `inst` calls, if it is a call of one.
+Query query_of(const llvm::Instruction& inst) {
+  const auto* call = llvm::dyn_cast<llvm::CallBase>(&inst);
+  const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
+  return callee ? query_of(callee->getName()) : Query::None;
+}
+
+std::uint64_t items_of(const WorkGroup& group) {
+  return group.size[0] * group.size[1] * group.size[2];
+}
+
 bool is_barrier(llvm::StringRef name) {
   return name == "_Z7barrierj" || name.startswith("_Z18work_group_barrier");
 }
@@ -97,9 +109,7 @@ bool touches_work_items(const llvm::Function& f, std::set<const llvm::Function*>
 }
 
 std::string refusal(llvm::Function& kernel, const WorkGroup& group) {
-  std::uint64_t items = 1;
-  for (unsigned d = 0; d < 3; ++d) items *= group.size[d];
-  if (items == 0) return "its workgroup is empty";
+  if (items_of(group) == 0) return "its workgroup is empty";
   bool barrier = false;
   for (auto& block : kernel) {
     for (auto& inst : block) {
@@ -243,8 +253,7 @@ class Rewriter {
     starts_.insert(&f_.getEntryBlock());
     for (auto* b : barriers_.blocks) starts_.insert(b->getSingleSuccessor());
     uniform_ = uniform_instructions(f_, [](const llvm::CallBase& call) {
-      const llvm::Function* callee = call.getCalledFunction();
-      const Query q = callee ? query_of(callee->getName()) : Query::None;
+      const Query q = query_of(call);
       if (q == Query::None) return CallKind::Unknown;
       return q == Query::LocalId || q == Query::GlobalId ? CallKind::Varying : CallKind::Uniform;
     });
@@ -268,11 +277,7 @@ class Rewriter {
         for (auto& inst : block) {
           if (llvm::isa<llvm::AllocaInst>(inst) || inst.use_empty()) continue;
           // The work-item functions are asked again in each region (its loops' ids).
-          if (const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
-            if (call->getCalledFunction() &&
-                query_of(call->getCalledFunction()->getName()) != Query::None)
-              continue;
-          }
+          if (query_of(inst) != Query::None) continue;
           if (!live_into(inst, starts_)) continue;
           // A value the whole group shares is kept once per group (emit_region).
           if (uniform_.contains(&inst)) {
@@ -290,7 +295,7 @@ class Rewriter {
 
   bool collect_slots() {
     const auto& layout = m_.getDataLayout();
-    std::uint64_t items = group_.size[0] * group_.size[1] * group_.size[2];
+    const std::uint64_t items = items_of(group_);
     std::uint64_t total = 0;
     for (auto& inst : f_.getEntryBlock()) {
       auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);
@@ -305,10 +310,6 @@ class Rewriter {
       if (total > group_loops_max_storage_bytes) return false;
     }
     return true;
-  }
-
-  llvm::Value* size_constant(llvm::Type* type, std::uint64_t v) {
-    return llvm::ConstantInt::get(type, v);
   }
 
   void emit() {
@@ -341,9 +342,8 @@ class Rewriter {
       return global_size[d];
     };
     for (auto& slot : slots_) {
-      const std::uint64_t items = group_.size[0] * group_.size[1] * group_.size[2];
-      slot.storage = b.CreateAlloca(llvm::ArrayType::get(i8, slot.stride * items), nullptr,
-                                    slot.original->getName() + ".group");
+      slot.storage = b.CreateAlloca(llvm::ArrayType::get(i8, slot.stride * items_of(group_)),
+                                    nullptr, slot.original->getName() + ".group");
       slot.storage->setAlignment(
           llvm::Align(std::max<std::uint64_t>(slot.original->getAlign().value(), 64)));
       slot.original->moveBefore(*holding, holding->end());
@@ -370,16 +370,12 @@ class Rewriter {
     std::vector<llvm::CallInst*> queries;
     for (auto& block : f_) {
       for (auto& inst : block) {
-        if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
-          if (call->getCalledFunction() &&
-              query_of(call->getCalledFunction()->getName()) != Query::None)
-            queries.push_back(call);
-        }
+        if (query_of(inst) != Query::None) queries.push_back(llvm::cast<llvm::CallInst>(&inst));
       }
     }
     for (auto* call : queries) {
       if (call->getParent() == entry) continue;  // the ones emitted above
-      const Query q = query_of(call->getCalledFunction()->getName());
+      const Query q = query_of(*call);
       const unsigned d =
           q == Query::WorkDim
               ? 0
@@ -396,7 +392,7 @@ class Rewriter {
           break;
         case Query::LocalSize:
         case Query::EnqueuedLocalSize:
-          v = size_constant(i64, d < 3 ? group_.size[d] : 1);
+          v = llvm::ConstantInt::get(i64, d < 3 ? group_.size[d] : 1);
           break;
         case Query::GlobalSize:
           v = d < 3 ? original_global_size(d) : nullptr;
@@ -457,11 +453,7 @@ class Rewriter {
     // that dominate it: reverse post-order.
     for (auto& slot : slots_) slot.storage->moveBefore(&*entry->getFirstInsertionPt());
     for (auto* slot : uniform_slots_) slot->moveBefore(&*entry->getFirstInsertionPt());
-    llvm::BasicBlock* previous = nullptr;
-    for (llvm::BasicBlock* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&f_)) {
-      if (previous) block->moveAfter(previous);
-      previous = block;
-    }
+    order_blocks(f_);
     for (auto& nest : nests_) hoist_uniform(nest);
     llvm::DominatorTree dominators(f_);
     for (auto& nest : nests_) narrow(nest, dominators);

@@ -36,7 +36,10 @@ inline constexpr std::uint64_t group_loops_max_storage_bytes = 512 * 1024;
 
 /// Rewrites `kernel` (specialized, bounds checks lowered) to run `group` work-items per OpenCL
 /// work-item when it has barriers and everything it asks about work-items is known; otherwise
-/// leaves it untouched and says why. Conservative: what it does not understand, it refuses.
+/// says why and leaves its meaning as it was (refused before any change, or, when its group's
+/// slots would be too large, with its barriers in blocks of their own and the values live
+/// across them in private slots, as the device would keep them anyway). Conservative: what it
+/// does not understand, it refuses.
 GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& group);
 
 }  // namespace spvjit::detail
