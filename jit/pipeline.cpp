@@ -173,6 +173,15 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
       SPVJIT_LOG_DEBUG(subject + (r.applied ? ": one work-item per work-group"
                                             : ": work-group left to the device: it " + r.reason));
     });
+    if (launch.group_per_item && target.bounds_checks) {
+      passes.run("hoist-region-bounds-checks", [&](llvm::Module& m) {
+        if (auto* kernel = m.getFunction(def.name)) {
+          const unsigned loops = hoist_loop_bounds_checks(*kernel, CheckForm::Lowered);
+          SPVJIT_LOG_DEBUG(subject + ": bounds checks tested once before " + std::to_string(loops) +
+                           " of its work-group loops");
+        }
+      });
+    }
   }
   passes.run("lower-float-atomics",
              [&](llvm::Module& m) { lower_float_atomics(m, target.float_atomics); });

@@ -59,6 +59,10 @@ const std::map<std::string, Pass>& passes() {
       {"remove-bounds-checks", d::remove_bounds_checks},
       {"hoist-loop-bounds-checks",
        [](llvm::Module& m) { d::hoist_loop_bounds_checks(first_definition(m)); }},
+      {"hoist-lowered-loop-bounds-checks",
+       [](llvm::Module& m) {
+         d::hoist_loop_bounds_checks(first_definition(m), d::CheckForm::Lowered);
+       }},
       {"merge-bounds-checks", d::merge_bounds_checks},
       {"lower-bounds-checks", d::lower_bounds_checks},
       {"lower-float-atomics-none", [](llvm::Module& m) { d::lower_float_atomics(m, {}); }},

@@ -87,6 +87,9 @@ void lower_bounds_checks(llvm::Module& m) {
         for (unsigned k = 0; k + 1 < c->arg_size(); k += 2) {
           all = b.CreateAnd(all, b.CreateICmpULT(c->getArgOperand(k), c->getArgOperand(k + 1)));
         }
+        if (auto* result = llvm::dyn_cast<llvm::Instruction>(all)) {
+          result->setMetadata(lowered_check_tag, llvm::MDNode::get(m.getContext(), {}));
+        }
         c->replaceAllUsesWith(all);
       } else {
         write_report(c);

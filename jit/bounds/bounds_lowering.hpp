@@ -9,6 +9,11 @@ class Module;
 
 namespace spvjit::detail {
 
+/// The metadata kind that tags each lowered check's result (an `i1`, the `and` of its pairs'
+/// `icmp ult index, extent`), so that a later pass can still find the checks of a loop
+/// (hoist_bounds.hpp, CheckForm::Lowered). The translator to SPIR-V ignores it.
+inline constexpr const char* lowered_check_tag = "spvjit.bounds.check";
+
 void lower_bounds_checks(llvm::Module& m);
 
 }  // namespace spvjit::detail

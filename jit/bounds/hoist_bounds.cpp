@@ -13,6 +13,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
@@ -23,6 +24,7 @@
 #include "ir/bounds.hpp"
 #include "ir/analysis/group_stack.hpp"
 #include "ir/kernel_module.hpp"
+#include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/synchronizing.hpp"
 
 namespace spvjit::detail {
@@ -41,10 +43,44 @@ bool synchronizes(const llvm::Loop& loop) {
   return false;
 }
 
-bool is_check(const llvm::Instruction& inst) {
+bool is_marker_check(const llvm::Instruction& inst) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
   const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
   return f && f->getName().startswith(marker_check);
+}
+
+bool is_check(const llvm::Instruction& inst, CheckForm form) {
+  return form == CheckForm::Markers ? is_marker_check(inst)
+                                    : inst.getMetadata(lowered_check_tag) != nullptr;
+}
+
+// The (index, extent) pairs of a check, as the check's form holds them; false when a lowered
+// check is not the `and` of `icmp ult` it was lowered to (a later pass changed it).
+bool check_pairs(llvm::Instruction& check, CheckForm form,
+                 std::vector<std::pair<llvm::Value*, llvm::Value*>>& out) {
+  if (form == CheckForm::Markers) {
+    auto* call = llvm::cast<llvm::CallInst>(&check);
+    for (unsigned k = 0; k + 1 < call->arg_size(); k += 2) {
+      out.emplace_back(call->getArgOperand(k), call->getArgOperand(k + 1));
+    }
+    return true;
+  }
+  std::vector<llvm::Value*> work{&check};
+  while (!work.empty()) {
+    llvm::Value* v = work.back();
+    work.pop_back();
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v); c && c->isOne()) continue;
+    if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(v);
+        op && op->getOpcode() == llvm::Instruction::And) {
+      work.push_back(op->getOperand(0));
+      work.push_back(op->getOperand(1));
+      continue;
+    }
+    auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(v);
+    if (!cmp || cmp->getPredicate() != llvm::ICmpInst::ICMP_ULT) return false;
+    out.emplace_back(cmp->getOperand(0), cmp->getOperand(1));
+  }
+  return true;
 }
 
 // One (index, extent) pair as the loop sees it: invariant, or {start, +, step} over the loop.
@@ -72,17 +108,19 @@ struct Analyses {
 };
 
 // The pairs of `check` as `loop` sees them; false when one is neither invariant nor affine.
-bool loop_pairs(llvm::ScalarEvolution& se, const llvm::Loop& loop, llvm::CallInst* check,
-                std::vector<Pair>& out) {
+bool loop_pairs(llvm::ScalarEvolution& se, const llvm::Loop& loop, llvm::Instruction& check,
+                CheckForm form, std::vector<Pair>& out) {
+  std::vector<std::pair<llvm::Value*, llvm::Value*>> raw;
+  if (!check_pairs(check, form, raw)) return false;
   std::vector<Pair> pairs;
-  for (unsigned k = 0; k + 1 < check->arg_size(); k += 2) {
+  for (auto [index, extent] : raw) {
     Pair p;
-    p.extent = check->getArgOperand(k + 1);
-    llvm::Value* index = check->getArgOperand(k);
+    p.extent = extent;
     if (!loop.isLoopInvariant(p.extent)) return false;
     if (loop.isLoopInvariant(index)) {
       p.index = index;
     } else {
+      if (!index->getType()->isIntegerTy(64)) return false;
       auto* rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(index));
       if (!rec || rec->getLoop() != &loop || !rec->isAffine()) return false;
       p.start = rec->getStart();
@@ -95,34 +133,58 @@ bool loop_pairs(llvm::ScalarEvolution& se, const llvm::Loop& loop, llvm::CallIns
   return true;
 }
 
+// The test of `pairs` (index, extent, ...) in the checks' own form: a marker, or comparisons.
+llvm::Value* emit_test(llvm::IRBuilder<>& b, llvm::Module& m, CheckForm form,
+                       const std::vector<llvm::Value*>& args) {
+  if (form == CheckForm::Markers) {
+    return b.CreateCall(check_marker(m, static_cast<unsigned>(args.size() / 2)), args,
+                        "loop.in.bounds");
+  }
+  llvm::Value* all = b.getTrue();
+  for (std::size_t k = 0; k + 1 < args.size(); k += 2) {
+    all = b.CreateAnd(all, b.CreateICmpULT(args[k], args[k + 1]));
+  }
+  return all;
+}
+
 // Versions `loop` if it qualifies; false when it does not.
-bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, std::set<llvm::BasicBlock*>& done) {
+bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
+             std::set<llvm::BasicBlock*>& done) {
   if (!loop.isInnermost() || synchronizes(loop)) return false;
   llvm::BasicBlock* header = loop.getHeader();
-  if (loop.getExitingBlock() != header) return false;
+  // Where the loop leaves: at the header (the body runs once less than the header), or at the
+  // latch (every block runs at most once per trip of the back edge, plus the last).
+  auto exits_at_header = [&] { return loop.getExitingBlock() == header; };
+  auto exits_at_latch = [&] {
+    return loop.getExitingBlock() && loop.getExitingBlock() == loop.getLoopLatch();
+  };
+  if (!exits_at_header() && !exits_at_latch()) return false;
   simplifyLoop(&loop, &a.dt, &a.loops, &a.se, &a.assumptions, nullptr, false);
   formLCSSA(loop, a.dt, &a.loops, &a.se);
   llvm::BasicBlock* preheader = loop.getLoopPreheader();
-  if (!preheader || loop.getExitingBlock() != header || !loop.hasDedicatedExits()) return false;
+  if (!preheader || !loop.hasDedicatedExits()) return false;
+  const bool at_header = exits_at_header();
+  if (!at_header && !exits_at_latch()) return false;
   const llvm::SCEV* taken = a.se.getBackedgeTakenCount(&loop);
   if (llvm::isa<llvm::SCEVCouldNotCompute>(taken)) return false;
 
-  std::vector<llvm::CallInst*> hoisted;
+  std::vector<llvm::Instruction*> hoisted;
   std::vector<Pair> pairs;
   for (auto* block : loop.blocks()) {
-    if (block == header) continue;  // the header runs once more than the body
+    if (at_header && block == header) continue;  // the header runs once more than the body
     for (auto& inst : *block) {
-      if (!is_check(inst)) continue;
-      auto* call = llvm::cast<llvm::CallInst>(&inst);
-      if (loop_pairs(a.se, loop, call, pairs)) hoisted.push_back(call);
+      if (is_check(inst, form) && loop_pairs(a.se, loop, inst, form, pairs)) {
+        hoisted.push_back(&inst);
+      }
     }
   }
   if (hoisted.empty()) return false;
 
-  // In the preheader: with the header exiting, the body runs `taken` times, its counter from
-  // start to start + step * (taken - 1). Each index must be inside its extent at both ends; the
-  // magnitudes are bounded (taken <= 2^31, |step| < 2^31, |start| < 2^62) so nothing between
-  // them wraps, and an affine index between two in-range ends is in range.
+  // In the preheader: the body runs `count` times (`taken`, or `taken + 1` when the latch
+  // exits), its counter from start to start + step * (count - 1). Each index must be inside its
+  // extent at both ends; the magnitudes are bounded (count <= 2^31, |step| < 2^31, |start| <
+  // 2^62) so nothing between them wraps, and an affine index between two in-range ends is in
+  // range. A check under a branch in the body may run fewer times: the test covers more.
   auto& ctx = f.getContext();
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::SCEVExpander expander(a.se, f.getParent()->getDataLayout(), "bounds");
@@ -133,6 +195,7 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, std::set<llvm::Ba
     return v->getType() == i64 ? v : b.CreateSExtOrTrunc(v, i64);
   };
   llvm::Value* count = expand(taken);
+  if (!at_header) count = b.CreateAdd(count, b.getInt64(1));
   std::vector<llvm::Value*> args;
   auto add = [&](llvm::Value* index, llvm::Value* extent) {
     args.push_back(index);
@@ -155,10 +218,8 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, std::set<llvm::Ba
   }
   if (any_affine) add(count, b.getInt64((std::int64_t{1} << 31) + 1));
   // A loop that never runs its body reaches nothing.
-  llvm::Value* inside = b.CreateOr(
-      b.CreateICmpEQ(count, b.getInt64(0)),
-      b.CreateCall(check_marker(*f.getParent(), static_cast<unsigned>(args.size() / 2)), args,
-                   "loop.in.bounds"));
+  llvm::Value* inside =
+      b.CreateOr(b.CreateICmpEQ(count, b.getInt64(0)), emit_test(b, *f.getParent(), form, args));
 
   // Two versions: the original loop without the hoisted checks, and a copy with them.
   llvm::BasicBlock* fast_entry = llvm::SplitBlock(preheader, at, &a.dt, &a.loops);
@@ -184,9 +245,14 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, std::set<llvm::Ba
       }
     }
   }
-  for (auto* call : hoisted) {
-    call->replaceAllUsesWith(llvm::ConstantInt::getTrue(ctx));
-    call->eraseFromParent();
+  for (auto* check : hoisted) {
+    check->replaceAllUsesWith(llvm::ConstantInt::getTrue(ctx));
+    // A marker is a call LLVM does not know returns; comparisons go with what only they used.
+    if (form == CheckForm::Markers) {
+      check->eraseFromParent();
+    } else {
+      llvm::RecursivelyDeleteTriviallyDeadInstructions(check);
+    }
   }
   done.insert(header);
   done.insert(checked->getHeader());
@@ -195,11 +261,11 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, std::set<llvm::Ba
 
 }  // namespace
 
-unsigned hoist_loop_bounds_checks(llvm::Function& kernel) {
+unsigned hoist_loop_bounds_checks(llvm::Function& kernel, CheckForm form) {
   if (kernel.isDeclaration()) return 0;
   bool any_check = false;
   for (auto& block : kernel) {
-    for (auto& inst : block) any_check = any_check || is_check(inst);
+    for (auto& inst : block) any_check = any_check || is_check(inst, form);
   }
   if (!any_check) return 0;
   promote_variables(kernel);  // loop counters as SSA values, which ScalarEvolution reads
@@ -216,7 +282,7 @@ unsigned hoist_loop_bounds_checks(llvm::Function& kernel) {
       }
     }
     if (!next) break;
-    if (version(kernel, a, *next, done)) {
+    if (version(kernel, a, *next, form, done)) {
       ++versioned;
     } else {
       done.insert(next->getHeader());

@@ -5,10 +5,17 @@
 // then runs in two versions: without those checks when the test passes, and as it was (each
 // access checked and reported precisely) otherwise.
 //
-// Only loops PoCL runs per work-item without synchronizing are versioned: innermost, no barrier
-// inside (work-items may take different versions), a single exit at the header (the builder's
-// for_ and while_), a trip count ScalarEvolution computes. The test is itself a check marker, so
-// that coarsening (jit/coarsen/coarsen.hpp) turns it into one test for W lanes.
+// Only loops that run without synchronizing are versioned: innermost, no barrier inside
+// (work-items may take different versions), a single exit at the header (the builder's for_ and
+// while_) or at the latch (a work-group's loops over its local ids, jit/workgroup/group_loops),
+// a trip count ScalarEvolution computes.
+//
+// The checks come in two forms. Before coarsening they are the builder's markers, and the test
+// is itself a check marker, so that coarsening (jit/coarsen/coarsen.hpp) turns it into one test
+// for W lanes. After lower_bounds_checks they are unsigned comparisons, the result of each check
+// tagged (bounds_lowering.hpp); the region loops of a work-group exist only then, and there the
+// fast version is what lets the device's loop vectorizer widen them: a loop whose failure path
+// writes the one record (a store to an address every iteration shares) is never vectorized.
 #pragma once
 
 namespace llvm {
@@ -17,8 +24,15 @@ class Function;
 
 namespace spvjit::detail {
 
+/// Where a kernel's checks are in the pipeline.
+enum class CheckForm {
+  Markers,  ///< the builder's check markers (ir/bounds.hpp), before coarsening
+  Lowered,  ///< comparisons tagged by lower_bounds_checks
+};
+
 /// Versions the loops of `kernel` whose bounds checks can be tested once before them; returns
-/// how many. Run after specialize() and before coarsening.
-unsigned hoist_loop_bounds_checks(llvm::Function& kernel);
+/// how many. Markers: run after specialize() and before coarsening. Lowered: after
+/// lower_bounds_checks (and the work-group's loops).
+unsigned hoist_loop_bounds_checks(llvm::Function& kernel, CheckForm form = CheckForm::Markers);
 
 }  // namespace spvjit::detail

@@ -35,8 +35,9 @@ std::string sha256_hex(std::string_view text) {
 // The code generation's own version, within one library version: bump it with every change to
 // what lowering makes of a kernel (jit/pipeline.cpp), or a cache written by the previous build
 // hands back that build's code. 2: group loops keep uniform values once per group and stop a
-// region's loop at its last working work-item.
-constexpr int codegen_version = 2;
+// region's loop at its last working work-item. 3: a work-group loop's bounds checks tested once
+// before it.
+constexpr int codegen_version = 3;
 
 }  // namespace
 

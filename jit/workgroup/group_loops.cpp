@@ -257,6 +257,7 @@ class Rewriter {
       if (q == Query::None) return CallKind::Unknown;
       return q == Query::LocalId || q == Query::GlobalId ? CallKind::Varying : CallKind::Uniform;
     });
+    recompute_values_live_across_barriers();
     demote_values_live_across_barriers();
     if (!collect_slots()) {
       return {false, "needs more than " + std::to_string(group_loops_max_storage_bytes / 1024) +
@@ -267,6 +268,75 @@ class Rewriter {
   }
 
  private:
+  // Whether `v` can be computed again wherever it is used: a constant, an argument, a value the
+  // group shares (kept once per group), a work-item function (asked again in each region), or
+  // arithmetic of those, at most `budget` instructions in all.
+  bool recomputable(const llvm::Value* v, unsigned& budget) const {
+    const auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!inst) return llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::Constant>(v);
+    if (uniform_.contains(inst) || query_of(*inst) != Query::None) return true;
+    if (budget == 0 || llvm::isa<llvm::PHINode>(inst) || inst->mayReadOrWriteMemory() ||
+        !llvm::isSafeToSpeculativelyExecute(inst)) {
+      return false;
+    }
+    if (!llvm::isa<llvm::BinaryOperator>(inst) && !llvm::isa<llvm::CastInst>(inst) &&
+        !llvm::isa<llvm::CmpInst>(inst) && !llvm::isa<llvm::SelectInst>(inst) &&
+        !llvm::isa<llvm::GetElementPtrInst>(inst)) {
+      return false;
+    }
+    --budget;
+    for (const llvm::Use& op : inst->operands()) {
+      if (!recomputable(op.get(), budget)) return false;
+    }
+    return true;
+  }
+
+  // A copy of `v`'s computation before `at`; what the group shares is used as it is.
+  llvm::Value* recompute(llvm::Value* v, llvm::Instruction* at,
+                         llvm::DenseMap<llvm::Value*, llvm::Value*>& made) {
+    auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!inst || uniform_.contains(inst)) return v;
+    if (auto found = made.find(v); found != made.end()) return found->second;
+    llvm::Instruction* copy = inst->clone();
+    copy->setName(inst->getName() + ".again");
+    for (llvm::Use& op : copy->operands()) op.set(recompute(op.get(), at, made));
+    copy->insertBefore(at);
+    made[v] = copy;
+    return copy;
+  }
+
+  // Values of ids and shared values, live across a barrier (a bounds check's `lid < G`, an index
+  // `lid + s`), are computed again after it instead of kept in a slot per work-item: no memory,
+  // and the region's loop sees them as functions of its own ids (affine indices, hoistable
+  // checks).
+  void recompute_values_live_across_barriers() {
+    std::vector<llvm::Instruction*> values;
+    for (auto& block : f_) {
+      for (auto& inst : block) {
+        if (inst.use_empty() || uniform_.contains(&inst) || query_of(inst) != Query::None) continue;
+        unsigned budget = 16;
+        if (!live_into(inst, starts_) || !recomputable(&inst, budget)) continue;
+        values.push_back(&inst);
+      }
+    }
+    for (auto* value : values) {
+      std::vector<llvm::Use*> uses;
+      for (llvm::Use& use : value->uses()) {
+        auto* user = llvm::cast<llvm::Instruction>(use.getUser());
+        const auto* phi = llvm::dyn_cast<llvm::PHINode>(user);
+        const llvm::BasicBlock* at = phi ? phi->getIncomingBlock(use) : user->getParent();
+        if (at != value->getParent()) uses.push_back(&use);
+      }
+      for (llvm::Use* use : uses) {
+        auto* user = llvm::cast<llvm::Instruction>(use->getUser());
+        auto* phi = llvm::dyn_cast<llvm::PHINode>(user);
+        llvm::Instruction* at = phi ? phi->getIncomingBlock(*use)->getTerminator() : user;
+        llvm::DenseMap<llvm::Value*, llvm::Value*> made;
+        use->set(recompute(value, at, made));
+      }
+    }
+  }
+
   void demote_values_live_across_barriers() {
     llvm::Instruction* alloca_point = &*f_.getEntryBlock().getFirstInsertionPt();
     // Demoting one value adds loads before its uses and a store after it, none of them live
