@@ -287,3 +287,47 @@ TEST_CASE("group loops: a kernel loaded from the disk cache launches one work-it
   }
   CHECK(sums[0] == expected);
 }
+
+TEST_CASE("group loops: an access past an array in a region's loop is reported as without them") {
+  // The region loops run without their checks only when one test before the loop shows every
+  // index inside (hoist_bounds.hpp); otherwise the checked copy reports the first failure, as
+  // the kernel does without group loops.
+  KernelBuilder kb("shifted_reverse");
+  auto out = kb.param<Global<double>>("out");
+  auto in = kb.param<Const<double>>("in");
+  auto shift = kb.param<std::int64_t>("shift");
+  auto lid = kb.local_index();
+  auto tile = local_array<double>(kb, {16}, "tile");
+  tile(lid) = in[kb.global_index() + shift].get();
+  barrier(kb, Fence::Local);
+  out[kb.global_index()] = tile(15 - lid).get() * 2.0;
+  const KernelDef def = kb.finish();
+  auto& rt = test::runtime();
+  auto input = rt.upload(test::full_mantissa_values<double>(64, 7));
+  for (std::int64_t shift : {0, 1, 5}) {
+    CAPTURE(shift);
+    std::vector<std::string> messages;
+    std::vector<std::vector<double>> results;
+    for (bool on : {false, true}) {
+      CAPTURE(on);
+      Jit& jit = jit_with_loops(on);
+      CHECK(group_looped(jit, def, group_of(WorkGroup{16})) == on);
+      Kernel k = jit.compile(def, group_of(WorkGroup{16}));
+      auto o = rt.zeros<double>(64);
+      std::string message;
+      try {
+        k.launch(NDRange{64}, o, input, shift);
+        rt.synchronize();
+      } catch (const BoundsError& e) {
+        message = e.what();
+      }
+      messages.push_back(message);
+      results.push_back(o.to_vector());
+    }
+    CHECK(messages[0] == messages[1]);
+    CHECK(messages[0].empty() == (shift == 0));
+    // The first work-item past the end reads in[64], whatever the shift.
+    if (shift != 0) CHECK(messages[1].find("in[64] is out of bounds") != std::string::npos);
+    CHECK(results[0] == results[1]);
+  }
+}
