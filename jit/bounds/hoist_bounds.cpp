@@ -245,8 +245,9 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
       }
     }
   }
+  // Every use first, so that deleting one check's comparisons never reaches another check.
+  for (auto* check : hoisted) check->replaceAllUsesWith(llvm::ConstantInt::getTrue(ctx));
   for (auto* check : hoisted) {
-    check->replaceAllUsesWith(llvm::ConstantInt::getTrue(ctx));
     // A marker is a call LLVM does not know returns; comparisons go with what only they used.
     if (form == CheckForm::Markers) {
       check->eraseFromParent();
