@@ -271,6 +271,24 @@ void split_launches(Runtime& rt, Jit& jit) {
     Kernel tiled = jit.compile(examples::tiled_matmul(16), tile);
     auto [same2, splits2] = run_both([&] { tiled.launch(NDRange{m, n}, C, A, B, n, p, m); }, C);
     check(same2 && splits2 == 1, "tiled matmul (local memory, barriers): split launch gives basic's bits");
+    // KernelAbstractions' dot asks for its group index; as loops in one work-item per group
+    // (jit/workgroup/group_loops.hpp) that index is the work-item's global id, right under an
+    // offset, so it splits too.
+    Specialization groups_of_64;
+    groups_of_64.workgroup = WorkGroup{64};
+    Kernel dot = jit.compile(examples::stream_dot(64), groups_of_64);
+    const std::size_t dn = 64 * 37;
+    std::vector<double> da(dn), db(dn);
+    for (std::size_t i = 0; i < dn; ++i) {
+      da[i] = static_cast<double>(i % 11) * 0.125 + 1.0 / static_cast<double>(i + 3);
+      db[i] = static_cast<double>(i % 7) * -0.5 + 1.0 / static_cast<double>(i + 5);
+    }
+    auto DA = rt.upload(da), DB = rt.upload(db);
+    auto Partial = rt.zeros<double>(37);
+    auto [same4, splits4] = run_both([&] { dot.launch(NDRange{dn}, Partial, DA, DB); }, Partial);
+    check(
+        same4 && splits4 == 1,
+        "KA's dot, a group per work-item reading its group index: split launch gives basic's bits");
     // After the workers' spin ran out: they are woken, or the caller runs every part.
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     auto [same3, splits3] = run_both([&] {

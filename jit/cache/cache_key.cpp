@@ -36,8 +36,8 @@ std::string sha256_hex(std::string_view text) {
 // what lowering makes of a kernel (jit/pipeline.cpp), or a cache written by the previous build
 // hands back that build's code. 2: group loops keep uniform values once per group and stop a
 // region's loop at its last working work-item. 3: a work-group loop's bounds checks tested once
-// before it.
-constexpr int codegen_version = 3;
+// before it. 4: a group-looped kernel's group id is its work-item's global id (it may run split).
+constexpr int codegen_version = 4;
 
 }  // namespace
 

@@ -395,14 +395,14 @@ class Rewriter {
     // Per-group values: the group's first global id, and the original global size where the
     // kernel asks for it (asking keeps a kernel from running split with offsets:
     // jit/spirv/offset_safety.hpp).
-    std::array<llvm::Value*, 3> first_id{}, global_size{};
+    std::array<llvm::Value*, 3> first_id{}, global_size{}, group_index{};
     for (unsigned d = 0; d < 3; ++d) {
       // One work-item per group: its global id is the group's index plus the launch's offset,
       // both in groups, as the original's is the group's first id plus its offset.
-      llvm::Value* group_index = builtin("_Z13get_global_idj", d);
+      group_index[d] = builtin("_Z13get_global_idj", d);
       first_id[d] = group_.size[d] == 1
-                        ? group_index
-                        : b.CreateMul(group_index, b.getInt64(group_.size[d]), "group.first");
+                        ? group_index[d]
+                        : b.CreateMul(group_index[d], b.getInt64(group_.size[d]), "group.first");
     }
     auto original_global_size = [&](unsigned d) {
       if (!global_size[d]) {
@@ -467,10 +467,16 @@ class Rewriter {
         case Query::GlobalSize:
           v = d < 3 ? original_global_size(d) : nullptr;
           break;
-        // One work-item per group leaves the group index, the group count, the work dimension
-        // and the (absent) offset what they were: asked once, in the entry, where every region
-        // sees them (they are not kept across barriers).
+        // The group's index is the work-item's global id: the same value unsplit, and the
+        // group's own index when a split launch runs this group with an offset, where
+        // get_group_id would count from the offset. So a kernel that asks for it may run split
+        // (jit/spirv/offset_safety.hpp), as KernelAbstractions' dot does.
         case Query::GroupId:
+          v = d < 3 ? group_index[d] : nullptr;
+          break;
+        // One work-item per group leaves the group count, the work dimension and the (absent)
+        // offset what they were: asked once, in the entry, where every region sees them (they
+        // are not kept across barriers).
         case Query::NumGroups:
         case Query::GlobalOffset:
         case Query::WorkDim: {
@@ -482,7 +488,10 @@ class Rewriter {
         case Query::None:
           continue;
       }
-      if (!v) v = llvm::ConstantInt::get(i64, q == Query::GlobalId || q == Query::LocalId ? 0 : 1);
+      if (!v) {  // past the third dimension: ids 0, sizes and counts 1
+        const bool id = q == Query::GlobalId || q == Query::LocalId || q == Query::GroupId;
+        v = llvm::ConstantInt::get(i64, id ? 0 : 1);
+      }
       if (v->getType() != type) {
         llvm::IRBuilder<> at(call);
         v = at.CreateZExtOrTrunc(v, type);
