@@ -2,6 +2,8 @@
 // On an adaptive runtime they go to the queue used last (both devices share the memory), so a
 // transfer between two small launches does not switch devices and wait twice.
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 #include "runtime/core.hpp"
 #include "runtime/released_memory.hpp"
@@ -68,6 +70,26 @@ void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes) {
   const auto lock = core.enter(q);
   const cl_uchar zero = 0;
   check_cl(clEnqueueFillBuffer(q, mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
+           "clEnqueueFillBuffer");
+  check_cl(clFinish(q), "clFinish");
+}
+
+void buffer_fill(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
+                 const void* pattern, std::size_t pattern_bytes) {
+  if (bytes == 0) return;
+  // OpenCL fills with patterns of 1 to 128 bytes, powers of two; a struct of another size is
+  // written from a host copy.
+  if (pattern_bytes > 128 || (pattern_bytes & (pattern_bytes - 1)) != 0) {
+    std::vector<unsigned char> copies(bytes);
+    for (std::size_t at = 0; at < bytes; at += pattern_bytes) {
+      std::memcpy(copies.data() + at, pattern, pattern_bytes);
+    }
+    buffer_write(core, mem, offset, bytes, copies.data());
+    return;
+  }
+  const cl_command_queue q = core.transfer_queue();
+  const auto lock = core.enter(q);
+  check_cl(clEnqueueFillBuffer(q, mem, pattern, pattern_bytes, offset, bytes, 0, nullptr, nullptr),
            "clEnqueueFillBuffer");
   check_cl(clFinish(q), "clFinish");
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "spvjit/error.hpp"
@@ -102,6 +103,28 @@ void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size
 void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                  void* dst);
 void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes);
+/// `bytes` from `offset` on set to copies of `pattern` (both multiples of `pattern_bytes`).
+void buffer_fill(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
+                 const void* pattern, std::size_t pattern_bytes);
+
+// std::vector<bool> packs its bits and has no data(): bool transfers go through a byte array.
+template <class T, class Read>
+std::vector<T> read_into_vector(std::size_t n, Read&& read) {
+  if constexpr (std::is_same_v<T, bool>) {
+    std::unique_ptr<bool[]> bytes(new bool[n]);
+    read(std::span<bool>(bytes.get(), n));
+    return std::vector<bool>(bytes.get(), bytes.get() + n);
+  } else {
+    std::vector<T> out(n);
+    read(std::span<T>(out));
+    return out;
+  }
+}
+inline std::unique_ptr<bool[]> bool_bytes(const std::vector<bool>& data) {
+  std::unique_ptr<bool[]> bytes(new bool[data.size()]);
+  for (std::size_t i = 0; i < data.size(); ++i) bytes[i] = data[i];
+  return bytes;
+}
 void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t bytes);
 _cl_mem* buffer_create(RuntimeCore& core, std::size_t bytes);
 /// The core of a live Runtime; throws UserError for a moved-from one (a null core).
@@ -142,10 +165,18 @@ class Buffer {
     check_size("read", out.size());
     detail::buffer_read(*mem_.core(), handle(), 0, bytes(), out.data());
   }
+  /// A `std::vector<bool>` for a Buffer<bool>, as for every other T.
   std::vector<T> to_vector() const {
-    std::vector<T> out(size());
-    read(out);
-    return out;
+    return detail::read_into_vector<T>(size(), [this](std::span<T> out) { read(out); });
+  }
+  /// For Buffer<bool>: std::vector<bool> holds no array of bool to copy from.
+  void write(const std::vector<bool>& data) requires std::is_same_v<T, bool> {
+    write(std::span<const bool>(detail::bool_bytes(data).get(), data.size()));
+  }
+  /// Sets every element to `value`, on the device (blocking, like the other transfers).
+  void fill(const T& value) {
+    check_size("fill", size());
+    detail::buffer_fill(*mem_.core(), handle(), 0, bytes(), &value, sizeof(T));
   }
   /// Copies this buffer's contents into `dst` (same size) on the device.
   void copy_to(Buffer& dst) const {
@@ -229,7 +260,18 @@ class Runtime {
   }
   template <KernelElement T>
   [[nodiscard]] Buffer<T> upload(const std::vector<T>& data) {
-    return upload(std::span<const T>(data));
+    if constexpr (std::is_same_v<T, bool>) {
+      return upload(std::span<const bool>(detail::bool_bytes(data).get(), data.size()));
+    } else {
+      return upload(std::span<const T>(data));
+    }
+  }
+  /// A buffer of `size` elements, each `value`.
+  template <KernelElement T>
+  [[nodiscard]] Buffer<T> filled(std::size_t size, const T& value) {
+    Buffer<T> b(core_, size);
+    if (size != 0) b.fill(value);
+    return b;
   }
 
   /// Waits until every command queued so far has finished (on every queue).

@@ -72,9 +72,15 @@ class BufferView {
     detail::buffer_read(core(), parent_, offset_ * sizeof(T), bytes(), out.data());
   }
   std::vector<T> to_vector() const {
-    std::vector<T> out(size_);
-    read(out);
-    return out;
+    return detail::read_into_vector<T>(size_, [this](std::span<T> out) { read(out); });
+  }
+  void write(const std::vector<bool>& data) requires std::is_same_v<T, bool> {
+    write(std::span<const bool>(detail::bool_bytes(data).get(), data.size()));
+  }
+  /// Sets every element of the view to `value`, on the device (blocking).
+  void fill(const T& value) {
+    check_size("fill", size_);
+    detail::buffer_fill(core(), parent_, offset_ * sizeof(T), bytes(), &value, sizeof(T));
   }
 
   // The parent's memory and the byte offset into it: what transfers use.
