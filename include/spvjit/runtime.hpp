@@ -270,7 +270,7 @@ class Runtime {
   template <KernelElement T>
   [[nodiscard]] Buffer<T> filled(std::size_t size, const T& value) {
     Buffer<T> b(core_, size);
-    if (size != 0) b.fill(value);
+    b.fill(value);
     return b;
   }
 

@@ -71,6 +71,14 @@ void write_report(llvm::CallInst* c) {
 
 }  // namespace
 
+llvm::Value* all_pairs_inside(llvm::IRBuilder<>& b, llvm::ArrayRef<llvm::Value*> pairs) {
+  llvm::Value* all = b.getTrue();
+  for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) {
+    all = b.CreateAnd(all, b.CreateICmpULT(pairs[k], pairs[k + 1]));
+  }
+  return all;
+}
+
 void lower_bounds_checks(llvm::Module& m) {
   std::vector<llvm::Function*> markers;
   for (auto& f : m) {
@@ -83,10 +91,8 @@ void lower_bounds_checks(llvm::Module& m) {
     for (auto* c : calls_of(*marker)) {
       if (check) {
         llvm::IRBuilder<> b(c);
-        llvm::Value* all = b.getTrue();
-        for (unsigned k = 0; k + 1 < c->arg_size(); k += 2) {
-          all = b.CreateAnd(all, b.CreateICmpULT(c->getArgOperand(k), c->getArgOperand(k + 1)));
-        }
+        const std::vector<llvm::Value*> pairs(c->arg_begin(), c->arg_end());
+        llvm::Value* all = all_pairs_inside(b, pairs);
         if (auto* result = llvm::dyn_cast<llvm::Instruction>(all)) {
           result->setMetadata(lowered_check_tag, llvm::MDNode::get(m.getContext(), {}));
         }

@@ -3,6 +3,9 @@
 // writes the first failure of a launch into the kernel's record (common/bounds.hpp).
 #pragma once
 
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/IR/IRBuilder.h>
+
 namespace llvm {
 class Module;
 }
@@ -13,6 +16,10 @@ namespace spvjit::detail {
 /// `icmp ult index, extent`), so that a later pass can still find the checks of a loop
 /// (hoist_bounds.hpp, CheckForm::Lowered). The translator to SPIR-V ignores it.
 inline constexpr const char* lowered_check_tag = "spvjit.bounds.check";
+
+/// What a lowered check computes: `icmp ult index, extent` for each (index, extent) pair of
+/// `pairs`, and-ed (true for none). Untagged.
+llvm::Value* all_pairs_inside(llvm::IRBuilder<>& b, llvm::ArrayRef<llvm::Value*> pairs);
 
 void lower_bounds_checks(llvm::Module& m);
 

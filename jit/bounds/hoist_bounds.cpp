@@ -140,11 +140,7 @@ llvm::Value* emit_test(llvm::IRBuilder<>& b, llvm::Module& m, CheckForm form,
     return b.CreateCall(check_marker(m, static_cast<unsigned>(args.size() / 2)), args,
                         "loop.in.bounds");
   }
-  llvm::Value* all = b.getTrue();
-  for (std::size_t k = 0; k + 1 < args.size(); k += 2) {
-    all = b.CreateAnd(all, b.CreateICmpULT(args[k], args[k + 1]));
-  }
-  return all;
+  return all_pairs_inside(b, args);
 }
 
 // Versions `loop` if it qualifies; false when it does not.
