@@ -92,8 +92,9 @@ void padding(const GeometryRules& rules, const NDRange* nd, const WorkGroup* wg,
   refuse(rules, nd, wg, asker,
          "workgroup " + group.to_string() + " does not divide ndrange " + range.to_string() +
              ", and the kernel checks no bounds, so its padding work-items would run out of "
-             "bounds: a builder kernel never reads in_ndrange() or ndrange() and did not declare "
-             "allow_padding(); a raw kernel (kernel_from_module) that compares get_global_id "
+             "bounds: a builder kernel with barriers never reads in_ndrange() or ndrange() and did "
+             "not declare allow_padding(); a raw kernel (kernel_from_module) that compares "
+             "get_global_id "
              "with its own size declares it with RawKernelOptions{.guards_own_bounds = true}");
 }
 

@@ -17,6 +17,7 @@
 #include "ir/analysis/scope_check.hpp"
 #include "ir/shapes.hpp"
 #include "ir/state.hpp"
+#include "ir/analysis/synchronizing.hpp"
 #include "ir/analysis/uniformity.hpp"
 
 namespace spvjit {
@@ -429,18 +430,39 @@ KernelBuilder& KernelBuilder::work_per_item(std::size_t indices) {
   return *this;
 }
 
+namespace {
+
+// KernelAbstractions runs no work-item past the ndrange unless a kernel says `unsafe_indices`:
+// a launch padded to whole work-groups must not run the body for the padding. A kernel without
+// barriers therefore starts with `if (!in_ndrange()) return;` (one compare, folded where a static
+// workgroup divides a static ndrange), unless it declared allow_padding(). With barriers, every
+// work-item of a group must reach them: such a kernel guards itself, as before.
+void guard_padded_work_items(detail::BuilderState& s) {
+  llvm::BasicBlock* body = s.alloca_block->getNextNode();
+  auto* guard = llvm::BasicBlock::Create(s.ctx(), "in.ndrange", s.kernel, body);
+  auto* padded = llvm::BasicBlock::Create(s.ctx(), "padded.work.item", s.kernel);
+  llvm::ReturnInst::Create(s.ctx(), padded);
+  s.ir.SetInsertPoint(guard);
+  s.uses_ndrange = true;
+  auto* inside = s.call_builtin(detail::marker_in_ndrange, s.ir.getInt1Ty(), {});
+  s.ir.CreateCondBr(inside, body, padded);
+}
+
+}  // namespace
+
 KernelDef KernelBuilder::finish() {
   return detail::with_full_stack([&]() -> KernelDef {
     auto& s = *state_;
     s.check_kernel_scope("finish");
     user_assert(s.loops.empty(), {"finish", s.name})
         << "a loop is still open; end its body before finish()";
+    if (!s.ir.GetInsertBlock()->getTerminator()) s.ir.CreateRetVoid();
+    if (!s.allow_padding && !detail::synchronizes_anywhere(*s.module)) guard_padded_work_items(s);
     if (s.uses_ndrange) {
       for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
         s.add_argument(s.ir.getInt64Ty(), detail::hidden_ndrange_name + std::to_string(d));
       }
     }
-    if (!s.ir.GetInsertBlock()->getTerminator()) s.ir.CreateRetVoid();
     // The entry block holds allocas and parameter conversions, then falls into the body.
     llvm::IRBuilder<> entry(s.alloca_block);
     entry.CreateBr(s.alloca_block->getNextNode());

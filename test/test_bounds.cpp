@@ -247,6 +247,58 @@ TEST_CASE("bounds: coarsened kernels report the failing lane, in the vector body
   }
 }
 
+namespace {
+
+// Launches `k` (z[i] = one) over 1100 indices on a view of `size` elements at the start of a
+// buffer of canaries: the report names Z[size], and exactly the elements before it are written.
+template <class T>
+void check_straddling_store(Kernel& k, std::size_t size, T one, T canary) {
+  auto& rt = test::runtime();
+  auto whole = rt.upload(std::vector<T>(1280, canary));
+  const std::string message =
+      bounds_message([&] { k.launch(NDRange{1100}, view(whole, 0, size)); });
+  CHECK(message.find("Z[" + std::to_string(size) + "] is out of bounds") != std::string::npos);
+  const auto after = whole.to_vector();
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(after[i] == (i < size ? one : canary));
+  }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "bounds: a coarsened store straddling an array's end stores the lanes before it, as "
+    "the scalar kernel does") {
+  auto& rt = test::runtime();
+  // z[i] = 1 for floats, half values (vstore_half) and bools (widened to a byte in the access).
+  KernelBuilder floats("bounds_straddle_f32");
+  floats.param<Global<float>>("Z")[floats.global_index()] = 1.0f;
+  KernelBuilder halves("bounds_straddle_f16");
+  halves.param<Global<half>>("Z")[halves.global_index()] = 1.0f;
+  KernelBuilder bools("bounds_straddle_bool");
+  bools.param<Global<bool>>("Z")[bools.global_index()] = true;
+  const KernelDef defs[] = {floats.finish(), halves.finish(), bools.finish()};
+  for (unsigned width : {4u, 16u}) {
+    CAPTURE(width);
+    JitOptions options;
+    options.coarsen_width = width;
+    Jit jit(rt, options);
+    for (unsigned d = 0; d < 3; ++d) {
+      CAPTURE(defs[d].name());
+      Kernel k = jit.compile(defs[d]);
+      REQUIRE(detail::KernelAccess::state(k).facts.coarsen == width);
+      // The end inside a vector (997, 1003), at a vector's end (1000), inside the first (3).
+      for (std::size_t size : {997, 1000, 1003, 3}) {
+        CAPTURE(size);
+        if (d == 0) check_straddling_store(k, size, 1.0f, -7.0f);
+        if (d == 1) check_straddling_store(k, size, to_half(1.0f), to_half(-7.0f));
+        if (d == 2) check_straddling_store(k, size, true, false);
+      }
+    }
+  }
+}
+
 TEST_CASE("bounds: Event::wait throws too, and failures of several kernels are told at once") {
   auto& rt = test::runtime();
   Kernel k = test::jit().compile(fill_ones());

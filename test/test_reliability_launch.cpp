@@ -7,17 +7,32 @@
 #include <vector>
 
 #include "spvjit/examples.hpp"
+#include "spvjit/index.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;
 
 namespace {
 
-// out[i] = 1 with no bounds check at all: padding work-items would write past the buffer.
-KernelDef unguarded_fill() {
-  KernelBuilder kb("reliability_unguarded_fill");
+// out[i] = 1 with no test of its own: padding work-items would write past the buffer if they
+// ran the body. Under inbounds() no check would catch them either.
+KernelDef unguarded_fill(bool inbounds_kernel = false) {
+  KernelBuilder kb(inbounds_kernel ? "reliability_unguarded_fill_inbounds"
+                                   : "reliability_unguarded_fill");
   auto out = kb.param<Global<float>>("out");
   auto i = kb.global_index();
+  out[i] = 1.0f;
+  if (inbounds_kernel) kb.inbounds();
+  return kb.finish();
+}
+
+// The same with a barrier first: every work-item of a group must reach it, so the kernel cannot
+// leave its padding out by itself.
+KernelDef unguarded_fill_after_barrier() {
+  KernelBuilder kb("reliability_unguarded_fill_after_barrier");
+  auto out = kb.param<Global<float>>("out");
+  auto i = kb.global_index();
+  barrier(kb);
   out[i] = 1.0f;
   return kb.finish();
 }
@@ -195,19 +210,81 @@ TEST_CASE("reliability: a workgroup larger than the device allows is an exceptio
   check_saxpy_still_works(k);
 }
 
-TEST_CASE("reliability: a workgroup that does not divide a static ndrange of an unguarded "
-          "kernel is an exception") {
+TEST_CASE(
+    "reliability: the padding work-items of a kernel without barriers do not run its body "
+    "(KernelAbstractions' default)") {
   auto& rt = test::runtime();
   Specialization spec;
   spec.ndrange = NDRange{100};
   spec.workgroup = WorkGroup{64};
-  // The kernel never asks in_ndrange(): 28 padding work-items would write past `out`.
-  CHECK_THROWS_WITH_AS(test::jit().compile(unguarded_fill(), spec),
+  for (bool inbounds_kernel : {false, true}) {
+    CAPTURE(inbounds_kernel);
+    const KernelDef def = unguarded_fill(inbounds_kernel);
+    CHECK(def.pads_safely());
+    Kernel fixed = test::jit().compile(def, spec);
+    Kernel dynamic = test::jit().compile(def);
+    // 28 padding work-items each time, next to a canary they would overwrite.
+    for (int launch = 0; launch < 3; ++launch) {
+      CAPTURE(launch);
+      auto whole = rt.upload(std::vector<float>(256, -7.0f));
+      auto out = view(whole, 0, 100);
+      if (launch == 0) fixed.launch(NDRange{100}, out);
+      if (launch == 1) dynamic.launch(NDRange{100}, WorkGroup{64}, out);
+      if (launch == 2) dynamic.launch(NDRange{100}, out);
+      CHECK_NOTHROW(rt.synchronize());
+      const auto after = whole.to_vector();
+      for (std::size_t i = 0; i < after.size(); ++i) {
+        CAPTURE(i);
+        REQUIRE(after[i] == (i < 100 ? 1.0f : -7.0f));
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "reliability: a line-for-line port of a KA kernel over global_linear() under inbounds() "
+    "writes nothing for its padding, in 1 and 2 dimensions (issue #33, item 1)") {
+  auto& rt = test::runtime();
+  // A[I] = I + 1 with I = @index(Global, Linear) and @inbounds: no check stops a padded item.
+  KernelBuilder kb("reliability_ka_linear_fill");
+  auto a = kb.param<Global<float>>("A");
+  auto i = global_linear(kb);
+  a[i] = cast<float>(i) + 1.0f;
+  kb.inbounds();
+  Kernel k = test::jit().compile(kb.finish());
+  // 1-D: 49 items in groups of 8 (7 padded). 2-D: 7 x 7 in groups of 4 x 4; a padded column 7
+  // would write row r's index 7 + 7 r, which is row r + 1's first element.
+  for (bool two_d : {false, true}) {
+    CAPTURE(two_d);
+    auto whole = rt.upload(std::vector<float>(128, -7.0f));
+    if (two_d) {
+      k.launch(NDRange{7, 7}, WorkGroup{4, 4}, view(whole, 0, 49));
+    } else {
+      k.launch(NDRange{49}, WorkGroup{8}, view(whole, 0, 49));
+    }
+    rt.synchronize();
+    const auto after = whole.to_vector();
+    for (std::size_t e = 0; e < after.size(); ++e) {
+      CAPTURE(e);
+      REQUIRE(after[e] == (e < 49 ? static_cast<float>(e) + 1.0f : -7.0f));
+    }
+  }
+}
+
+TEST_CASE(
+    "reliability: a workgroup that does not divide a static ndrange of an unguarded kernel "
+    "with barriers is an exception") {
+  auto& rt = test::runtime();
+  Specialization spec;
+  spec.ndrange = NDRange{100};
+  spec.workgroup = WorkGroup{64};
+  CHECK_FALSE(unguarded_fill_after_barrier().pads_safely());
+  CHECK_THROWS_WITH_AS(test::jit().compile(unguarded_fill_after_barrier(), spec),
                        doctest::Contains("does not divide"), UserError);
   // A dividing workgroup is fine, and so is a dynamic launch: the chosen workgroup divides.
   spec.workgroup = WorkGroup{25};
-  Kernel fixed = test::jit().compile(unguarded_fill(), spec);
-  Kernel dynamic = test::jit().compile(unguarded_fill());
+  Kernel fixed = test::jit().compile(unguarded_fill_after_barrier(), spec);
+  Kernel dynamic = test::jit().compile(unguarded_fill_after_barrier());
   auto out = rt.zeros<float>(100);
   fixed.launch(NDRange{100}, out);
   rt.synchronize();
@@ -218,16 +295,6 @@ TEST_CASE("reliability: a workgroup that does not divide a static ndrange of an 
   dynamic.launch(NDRange{100}, out2);
   rt.synchronize();
   for (float v : out2.to_vector()) CHECK(v == 1.0f);
-  // A kernel that checks in_ndrange() may take any workgroup: padding items do nothing.
-  Specialization guarded;
-  guarded.ndrange = NDRange{100};
-  guarded.workgroup = WorkGroup{64};
-  Kernel saxpy = test::jit().compile(examples::saxpy(Scalar::F32), guarded);
-  auto X = rt.upload(std::vector<float>(100, 1.0f));
-  auto Z = rt.zeros<float>(100);
-  saxpy.launch(NDRange{100}, Z, X, X, 1.0f);
-  rt.synchronize();
-  for (float z : Z.to_vector()) CHECK(z == 2.0f);
 }
 
 TEST_CASE("reliability: a kernel that guards its own bounds and says allow_padding() takes padded "
@@ -241,7 +308,6 @@ TEST_CASE("reliability: a kernel that guards its own bounds and says allow_paddi
   kb.if_(i < n, [&] { out[i] = 1.0f; });
   const KernelDef def = kb.finish();
   CHECK(def.pads_safely());
-  CHECK_FALSE(unguarded_fill().pads_safely());
   CHECK(def.hash() != unguarded_fill().hash());
   Kernel k = test::jit().compile(def);
   auto buffer = rt.zeros<float>(100);

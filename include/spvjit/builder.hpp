@@ -149,9 +149,11 @@ class KernelBuilder {
   /// it says nothing of an access's bounds, which inbounds() switches off.)
   Val<bool> in_ndrange();
   /// Declares that work-items outside the ndrange do no harm because the kernel checks its own
-  /// bounds (e.g. against size parameters), so launches may pad the ndrange to whole
-  /// work-groups. Kernels that read in_ndrange() or ndrange() need not say so; any other kernel
-  /// gets only workgroups that divide the ndrange (a UserError otherwise).
+  /// bounds (e.g. against size parameters), and that they should run its body (KA's
+  /// `unsafe_indices = true`). Without it, finish() starts a kernel without barriers with
+  /// `if (!in_ndrange()) return;`, so launches pad safely. A kernel with barriers that reads
+  /// in_ndrange() or ndrange() is taken to guard itself; any other gets only workgroups that
+  /// divide the ndrange (a UserError otherwise).
   KernelBuilder& allow_padding();
   /// Turns off the kernel's bounds checks (KernelAbstractions' `@inbounds` over the whole
   /// kernel). By default every load, store and atomic through a parameter, a view, a local or

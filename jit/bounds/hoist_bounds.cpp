@@ -25,7 +25,7 @@
 #include "ir/analysis/group_stack.hpp"
 #include "ir/kernel_module.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
-#include "jit/bounds/synchronizing.hpp"
+#include "ir/analysis/synchronizing.hpp"
 
 namespace spvjit::detail {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "ir/kernel_module.hpp"
-#include "jit/bounds/synchronizing.hpp"
+#include "ir/analysis/synchronizing.hpp"
 
 namespace spvjit::detail {
 

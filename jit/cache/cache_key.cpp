@@ -37,7 +37,8 @@ std::string sha256_hex(std::string_view text) {
 // hands back that build's code. 2: group loops keep uniform values once per group and stop a
 // region's loop at its last working work-item. 3: a work-group loop's bounds checks tested once
 // before it. 4: a group-looped kernel's group id is its work-item's global id (it may run split).
-constexpr int codegen_version = 4;
+// 5: a coarsened store straddling an array's end stores the lanes inside.
+constexpr int codegen_version = 5;
 
 }  // namespace
 

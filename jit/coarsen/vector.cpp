@@ -174,9 +174,14 @@ class Vectorizer {
         lane_addresses_[inst] = {gep->getPointerOperand(), first_of(gep->getOperand(1)), element};
         return;
       }
-      case Role::Store: return rewrite_store(b, inst);
+      case Role::Store: {
+        llvm::BasicBlock* block = inst->getParent();
+        rewrite_store(b, inst);
+        return store_lanes_inside(inst, block);
+      }
       case Role::Check: {
         auto* c = llvm::cast<llvm::CallInst>(inst);
+        note_straddle_path(c);
         llvm::Value* all_inside = all_lanes_inside(b, c, 0);
         if (masks_.count(inst)) {
           llvm::Value* mask = mask_of(b, inst);
@@ -418,16 +423,7 @@ class Vectorizer {
     llvm::SplitBlockAndInsertIfThenElse(whole, at, &whole_end, &partial_end);
     llvm::IRBuilder<> w(whole_end);
     llvm::Value* vector = w.CreateAlignedLoad(vector_type(lanes.element), vector_address, align);
-    auto* buffer = lane_buffer(lanes.element);
-    llvm::IRBuilder<>(partial_end)
-        .CreateStore(llvm::Constant::getNullValue(vector_type(lanes.element)), buffer);
-    for_active_lanes(partial_end, mask, [&](llvm::IRBuilder<>& l, llvm::Value* lane) {
-      auto* element = l.CreateAlignedLoad(lanes.element, lane_address(l, lanes, lane), align);
-      l.CreateStore(element,
-                    l.CreateInBoundsGEP(buffer->getAllocatedType(), buffer, {l.getInt64(0), lane}));
-    });
-    llvm::Value* partial =
-        llvm::IRBuilder<>(partial_end).CreateLoad(buffer->getAllocatedType(), buffer);
+    llvm::Value* partial = load_lanes(partial_end, mask, lanes, align);
     auto* result =
         llvm::PHINode::Create(vector->getType(), 2, "masked.load", &at->getParent()->front());
     result->addIncoming(vector, whole_end->getParent());
@@ -445,11 +441,96 @@ class Vectorizer {
     llvm::Instruction *whole_end = nullptr, *partial_end = nullptr;
     llvm::SplitBlockAndInsertIfThenElse(every_lane(b, at), at, &whole_end, &partial_end);
     llvm::IRBuilder<>(whole_end).CreateAlignedStore(value, vector_address, align);
-    for_active_lanes(partial_end, mask, [&](llvm::IRBuilder<>& l, llvm::Value* lane) {
+    store_lanes(partial_end, mask, value, lanes, align);
+    b.SetInsertPoint(at);
+  }
+
+  // The elements of the lanes in `mask` loaded one by one before `end` (which ends up in the block
+  // after the lanes); the other lanes read 0.
+  llvm::Value* load_lanes(llvm::Instruction* end, llvm::Value* mask, const LaneAddress& lanes,
+                          llvm::Align align) {
+    auto* buffer = lane_buffer(lanes.element);
+    llvm::IRBuilder<>(end).CreateStore(llvm::Constant::getNullValue(vector_type(lanes.element)),
+                                       buffer);
+    for_active_lanes(end, mask, [&](llvm::IRBuilder<>& l, llvm::Value* lane) {
+      auto* element = l.CreateAlignedLoad(lanes.element, lane_address(l, lanes, lane), align);
+      l.CreateStore(element,
+                    l.CreateInBoundsGEP(buffer->getAllocatedType(), buffer, {l.getInt64(0), lane}));
+    });
+    return llvm::IRBuilder<>(end).CreateLoad(buffer->getAllocatedType(), buffer);
+  }
+
+  // `value`'s lanes in `mask` stored one element each, before `end`.
+  void store_lanes(llvm::Instruction* end, llvm::Value* mask, llvm::Value* value,
+                   const LaneAddress& lanes, llvm::Align align) {
+    for_active_lanes(end, mask, [&](llvm::IRBuilder<>& l, llvm::Value* lane) {
       l.CreateAlignedStore(l.CreateExtractElement(value, lane), lane_address(l, lanes, lane),
                            align);
     });
-    b.SetInsertPoint(at);
+  }
+
+  // A checked store in the builder's shape (ir/bounds.hpp), outside any if-converted region:
+  //   br %ok, %access, %out.of.bounds  ; access: the one store; both go on to one join
+  // Its W-lane check fails when some of the lanes lie outside. The W work-items it stands for
+  // would have stored the lanes before the end, then stopped at the report (a failing access ends
+  // its work-item, jit/bounds/merge_bounds.hpp): the failure path stores those lanes. (A failing
+  // load needs nothing: the work-item stops before using it.)
+  struct StraddlePath {
+    llvm::CallInst* check = nullptr;
+    llvm::BasicBlock* outside = nullptr;
+  };
+  void note_straddle_path(llvm::CallInst* check) {
+    for (auto* user : check->users()) {
+      auto* br = llvm::dyn_cast<llvm::BranchInst>(user);
+      if (!br || !br->isConditional() || br->getCondition() != check) continue;
+      llvm::BasicBlock* access = br->getSuccessor(0);
+      llvm::BasicBlock* outside = br->getSuccessor(1);
+      llvm::BasicBlock* join = access->getSingleSuccessor();
+      if (access == outside || access->getSinglePredecessor() != br->getParent() ||
+          outside->getSinglePredecessor() != br->getParent() || !join ||
+          outside->getSingleSuccessor() != join) {
+        continue;
+      }
+      unsigned accesses = 0;
+      for (auto& i : *access) {
+        accesses += llvm::isa<llvm::CallInst>(i) || i.mayReadOrWriteMemory();
+      }
+      if (accesses == 1) straddle_paths_[access] = {check, outside};
+    }
+  }
+
+  // On the failure path of a straddling store's check: the lanes inside (and active) stored one
+  // element each. `block` is where the scalar store was.
+  void store_lanes_inside(llvm::Instruction* store, llvm::BasicBlock* block) {
+    auto path = straddle_paths_.find(block);
+    if (path == straddle_paths_.end()) return;
+    llvm::Instruction* at = &*path->second.outside->getFirstInsertionPt();
+    llvm::IRBuilder<> b(at);
+    llvm::Value* lanes = lanes_inside(b, path->second.check, 0);
+    if (masks_.count(store)) lanes = b.CreateAnd(lanes, mask_of(b, store));
+    auto* c = llvm::dyn_cast<llvm::CallInst>(store);  // vstore_half(v, i, p)
+    llvm::Value* value = stored_vector(b, c ? c->getArgOperand(0) : store->getOperand(0), block);
+    if (!value) return;
+    if (!c) {
+      auto* plain = llvm::cast<llvm::StoreInst>(store);
+      store_lanes(at, lanes, value, lane_addresses_.lookup(plain->getPointerOperand()),
+                  plain->getAlign());
+      return;
+    }
+    store_lanes(at, lanes, float_to_half_bits(b, value),
+                half_lanes(b, c->getArgOperand(2), first_of(c->getArgOperand(1))), llvm::Align(2));
+  }
+
+  // The stored value's vector at b, when the access block computed it: a cast there (a bool's
+  // widening to its memory type) is made again. Null when it cannot be.
+  llvm::Value* stored_vector(llvm::IRBuilder<>& b, llvm::Value* value, llvm::BasicBlock* block) {
+    auto* defined = llvm::dyn_cast<llvm::Instruction>(value);
+    if (!defined || defined->getParent() != block) return vector_of(b, value);
+    auto* cast = llvm::dyn_cast<llvm::CastInst>(defined);
+    auto* source = cast ? llvm::dyn_cast<llvm::Instruction>(cast->getOperand(0)) : nullptr;
+    if (!cast || (source && source->getParent() == block)) return nullptr;
+    return b.CreateCast(cast->getOpcode(), vector_of(b, cast->getOperand(0)),
+                        vector_type(cast->getDestTy()));
   }
 
   // A uniform load or check under a mask. A check passes when no lane is active; anything else
@@ -672,6 +753,7 @@ class Vectorizer {
   llvm::DenseMap<llvm::Value*, LaneAddress> lane_addresses_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> sure_all_;
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
+  llvm::DenseMap<llvm::BasicBlock*, StraddlePath> straddle_paths_;
   std::vector<llvm::Instruction*> dead_;
 };
 

@@ -6,11 +6,15 @@
 
 namespace llvm {
 class CallInst;
-}
+class Module;
+}  // namespace llvm
 
 namespace spvjit::detail {
 
 /// True when `call` may synchronize the work-items of a group (see above).
 bool synchronizing_call(const llvm::CallInst& call);
+
+/// True when a function of `m` makes a synchronizing_call.
+bool synchronizes_anywhere(const llvm::Module& m);
 
 }  // namespace spvjit::detail

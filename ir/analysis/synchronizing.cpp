@@ -1,0 +1,31 @@
+#include "ir/analysis/synchronizing.hpp"
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+namespace spvjit::detail {
+
+bool synchronizing_call(const llvm::CallInst& call) {
+  const llvm::Function* f = call.getCalledFunction();
+  if (!f || call.isConvergent() || f->hasFnAttribute(llvm::Attribute::Convergent)) return true;
+  const auto name = f->getName();
+  return name.contains("barrier") || name.contains("work_group") || name.contains("sub_group");
+}
+
+bool synchronizes_anywhere(const llvm::Module& m) {
+  for (const auto& f : m) {
+    for (const auto& block : f) {
+      for (const auto& i : block) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+        if (call && !call->getCalledFunction()) return true;
+        if (call && call->getCalledFunction()->isDeclaration() && synchronizing_call(*call)) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace spvjit::detail
