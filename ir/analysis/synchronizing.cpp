@@ -17,11 +17,10 @@ bool synchronizes_anywhere(const llvm::Module& m) {
   for (const auto& f : m) {
     for (const auto& block : f) {
       for (const auto& i : block) {
+        // A defined callee is checked where its own body is; an indirect call is synchronizing.
         auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
-        if (call && !call->getCalledFunction()) return true;
-        if (call && call->getCalledFunction()->isDeclaration() && synchronizing_call(*call)) {
-          return true;
-        }
+        const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
+        if (call && (!callee || callee->isDeclaration()) && synchronizing_call(*call)) return true;
       }
     }
   }
