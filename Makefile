@@ -3,6 +3,13 @@ BUILD ?= build
 POCL_PREFIX ?= /opt/spvjit-pocl-6.0
 FILTER ?=
 export OCL_ICD_VENDORS ?= $(POCL_PREFIX)/etc/OpenCL/vendors
+# One compiler cache for every build directory (build/, build-asan/, build-tsan/, build-fuzz/)
+# and every clone on this machine: paths under the clone are hashed relative to it, so a fresh
+# clone of the same sources compiles nothing again. CMakeLists.txt puts ccache in front.
+export CCACHE_DIR ?= /opt/spvjit-ccache
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+export CCACHE_MAXSIZE ?= 8G
 
 .PHONY: all deps build test examples bench clean check-asan check-tsan sanitizers soak fuzz
 

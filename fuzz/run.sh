@@ -23,14 +23,11 @@ cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 
 # libFuzzer's own leak check runs per input; LSan suppressions cover PoCL's caches.
-export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1"
-export LSAN_OPTIONS="suppressions=$root/sanitizers/lsan.supp:print_suppressions=0"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+source sanitizers/asan_env.sh "$root"
 mkdir -p "$dir/fuzz/artifacts"
-# One target: runs it (LeakSanitizer's tracer crash at exit retried once), its output to $2;
-# returns 3 when the target was not built.
+# One target: runs it, its output to $2; returns 3 when the target was not built.
 fuzz_one() {
-  local corpus=$1 out=$2 name exe scratch log attempt status
+  local corpus=$1 out=$2 name exe scratch log status
   name=$(basename "$corpus")
   exe="$dir/fuzz/$name"
   if [ ! -x "$exe" ]; then
@@ -39,25 +36,14 @@ fuzz_one() {
   fi
   scratch=$(mktemp -d)
   log=$(mktemp)
-  for attempt in 1 2; do
+  {
     echo "fuzz: $name for ${seconds} s from $(ls "$corpus" | wc -l) seeds"
     status=0
     "$exe" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
       -artifact_prefix="$dir/fuzz/artifacts/$name-" "$scratch" "$corpus" >"$log" 2>&1 ||
       status=$?
     cat "$log"
-    # LeakSanitizer's own thread-stopping tracer crashed once in the exit-time leak check,
-    # after a clean run ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal
-    # error"; it saves the empty input as the crash): a failure of the sanitizer, not a
-    # finding. Only that is run again, once; a leak report or any other failure is final.
-    if [ "$status" -ne 0 ] && [ "$attempt" -eq 1 ] && grep -q "^Tracer caught signal" "$log" &&
-       grep -q "LeakSanitizer has encountered a fatal error" "$log" &&
-       ! grep -qE "ERROR: (AddressSanitizer|LeakSanitizer: detected)|runtime error:" "$log"; then
-      echo "fuzz: $name: LeakSanitizer's tracer crashed at exit; running it once more"
-      continue
-    fi
-    break
-  done >"$out" 2>&1
+  } >"$out" 2>&1
   rm -f "$log"
   echo "fuzz: $name grew the corpus to $(ls "$scratch" | wc -l) new inputs" >>"$out"
   rm -rf "$scratch"

@@ -4,10 +4,9 @@
 #
 #   asan  AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer): the whole doctest
 #         suite in one process per core (each a range of its cases), in build-asan/ (CMake
-#         preset asan, CMakePresets.json). Not a process per case as CTest runs it:
-#         LeakSanitizer's tracer crashed in the exit-time leak check of 2 to 3 of the 464 case
-#         processes in each of two such runs (after "Status: SUCCESS!"; two cases twice in a
-#         row); the one-process runs of every CI so far passed. With GCC: clang-15, which the
+#         preset asan, CMakePresets.json): a few processes, each with the runtime's start-up
+#         once, instead of one per case as CTest runs it. sanitizers/asan_env.sh has the options
+#         every ASan run shares and why (LeakSanitizer's tracer crash at exit). With GCC: clang-15, which the
 #         fuzz targets need (fuzz/run.sh, build-fuzz/), cannot capture structured bindings in
 #         lambdas (C++20's P1091, clang 16), and the tests do, as KernelAbstractions ports do.
 #   tsan  ThreadSanitizer: the doctest suite "concurrency", in build-tsan/ (CMake preset tsan),
@@ -30,9 +29,8 @@ case "$kind" in
     # CreateSigAltStack); when that thread (an inline worker, a compile's companion) exits, ASan
     # took the stack for its own and munmap'ed it: "AddressSanitizer failed to deallocate ...
     # unable to unmap" in AsanThread::Destroy, 1 run in 2 of the adaptive probe.
-    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:use_sigaltstack=0"
-    export LSAN_OPTIONS="suppressions=$root/sanitizers/lsan.supp:print_suppressions=0"
-    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    source sanitizers/asan_env.sh "$root"
+    export ASAN_OPTIONS="$ASAN_OPTIONS:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:use_sigaltstack=0"
     build=(cmake --build --preset asan)
     run=(test/spvjit_tests)
     ;;
@@ -65,8 +63,7 @@ start=$(date +%s)
 if [ "$kind" = asan ]; then
   # The suite in one process per core, each a range of the cases in one shuffled order: the cases
   # are independent (CTest runs each alone), and one process left the second core idle for the
-  # 338 s of the run (issue #30). A few processes, not one per case (the LeakSanitizer crashes
-  # above). Each part's output is kept and shown whole, after the part ends.
+  # 338 s of the run (issue #30). Each part's output is kept and shown whole, after the part ends.
   total=$(cd "$dir" && "${run[@]}" --count | sed -n 's/.*passing the current filters: \([0-9]*\).*/\1/p')
   parts=$(nproc); [ "$parts" -gt 4 ] && parts=4; [ "$parts" -lt 1 ] && parts=1
   logs=$(mktemp -d)
@@ -79,28 +76,10 @@ if [ "$kind" = asan ]; then
       >"$logs/$k" 2>&1 &
     pids+=($!)
   done
-  # A part whose cases all passed but whose exit-time leak check died with LeakSanitizer's own
-  # tracer ("Tracer caught signal 11", "LeakSanitizer has encountered a fatal error": seen in
-  # part 1 of 2 at d294153, a fresh clone, every case passed) has not been leak-checked: it
-  # runs again, up to twice. Any sanitizer report or failed case fails at once.
-  tracer_crash_only() {
-    grep -q 'Status: SUCCESS!' "$1" && grep -q 'LeakSanitizer has encountered a fatal error' "$1" &&
-      ! grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer: detected)|runtime error:|Status: FAILURE' "$1"
-  }
   failed=0
   for ((k = 0; k < parts; k++)); do
     first=$(( k * total / parts + 1 )); last=$(( (k + 1) * total / parts ))
-    status=0
-    wait "${pids[$k]}" || status=$?
-    for attempt in 1 2; do
-      [ "$status" != 0 ] && tracer_crash_only "$logs/$k" || break
-      echo "sanitizers: asan part $((k + 1)): LeakSanitizer's tracer crashed after every case passed; running the part again ($attempt of 2)"
-      cat "$logs/$k"
-      status=0
-      (cd "$dir" && "${run[@]}" --order-by=rand --rand-seed=30 --first=$first --last=$last) \
-        >"$logs/$k" 2>&1 || status=$?
-    done
-    if [ "$status" != 0 ]; then failed=1; fi
+    wait "${pids[$k]}" || failed=1
     echo "sanitizers: asan part $((k + 1)) of $parts (cases $first-$last of $total, shuffled):"
     cat "$logs/$k"
   done

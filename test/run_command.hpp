@@ -27,31 +27,9 @@ inline int finish_command(FILE* p, std::string& out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/// Whether `output` shows LeakSanitizer's own thread-stopping tracer crashing in a child's
-/// exit-time leak check and nothing else: a failure of the sanitizer, not a finding (seen in 2
-/// to 3 of 464 ASan processes per run; fuzz/run.sh and sanitizers/check.sh say more).
-inline bool only_leak_tracer_crashed(const std::string& output) {
-  return output.find("Tracer caught signal") != std::string::npos &&
-         output.find("LeakSanitizer has encountered a fatal error") != std::string::npos &&
-         output.find("ERROR: AddressSanitizer") == std::string::npos &&
-         output.find("ERROR: LeakSanitizer: detected") == std::string::npos &&
-         output.find("runtime error:") == std::string::npos;
-}
-
-/// Runs `cmd` to its end. In sanitizer builds a run whose only failure is LeakSanitizer's
-/// tracer crash is run once more (its output kept in `out` after a note); a real report, or a
-/// second crash, stands.
+/// Runs `cmd` to its end: its exit status, with its output appended to `out`.
 inline int run_command(const std::string& cmd, std::string& out) {
-  std::string first;
-  const int status = finish_command(start_command(cmd), first);
-#if defined(__SANITIZE_ADDRESS__)
-  if (status != 0 && only_leak_tracer_crashed(first)) {
-    out += "[LeakSanitizer's tracer crashed at exit; run once more]\n";
-    return finish_command(start_command(cmd), out);
-  }
-#endif
-  out += first;
-  return status;
+  return finish_command(start_command(cmd), out);
 }
 
 }  // namespace spvjit::test

@@ -16,6 +16,7 @@ PACKAGES=(
   libclang-common-15-dev  # clang-15's libFuzzer and sanitizer runtimes (make fuzz)
   libopenblas-dev libhalide14-0-dev libtbb-dev  # the rival libraries the benchmarks compare with
   libjemalloc2  # another allocator under the hostile-host tests (test_hostile_hosts.cpp)
+  ccache  # compiles shared by build/, build-asan/, build-tsan/ and later clones (Makefile)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
