@@ -26,6 +26,17 @@ TEST_CASE("adaptive dispatch: same bits on both devices, ordered across queues, 
   CHECK(out.find("POCL_DEVICES=basic pthread") != std::string::npos);
 }
 
+// Issue #46: a 1D upwind step with a data-dependent branch, coarsened to 16 lanes, took the host
+// down with SIGSEGV on AVX-512. Every width (native, 4, 8, 16) on every machine, split launches
+// of 2^20 floats, against the host loop.
+TEST_CASE("adaptive dispatch: a KA-style upwind step is right at every coarsening width") {
+  std::string out;
+  const int code = test::run_command("POCL_DEVICES='basic pthread' " SPVJIT_ADAPTIVE_PROBE " upwind", out);
+  CHECK_MESSAGE(code == 0, out);
+  CHECK_MESSAGE(out.find("FAIL") == std::string::npos, out);
+  CHECK_MESSAGE(out.find("width 16: max difference") != std::string::npos, out);
+}
+
 TEST_CASE("adaptive dispatch takes its threshold from SPVJIT_INLINE_THRESHOLD and rejects junk") {
   std::string out;
   CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=123 " SPVJIT_ADAPTIVE_PROBE,

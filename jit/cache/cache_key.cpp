@@ -37,8 +37,9 @@ std::string sha256_hex(std::string_view text) {
 // hands back that build's code. 2: group loops keep uniform values once per group and stop a
 // region's loop at its last working work-item. 3: a work-group loop's bounds checks tested once
 // before it. 4: a group-looped kernel's group id is its work-item's global id (it may run split).
-// 5: a coarsened store straddling an array's end stores the lanes inside.
-constexpr int codegen_version = 5;
+// 5: a coarsened store straddling an array's end stores the lanes inside. 6: one lane buffer per
+// element type in a coarsened body (issue #46).
+constexpr int codegen_version = 6;
 
 }  // namespace
 

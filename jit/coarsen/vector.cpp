@@ -401,11 +401,20 @@ class Vectorizer {
     b.CreateCondBr(b.CreateICmpULT(following, b.getInt64(width_)), header, after);
   }
 
-  // A private W-element buffer for a partial load, in the entry block: element stores and one
-  // vector load cost less than inserting lanes at a computed position (a stack round trip each).
+  // The private W-element buffer the partial loads of `element`s assemble their lanes in, in the
+  // entry block: element stores and one vector load cost less than inserting lanes at a computed
+  // position (a stack round trip each). One per element type for the whole body: each partial
+  // load fills it and reads it back before the next begins. PoCL keeps every alloca of a kernel
+  // once per work-item of the group on the stack of the thread that runs it (common/
+  // group_stack.hpp): one buffer per load was 34 x 64 bytes per work-item for a 16-lane upwind
+  // step, 8.9 MB for its 4096-item groups, and overflowed an 8 MiB stack (issue #46).
   llvm::AllocaInst* lane_buffer(llvm::Type* element) {
-    llvm::IRBuilder<> b(&*f_.getEntryBlock().getFirstInsertionPt());
-    return b.CreateAlloca(vector_type(element), nullptr, "lanes.buffer");
+    llvm::AllocaInst*& buffer = lane_buffers_[element];
+    if (!buffer) {
+      llvm::IRBuilder<> b(&*f_.getEntryBlock().getFirstInsertionPt());
+      buffer = b.CreateAlloca(vector_type(element), nullptr, "lanes.buffer");
+    }
+    return buffer;
   }
 
   // A W-element load under a mask: one vector load when every lane is active or the whole
@@ -752,6 +761,7 @@ class Vectorizer {
   llvm::DenseMap<llvm::Value*, llvm::Value*> firsts_;
   llvm::DenseMap<llvm::Value*, LaneAddress> lane_addresses_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> sure_all_;
+  llvm::DenseMap<llvm::Type*, llvm::AllocaInst*> lane_buffers_;
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
   llvm::DenseMap<llvm::BasicBlock*, StraddlePath> straddle_paths_;
   std::vector<llvm::Instruction*> dead_;
