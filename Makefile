@@ -9,6 +9,9 @@ export OCL_ICD_VENDORS ?= $(POCL_PREFIX)/etc/OpenCL/vendors
 export CCACHE_DIR ?= /opt/spvjit-ccache
 export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
+# The test binary's precompiled header (test/CMakeLists.txt): ccache takes -include'd PCHs only
+# with these sloppinesses, and otherwise compiles every test file again.
+export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE ?= 8G
 
 .PHONY: all deps build test examples bench clean check-asan check-tsan sanitizers soak fuzz

@@ -7,6 +7,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -201,6 +202,8 @@ class JitCore {
     static_cast<KernelInterface&>(facts) = km;
     facts.spec = spec;
     facts.stack = group_stack(def);
+    facts.stack.per_item = std::max<std::uint64_t>(facts.stack.per_item,
+                                                   built.launch.stack_bytes_per_item);
     facts.coarsen = built.launch.coarsen;
     facts.group_per_item = built.launch.group_per_item;
     facts.runs_with_offsets = built.launch.runs_with_offsets;

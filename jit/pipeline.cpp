@@ -7,6 +7,7 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include "common/env.hpp"
 #include "common/error_report.hpp"
 #include "common/log.hpp"
+#include "ir/analysis/group_stack.hpp"
 #include "ir/bounds.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
@@ -139,6 +141,7 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
   }
   launch.coarsen = 1;
   launch.group_per_item = false;
+  launch.stack_bytes_per_item = 0;
   // A raw module's kernels share one program: none is rewritten for its own geometry (nor
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
@@ -188,6 +191,14 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
   if (target.split_wide_builtins) {
     passes.run("split-wide-builtin-calls",
                [](llvm::Module& m) { split_wide_builtin_calls(m, max_builtin_vector_bits); });
+  }
+  // A coarsened body holds W-lane values and lane buffers where the builder's kernel held
+  // scalars: the group's size must fit what PoCL will keep per work-item of the lowered kernel,
+  // not the builder's (issue #46: 8.9 MB groups on an 8 MiB stack).
+  if (launch.coarsen > 1) {
+    const std::uint64_t bytes = stack_bytes_per_work_item(*module, def.name);
+    launch.stack_bytes_per_item = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>((bytes + 15) / 16 * 16, entry_max_stack_bytes));
   }
   return module;
 }

@@ -500,6 +500,18 @@ void upwind_every_width(Runtime& rt) {
     }
     rt.synchronize();
     const auto got = (steps % 2 ? Q1 : Q0).to_vector();
+    // The lowered kernel's stack per work-item (its lane buffers) is known to the launch, and
+    // the groups it chose fit half the thread's stack.
+    const auto& s = detail::KernelAccess::state(k);
+    const std::size_t group = s.last_geometry.workgroup[0] * s.last_geometry.workgroup[1] *
+                              s.last_geometry.workgroup[2];
+    if (s.facts.coarsen > 1) {
+      check(s.facts.stack.per_item > 0 && group * s.facts.stack.per_item <= s.facts.stack.budget(),
+            "upwind, width " + std::to_string(s.facts.coarsen) + ": groups of " +
+                std::to_string(group) + " x " + std::to_string(s.facts.stack.per_item) +
+                " bytes per work-item within the stack budget " +
+                std::to_string(s.facts.stack.budget()));
+    }
     double worst = 0;
     for (std::size_t i = 0; i < L; ++i) worst = std::max(worst, std::fabs(double(got[i]) - expected[i]));
     check(worst <= 1e-5, "upwind, 2^20 floats, 200 steps, width " +

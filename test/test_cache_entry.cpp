@@ -31,10 +31,13 @@ TEST_CASE("a cache entry decodes to what was encoded") {
   CHECK(std::vector<std::uint8_t>(d.entry.binary.begin(), d.entry.binary.end()) == binary);
 }
 
-TEST_CASE("a cache entry carries what a launch needs: coarsening, offset safety, group loops") {
+TEST_CASE("a cache entry carries what a launch needs: coarsening, offset safety, group loops, "
+          "stack per work-item") {
   for (const EntryLaunch launch : {EntryLaunch{1, false}, EntryLaunch{16, true},
                                    EntryLaunch{8, false}, EntryLaunch{entry_max_coarsen, true},
-                                   EntryLaunch{1, false, true}, EntryLaunch{1, true, true}}) {
+                                   EntryLaunch{1, false, true}, EntryLaunch{1, true, true},
+                                   EntryLaunch{16, true, false, 64},
+                                   EntryLaunch{8, false, false, entry_max_stack_bytes}}) {
     CAPTURE(launch.coarsen);
     const DecodedEntry d = decode_entry(encode_entry("k", spirv, binary, launch));
     REQUIRE_MESSAGE(d.ok(), d.error);

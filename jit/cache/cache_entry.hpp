@@ -4,8 +4,10 @@
 //        0     8  magic "SPVJITKC"
 //        8     4  format version (entry_format_version), little-endian like every field
 //       12     1  launch: indices per work-item in dimension 0 (the coarsening width, 1 to 64)
-//       13     1  launch: flags, bit 0 = the kernel runs with a global offset (offset_safety.hpp)
-//       14     2  reserved, 0
+//       13     1  launch: flags, bit 0 = the kernel runs with a global offset (offset_safety.hpp),
+//                 bit 1 = one work-item runs a whole work-group (group_loops.hpp)
+//       14     2  launch: the lowered kernel's stack per work-item, in 16-byte units
+//                 (EntryLaunch::stack_bytes_per_item)
 //       16     8  key length K      (the full cache key text, cache_key.hpp)
 //       24     8  SPIR-V length S   (bytes; a whole number of 32-bit words)
 //       32     8  binary length B   (CL_PROGRAM_BINARIES of the built program)
@@ -26,7 +28,7 @@
 
 namespace spvjit::detail {
 
-inline constexpr std::uint32_t entry_format_version = 2;
+inline constexpr std::uint32_t entry_format_version = 3;
 inline constexpr std::size_t entry_header_size = 48;
 
 /// What launching an entry's kernel needs besides its binary.
@@ -35,9 +37,14 @@ struct EntryLaunch {
   bool runs_with_offsets = false;  ///< jit/spirv/offset_safety.hpp
   /// One work-item runs a whole work-group (jit/workgroup/group_loops.hpp).
   bool group_per_item = false;
+  /// What the lowering added to a work-item's stack on the thread that runs its group
+  /// (ir/analysis/group_stack.hpp's estimate of the lowered kernel; a coarsened body's lane
+  /// buffers): a multiple of 16, at most entry_max_stack_bytes; 0 when the pipeline added none.
+  std::uint32_t stack_bytes_per_item = 0;
   friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
 };
 inline constexpr unsigned entry_max_coarsen = 64;
+inline constexpr std::uint32_t entry_max_stack_bytes = 0xffff * 16;
 
 /// A decoded entry: views into the bytes it was decoded from.
 struct CacheEntry {
@@ -54,12 +61,13 @@ struct DecodedEntry {
   bool ok() const { return error == nullptr; }
 };
 
-/// `launch.coarsen` must be 1 to entry_max_coarsen.
+/// `launch.coarsen` must be 1 to entry_max_coarsen; `launch.stack_bytes_per_item` a multiple of
+/// 16 up to entry_max_stack_bytes.
 std::vector<std::uint8_t> encode_entry(std::string_view key, std::span<const std::uint32_t> spirv,
                                        std::span<const std::uint8_t> binary,
                                        EntryLaunch launch = {});
 
-/// Validates magic, version, launch bytes, reserved field, lengths against the span's size
+/// Validates magic, version, launch bytes, lengths against the span's size
 /// (overflow-safe), checksum, a non-empty key and binary, and a SPIR-V magic number in the first
 /// word.
 DecodedEntry decode_entry(std::span<const std::uint8_t> bytes) noexcept;
