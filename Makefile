@@ -14,7 +14,7 @@ export CCACHE_NOHASHDIR ?= 1
 export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE ?= 8G
 
-.PHONY: all deps build test examples bench clean check-asan check-tsan sanitizers soak fuzz
+.PHONY: all deps build test check examples bench clean check-asan check-tsan sanitizers soak fuzz
 
 all: build
 
@@ -39,6 +39,12 @@ test: build
 	$(STAGE) check-asan $(MAKE) --no-print-directory check-asan
 	$(STAGE) check-tsan $(MAKE) --no-print-directory check-tsan
 	$(STAGE) fuzz $(MAKE) --no-print-directory fuzz
+
+# The inner loop (docs/contributing.md, "Which tests when"): an incremental build, then every
+# test but those that took over CHECK_SECONDS in this build directory's last run (test/quick.sh).
+CHECK_SECONDS ?= 10
+check: build
+	$(STAGE) check bash test/quick.sh $(BUILD) $(CHECK_SECONDS)
 
 # The examples consume the *installed* package, as an embedding application would: install into
 # $(BUILD)/install, build examples/ against it with CMake, and one of them with pkg-config.

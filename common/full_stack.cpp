@@ -96,6 +96,7 @@ class Companion {
       if (stopping_) return;
       lock.unlock();
       try {
+        const WorkScope lent(WorkScope::Lent{});  // its caller waits inside its own scope
         job_(context_);
       } catch (...) {
         error_ = std::current_exception();

@@ -15,6 +15,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "common/exit_gate.hpp"
+
 namespace spvjit::detail {
 
 /// The calling thread's whole stack in bytes (pthread_getattr_np), read once per thread.
@@ -30,6 +32,7 @@ void run_on_full_stack_thread(void (*job)(void*), void* context);
 /// `f()` here when this thread's stack is full-sized, else on the helper thread.
 template <class F>
 decltype(auto) with_full_stack(F&& f) {
+  const WorkScope scope;  // the work it runs is spvjit's: exit() waits for it (exit_gate.hpp)
   if (this_thread_has_full_stack()) [[likely]] return std::forward<F>(f)();
   using R = decltype(std::forward<F>(f)());
   if constexpr (std::is_void_v<R>) {

@@ -399,7 +399,9 @@ class JitCore {
 }  // namespace detail
 
 Jit::Jit(Runtime& runtime, JitOptions options)
-    : core_(std::make_unique<detail::JitCore>(runtime, std::move(options))) {}
+    : core_(std::make_unique<detail::JitCore>(runtime, std::move(options))) {
+  detail::note_new_owner();
+}
 Jit::~Jit() = default;
 Jit::Jit(Jit&&) noexcept = default;
 Jit& Jit::operator=(Jit&&) noexcept = default;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/exit_gate.hpp"
 #include "runtime/core.hpp"
 #include "runtime/released_memory.hpp"
 #include "spvjit/view.hpp"
@@ -48,6 +49,7 @@ void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size
                   const void* src) {
   if (bytes == 0) return;
   const cl_command_queue q = core.transfer_queue();
+  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
   const auto lock = core.enter(q);
   check_cl(clEnqueueWriteBuffer(q, mem, CL_TRUE, offset, bytes, src, 0, nullptr,
                                 nullptr),
@@ -58,6 +60,7 @@ void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_
                  void* dst) {
   if (bytes == 0) return;
   const cl_command_queue q = core.transfer_queue();
+  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
   const auto lock = core.enter(q);
   check_cl(clEnqueueReadBuffer(q, mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
                                nullptr),
@@ -67,6 +70,7 @@ void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_
 void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes) {
   if (bytes == 0) return;
   const cl_command_queue q = core.transfer_queue();
+  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
   const auto lock = core.enter(q);
   const cl_uchar zero = 0;
   check_cl(clEnqueueFillBuffer(q, mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
@@ -88,6 +92,7 @@ void buffer_fill(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_
     return;
   }
   const cl_command_queue q = core.transfer_queue();
+  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
   const auto lock = core.enter(q);
   check_cl(clEnqueueFillBuffer(q, mem, pattern, pattern_bytes, offset, bytes, 0, nullptr, nullptr),
            "clEnqueueFillBuffer");
@@ -102,6 +107,7 @@ void buffer_copy_region(RuntimeCore& core, _cl_mem* from, std::size_t from_offse
                         std::size_t to_offset, std::size_t bytes) {
   if (bytes == 0) return;
   const cl_command_queue q = core.transfer_queue();
+  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
   const auto lock = core.enter(q);
   check_cl(clEnqueueCopyBuffer(q, from, to, from_offset, to_offset, bytes, 0, nullptr, nullptr),
            "clEnqueueCopyBuffer");

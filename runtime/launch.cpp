@@ -280,6 +280,8 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
 void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
                            const detail::ArgView* args, std::size_t count,
                            _cl_event** event) {
+  // exit() waits for the launch (common/exit_gate.hpp).
+  const detail::WorkScope scope(detail::WorkScope::Quiet{});
   // On `basic` the groups run on this thread, their context arrays sized against a default
   // thread's stack, and a first launch compiles there: a smaller stack hands the launch to a
   // thread with a full one (common/full_stack.hpp).

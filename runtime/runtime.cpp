@@ -224,6 +224,7 @@ Runtime::Runtime() : Runtime(RuntimeOptions{}) {}
 Runtime::Runtime(const RuntimeOptions& options)
     : core_(
           detail::with_full_stack([&] { return std::make_shared<detail::RuntimeCore>(options); })) {
+  detail::note_new_owner();
 }
 Runtime::~Runtime() = default;
 Runtime::Runtime(Runtime&&) noexcept = default;

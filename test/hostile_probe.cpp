@@ -12,6 +12,14 @@
 //                                         kernel with a 1024-float private array
 //   hostile_probe exit-with-jit DIR       compiles with the disk cache in DIR, then exit() with
 //                                         the Runtime and Jit alive (static)
+//   hostile_probe exit-during WORK CACHE DELAY_US
+//                                         a thread does WORK (compile: cold compiles; launch:
+//                                         launches and synchronizes; read: reads a buffer back)
+//                                         while the main thread, DELAY_US after the work began,
+//                                         calls exit(0) (or quick_exit(0), or returns from
+//                                         main: WORK "compile-quick", "compile-return"); CACHE
+//                                         is a disk-cache directory or "off". The host's own
+//                                         atexit handler prints "host atexit ran" (issue #53)
 //   hostile_probe concurrent-opencl       a host thread enumerates OpenCL platforms while
 //                                         another creates a Runtime
 //   hostile_probe names                   kernels named like device and library symbols, and
@@ -25,6 +33,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -228,6 +237,63 @@ int exit_with_jit(const char* cache_dir) {
   std::exit(0);
 }
 
+// Case 4b (issue #53): exit() (quick_exit, return from main) while another thread is inside
+// spvjit: a cold compile, launches, a read. The host's atexit handler must run and the exit
+// status be the one asked for.
+void host_atexit() {
+  std::printf("host atexit ran\n");
+  std::fflush(stdout);
+}
+
+int exit_during(const std::string& work, const std::string& cache, long delay_us) {
+  std::atexit(host_atexit);
+  std::at_quick_exit(host_atexit);
+  static Runtime rt;
+  JitOptions options;
+  if (cache == "off") {
+    options.disk_cache = false;
+  } else {
+    options.cache_dir = cache;
+  }
+  static Jit jit(rt, options);
+  // A first compile and launch: the exit comes during later work, not the Runtime's start.
+  Kernel warm = jit.compile(fill_kernel(unique("exit_warm")));
+  check_fill(rt, warm, 1000, 3.5f, "warm fill");
+  static std::atomic<bool> started{false};
+  static Buffer<float> data = rt.zeros<float>(std::size_t{1} << 20);
+  const bool compiles = work.rfind("compile", 0) == 0;
+  std::thread([compiles, work] {
+    try {
+      for (int r = 0;; ++r) {
+        if (compiles) {
+          started = true;
+          Kernel k = jit.compile(fill_kernel(unique("exit_during_" + std::to_string(r))));
+          (void)k;
+        } else if (work == "launch") {
+          Kernel k = jit.compile(fill_kernel(unique("exit_warm")));
+          started = true;
+          k.launch(NDRange{data.size()}, data, static_cast<float>(r));
+          rt.synchronize();
+        } else {
+          started = true;
+          (void)data.to_vector();
+        }
+      }
+    } catch (const std::exception& e) {
+      // A compile or launch refused because the process is exiting is an answer too.
+      std::printf("worker: %s\n", e.what());
+      std::fflush(stdout);
+    }
+  }).detach();
+  while (!started) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+  std::printf("exiting\n");
+  std::fflush(stdout);
+  if (work == "compile-quick") std::quick_exit(0);
+  if (work == "compile-return") return 0;
+  std::exit(0);
+}
+
 // Case 5: another OpenCL user starting at the same moment.
 int concurrent_opencl() {
   std::atomic<bool> go{false};
@@ -319,6 +385,9 @@ int main(int argc, char** argv) {
     if (which == "closed-fds" && argc > 2) return closed_fds(argv[2]);
     if (which == "small-stack" && argc > 2) return small_stack(std::strtoull(argv[2], nullptr, 10));
     if (which == "exit-with-jit" && argc > 2) return exit_with_jit(argv[2]);
+    if (which == "exit-during" && argc > 4) {
+      return exit_during(argv[2], argv[3], std::strtol(argv[4], nullptr, 10));
+    }
     if (which == "concurrent-opencl") return concurrent_opencl();
     if (which == "names") return names();
     if (which == "statements" && argc > 2) return statements(std::strtoull(argv[2], nullptr, 10));
@@ -328,6 +397,6 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr,
                "usage: hostile_probe two-runtimes [ROUNDS [DEVICE]] | closed-fds REPORT | small-stack KIB | "
-               "exit-with-jit DIR | concurrent-opencl | names | statements N\n");
+               "exit-with-jit DIR | exit-during WORK CACHE DELAY_US | concurrent-opencl | names | statements N\n");
   return 2;
 }

@@ -126,6 +126,47 @@ TEST_CASE("hostile hosts: exit() with a Jit alive and its entries on disk exits 
   }
 }
 
+// Issue #53: the host ends its process (exit(), return from main, quick_exit) while a thread of
+// its is inside spvjit. Was, before the exit gate (common/exit_gate.hpp): SIGSEGV in
+// clCreateProgramWithIL on a released context (return from main, 5 runs of 12), PoCL's
+// "PTHREAD ERROR in POclReleaseEvent" then SIGABRT or SIGSEGV (launches, 2 of 6). Each run
+// ends at another moment of the work (0 to 285 ms after it began); each must exit 0 after
+// the host's own atexit handler ran. Fewer runs under ASan, where a probe takes seconds.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int exit_runs = 2;
+#else
+constexpr int exit_runs = 20;
+#endif
+
+static void exits_cleanly_during(const std::string& work, bool disk_cache) {
+  for (int run = 0; run < exit_runs; ++run) {
+    CAPTURE(run);
+    test::TempDir dir("spvjit-hostile");
+    const std::string cache = disk_cache ? dir.path() + "/spvjit" : "off";
+    const std::string delay_us = std::to_string(run * 15000);
+    std::string out;
+    CHECK_MESSAGE(test::run_command(probe(dir, "exit-during " + work + " " + cache + " " + delay_us),
+                                    out) == 0,
+                  out);
+    CHECK_MESSAGE(out.find("host atexit ran") != std::string::npos, out);
+  }
+}
+
+TEST_CASE("hostile hosts: exit() while another thread compiles, disk cache off and on") {
+  exits_cleanly_during("compile", false);
+  exits_cleanly_during("compile", true);
+}
+
+TEST_CASE("hostile hosts: return from main and quick_exit while another thread compiles") {
+  exits_cleanly_during("compile-return", false);
+  exits_cleanly_during("compile-quick", false);
+}
+
+TEST_CASE("hostile hosts: exit() while another thread launches, or reads a buffer") {
+  exits_cleanly_during("launch", false);
+  exits_cleanly_during("read", false);
+}
+
 TEST_CASE("hostile hosts: another thread's first OpenCL call beside a Runtime's start") {
   // Was: DeviceNotFoundError "... the ICD loader found no platform ... Install PoCL 6" (3 of 3):
   // PoCL's first device probe let a second thread through with no device

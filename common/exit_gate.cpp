@@ -1,0 +1,99 @@
+#include "common/exit_gate.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+namespace spvjit::detail {
+
+namespace {
+
+// Never destroyed: threads parked at the gate, and work that outlasts the wait, still read it
+// after exit() has destroyed the other statics.
+struct Gate {
+  std::atomic<bool> exiting{false};
+  std::atomic<int> threads_inside{0};  ///< threads with an outermost WorkScope open
+  std::atomic<std::uint64_t> owners{0};      ///< Runtimes and Jits made
+  std::atomic<std::uint64_t> registered{0};  ///< `owners` when the handler was last registered
+  std::mutex registering;
+};
+Gate& gate() {
+  static Gate* const g = new Gate;
+  return *g;
+}
+
+thread_local int depth = 0;
+thread_local std::uint64_t finished_here = 0;  ///< outermost scopes this thread closed
+
+[[noreturn]] void park() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+void close_gate_and_wait() {
+  Gate& g = gate();
+  g.exiting.store(true, std::memory_order_seq_cst);
+  // exit() called from inside a scope (its own thread's work) does not wait for itself.
+  const int own = depth > 0 ? 1 : 0;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(exit_wait_for_work_seconds);
+  while (g.threads_inside.load(std::memory_order_seq_cst) > own &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void register_handler(Gate& g) {
+  const std::uint64_t owners = g.owners.load(std::memory_order_acquire);
+  std::lock_guard<std::mutex> lock(g.registering);
+  if (g.exiting.load(std::memory_order_seq_cst)) return;
+  // A failed registration (the table full) leaves exit as it was before: nothing to report.
+  if (std::atexit(close_gate_and_wait) == 0) g.registered.store(owners, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+WorkScope::WorkScope() noexcept { enter(); }
+
+WorkScope::WorkScope(Quiet) noexcept : registers_(false) { enter(); }
+
+void WorkScope::enter() noexcept {
+  if (depth++ > 0) return;
+  counted_ = true;
+  Gate& g = gate();
+  // With the seq_cst store and load of close_gate_and_wait: either the handler sees this thread
+  // inside and waits, or this thread sees the gate closed and stays out.
+  g.threads_inside.fetch_add(1, std::memory_order_seq_cst);
+  if (g.exiting.load(std::memory_order_seq_cst)) [[unlikely]] {
+    g.threads_inside.fetch_sub(1, std::memory_order_seq_cst);
+    park();
+  }
+}
+
+WorkScope::WorkScope(Lent) noexcept { ++depth; }
+
+WorkScope::~WorkScope() {
+  --depth;
+  if (!counted_) return;
+  Gate& g = gate();
+  g.threads_inside.fetch_sub(1, std::memory_order_seq_cst);
+  if (!registers_) return;
+  // Registered again after the work, not before it: LLVM's and PoCL's function-local statics
+  // made during a compile or a first launch are destroyed by exit() before any handler
+  // registered ahead of them runs, and a compile in flight crashed on them while the handler
+  // waited (SIGSEGV in PoCL's codegen, 6 runs of 6 with the disk cache on). After a new
+  // Runtime or Jit, and after each thread's 1st, 2nd, 4th, 8th, ... piece of work: the
+  // statics are made by the first compiles and launches, and the table grows by a logarithm.
+  const std::uint64_t n = ++finished_here;
+  if ((n & (n - 1)) == 0 ||
+      g.registered.load(std::memory_order_relaxed) != g.owners.load(std::memory_order_relaxed))
+      [[unlikely]] {
+    register_handler(g);
+  }
+}
+
+void note_new_owner() noexcept { gate().owners.fetch_add(1, std::memory_order_acq_rel); }
+
+}  // namespace spvjit::detail

@@ -1,0 +1,52 @@
+// exit() while another thread is inside spvjit (issue #53). exit() runs the host's atexit
+// handlers and then destroys every static object, a host's static Runtime and Jit, LLVM's and
+// PoCL's globals among them, while the process's other threads go on: a thread compiling,
+// launching or reading a buffer at that moment used a context clReleaseContext had freed
+// (SIGSEGV in clCreateProgramWithIL, PoCL's "PTHREAD ERROR in POclReleaseEvent").
+//
+// So each call that does spvjit's work (a compile, a launch, a wait, a buffer transfer) runs
+// inside a WorkScope, and spvjit registers an atexit handler when such a call ends (after a
+// Runtime or Jit is made, and at each thread's 1st, 2nd, 4th, ... call): registered after the
+// host's static Runtime and Jit were constructed and after the statics LLVM and PoCL make
+// during the first compiles and launches, it runs before any of them is destroyed (exit() runs
+// handlers last-registered first). It closes the gate, waits (up to
+// exit_wait_for_work_seconds) for the threads inside to leave, and a thread that comes to the
+// gate afterwards waits there, touching nothing, until the process is gone. The host's own
+// atexit handlers and exit status are untouched; quick_exit destroys nothing and needs no gate.
+#pragma once
+
+namespace spvjit::detail {
+
+/// How long exit() waits for work in flight (a cold compile takes well under a second; a
+/// synchronize may wait on a long kernel) before it goes on regardless.
+inline constexpr int exit_wait_for_work_seconds = 10;
+
+/// The calling thread is doing spvjit's work for this object's lifetime. Scopes nest; the
+/// outermost one parks the thread for good if the process has begun to exit.
+class WorkScope {
+ public:
+  /// A scope on a thread that runs work on another's behalf (the full-stack companion), while
+  /// that thread waits inside its own scope: it nests, and never parks.
+  struct Lent {};
+  /// A scope that never registers the handler when it ends: a launch, the hot path that must not
+  /// allocate (a registration may: glibc grows its atexit table in blocks of 32).
+  struct Quiet {};
+
+  WorkScope() noexcept;
+  explicit WorkScope(Lent) noexcept;
+  explicit WorkScope(Quiet) noexcept;
+  ~WorkScope();
+  WorkScope(const WorkScope&) = delete;
+  WorkScope& operator=(const WorkScope&) = delete;
+
+ private:
+  void enter() noexcept;
+  bool counted_ = false;  ///< this scope made the thread count as inside
+  bool registers_ = true;  ///< registers the handler when it ends, at the counts above
+};
+
+/// A Runtime or Jit was made: the next outermost WorkScope to end registers the exit handler again,
+/// so that it runs before that object's destructor (registered when its constructor returned).
+void note_new_owner() noexcept;
+
+}  // namespace spvjit::detail
