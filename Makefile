@@ -42,7 +42,7 @@ test: build
 
 # The inner loop (docs/contributing.md, "Which tests when"): an incremental build, then every
 # test but those that took over CHECK_SECONDS in this build directory's last run (test/quick.sh).
-CHECK_SECONDS ?= 10
+CHECK_SECONDS ?= 3
 check: build
 	$(STAGE) check bash test/quick.sh $(BUILD) $(CHECK_SECONDS)
 
