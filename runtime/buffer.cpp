@@ -3,6 +3,7 @@
 // transfer between two small launches does not switch devices and wait twice.
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "common/exit_gate.hpp"
@@ -45,13 +46,24 @@ std::size_t sub_buffer_alignment(const RuntimeCore& core) noexcept {
   return align;
 }
 
+namespace {
+
+// One transfer's queue and its order (RuntimeCore::enter), held until the command is enqueued,
+// inside a WorkScope made first: exit() waits for the transfer (common/exit_gate.hpp).
+struct Transfer {
+  explicit Transfer(RuntimeCore& core) : queue(core.transfer_queue()), order(core.enter(queue)) {}
+  WorkScope scope;
+  cl_command_queue queue;
+  std::unique_lock<std::mutex> order;
+};
+
+}  // namespace
+
 void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                   const void* src) {
   if (bytes == 0) return;
-  const cl_command_queue q = core.transfer_queue();
-  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
-  const auto lock = core.enter(q);
-  check_cl(clEnqueueWriteBuffer(q, mem, CL_TRUE, offset, bytes, src, 0, nullptr,
+  const Transfer t(core);
+  check_cl(clEnqueueWriteBuffer(t.queue, mem, CL_TRUE, offset, bytes, src, 0, nullptr,
                                 nullptr),
            "clEnqueueWriteBuffer");
 }
@@ -59,23 +71,19 @@ void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size
 void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                  void* dst) {
   if (bytes == 0) return;
-  const cl_command_queue q = core.transfer_queue();
-  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
-  const auto lock = core.enter(q);
-  check_cl(clEnqueueReadBuffer(q, mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
+  const Transfer t(core);
+  check_cl(clEnqueueReadBuffer(t.queue, mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
                                nullptr),
            "clEnqueueReadBuffer");
 }
 
 void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes) {
   if (bytes == 0) return;
-  const cl_command_queue q = core.transfer_queue();
-  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
-  const auto lock = core.enter(q);
+  const Transfer t(core);
   const cl_uchar zero = 0;
-  check_cl(clEnqueueFillBuffer(q, mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
+  check_cl(clEnqueueFillBuffer(t.queue, mem, &zero, 1, 0, bytes, 0, nullptr, nullptr),
            "clEnqueueFillBuffer");
-  check_cl(clFinish(q), "clFinish");
+  check_cl(clFinish(t.queue), "clFinish");
 }
 
 void buffer_fill(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
@@ -91,12 +99,10 @@ void buffer_fill(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_
     buffer_write(core, mem, offset, bytes, copies.data());
     return;
   }
-  const cl_command_queue q = core.transfer_queue();
-  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
-  const auto lock = core.enter(q);
-  check_cl(clEnqueueFillBuffer(q, mem, pattern, pattern_bytes, offset, bytes, 0, nullptr, nullptr),
+  const Transfer t(core);
+  check_cl(clEnqueueFillBuffer(t.queue, mem, pattern, pattern_bytes, offset, bytes, 0, nullptr, nullptr),
            "clEnqueueFillBuffer");
-  check_cl(clFinish(q), "clFinish");
+  check_cl(clFinish(t.queue), "clFinish");
 }
 
 void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t bytes) {
@@ -106,12 +112,10 @@ void buffer_copy(RuntimeCore& core, _cl_mem* from, _cl_mem* to, std::size_t byte
 void buffer_copy_region(RuntimeCore& core, _cl_mem* from, std::size_t from_offset, _cl_mem* to,
                         std::size_t to_offset, std::size_t bytes) {
   if (bytes == 0) return;
-  const cl_command_queue q = core.transfer_queue();
-  const WorkScope scope;  // exit() waits for it (common/exit_gate.hpp)
-  const auto lock = core.enter(q);
-  check_cl(clEnqueueCopyBuffer(q, from, to, from_offset, to_offset, bytes, 0, nullptr, nullptr),
+  const Transfer t(core);
+  check_cl(clEnqueueCopyBuffer(t.queue, from, to, from_offset, to_offset, bytes, 0, nullptr, nullptr),
            "clEnqueueCopyBuffer");
-  check_cl(clFinish(q), "clFinish");
+  check_cl(clFinish(t.queue), "clFinish");
 }
 
 }  // namespace spvjit::detail

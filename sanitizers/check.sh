@@ -6,9 +6,10 @@
 #         suite in one process per core (each a range of its cases), in build-asan/ (CMake
 #         preset asan, CMakePresets.json): a few processes, each with the runtime's start-up
 #         once, instead of one per case as CTest runs it. sanitizers/asan_env.sh has the options
-#         every ASan run shares and why (LeakSanitizer's tracer crash at exit). With GCC: clang-15, which the
-#         fuzz targets need (fuzz/run.sh, build-fuzz/), cannot capture structured bindings in
-#         lambdas (C++20's P1091, clang 16), and the tests do, as KernelAbstractions ports do.
+#         every ASan run shares and why (LeakSanitizer's tracer crash at exit). With GCC:
+#         clang-15, which the fuzz targets need (fuzz/run.sh, build-fuzz/), cannot capture
+#         structured bindings in lambdas (C++20's P1091, clang 16), and the tests do, as
+#         KernelAbstractions ports do.
 #   tsan  ThreadSanitizer: the doctest suite "concurrency", in build-tsan/ (CMake preset tsan),
 #         built alone: the library and the files that hold the suite (spvjit_concurrency_tests)
 #

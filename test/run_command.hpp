@@ -27,10 +27,8 @@ inline int finish_command(FILE* p, std::string& out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/// Runs `cmd` to its end: its exit status, with its output appended to `out`. Not inlined:
-/// GCC 12, inlining it into a caller that builds `cmd` from temporaries, warns falsely
-/// (-Wstringop-overflow in char_traits::copy).
-[[gnu::noinline]] inline int run_command(const std::string& cmd, std::string& out) {
+/// Runs `cmd` to its end: its exit status, with its output appended to `out`.
+inline int run_command(const std::string& cmd, std::string& out) {
   return finish_command(start_command(cmd), out);
 }
 
