@@ -1,5 +1,6 @@
 #include "common/child_process.hpp"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -62,6 +63,24 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) int child_start(v
   syscall(SYS_execve, setup->program, setup->argv, setup->envp);
   syscall(SYS_exit, 127);
   return 127;
+}
+
+// glibc's own clone, looked up in libc rather than bound to whatever defines the symbol first.
+// ThreadSanitizer defines one: its interceptor runs TSan's after-fork bookkeeping in the child,
+// and with CLONE_VM that is this process's memory and this thread's state. TSan then takes the
+// whole process for the child of a multithreaded fork: it ignores the thread's synchronisation,
+// loses the order pthread_join gives, and reported a joined compile thread's writes as racing
+// with the main thread's later delete (CI at becf57b). PoCL starts its translator the same way
+// (third_party/pocl/patches/0001). child_start makes raw system calls only, so no interceptor
+// has anything to see in it.
+using CloneFn = int (*)(int (*)(void*), void*, int, void*, ...);
+CloneFn libc_clone() noexcept {
+  CloneFn fn = nullptr;
+  if (void* libc = ::dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD)) {
+    fn = reinterpret_cast<CloneFn>(::dlsym(libc, "clone"));
+    ::dlclose(libc);
+  }
+  return fn ? fn : &::clone;
 }
 
 class Fd {
@@ -136,18 +155,9 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   if (stack == MAP_FAILED) fail("mmap");
   pthread_sigmask(SIG_SETMASK, &all, &previous);
   int pidfd = -1;
-#if defined(__SANITIZE_THREAD__)
-  // ThreadSanitizer cannot follow a child that shares the thread's memory and TLS: after one,
-  // it lost the order a later pthread_join gives (it then reported the joined thread's reads as
-  // racing). Its fork() interceptor knows what a fork is, so TSan builds copy the process here;
-  // release builds never do.
-  const pid_t pid = ::fork();
-  if (pid == 0) child_start(&setup);
-  if (pid > 0) pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-  const pid_t pid = ::clone(child_start, static_cast<char*>(stack) + stack_size,
-                            CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &setup, &pidfd);
-#endif
+  const CloneFn start = libc_clone();
+  const pid_t pid = start(child_start, static_cast<char*>(stack) + stack_size,
+                          CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &setup, &pidfd);
   const int clone_errno = errno;
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   ::munmap(stack, stack_size);
