@@ -20,6 +20,11 @@
 //                                         main: WORK "compile-quick", "compile-return"); CACHE
 //                                         is a disk-cache directory or "off". The host's own
 //                                         atexit handler prints "host atexit ran" (issue #53)
+//   hostile_probe signal-storm ROUNDS     a host thread compiles ROUNDS new kernels and launches
+//                                         each at four work-group sizes (PoCL links a work-group
+//                                         function per size) while another thread sends it
+//                                         SIGUSR2, whose handler has no SA_RESTART, every 2 ms,
+//                                         as a profiler or watchdog does (issue #53)
 //   hostile_probe concurrent-opencl       a host thread enumerates OpenCL platforms while
 //                                         another creates a Runtime
 //   hostile_probe names                   kernels named like device and library symbols, and
@@ -28,8 +33,10 @@
 //                                         (examples::straight_line) compiled, launched, checked;
 //                                         prints its SPIR-V's bytes (issue #34)
 #include <CL/cl.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -297,6 +304,89 @@ int exit_during(const std::string& work, const std::string& cache, long delay_us
   std::exit(0);
 }
 
+// Case 4b: a thread-directed signal storm on the thread that compiles and launches.
+std::atomic<int> g_storm_signals{0};
+void on_storm_signal(int) { g_storm_signals.fetch_add(1, std::memory_order_relaxed); }
+
+// The signals LLVM takes for itself when it registers its handlers (lib/Support/Unix/
+// Signals.inc: IntSigs and InfoSigs), each given the host's handler here.
+constexpr int host_signals[] = {SIGHUP, SIGINT, SIGTERM, SIGUSR1, SIGUSR2};
+
+// The host's handlers must still be its own after spvjit and PoCL ran.
+void check_host_handlers(const char* when) {
+  for (int sig : host_signals) {
+    struct sigaction now {};
+    sigaction(sig, nullptr, &now);
+    if (now.sa_handler != on_storm_signal) {
+      Dl_info info{};
+      const bool named = ::dladdr(reinterpret_cast<void*>(now.sa_handler), &info) != 0;
+      fail(std::string(when) + ": the handler of signal " + std::to_string(sig) +
+           " is no longer the host's but " +
+           (named && info.dli_sname ? info.dli_sname : "an unnamed function") + " in " +
+           (named && info.dli_fname ? info.dli_fname : "an unknown object"));
+    }
+  }
+}
+
+int signal_storm(int rounds) {
+  struct sigaction action {};
+  action.sa_handler = on_storm_signal;  // deliberately no SA_RESTART
+  sigemptyset(&action.sa_mask);
+  for (int sig : host_signals) {
+    if (sigaction(sig, &action, nullptr) != 0) fail("sigaction");
+  }
+  Runtime rt;
+  check_host_handlers("after the Runtime started");
+  Jit jit(rt, {.disk_cache = false});
+  std::atomic<bool> done{false};
+  std::atomic<bool> worker_ready{false};
+  pthread_t worker_handle{};
+  std::string error;
+  std::thread worker([&] {
+    worker_handle = pthread_self();
+    worker_ready = true;
+    try {
+      for (int r = 0; r < rounds; ++r) {
+        // A name of its own per process and round: no cache of PoCL's or ours can answer.
+        Kernel k = jit.compile(fill_kernel(unique("storm_" + std::to_string(r))));
+        for (std::size_t wg : {1u, 16u, 64u, 256u}) {
+          const std::size_t n = 4096;
+          auto z = rt.zeros<float>(n);
+          const float value = 1.5f + static_cast<float>(r);
+          k.launch(NDRange{n}, WorkGroup{wg}, z, value);
+          rt.synchronize();
+          const auto zs = z.to_vector();
+          for (std::size_t j = 0; j < n; ++j) {
+            if (zs[j] != value) {
+              fail("round " + std::to_string(r) + " workgroup " + std::to_string(wg) + ": z[" +
+                   std::to_string(j) + "]=" + std::to_string(zs[j]));
+            }
+          }
+        }
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    done = true;
+  });
+  while (!worker_ready) std::this_thread::yield();
+  int sent = 0;
+  while (!done) {
+    if (pthread_kill(worker_handle, SIGUSR2) == 0) ++sent;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  worker.join();
+  if (!error.empty()) fail(error);
+  check_host_handlers("after the compiles and launches");
+  // A signal LLVM would have kept for itself (SIGUSR1, its "info" signal) reaches the host.
+  const int before = g_storm_signals.load();
+  pthread_kill(pthread_self(), SIGUSR1);
+  if (g_storm_signals.load() != before + 1) fail("SIGUSR1 did not reach the host's handler");
+  std::printf("ok signal storm: %d rounds, %d signals sent, %d handled\n", rounds, sent,
+              g_storm_signals.load());
+  return 0;
+}
+
 // Case 5: another OpenCL user starting at the same moment.
 int concurrent_opencl() {
   std::atomic<bool> go{false};
@@ -391,6 +481,7 @@ int main(int argc, char** argv) {
     if (which == "exit-during" && argc > 4) {
       return exit_during(argv[2], argv[3], std::strtol(argv[4], nullptr, 10));
     }
+    if (which == "signal-storm" && argc > 2) return signal_storm(std::atoi(argv[2]));
     if (which == "concurrent-opencl") return concurrent_opencl();
     if (which == "names") return names();
     if (which == "statements" && argc > 2) return statements(std::strtoull(argv[2], nullptr, 10));
@@ -400,6 +491,6 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr,
                "usage: hostile_probe two-runtimes [ROUNDS [DEVICE]] | closed-fds REPORT | small-stack KIB | "
-               "exit-with-jit DIR | exit-during WORK CACHE DELAY_US | concurrent-opencl | names | statements N\n");
+               "exit-with-jit DIR | exit-during WORK CACHE DELAY_US | signal-storm ROUNDS | concurrent-opencl | names | statements N\n");
   return 2;
 }
