@@ -13,7 +13,8 @@
 # - Patches (patches/, applied after dpkg-source), each explained at its top:
 #   0001: SPIR-V is translated by lib/pocl/pocl-spirv-tool, a small program on Debian's
 #     shared translator library and shared libLLVM, run as a child process: started without
-#     copying the host (clone CLONE_VM|CLONE_VFORK|CLONE_PIDFD + execve, as posix_spawn),
+#     copying the host (glibc's own clone CLONE_VM|CLONE_VFORK|CLONE_PIDFD + execve, as
+#     posix_spawn; never a sanitizer's clone interceptor),
 #     input in a memfd, output from pipes with a time limit, waited for through its pidfd,
 #     and judged by its self-delimiting reply, so a host that ignores SIGCHLD or reaps
 #     children itself does not break it.  libpocl never loads the shared libLLVM (which
@@ -38,6 +39,9 @@
 #   0008: a launch's commands, events, event data and argument copies are recycled (the basic
 #     driver's argument arrays live on its stack), so a warm launch + clFinish allocates
 #     nothing in the process (15 on pthread, 3 on basic before; issue #32).
+#   0009: LLVM never installs its signal handlers over the host's (RemoveFileOnSignal is a
+#     no-op in libpocl), so a host's SIGHUP/INT/TERM/USR1/USR2 handlers stay its own and a
+#     signal no longer deletes the output of a kernel link in flight (abort, issue #53).
 #   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
