@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/core.hpp"
+#include "runtime/host_signal_handlers.hpp"
 
 namespace spvjit {
 
@@ -80,6 +81,8 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
 
 std::vector<SeenDevice> enumerate_devices() {
   mark_opencl_started();
+  // Starting the platforms' devices may put an LLVM's signal handlers over the host's.
+  const HostSignalHandlersKept host_handlers;
   std::vector<SeenDevice> out;
   cl_uint count = 0;
   // The ICD loader answers CL_PLATFORM_NOT_FOUND_KHR (-1001) when it finds no vendor: that is
