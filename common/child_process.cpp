@@ -72,15 +72,18 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) int child_start(v
 // loses the order pthread_join gives, and reported a joined compile thread's writes as racing
 // with the main thread's later delete (CI at becf57b). PoCL starts its translator the same way
 // (third_party/pocl/patches/0001). child_start makes raw system calls only, so no interceptor
-// has anything to see in it.
+// has anything to see in it. Looked up once per process.
 using CloneFn = int (*)(int (*)(void*), void*, int, void*, ...);
 CloneFn libc_clone() noexcept {
-  CloneFn fn = nullptr;
-  if (void* libc = ::dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD)) {
-    fn = reinterpret_cast<CloneFn>(::dlsym(libc, "clone"));
-    ::dlclose(libc);
-  }
-  return fn ? fn : &::clone;
+  static const CloneFn fn = [] {
+    CloneFn found = nullptr;
+    if (void* libc = ::dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD)) {
+      found = reinterpret_cast<CloneFn>(::dlsym(libc, "clone"));
+      ::dlclose(libc);
+    }
+    return found ? found : &::clone;
+  }();
+  return fn;
 }
 
 class Fd {

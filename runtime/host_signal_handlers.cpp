@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstring>
+#include <iterator>
 
 namespace spvjit::detail {
 
@@ -28,13 +29,13 @@ bool in_libllvm(void* handler) {
 }  // namespace
 
 HostSignalHandlersKept::HostSignalHandlersKept() noexcept {
-  for (std::size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); ++i) {
+  for (std::size_t i = 0; i < std::size(signals); ++i) {
     read_[i] = ::sigaction(signals[i], nullptr, &before_[i]) == 0;
   }
 }
 
 HostSignalHandlersKept::~HostSignalHandlersKept() {
-  for (std::size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); ++i) {
+  for (std::size_t i = 0; i < std::size(signals); ++i) {
     if (!read_[i]) continue;
     struct sigaction now {};
     if (::sigaction(signals[i], nullptr, &now) != 0) continue;

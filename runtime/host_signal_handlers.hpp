@@ -15,6 +15,8 @@
 
 #include <signal.h>
 
+#include <iterator>
+
 namespace spvjit::detail {
 
 class HostSignalHandlersKept {
@@ -28,8 +30,8 @@ class HostSignalHandlersKept {
   static constexpr int signals[] = {SIGHUP, SIGINT, SIGTERM, SIGUSR1, SIGUSR2};
 
  private:
-  struct sigaction before_[sizeof(signals) / sizeof(signals[0])];
-  bool read_[sizeof(signals) / sizeof(signals[0])] = {};
+  struct sigaction before_[std::size(signals)];
+  bool read_[std::size(signals)] = {};
 };
 
 }  // namespace spvjit::detail
