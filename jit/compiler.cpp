@@ -54,8 +54,14 @@ JitOptions with_environment(JitOptions options) {
     options.coarsen = *choice != 0;
     options.coarsen_width = *choice >= 2 ? 1u << (*choice - 1) : 0;
   }
+  if (const auto vectors = env_choice("SPVJIT_COARSEN_VECTORS", {"1", "2", "4", "8"})) {
+    options.coarsen_vectors = 1u << *vectors;
+  }
   if (const auto checks = env_flag("SPVJIT_BOUNDS_CHECKS")) options.bounds_checks = *checks;
   if (const auto loops = env_flag("SPVJIT_GROUP_LOOPS")) options.group_loops = *loops;
+  const unsigned vectors = options.coarsen_vectors;
+  user_assert(vectors == 1 || vectors == 2 || vectors == 4 || vectors == 8, {"Jit"})
+      << "JitOptions::coarsen_vectors is " << vectors << "; expected 1, 2, 4 or 8";
   return options;
 }
 
@@ -95,6 +101,7 @@ class JitCore {
     t.bounds_checks = bounds_checks();
     t.coarsen = coarsening();
     t.forced_coarsen_width = options.coarsen_width;
+    t.coarsen_vectors = options.coarsen_vectors;
     t.group_loops = group_looping();
     const auto& w = info.preferred_vector_width;
     // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
@@ -366,7 +373,11 @@ class JitCore {
     std::string coarsen;
     if (coarsening()) {
       coarsen = "\n[coarsen " + (options.coarsen_width ? std::to_string(options.coarsen_width)
-                                                       : std::string("auto")) + "]";
+                                                       : std::string("auto")) +
+                (options.coarsen_vectors > 1
+                     ? " x " + std::to_string(options.coarsen_vectors) + " vectors"
+                     : std::string()) +
+                "]";
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +

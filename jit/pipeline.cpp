@@ -147,11 +147,13 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
   if (target.coarsen && !def.raw) {
     passes.run("coarsen", [&](llvm::Module& m) {
       const CoarsenResult r =
-          coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width);
-      launch.coarsen = r.width;
+          coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width,
+                              target.coarsen_vectors);
+      launch.coarsen = r.width * r.vectors;
       if (r.width > 1) {
-        SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width) +
-                         " indices per work-item");
+        SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width * r.vectors) +
+                         " indices per work-item (" + std::to_string(r.vectors) + " x " +
+                         std::to_string(r.width) + " lanes)");
       } else if (def.declared_elementwise && !r.device_limited) {
         user_error({"compile", def.name})
             << "as specialized " << describe(spec)

@@ -40,6 +40,7 @@ struct LoweringTarget {
   bool bounds_checks = true;  ///< checks kept (the option, and a record the host can read)
   bool coarsen = false;       ///< a CPU device and coarsening on
   unsigned forced_coarsen_width = 0;
+  unsigned coarsen_vectors = 1;  ///< JitOptions::coarsen_vectors
   VectorWidths widths;
   FloatAtomicAdd float_atomics;       ///< what the device adds natively
   /// A CPU device and JitOptions::group_loops: a work-group per work-item where it applies.

@@ -38,6 +38,18 @@ inline Jit& coarse_jit(unsigned width = 0) {
   return *by_width[width];
 }
 
+// Coarsened at `width` lanes with `vectors` vectors per work-item (JitOptions::coarsen_vectors).
+inline Jit& multi_vector_jit(unsigned width, unsigned vectors) {
+  static std::unique_ptr<Jit> by_shape[17][9];
+  auto& jit = by_shape[width][vectors];
+  if (!jit) {
+    JitOptions o = options(true, width);
+    o.coarsen_vectors = vectors;
+    jit = std::make_unique<Jit>(test::runtime(), o);
+  }
+  return *jit;
+}
+
 // Random bits: every float class (subnormals, infinities, NaNs) as well as ordinary values.
 template <class T>
 inline std::vector<T> random_data(std::size_t n, unsigned seed) {

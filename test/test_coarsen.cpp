@@ -52,6 +52,48 @@ TEST_CASE("coarsened saxpy is bit-identical for every vector width") {
   }
 }
 
+TEST_CASE("coarsened saxpy with U vectors per work-item is bit-identical, and the launch divides by U*W") {
+  const KernelDef f32 = examples::saxpy(Scalar::F32);
+  const KernelDef f64 = examples::saxpy(Scalar::F64);
+  for (unsigned width : {2u, 16u}) {
+    for (unsigned vectors : {2u, 4u, 8u}) {
+      CAPTURE(width);
+      CAPTURE(vectors);
+      Jit& jit = multi_vector_jit(width, vectors);
+      CHECK(detail::KernelAccess::state(jit.compile(f32)).facts.coarsen == width * vectors);
+      // Sizes below one vector, one short of and one past a work-item's strip, many strips with
+      // a straddling vector: the fast, full and tail paths of the dispatcher.
+      const std::size_t strip = width * vectors;
+      for (std::size_t n : {std::size_t{1}, strip - 1, strip + 1, 3 * strip + width + 1,
+                            std::size_t{65537}}) {
+        CAPTURE(n);
+        compare_runs<float>(f32, n, 0.5f, jit);
+        compare_runs<double>(f64, n, 0.5, jit);
+      }
+      // A given workgroup, and a static one: its work-items are the kernel's, one vector each.
+      const WorkGroup given{4};
+      compare_runs<float>(f32, 1001, 3.0f, jit, {}, &given);
+      Specialization wg;
+      wg.workgroup = WorkGroup{8};
+      compare_runs<float>(f32, 1001, 3.0f, jit, wg);
+      CHECK(detail::KernelAccess::state(jit.compile(f32, wg)).facts.coarsen == width);
+    }
+  }
+}
+
+TEST_CASE("JitOptions::coarsen_vectors other than 1, 2, 4 or 8 is refused by name") {
+  for (unsigned bad : {0u, 3u, 16u}) {
+    CAPTURE(bad);
+    JitOptions o;
+    o.coarsen_vectors = bad;
+    CHECK_THROWS_WITH_AS(Jit(runtime(), o),
+                         doctest::Contains(("JitOptions::coarsen_vectors is " + std::to_string(bad) +
+                                            "; expected 1, 2, 4 or 8")
+                                               .c_str()),
+                         UserError);
+  }
+}
+
 TEST_CASE("coarsened saxpy with static and given workgroups and a static ndrange") {
   const KernelDef def = examples::saxpy(Scalar::F32);
   Specialization wg;

@@ -146,6 +146,29 @@ TEST_CASE("SPVJIT_COARSEN: off, on or a width in any case, and anything else sto
   }
 }
 
+TEST_CASE("SPVJIT_COARSEN_VECTORS: 1, 2, 4 or 8 vectors per work-item, and anything else stops the Jit") {
+  {
+    TempDir dir;  // a fresh cache: a disk hit would not log the coarsening
+    std::string out;
+    CHECK(cache_probe_with("SPVJIT_LOG=debug SPVJIT_COARSEN=8 SPVJIT_COARSEN_VECTORS=4", dir.path(),
+                           out) == 0);
+    CHECK(out.find("wrong=0") != std::string::npos);
+    // The probe's kernel has a static workgroup: its work-items are its own, one vector each
+    // (test_coarsen.cpp launches several per work-item).
+    CHECK_MESSAGE(out.find("coarsened, 8 indices per work-item (1 x 8 lanes)") != std::string::npos,
+                  out);
+  }
+  for (const char* bad : {"3", "16", "0", "two"}) {
+    CAPTURE(bad);
+    TempDir dir;
+    std::string out;
+    CHECK(cache_probe_with(std::string("SPVJIT_COARSEN_VECTORS=") + bad, dir.path(), out) == 2);
+    CHECK_MESSAGE(out.find(std::string("error: SPVJIT_COARSEN_VECTORS='") + bad +
+                           "': expected one of 1, 2, 4, 8") != std::string::npos,
+                  out);
+  }
+}
+
 TEST_CASE("SPVJIT_LOG: off, info or debug in any case, and anything else stops the Runtime") {
   for (const char* on : {"INFO", "info", "Debug"}) {
     CAPTURE(on);

@@ -1,6 +1,7 @@
 // examples::heat2d_step and heat3d_step, several steps with the two grids swapped as the
 // benchmark runs them, against a C++ loop of the same arithmetic in the same order, bit for
-// bit: odd sizes (and ones without an interior), coarsening on and off, the workgroup chosen
+// bit: odd sizes (and ones without an interior), coarsening on and off (and at 4 and 16 lanes
+// with several vectors per work-item, JitOptions::coarsen_vectors), the workgroup chosen
 // at launch and a static one the sizes do not divide (a padded ndrange the kernels guard
 // against themselves). This file is compiled with -ffp-contract=off (test/CMakeLists.txt), so
 // the reference is two roundings per multiply-add, as the builder's kernels are.
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "spvjit/examples.hpp"
+#include "test/coarsen_support.hpp"
 #include "test/full_mantissa.hpp"
 #include "test/lang_support.hpp"
 
@@ -66,8 +68,11 @@ void check_steps(const KernelDef& def, const Specialization& spec,
                  std::initializer_list<std::array<std::size_t, Rank>> shapes) {
   auto& rt = test::runtime();
   test::compile_checked(def, spec);  // spirv-val
-  for (Jit* jit : {&test::jit(), &scalar_jit()}) {
-    const std::string coarsening = jit == &scalar_jit() ? "off" : "on";
+  for (Jit* jit : {&test::jit(), &scalar_jit(), &test::multi_vector_jit(16, 2),
+                   &test::multi_vector_jit(4, 8)}) {
+    const std::string coarsening = jit == &scalar_jit()   ? "off"
+                                   : jit == &test::jit() ? "on"
+                                                         : "with several vectors per work-item";
     CAPTURE(coarsening);
     Kernel kernel = jit->compile(def, spec);
     for (const auto& shape : shapes) {
@@ -104,7 +109,7 @@ TEST_CASE("examples::heat2d_step: swapped-grid steps equal the C++ loop bit for 
   const KernelDef def = examples::heat2d_step();
   for (const Specialization& spec : {Specialization{}, test::static_workgroup(WorkGroup{16, 16})}) {
     CAPTURE(spec.workgroup.has_value());
-    check_steps<2>(def, spec, {{37, 23}, {3, 50}, {67, 5}, {2, 9}});
+    check_steps<2>(def, spec, {{37, 23}, {3, 50}, {67, 5}, {2, 9}, {131, 6}});
   }
 }
 

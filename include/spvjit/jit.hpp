@@ -53,6 +53,12 @@ struct JitOptions {
   /// W for every coarsened kernel instead of the device's preference: 2, 4, 8 or 16 (0: the
   /// device's). Mostly for measuring. SPVJIT_COARSEN (off, on, 2, 4, 8, 16) overrides both.
   unsigned coarsen_width = 0;
+  /// Vectors of W indices each coarsened work-item runs in turn (U: 1, 2, 4 or 8), in kernels
+  /// without a static workgroup; the launch runs ceil(ndrange / (U*W)) work-items in dimension
+  /// 0. A work-item's fixed cost (the device's work-item loop, the dispatch between vector,
+  /// fast and tail bodies) is then paid once per U vectors. Part of the cache key;
+  /// SPVJIT_COARSEN_VECTORS overrides it.
+  unsigned coarsen_vectors = 1;
   /// On CPU devices, run each work-group of a kernel with barriers and a static workgroup in one
   /// OpenCL work-item: the code between two barriers becomes a loop over the group's local ids,
   /// which the device compiler vectorizes (docs/performance.md, "Work-group code generation").

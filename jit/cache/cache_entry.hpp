@@ -3,7 +3,7 @@
 //   offset  size  field
 //        0     8  magic "SPVJITKC"
 //        8     4  format version (entry_format_version), little-endian like every field
-//       12     1  launch: indices per work-item in dimension 0 (the coarsening width, 1 to 64)
+//       12     1  launch: indices per work-item in dimension 0 (U vectors of W lanes, 1 to 128)
 //       13     1  launch: flags, bit 0 = the kernel runs with a global offset (offset_safety.hpp),
 //                 bit 1 = one work-item runs a whole work-group (group_loops.hpp)
 //       14     2  launch: the lowered kernel's stack per work-item, in 16-byte units
@@ -43,7 +43,7 @@ struct EntryLaunch {
   std::uint32_t stack_bytes_per_item = 0;
   friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
 };
-inline constexpr unsigned entry_max_coarsen = 64;
+inline constexpr unsigned entry_max_coarsen = 128;
 inline constexpr std::uint32_t entry_max_stack_bytes = 0xffff * 16;
 
 /// A decoded entry: views into the bytes it was decoded from.

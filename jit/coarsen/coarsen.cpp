@@ -122,75 +122,126 @@ void erase_unused_lane_tests(llvm::Module& m) {
   }
 }
 
-// The kernel becomes: g = get_global_id(0); base = W*g; all W inside -> vector body(g), else
-// scalar body(i) for i in base .. min(base+W, extent)-1. With a `fast_body` (no bounds checks
-// of get_global_id(0) itself), a full vector below `fast_end` (the least of ndrange(0) and
-// every extent, from the launch) runs it instead: the one compare per work-item an unchecked
-// kernel makes.
+// Calls `helper` on the coarse indices g*U .. g*U+U-1 (U = `vectors`): one call when U is 1,
+// else a loop. Leaves `b` in a new block after them.
+void call_for_each_vector(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Function* helper,
+                          llvm::Value* g, unsigned vectors) {
+  if (vectors == 1) {
+    call_helper(b, kernel, helper, g);
+    return;
+  }
+  auto& ctx = kernel.getContext();
+  llvm::BasicBlock* before = b.GetInsertBlock();
+  auto* first = b.CreateMul(g, b.getInt64(vectors), "first.vector", /*HasNUW=*/true);
+  auto* loop = llvm::BasicBlock::Create(ctx, "vectors", &kernel);
+  auto* after = llvm::BasicBlock::Create(ctx, "vectors.done", &kernel);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  auto* v = b.CreatePHI(b.getInt64Ty(), 2, "v");
+  v->addIncoming(b.getInt64(0), before);
+  call_helper(b, kernel, helper, b.CreateAdd(first, v, "", /*HasNUW=*/true));
+  auto* next = b.CreateAdd(v, b.getInt64(1), "", /*HasNUW=*/true);
+  v->addIncoming(next, loop);
+  b.CreateCondBr(b.CreateICmpULT(next, b.getInt64(vectors)), loop, after);
+  b.SetInsertPoint(after);
+}
+
+// The kernel becomes: g = get_global_id(0); base = U*W*g (U vectors of W indices per
+// work-item); all U*W inside -> the vector body on coarse indices U*g .. U*g+U-1, else (the
+// row's end) the vector body on each of them whose W indices are all inside and the scalar body
+// on the indices of the one that straddles the extent. With a `fast_body` (no bounds checks of
+// get_global_id(0) itself), a work-item whose U*W indices lie below `fast_end` (the least of
+// ndrange(0) and every extent, from the launch) runs it instead: the one compare per work-item an
+// unchecked kernel makes.
 void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
                      llvm::Function* fast_body, llvm::Value* fast_end,
-                     llvm::Function* scalar_body, unsigned width) {
+                     llvm::Function* scalar_body, unsigned width, unsigned vectors) {
   auto& ctx = kernel.getContext();
   llvm::Function* gid = kernel.getParent()->getFunction(global_id_builtin);
   // The kernel's blocks go; extent0 (an argument or constant) survives them.
   kernel.dropAllReferences();
   while (!kernel.empty()) kernel.begin()->eraseFromParent();
   auto* entry = llvm::BasicBlock::Create(ctx, "entry", &kernel);
-  auto* full = llvm::BasicBlock::Create(ctx, "full", &kernel);
-  // Blocks in dominance order, as SPIR-V wants them: fast and checked come before full.
-  auto* fast = fast_body ? llvm::BasicBlock::Create(ctx, "fast", &kernel, full) : nullptr;
-  auto* checked = fast_body ? llvm::BasicBlock::Create(ctx, "checked", &kernel, full) : nullptr;
-  // Without an extent every lane runs, as the padded work-items it stands for would: no tail.
-  auto* tail = extent0 ? llvm::BasicBlock::Create(ctx, "tail", &kernel) : nullptr;
-  auto* loop = extent0 ? llvm::BasicBlock::Create(ctx, "tail.loop", &kernel) : nullptr;
-  auto* body = extent0 ? llvm::BasicBlock::Create(ctx, "tail.body", &kernel) : nullptr;
-  auto* done = llvm::BasicBlock::Create(ctx, "done", &kernel);
+  auto* done = llvm::BasicBlock::Create(ctx, "done");  // inserted last: SPIR-V wants blocks
+                                                       // in dominance order
   llvm::IRBuilder<> b(entry);
   auto* g = b.CreateCall(gid, {b.getInt32(0)});
   g->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-  auto* base = b.CreateMul(g, b.getInt64(width), "base", /*HasNUW=*/true);
-  auto* end = b.CreateAdd(base, b.getInt64(width), "end", /*HasNUW=*/true);
+  const unsigned per_item = width * vectors;
+  auto* base = b.CreateMul(g, b.getInt64(per_item), "base", /*HasNUW=*/true);
+  auto* end = b.CreateAdd(base, b.getInt64(per_item), "end", /*HasNUW=*/true);
   if (fast_body) {
+    auto* fast = llvm::BasicBlock::Create(ctx, "fast", &kernel);
+    auto* checked = llvm::BasicBlock::Create(ctx, "checked", &kernel);
     // Weighted: a launch that passes enough memory never leaves the fast path.
     b.CreateCondBr(b.CreateICmpULE(end, fast_end), fast, checked,
                    llvm::MDBuilder(ctx).createBranchWeights(1u << 20, 1));
     b.SetInsertPoint(fast);
-    call_helper(b, kernel, fast_body, g);
+    call_for_each_vector(b, kernel, fast_body, g, vectors);
     b.CreateBr(done);
     b.SetInsertPoint(checked);
   }
+  auto* full = llvm::BasicBlock::Create(ctx, "full", &kernel);
+  // Without an extent every lane runs, as the padded work-items it stands for would: no tail.
+  auto* tail = extent0 ? llvm::BasicBlock::Create(ctx, "tail", &kernel) : nullptr;
   if (extent0) {
     b.CreateCondBr(b.CreateICmpULE(end, extent0), full, tail);
   } else {
     b.CreateBr(full);
   }
-
   b.SetInsertPoint(full);
-  call_helper(b, kernel, vector_body, g);
+  call_for_each_vector(b, kernel, vector_body, g, vectors);
   b.CreateBr(done);
 
+  if (extent0) {
+    // Whole vectors while they fit below the extent, then the scalar body on the rest of the
+    // one that straddles it.
+    b.SetInsertPoint(tail);
+    llvm::Value* scalar_from = base;
+    if (vectors > 1) {
+      auto* next_vector = llvm::BasicBlock::Create(ctx, "tail.vectors", &kernel);
+      auto* whole = llvm::BasicBlock::Create(ctx, "tail.vector", &kernel);
+      auto* rest = llvm::BasicBlock::Create(ctx, "tail.rest", &kernel);
+      auto* first = b.CreateMul(g, b.getInt64(vectors), "first.vector", /*HasNUW=*/true);
+      b.CreateBr(next_vector);
+      b.SetInsertPoint(next_vector);
+      auto* c = b.CreatePHI(b.getInt64Ty(), 2, "c");
+      c->addIncoming(first, tail);
+      auto* from = b.CreateMul(c, b.getInt64(width), "from", /*HasNUW=*/true);
+      // The work-item's last vector cannot fit (the whole strip did not): no bound on c needed.
+      b.CreateCondBr(b.CreateICmpULE(b.CreateAdd(from, b.getInt64(width), "", true), extent0),
+                     whole, rest);
+      b.SetInsertPoint(whole);
+      call_helper(b, kernel, vector_body, c);
+      c->addIncoming(b.CreateAdd(c, b.getInt64(1), "", true), whole);
+      b.CreateBr(next_vector);
+      b.SetInsertPoint(rest);
+      scalar_from = from;
+    }
+    llvm::BasicBlock* from_block = b.GetInsertBlock();
+    auto* limit = b.CreateSelect(b.CreateICmpULT(end, extent0), end, extent0, "limit");
+    auto* loop = llvm::BasicBlock::Create(ctx, "tail.loop", &kernel);
+    auto* body = llvm::BasicBlock::Create(ctx, "tail.body", &kernel);
+    b.CreateBr(loop);
+    b.SetInsertPoint(loop);
+    auto* i = b.CreatePHI(b.getInt64Ty(), 2, "i");
+    i->addIncoming(scalar_from, from_block);
+    b.CreateCondBr(b.CreateICmpULT(i, limit), body, done);
+    b.SetInsertPoint(body);
+    call_helper(b, kernel, scalar_body, i);
+    i->addIncoming(b.CreateAdd(i, b.getInt64(1), "", true), body);
+    b.CreateBr(loop);
+  }
+  done->insertInto(&kernel);
   b.SetInsertPoint(done);
   b.CreateRetVoid();
-  if (!extent0) return;
-
-  b.SetInsertPoint(tail);
-  auto* limit = b.CreateSelect(b.CreateICmpULT(end, extent0), end, extent0, "limit");
-  b.CreateBr(loop);
-  b.SetInsertPoint(loop);
-  auto* i = b.CreatePHI(b.getInt64Ty(), 2, "i");
-  i->addIncoming(base, tail);
-  b.CreateCondBr(b.CreateICmpULT(i, limit), body, done);
-  b.SetInsertPoint(body);
-  call_helper(b, kernel, scalar_body, i);
-  i->addIncoming(b.CreateAdd(i, b.getInt64(1), "", true), body);
-  b.CreateBr(loop);
 }
 
 }  // namespace
 
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                                   const Specialization& spec, const VectorWidths& widths,
-                                  unsigned forced_width) {
+                                  unsigned forced_width, unsigned vectors_per_item) {
   llvm::Function* kernel = m.getFunction(def.name);
   if (!kernel || kernel->isDeclaration() || !kernel->getReturnType()->isVoidTy()) {
     return {1, "has no kernel body"};
@@ -259,8 +310,12 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   }
   auto* scalar_body = extent0 ? make_scalar_body(*kernel, plan) : nullptr;
   erase_unused_lane_tests(m);
-  make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width);
-  return {width, {}};
+  // U vectors per work-item divide a dynamic workgroup's work-items; a static workgroup's are
+  // the kernel's own (and its ndrange may be exact for W alone).
+  const unsigned vectors = spec.workgroup ? 1u : std::max(vectors_per_item, 1u);
+  make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width,
+                  vectors);
+  return {width, {}, false, vectors};
 }
 
 }  // namespace spvjit::detail

@@ -8,8 +8,10 @@
 // The rewritten kernel keeps its name and signature. Work-item g runs indices W*g .. W*g+W-1:
 // the vector body when all W are inside the ndrange, else (the tail) the original scalar body
 // once per index still inside it (a kernel that pads safely without knowing its ndrange has no
-// tail: every lane runs). The launch path divides dimension 0 of the ndrange by W (ceil) —
-// KernelFacts::coarsen (runtime/launch_state.hpp).
+// tail: every lane runs). With U vectors per work-item (JitOptions::coarsen_vectors, kernels
+// without a static workgroup) it runs U*W indices, U vector bodies in turn, and at the
+// ndrange's end the whole vectors below it before the tail. The launch path divides dimension 0
+// of the ndrange by U*W (ceil) — KernelFacts::coarsen (runtime/launch_state.hpp).
 #pragma once
 
 #include <cstdint>
@@ -36,13 +38,17 @@ struct CoarsenResult {
   std::string reason;   ///< why it was left alone (empty when coarsened)
   /// Left alone for the device's or the options' sake (no useful width), not the kernel's.
   bool device_limited = false;
+  /// Vectors of `width` lanes each work-item runs in turn (U): the launch divides dimension 0
+  /// by width * vectors.
+  unsigned vectors = 1;
 };
 
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise.
-/// `forced_width` > 1 overrides the device's preferred width. Conservative: anything the
-/// analysis does not understand leaves the kernel untouched.
+/// `forced_width` > 1 overrides the device's preferred width; `vectors_per_item` > 1 makes
+/// each work-item of a kernel without a static workgroup run that many consecutive vectors.
+/// Conservative: anything the analysis does not understand leaves the kernel untouched.
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                                   const Specialization& spec, const VectorWidths& widths,
-                                  unsigned forced_width = 0);
+                                  unsigned forced_width = 0, unsigned vectors_per_item = 1);
 
 }  // namespace spvjit::detail
