@@ -20,6 +20,7 @@
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
+#include "jit/bounds/proven_bounds.hpp"
 #include "jit/device/float_atomics.hpp"
 #include "jit/device/fuse_fmuladd.hpp"
 #include "jit/device/split_vector_calls.hpp"
@@ -64,6 +65,11 @@ const std::map<std::string, Pass>& passes() {
          d::hoist_loop_bounds_checks(first_definition(m), d::CheckForm::Lowered);
        }},
       {"merge-bounds-checks", d::merge_bounds_checks},
+      {"drop-proven-bounds-checks",
+       [](llvm::Module& m) {
+         llvm::Function& kernel = first_definition(m);
+         d::drop_proven_bounds_checks(kernel, d::shaped_params_by_name(kernel));
+       }},
       {"lower-bounds-checks", d::lower_bounds_checks},
       {"lower-float-atomics-none", [](llvm::Module& m) { d::lower_float_atomics(m, {}); }},
       {"lower-float-atomics-f32-global",

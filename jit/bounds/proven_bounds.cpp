@@ -1,0 +1,337 @@
+#include "jit/bounds/proven_bounds.hpp"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "common/kernel_interface.hpp"
+#include "ir/kernel_module.hpp"
+
+namespace spvjit::detail {
+
+namespace {
+
+namespace pm = llvm::PatternMatch;
+
+// Offsets this pass reasons with stay far from i64's ends, so sums of two never wrap.
+constexpr std::int64_t largest_offset = std::int64_t{1} << 40;
+
+// `value` as base + offset, the offset a constant of a chain of adds and subtracts.
+struct Offset {
+  llvm::Value* base;
+  std::int64_t offset;
+};
+
+Offset split_offset(llvm::Value* value) {
+  std::int64_t offset = 0;
+  for (;;) {
+    llvm::Value* base = nullptr;
+    const llvm::APInt* c = nullptr;
+    std::int64_t step = 0;
+    if (pm::match(value, pm::m_Add(pm::m_Value(base), pm::m_APInt(c))) ||
+        pm::match(value, pm::m_Add(pm::m_APInt(c), pm::m_Value(base)))) {
+      step = c->getSExtValue();
+    } else if (pm::match(value, pm::m_Sub(pm::m_Value(base), pm::m_APInt(c)))) {
+      step = -c->getSExtValue();
+    } else {
+      return {value, offset};
+    }
+    if (c->getBitWidth() != 64 || step > largest_offset || step < -largest_offset ||
+        offset + step > largest_offset || offset + step < -largest_offset) {
+      return {value, offset};
+    }
+    offset += step;
+    value = base;
+  }
+}
+
+// lhs < rhs (strict) or lhs <= rhs, compared signed or unsigned.
+struct Fact {
+  llvm::Value* lhs;
+  llvm::Value* rhs;
+  bool strict;
+  bool is_unsigned;
+};
+
+void collect_facts(llvm::Value* condition, std::vector<Fact>& facts) {
+  llvm::Value *a = nullptr, *b = nullptr;
+  if (pm::match(condition, pm::m_LogicalAnd(pm::m_Value(a), pm::m_Value(b)))) {
+    collect_facts(a, facts);
+    collect_facts(b, facts);
+    return;
+  }
+  auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(condition);
+  if (!cmp || !cmp->getOperand(0)->getType()->isIntegerTy(64)) return;
+  llvm::Value* l = cmp->getOperand(0);
+  llvm::Value* r = cmp->getOperand(1);
+  switch (cmp->getPredicate()) {
+    case llvm::CmpInst::ICMP_SLT: facts.push_back({l, r, true, false}); break;
+    case llvm::CmpInst::ICMP_SLE: facts.push_back({l, r, false, false}); break;
+    case llvm::CmpInst::ICMP_SGT: facts.push_back({r, l, true, false}); break;
+    case llvm::CmpInst::ICMP_SGE: facts.push_back({r, l, false, false}); break;
+    case llvm::CmpInst::ICMP_ULT: facts.push_back({l, r, true, true}); break;
+    case llvm::CmpInst::ICMP_ULE: facts.push_back({l, r, false, true}); break;
+    case llvm::CmpInst::ICMP_UGT: facts.push_back({r, l, true, true}); break;
+    case llvm::CmpInst::ICMP_UGE: facts.push_back({r, l, false, true}); break;
+    default: break;
+  }
+}
+
+bool is_id_builtin(const llvm::Value* v) {
+  auto* call = llvm::dyn_cast<llvm::CallInst>(v);
+  const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
+  if (!f) return false;
+  const llvm::StringRef name = f->getName();
+  return name == "_Z13get_global_idj" || name == "_Z12get_local_idj" ||
+         name == "_Z12get_group_idj";
+}
+
+// What one check's block knows: the facts of the branches that lead to it, and which values are
+// never negative (ids, the hidden extents and shapes).
+class Knowledge {
+ public:
+  Knowledge(std::vector<Fact> facts, const std::vector<llvm::Value*>& non_negative)
+      : facts_(std::move(facts)), non_negative_(non_negative) {}
+
+  bool never_negative(llvm::Value* v) const {
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return !c->isNegative();
+    return is_id_builtin(v) || llvm::is_contained(non_negative_, v);
+  }
+
+  // The least value `x` can have here, if known.
+  std::optional<std::int64_t> lower_bound(llvm::Value* x) const {
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(x)) {
+      if (c->getBitWidth() == 64) return c->getSExtValue();
+      return std::nullopt;
+    }
+    std::optional<std::int64_t> best;
+    if (never_negative(x)) best = 0;
+    for (const Fact& f : facts_) {
+      std::optional<std::int64_t> bound;
+      auto* k = llvm::dyn_cast<llvm::ConstantInt>(f.lhs);
+      if (f.rhs == x && !f.is_unsigned && k && k->getBitWidth() == 64 &&
+          k->getSExtValue() < largest_offset && k->getSExtValue() > -largest_offset) {
+        bound = k->getSExtValue() + (f.strict ? 1 : 0);  // k < x or k <= x
+      } else if (f.lhs == x && f.is_unsigned && never_negative(f.rhs)) {
+        bound = 0;  // x <u e with e >= 0: x is in [0, e)
+      }
+      if (bound && (!best || *bound > *best)) best = bound;
+    }
+    return best;
+  }
+
+  // Whether base + offset < extent (signed) here.
+  bool below(llvm::Value* base, std::int64_t offset, llvm::Value* extent) const {
+    for (const Fact& f : facts_) {
+      if (f.lhs != base) continue;
+      // Unsigned, the bound says the same when it is not negative (and base is not either).
+      if (f.is_unsigned && !never_negative(f.rhs)) continue;
+      // base < extent + d, or <=; d <= 0, so extent + d did not wrap (extent >= 0 where it
+      // bounds a non-negative base).
+      const Offset bound = f.rhs == extent ? Offset{extent, 0} : split_offset(f.rhs);
+      if (bound.base != extent || bound.offset > 0) continue;
+      // Strict: base <= extent + d - 1, so base + offset < extent when d + offset <= 0;
+      // else base <= extent + d, when d + offset < 0.
+      const std::int64_t slack = bound.offset + offset;
+      if (f.strict ? slack <= 0 : slack < 0) return true;
+    }
+    return false;
+  }
+
+  // Whether 0 <= index < extent here (signed, so the check's unsigned compare agrees: extent
+  // is then above a non-negative index).
+  bool inside(llvm::Value* index, llvm::Value* extent) const {
+    const Offset at = split_offset(index);
+    const auto low = lower_bound(at.base);
+    if (!low || *low + at.offset < 0) return false;
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(at.base)) {
+      // A constant index against a constant extent: the specialization's static sizes.
+      auto* e = llvm::dyn_cast<llvm::ConstantInt>(extent);
+      return e && c->getSExtValue() + at.offset < e->getSExtValue();
+    }
+    return below(at.base, at.offset, extent);
+  }
+
+ private:
+  std::vector<Fact> facts_;
+  const std::vector<llvm::Value*>& non_negative_;
+};
+
+// The operands of `v` when it is an add (or a mul).
+bool binary_operands(llvm::Value* v, llvm::Value*& a, llvm::Value*& b, bool add) {
+  return add ? pm::match(v, pm::m_Add(pm::m_Value(a), pm::m_Value(b)))
+             : pm::match(v, pm::m_Mul(pm::m_Value(a), pm::m_Value(b)));
+}
+
+// Whether `linear` is the view's Horner form over pairs [first, last) of `check` — the
+// builder's offset of an array element (ir/memory.cpp, offset): from the slowest index,
+// linear = (..(i_s * n_next) + i_next ..) with the pairs' own indices and extents.
+bool is_horner(llvm::Value* linear, llvm::CallInst* check, unsigned rank, bool rows) {
+  auto index = [&](unsigned d) { return check->getArgOperand(2 * d); };
+  auto extent = [&](unsigned d) { return check->getArgOperand(2 * d + 1); };
+  // Peel from the fastest dimension: linear = L * n_d + i_d.
+  llvm::Value* rest = linear;
+  for (unsigned k = 0; k + 1 < rank; ++k) {
+    const unsigned d = rows ? rank - 1 - k : k;  // the fastest dimension not yet peeled
+    llvm::Value *a = nullptr, *b = nullptr;
+    if (!binary_operands(rest, a, b, true)) return false;
+    llvm::Value* product = b == index(d) ? a : (a == index(d) ? b : nullptr);
+    if (!product) return false;
+    llvm::Value *x = nullptr, *y = nullptr;
+    if (!binary_operands(product, x, y, false)) return false;
+    if (y == extent(d)) {
+      rest = x;
+    } else if (x == extent(d)) {
+      rest = y;
+    } else {
+      return false;
+    }
+  }
+  return rest == index(rows ? 0 : rank - 1);
+}
+
+// The shaped parameter whose elements argument `elements` is, if any.
+const ShapedParam* param_of(std::span<const ShapedParam> shaped, llvm::Value* elements) {
+  for (const ShapedParam& p : shaped) {
+    if (p.elements == elements) return &p;
+  }
+  return nullptr;
+}
+
+// Whether the last pair of `check` (the offset against the elements passed) is proven by its
+// view's pairs, all of them `proven`.
+bool linear_pair_proven(llvm::CallInst* check, const std::vector<bool>& proven,
+                        std::span<const ShapedParam> shaped) {
+  const unsigned pairs = check->arg_size() / 2;
+  const ShapedParam* p = param_of(shaped, check->getArgOperand(2 * pairs - 1));
+  if (!p) return false;
+  const auto rank = static_cast<unsigned>(p->extents.size());
+  // A vector access has one more pair, its last lane's; its view pairs are proven all the same.
+  if (rank == 0 || pairs != rank + 1) return false;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (!proven[d] || check->getArgOperand(2 * d + 1) != p->extents[d]) return false;
+  }
+  llvm::Value* linear = check->getArgOperand(2 * rank);
+  return is_horner(linear, check, rank, false) || is_horner(linear, check, rank, true);
+}
+
+}  // namespace
+
+std::vector<ShapedParam> shaped_params(llvm::Function& kernel, const KernelInterface& def) {
+  std::vector<ShapedParam> out;
+  if (!def.bounds_checked()) return out;
+  std::map<std::uint32_t, std::map<std::int32_t, llvm::Argument*>> extents;
+  for (std::size_t i = 0; i < def.shape_args.size(); ++i) {
+    const ShapeArg& s = def.shape_args[i];
+    const std::size_t arg = def.hidden.first_shape + i;
+    if (s.dim == ShapeArg::count_dim || arg >= kernel.arg_size()) continue;
+    extents[s.param][s.dim] = kernel.getArg(static_cast<unsigned>(arg));
+  }
+  for (const auto& [param, dims] : extents) {
+    if (param >= def.params.size() || !has_extent(def.params[param])) continue;
+    const unsigned elements = def.hidden.extent_of(def.params, param);
+    const auto rank = static_cast<std::int32_t>(dims.size());
+    if (elements >= kernel.arg_size() || dims.rbegin()->first != rank - 1) continue;
+    ShapedParam p{kernel.getArg(elements), {}};
+    for (const auto& [dim, arg] : dims) p.extents.push_back(arg);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<ShapedParam> shaped_params_by_name(llvm::Function& kernel) {
+  const std::string extent_prefix = "__spvjit_extent_", shape_prefix = "__spvjit_shape_";
+  std::vector<ShapedParam> out;
+  for (auto& a : kernel.args()) {
+    const std::string name = a.getName().str();
+    if (name.rfind(extent_prefix, 0) != 0) continue;
+    const std::string param = name.substr(extent_prefix.size());
+    ShapedParam p{&a, {}};
+    for (unsigned d = 0;; ++d) {
+      llvm::Argument* found = nullptr;
+      for (auto& s : kernel.args()) {
+        if (s.getName() == shape_prefix + param + "_" + std::to_string(d)) found = &s;
+      }
+      if (!found) break;
+      p.extents.push_back(found);
+    }
+    if (!p.extents.empty()) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const ShapedParam> shaped) {
+  std::vector<llvm::CallInst*> checks;
+  for (auto& block : kernel) {
+    for (auto& inst : block) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
+      if (f && f->getName().startswith(marker_check) && call->arg_size() % 2 == 0) {
+        checks.push_back(call);
+      }
+    }
+  }
+  if (checks.empty()) return 0;
+  std::vector<llvm::Value*> non_negative;
+  for (const ShapedParam& p : shaped) {
+    non_negative.push_back(p.elements);
+    non_negative.insert(non_negative.end(), p.extents.begin(), p.extents.end());
+  }
+  // The condition of each branch whose taken side is entered from it alone: it holds in every
+  // block that side dominates.
+  llvm::DominatorTree tree(kernel);
+  std::vector<std::pair<llvm::BasicBlock*, llvm::Value*>> guards;
+  for (auto& block : kernel) {
+    auto* br = llvm::dyn_cast<llvm::BranchInst>(block.getTerminator());
+    if (!br || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1)) continue;
+    llvm::BasicBlock* taken = br->getSuccessor(0);
+    if (taken->getSinglePredecessor() == &block) guards.push_back({taken, br->getCondition()});
+  }
+  auto* i64 = llvm::Type::getInt64Ty(kernel.getContext());
+  unsigned dropped = 0;
+  for (llvm::CallInst* check : checks) {
+    std::vector<Fact> facts;
+    for (const auto& [taken, condition] : guards) {
+      if (tree.dominates(taken, check->getParent())) collect_facts(condition, facts);
+    }
+    const Knowledge known(std::move(facts), non_negative);
+    const unsigned pairs = check->arg_size() / 2;
+    std::vector<bool> proven(pairs);
+    for (unsigned k = 0; k < pairs; ++k) {
+      proven[k] = known.inside(check->getArgOperand(2 * k), check->getArgOperand(2 * k + 1));
+    }
+    if (!proven[pairs - 1]) proven[pairs - 1] = linear_pair_proven(check, proven, shaped);
+    if (std::all_of(proven.begin(), proven.end(), [](bool p) { return p; })) {
+      check->replaceAllUsesWith(llvm::ConstantInt::getTrue(kernel.getContext()));
+      check->eraseFromParent();
+      ++dropped;
+      continue;
+    }
+    for (unsigned k = 0; k < pairs; ++k) {
+      if (!proven[k]) continue;
+      check->setArgOperand(2 * k, llvm::ConstantInt::get(i64, 0));
+      check->setArgOperand(2 * k + 1, llvm::ConstantInt::get(i64, 1));
+    }
+  }
+  if (dropped) {
+    // The failure paths of the dropped checks go, and their joins' phis with them.
+    for (auto& block : kernel) llvm::ConstantFoldTerminator(&block);
+    llvm::removeUnreachableBlocks(kernel);
+    for (auto it = kernel.begin(); it != kernel.end();) {
+      llvm::BasicBlock* block = &*it++;
+      llvm::MergeBlockIntoPredecessor(block);
+    }
+  }
+  return dropped;
+}
+
+}  // namespace spvjit::detail
