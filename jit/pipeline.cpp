@@ -21,6 +21,7 @@
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
+#include "jit/bounds/proven_bounds.hpp"
 #include "jit/device/float_atomics.hpp"
 #include "jit/device/fuse_fmuladd.hpp"
 #include "jit/device/split_vector_calls.hpp"
@@ -138,6 +139,17 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
     passes.run("hoist-loop-bounds-checks", [&](llvm::Module& m) {
       if (auto* kernel = m.getFunction(def.name)) hoist_loop_bounds_checks(*kernel);
     });
+    // Before coarsening: a check it drops costs neither the full vectors nor the partial ones
+    // at a row's ends (docs/performance.md, "Stencils at loop speed").
+    if (!def.raw) {
+      passes.run("drop-proven-bounds-checks", [&](llvm::Module& m) {
+        llvm::Function* kernel = m.getFunction(def.name);
+        if (!kernel) return;
+        const unsigned dropped = drop_proven_bounds_checks(*kernel, shaped_params(*kernel, def));
+        SPVJIT_LOG_DEBUG(subject + ": " + std::to_string(dropped) +
+                         " bounds checks proven by the kernel's conditions");
+      });
+    }
   }
   launch.coarsen = 1;
   launch.group_per_item = false;

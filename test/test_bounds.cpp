@@ -473,3 +473,66 @@ TEST_CASE("bounds: a coarsened kernel's fast vectors still check view extents th
   CHECK(bounds_message([&] { k.launch(NDRange{16}, buf, std::int64_t{8}); }) ==
         "kernel 'bounds_fast_view': out(0, 8) is out of bounds: out is viewed as (1, 8) (work-item 8 of ndrange (16))");
 }
+
+namespace {
+
+// unew(i, j) = u(i + 1, j) + v(i, j - 1) inside `0 < i < size(u, 0) - 1 + slack` and
+// `0 < j < size(u, 1) - 1`: with slack 0 every read of u is proven inside and its check dropped
+// (jit/bounds/proven_bounds.hpp); v's and unew's checks stay, as v may be smaller than u.
+KernelDef guarded_neighbours(std::int64_t slack) {
+  KernelBuilder kb("guarded_neighbours_" + std::to_string(slack));
+  kb.allow_padding();
+  auto unew = kb.param<GlobalArray<float, 2, ColumnMajor>>("unew");
+  auto u = kb.param<ConstArray<float, 2, ColumnMajor>>("u");
+  auto v = kb.param<ConstArray<float, 2, ColumnMajor>>("v");
+  auto [i, j] = global_indices<2>(kb);
+  auto n = size(u, 0), m = size(u, 1);
+  kb.if_(0 < i && i < n - 1 + slack && 0 < j && j < m - 1, [&, i = i, j = j] {
+    unew(i, j) = u(i + 1, j) + v(i, j - 1);
+  });
+  return kb.finish();
+}
+
+}  // namespace
+
+TEST_CASE("bounds: checks the kernel's own conditions prove are dropped, and every other still reports") {
+  auto& rt = test::runtime();
+  JitOptions scalar;
+  scalar.coarsen = false;
+  Jit scalar_jit(rt, scalar);
+  const std::size_t n = 37, m = 5;  // two 16-lane vectors and a partial one per row
+  std::vector<float> host(n * m);
+  for (std::size_t k = 0; k < host.size(); ++k) host[k] = static_cast<float>(k);
+  auto u = rt.upload(host), v = rt.upload(host);
+  for (Jit* jit : {&test::jit(), &scalar_jit}) {
+    CAPTURE(jit == &scalar_jit);
+    // Proven: the result is the loop's, and nothing is reported.
+    Kernel exact = jit->compile(guarded_neighbours(0));
+    auto out = rt.zeros<float>(n * m);
+    CHECK(bounds_message([&] {
+            exact.launch(NDRange{n, m}, shaped(out, {n, m}), shaped(u, {n, m}), shaped(v, {n, m}));
+          }).empty());
+    const auto got = out.to_vector();
+    std::size_t wrong = 0;
+    for (std::size_t j = 0; j < m; ++j)
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool inside = i > 0 && i + 1 < n && j > 0 && j + 1 < m;
+        const float want = inside ? host[(i + 1) + j * n] + host[i + (j - 1) * n] : 0.0f;
+        wrong += got[i + j * n] != want;
+      }
+    CHECK(wrong == 0);
+    // v smaller than u: its read at the last interior column of a row fails and is reported.
+    auto small = rt.zeros<float>((n - 2) * m);
+    CHECK(bounds_message([&] {
+            exact.launch(NDRange{n, m}, shaped(out, {n, m}), shaped(u, {n, m}),
+                         shaped(small, {n - 2, m}));
+          }) == "kernel 'guarded_neighbours_0': v(35, 0) is out of bounds: v is viewed as (35, 5) "
+                "(work-item (35, 1) of ndrange (37, 5))");
+    // One past the interior: u(i + 1, j) reaches u(n, j), which no condition rules out.
+    Kernel past = jit->compile(guarded_neighbours(1));
+    CHECK(bounds_message([&] {
+            past.launch(NDRange{n, m}, shaped(out, {n, m}), shaped(u, {n, m}), shaped(v, {n, m}));
+          }) == "kernel 'guarded_neighbours_1': u(37, 1) is out of bounds: u is viewed as (37, 5) "
+                "(work-item (36, 1) of ndrange (37, 5))");
+  }
+}

@@ -38,8 +38,10 @@ std::string sha256_hex(std::string_view text) {
 // region's loop at its last working work-item. 3: a work-group loop's bounds checks tested once
 // before it. 4: a group-looped kernel's group id is its work-item's global id (it may run split).
 // 5: a coarsened store straddling an array's end stores the lanes inside. 6: one lane buffer per
-// element type in a coarsened body (issue #46).
-constexpr int codegen_version = 6;
+// element type in a coarsened body (issue #46). 7: bounds checks the kernel's conditions prove
+// are dropped before coarsening, and a partial vector's load is whole when it lies inside its
+// parameter's elements (issue #47).
+constexpr int codegen_version = 7;
 
 }  // namespace
 

@@ -110,8 +110,9 @@ struct VectorBody {
     }
   }
   bool ok() const { return function != nullptr; }
-  bool vectorize(unsigned width, FastEndArgs covered, bool index_fits) {
-    return vectorize_body(*function, plan, masks, width, covered, index_fits);
+  bool vectorize(unsigned width, FastEndArgs covered, bool index_fits,
+                 std::span<const unsigned> param_extents) {
+    return vectorize_body(*function, plan, masks, width, covered, index_fits, param_extents);
   }
 };
 
@@ -299,13 +300,21 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     erase_unused_lane_tests(m);
     return {1, vector_body.plan.reason};
   }
-  const bool checks_index = vector_body.vectorize(width, covered, /*index_fits=*/false);
+  // Each pointer argument's hidden extent, for partial vectors whose checks were proven away.
+  std::vector<unsigned> param_extents(kernel->arg_size(), HiddenArgs::none);
+  if (has_fast_end) {
+    for (unsigned p = 0; p < def.params.size() && p < param_extents.size(); ++p) {
+      if (has_extent(def.params[p])) param_extents[p] = def.hidden.extent_of(def.params, p);
+    }
+  }
+  const bool checks_index =
+      vector_body.vectorize(width, covered, /*index_fits=*/false, param_extents);
   llvm::Function* fast_body = nullptr;
   llvm::Value* fast_end = nullptr;
   if (checks_index) {
     fast_end = kernel->getArg(def.hidden.fast_end);
     VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width));
-    fast.vectorize(width, covered, /*index_fits=*/true);
+    fast.vectorize(width, covered, /*index_fits=*/true, param_extents);
     fast_body = fast.function;
   }
   auto* scalar_body = extent0 ? make_scalar_body(*kernel, plan) : nullptr;

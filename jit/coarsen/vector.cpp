@@ -31,8 +31,14 @@ struct LaneAddress {
 class Vectorizer {
  public:
   Vectorizer(llvm::Function& f, const CoarsenPlan& plan, const LaneMasks& masks, unsigned w,
-             FastEndArgs covered, bool index_fits)
-      : f_(f), plan_(plan), masks_(masks), width_(w), covered_(covered), index_fits_(index_fits) {
+             FastEndArgs covered, bool index_fits, std::span<const unsigned> param_extents)
+      : f_(f),
+        plan_(plan),
+        masks_(masks),
+        width_(w),
+        covered_(covered),
+        index_fits_(index_fits),
+        param_extents_(param_extents) {
     llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
     g_ = f.getArg(f.arg_size() - 1);
     base_ = b.CreateMul(g_, b.getInt64(width_), "coarse.base", /*HasNUW=*/true);
@@ -365,13 +371,39 @@ class Vectorizer {
   llvm::Value* whole_vector_inside(llvm::IRBuilder<>& b, llvm::Instruction* load,
                                    llvm::Value* index) {
     llvm::CallInst* check = masks_.at(load).check;
-    if (!check || check->arg_size() < 2) return nullptr;
-    llvm::Value* checked = check->getArgOperand(check->arg_size() - 2);
-    llvm::Value* extent = check->getArgOperand(check->arg_size() - 1);
-    if (checked != index || !is_consecutive(index)) return nullptr;
+    llvm::Value* extent = nullptr;
+    if (check && check->arg_size() >= 2) {
+      if (check->getArgOperand(check->arg_size() - 2) != index) return nullptr;
+      extent = check->getArgOperand(check->arg_size() - 1);
+    } else {
+      extent = elements_reached(llvm::cast<llvm::LoadInst>(load)->getPointerOperand());
+    }
+    if (!extent || !is_consecutive(index)) return nullptr;
     llvm::Value* first = first_of(index);
     llvm::Value* last = b.CreateAdd(first, b.getInt64(width_ - 1));
     return b.CreateAnd(b.CreateICmpULT(first, extent), b.CreateICmpULT(last, extent));
+  }
+
+  // The hidden extent of the pointer argument `address` indexes (through GEPs), or null.
+  llvm::Value* elements_reached(llvm::Value* address) const {
+    // The access's GEP (one index, in elements), then the builder's GEP of the parameter at
+    // element 0, of the same element type.
+    auto* access = llvm::dyn_cast<llvm::GetElementPtrInst>(address);
+    if (!access || access->getNumIndices() != 1) return nullptr;
+    llvm::Value* base = access->getPointerOperand();
+    if (auto* start = llvm::dyn_cast<llvm::GetElementPtrInst>(base)) {
+      if (!start->hasAllZeroIndices() ||
+          start->getSourceElementType() != access->getSourceElementType()) {
+        return nullptr;
+      }
+      base = start->getPointerOperand();
+    }
+    auto* arg = llvm::dyn_cast<llvm::Argument>(base->stripPointerCasts());
+    if (!arg || arg->getParent() != &f_ || arg->getArgNo() >= param_extents_.size()) {
+      return nullptr;
+    }
+    const unsigned extent = param_extents_[arg->getArgNo()];
+    return extent < f_.arg_size() ? f_.getArg(extent) : nullptr;
   }
 
   // A loop over the lanes before `end` (a block's last instruction), running `body` for the
@@ -753,6 +785,7 @@ class Vectorizer {
   unsigned width_;
   FastEndArgs covered_;
   bool index_fits_;
+  std::span<const unsigned> param_extents_;
   llvm::DenseSet<llvm::Value*> index_values_;
   llvm::Value* g_ = nullptr;
   llvm::Value* base_ = nullptr;
@@ -770,8 +803,9 @@ class Vectorizer {
 }  // namespace
 
 bool vectorize_body(llvm::Function& body, const CoarsenPlan& plan, const LaneMasks& masks,
-                    unsigned width, FastEndArgs covered, bool index_fits) {
-  Vectorizer v(body, plan, masks, width, covered, index_fits);
+                    unsigned width, FastEndArgs covered, bool index_fits,
+                    std::span<const unsigned> param_extents) {
+  Vectorizer v(body, plan, masks, width, covered, index_fits, param_extents);
   v.run();
   return v.checks_index_;
 }
