@@ -148,8 +148,12 @@ inline void check_shape(const LaunchState& s, std::size_t i, const ArgView& a) {
   if (p.rank != 0 && a.rank != p.rank) [[unlikely]] bad_shape(s, i, a);
   std::uint64_t product = 1;
   bool overflow = false;
-  for (unsigned d = 0; d < a.rank; ++d)
-    overflow |= __builtin_mul_overflow(product, a.shape[d], &product);
+  // An extent past 2^63 - 1 is a negative one passed as unsigned (shaped.hpp): the kernel reads
+  // it as an i64, so it is refused even where a zero extent makes the product right.
+  for (unsigned d = 0; d < a.rank; ++d) {
+    overflow |= __builtin_mul_overflow(product, a.shape[d], &product) ||
+                a.shape[d] > static_cast<std::uint64_t>(INT64_MAX);
+  }
   if (overflow || product != elements_passed(p, a)) [[unlikely]] bad_shape(s, i, a);
 }
 

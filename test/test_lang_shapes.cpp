@@ -184,6 +184,12 @@ TEST_CASE("a wrong shape at launch is a UserError naming the parameter") {
                        doctest::Contains("argument 1 'A'"), UserError);
   CHECK_THROWS_WITH_AS(k.launch(nd, shaped(B, {4, 3}), shaped(A, 4, -3)),
                        doctest::Contains("argument 1 'A': the shape"), UserError);
+  // A negative extent beside a zero one: the product (0) matches no memory's elements but an
+  // empty one's, and the kernel would read the extent as -1.
+  auto empty = rt.zeros<float>(0);
+  CHECK_THROWS_WITH_AS(k.launch(nd, shaped(B, {4, 3}), shaped(empty, 0, -1)),
+                       doctest::Contains("argument 1 'A': the shape (0, 18446744073709551615)"),
+                       UserError);
   // Unshaped memory for a plain pointer stays as it was; a shaped one must still add up.
   Kernel plain = test::jit().compile(doubled(false));
   CHECK_THROWS_WITH_AS(plain.launch(NDRange{12}, B, shaped(A, {5, 2})),

@@ -40,7 +40,8 @@ Offset split_offset(llvm::Value* value) {
     if (pm::match(value, pm::m_Add(pm::m_Value(base), pm::m_APInt(c))) ||
         pm::match(value, pm::m_Add(pm::m_APInt(c), pm::m_Value(base)))) {
       step = c->getSExtValue();
-    } else if (pm::match(value, pm::m_Sub(pm::m_Value(base), pm::m_APInt(c)))) {
+    } else if (pm::match(value, pm::m_Sub(pm::m_Value(base), pm::m_APInt(c))) &&
+               !c->isMinSignedValue()) {
       step = -c->getSExtValue();
     } else {
       return {value, offset};
@@ -96,7 +97,7 @@ bool is_id_builtin(const llvm::Value* v) {
 }
 
 // What one check's block knows: the facts of the branches that lead to it, and which values are
-// never negative (ids, the hidden extents and shapes).
+// never negative (ids, and the elements a launch passed).
 class Knowledge {
  public:
   Knowledge(std::vector<Fact> facts, const std::vector<llvm::Value*>& non_negative)
@@ -240,7 +241,11 @@ std::vector<ShapedParam> shaped_params(llvm::Function& kernel, const KernelInter
     if (param >= def.params.size() || !has_extent(def.params[param])) continue;
     const unsigned elements = def.hidden.extent_of(def.params, param);
     const auto rank = static_cast<std::int32_t>(dims.size());
-    if (elements >= kernel.arg_size() || dims.rbegin()->first != rank - 1) continue;
+    // Every dimension's extent, or the product would not be the elements passed.
+    if (elements >= kernel.arg_size() || rank != def.params[param].rank ||
+        dims.rbegin()->first != rank - 1) {
+      continue;
+    }
     ShapedParam p{kernel.getArg(elements), {}};
     for (const auto& [dim, arg] : dims) p.extents.push_back(arg);
     out.push_back(std::move(p));
@@ -281,11 +286,10 @@ unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const Shape
     }
   }
   if (checks.empty()) return 0;
+  // The elements a launch passed are a count. (Not the shape extents: a launch checks only
+  // their product, which one zero extent makes 0 whatever the others hold.)
   std::vector<llvm::Value*> non_negative;
-  for (const ShapedParam& p : shaped) {
-    non_negative.push_back(p.elements);
-    non_negative.insert(non_negative.end(), p.extents.begin(), p.extents.end());
-  }
+  for (const ShapedParam& p : shaped) non_negative.push_back(p.elements);
   // The condition of each branch whose taken side is entered from it alone: it holds in every
   // block that side dominates.
   llvm::DominatorTree tree(kernel);
@@ -296,8 +300,8 @@ unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const Shape
     llvm::BasicBlock* taken = br->getSuccessor(0);
     if (taken->getSinglePredecessor() == &block) guards.push_back({taken, br->getCondition()});
   }
-  auto* i64 = llvm::Type::getInt64Ty(kernel.getContext());
-  unsigned dropped = 0;
+  // Every check is judged before any changes: a guard's condition may be a check itself.
+  std::vector<std::vector<bool>> judged;
   for (llvm::CallInst* check : checks) {
     std::vector<Fact> facts;
     for (const auto& [taken, condition] : guards) {
@@ -309,8 +313,18 @@ unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const Shape
     for (unsigned k = 0; k < pairs; ++k) {
       proven[k] = known.inside(check->getArgOperand(2 * k), check->getArgOperand(2 * k + 1));
     }
-    if (!proven[pairs - 1]) proven[pairs - 1] = linear_pair_proven(check, proven, shaped);
-    if (std::all_of(proven.begin(), proven.end(), [](bool p) { return p; })) {
+    if (pairs > 0 && !proven[pairs - 1]) {
+      proven[pairs - 1] = linear_pair_proven(check, proven, shaped);
+    }
+    judged.push_back(std::move(proven));
+  }
+  auto* i64 = llvm::Type::getInt64Ty(kernel.getContext());
+  unsigned dropped = 0;
+  for (std::size_t c = 0; c < checks.size(); ++c) {
+    llvm::CallInst* check = checks[c];
+    const std::vector<bool>& proven = judged[c];
+    const auto pairs = static_cast<unsigned>(proven.size());
+    if (pairs > 0 && std::all_of(proven.begin(), proven.end(), [](bool p) { return p; })) {
       check->replaceAllUsesWith(llvm::ConstantInt::getTrue(kernel.getContext()));
       check->eraseFromParent();
       ++dropped;

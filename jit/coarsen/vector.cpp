@@ -482,8 +482,94 @@ class Vectorizer {
     llvm::Instruction *whole_end = nullptr, *partial_end = nullptr;
     llvm::SplitBlockAndInsertIfThenElse(every_lane(b, at), at, &whole_end, &partial_end);
     llvm::IRBuilder<>(whole_end).CreateAlignedStore(value, vector_address, align);
-    store_lanes(partial_end, mask, value, lanes, align);
+    store_run_or_lanes(partial_end, mask, value, lanes, align);
     b.SetInsertPoint(at);
+  }
+
+  // The lanes of `lanes` combined pairwise by `combine`, log2(W) rotations: lane 0 holds the
+  // result.
+  template <class Combine>
+  llvm::Value* fold_lanes(llvm::IRBuilder<>& b, llvm::Value* lanes, Combine combine) {
+    for (unsigned step = width_ / 2; step >= 1; step /= 2) {
+      std::vector<int> rotated(width_);
+      for (unsigned l = 0; l < width_; ++l) rotated[l] = static_cast<int>((l + step) % width_);
+      lanes = combine(lanes, b.CreateShuffleVector(lanes, rotated));
+    }
+    return b.CreateExtractElement(lanes, std::uint64_t{0});
+  }
+
+  // A partial mask's lanes as one run: its first lane and its length (i64), and whether the
+  // active lanes are exactly those (a count below W). An interior test's mask is one run at a
+  // row's ends.
+  struct LaneRun {
+    llvm::Value* first;
+    llvm::Value* length;
+    llvm::Value* is_run;
+  };
+  LaneRun lane_run(llvm::IRBuilder<>& b, llvm::Value* mask) {
+    auto* i32 = b.getInt32Ty();
+    std::vector<llvm::Constant*> numbers, ends;
+    for (unsigned l = 0; l < width_; ++l) {
+      numbers.push_back(llvm::ConstantInt::get(i32, l));
+      ends.push_back(llvm::ConstantInt::get(i32, l + 1));
+    }
+    auto* lane = llvm::ConstantVector::get(numbers);
+    auto* after_lane = llvm::ConstantVector::get(ends);
+    auto min = [&](llvm::Value* x, llvm::Value* y) {
+      return b.CreateSelect(b.CreateICmpULT(x, y), x, y);
+    };
+    auto max = [&](llvm::Value* x, llvm::Value* y) {
+      return b.CreateSelect(b.CreateICmpUGT(x, y), x, y);
+    };
+    llvm::Value* first = fold_lanes(
+        b, b.CreateSelect(mask, lane, b.CreateVectorSplat(width_, b.getInt32(width_))), min);
+    llvm::Value* end = fold_lanes(
+        b, b.CreateSelect(mask, after_lane, llvm::Constant::getNullValue(lane->getType())), max);
+    llvm::Value* count = fold_lanes(b, b.CreateZExt(mask, lane->getType()),
+                                    [&](llvm::Value* x, llvm::Value* y) { return b.CreateAdd(x, y); });
+    llvm::Value* is_run = b.CreateAnd(b.CreateICmpEQ(b.CreateSub(end, first), count),
+                                      b.CreateICmpULT(count, b.getInt32(width_)));
+    return {b.CreateZExt(first, b.getInt64Ty()), b.CreateZExt(count, b.getInt64Ty()), is_run};
+  }
+
+  // A partial store before `end`: when the active lanes are one run, in pieces of W/2, W/4, ..
+  // 1 lanes (at most log2(W) stores, read from the lane buffer at the run's lane); else one
+  // element per active lane.
+  void store_run_or_lanes(llvm::Instruction* end, llvm::Value* mask, llvm::Value* value,
+                          const LaneAddress& lanes, llvm::Align align) {
+    if (value->getType() != vector_type(lanes.element)) {
+      store_lanes(end, mask, value, lanes, align);
+      return;
+    }
+    llvm::IRBuilder<> b(end);
+    const LaneRun run = lane_run(b, mask);
+    llvm::Instruction *run_end = nullptr, *lanes_end = nullptr;
+    llvm::SplitBlockAndInsertIfThenElse(run.is_run, end, &run_end, &lanes_end);
+    store_lanes(lanes_end, mask, value, lanes, align);
+    auto* buffer = lane_buffer(lanes.element);
+    llvm::IRBuilder<>(run_end).CreateStore(value, buffer);
+    llvm::Value* at = run.first;
+    const llvm::Align element_align(
+        f_.getParent()->getDataLayout().getABITypeAlign(lanes.element));
+    for (unsigned piece = width_ / 2; piece >= 1; piece /= 2) {
+      llvm::IRBuilder<> p(run_end);
+      llvm::Value* has = p.CreateICmpNE(p.CreateAnd(run.length, p.getInt64(piece)), p.getInt64(0));
+      llvm::Instruction* store_at = llvm::SplitBlockAndInsertIfThen(has, run_end, false);
+      llvm::IRBuilder<> s(store_at);
+      llvm::Type* type = piece == 1 ? lanes.element
+                                    : static_cast<llvm::Type*>(
+                                          llvm::FixedVectorType::get(lanes.element, piece));
+      llvm::Value* from =
+          s.CreateInBoundsGEP(buffer->getAllocatedType(), buffer, {s.getInt64(0), at});
+      from = s.CreateBitCast(from, llvm::PointerType::get(type, 0));
+      llvm::Value* to = lane_address(s, lanes, at);
+      to = s.CreateBitCast(
+          to, llvm::PointerType::get(type, to->getType()->getPointerAddressSpace()));
+      s.CreateAlignedStore(s.CreateAlignedLoad(type, from, element_align), to,
+                           std::min(align, element_align));
+      p.SetInsertPoint(run_end);
+      at = p.CreateAdd(at, p.CreateSelect(has, p.getInt64(piece), p.getInt64(0)));
+    }
   }
 
   // The elements of the lanes in `mask` loaded one by one before `end` (which ends up in the block
