@@ -64,6 +64,8 @@ void return_early(llvm::IRBuilder<>& b, llvm::Type* result) {
   }
 }
 
+}  // namespace
+
 void fold_and_merge_blocks(llvm::Function& f) {
   for (auto& block : f) llvm::ConstantFoldTerminator(&block);
   llvm::removeUnreachableBlocks(f);
@@ -73,6 +75,8 @@ void fold_and_merge_blocks(llvm::Function& f) {
     llvm::MergeBlockIntoPredecessor(block);
   }
 }
+
+namespace {
 
 // Report paths end the function: the value a failed read gave is never used, and every path
 // that goes on has passed the check.

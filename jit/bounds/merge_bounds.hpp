@@ -17,6 +17,7 @@
 #pragma once
 
 namespace llvm {
+class Function;
 class Module;
 }
 
@@ -24,5 +25,9 @@ namespace spvjit::detail {
 
 /// Merges the bounds checks of every function of `m` as above.
 void merge_bounds_checks(llvm::Module& m);
+
+/// Folds `f`'s branches on constants, removes the blocks no path reaches and merges each block
+/// into its only predecessor (folding single-entry phis): after checks became `true`.
+void fold_and_merge_blocks(llvm::Function& f);
 
 }  // namespace spvjit::detail

@@ -4,8 +4,6 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PatternMatch.h>
-#include <llvm/Transforms/Utils/BasicBlockUtils.h>
-#include <llvm/Transforms/Utils/Local.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -15,6 +13,7 @@
 
 #include "common/kernel_interface.hpp"
 #include "ir/kernel_module.hpp"
+#include "jit/bounds/merge_bounds.hpp"
 
 namespace spvjit::detail {
 
@@ -336,15 +335,8 @@ unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const Shape
       check->setArgOperand(2 * k + 1, llvm::ConstantInt::get(i64, 1));
     }
   }
-  if (dropped) {
-    // The failure paths of the dropped checks go, and their joins' phis with them.
-    for (auto& block : kernel) llvm::ConstantFoldTerminator(&block);
-    llvm::removeUnreachableBlocks(kernel);
-    for (auto it = kernel.begin(); it != kernel.end();) {
-      llvm::BasicBlock* block = &*it++;
-      llvm::MergeBlockIntoPredecessor(block);
-    }
-  }
+  // The failure paths of the dropped checks go, and their joins' phis with them.
+  if (dropped) fold_and_merge_blocks(kernel);
   return dropped;
 }
 

@@ -282,15 +282,23 @@ class Vectorizer {
     return vector_of(b, masks_.at(inst).mask);
   }
 
-  // Every lane, or any lane: halves and-ed (or-ed) together, log2(W) shuffles.
-  llvm::Value* reduce_lanes(llvm::IRBuilder<>& b, llvm::Value* lanes, bool all) {
+  // The lanes of `lanes` combined pairwise by `combine`, log2(W) rotations: lane 0 holds the
+  // result.
+  template <class Combine>
+  llvm::Value* fold_lanes(llvm::IRBuilder<>& b, llvm::Value* lanes, Combine combine) {
     for (unsigned step = width_ / 2; step >= 1; step /= 2) {
       std::vector<int> rotated(width_);
       for (unsigned l = 0; l < width_; ++l) rotated[l] = static_cast<int>((l + step) % width_);
-      auto* other = b.CreateShuffleVector(lanes, rotated);
-      lanes = all ? b.CreateAnd(lanes, other) : b.CreateOr(lanes, other);
+      lanes = combine(lanes, b.CreateShuffleVector(lanes, rotated));
     }
     return b.CreateExtractElement(lanes, std::uint64_t{0});
+  }
+
+  // Every lane, or any lane: halves and-ed (or-ed) together.
+  llvm::Value* reduce_lanes(llvm::IRBuilder<>& b, llvm::Value* lanes, bool all) {
+    return fold_lanes(b, lanes, [&](llvm::Value* x, llvm::Value* y) {
+      return all ? b.CreateAnd(x, y) : b.CreateOr(x, y);
+    });
   }
   llvm::Value* all_of(llvm::IRBuilder<>& b, llvm::Value* lanes) {
     return reduce_lanes(b, lanes, true);
@@ -484,18 +492,6 @@ class Vectorizer {
     llvm::IRBuilder<>(whole_end).CreateAlignedStore(value, vector_address, align);
     store_run_or_lanes(partial_end, mask, value, lanes, align);
     b.SetInsertPoint(at);
-  }
-
-  // The lanes of `lanes` combined pairwise by `combine`, log2(W) rotations: lane 0 holds the
-  // result.
-  template <class Combine>
-  llvm::Value* fold_lanes(llvm::IRBuilder<>& b, llvm::Value* lanes, Combine combine) {
-    for (unsigned step = width_ / 2; step >= 1; step /= 2) {
-      std::vector<int> rotated(width_);
-      for (unsigned l = 0; l < width_; ++l) rotated[l] = static_cast<int>((l + step) % width_);
-      lanes = combine(lanes, b.CreateShuffleVector(lanes, rotated));
-    }
-    return b.CreateExtractElement(lanes, std::uint64_t{0});
   }
 
   // A partial mask's lanes as one run: its first lane and its length (i64), and whether the
