@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace spvjit::detail {
 
@@ -19,6 +21,8 @@ struct Gate {
   std::atomic<std::uint64_t> owners{0};      ///< Runtimes and Jits made
   std::atomic<std::uint64_t> registered{0};  ///< `owners` when the handler was last registered
   std::mutex registering;
+  std::mutex draining;  ///< held while exit() drains, and by add and remove
+  std::vector<std::pair<void*, ExitDrain>> drains;
 };
 Gate& gate() {
   static Gate* const g = new Gate;
@@ -43,6 +47,14 @@ void close_gate_and_wait() {
          std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  // Then the work they handed on: a launch returns once enqueued, and PoCL's pthread driver
+  // thread compiled its work-group function while exit() destroyed libpocl's statics (SIGSEGV
+  // in pocl::OptimizeWorkItemFuncCalls, 1 in 4 to 24 exits during launches under ASan). Its own
+  // deadline: a drain is the commands already enqueued, as a synchronize would wait for.
+  const auto drain_deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(exit_wait_for_work_seconds);
+  std::lock_guard<std::mutex> lock(g.draining);
+  for (const auto& [owner, drain] : g.drains) drain(owner, drain_deadline);
 }
 
 void register_handler(Gate& g) {
@@ -92,6 +104,18 @@ WorkScope::~WorkScope() {
       [[unlikely]] {
     register_handler(g);
   }
+}
+
+void add_exit_drain(void* owner, ExitDrain drain) {
+  Gate& g = gate();
+  std::lock_guard<std::mutex> lock(g.draining);
+  g.drains.emplace_back(owner, drain);
+}
+
+void remove_exit_drain(void* owner) noexcept {
+  Gate& g = gate();
+  std::lock_guard<std::mutex> lock(g.draining);
+  std::erase_if(g.drains, [owner](const auto& d) { return d.first == owner; });
 }
 
 void note_new_owner() noexcept { gate().owners.fetch_add(1, std::memory_order_acq_rel); }

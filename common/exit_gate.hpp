@@ -10,10 +10,14 @@
 // host's static Runtime and Jit were constructed and after the statics LLVM and PoCL make
 // during the first compiles and launches, it runs before any of them is destroyed (exit() runs
 // handlers last-registered first). It closes the gate, waits (up to
-// exit_wait_for_work_seconds) for the threads inside to leave, and a thread that comes to the
-// gate afterwards waits there, touching nothing, until the process is gone. The host's own
+// exit_wait_for_work_seconds) for the threads inside to leave, then for the work they left to
+// threads spvjit does not own (ExitDrain: a launch's command in PoCL's pthread queue, whose
+// driver thread compiles and runs it after the enqueue returned), and a thread that comes to
+// the gate afterwards waits there, touching nothing, until the process is gone. The host's own
 // atexit handlers and exit status are untouched; quick_exit destroys nothing and needs no gate.
 #pragma once
+
+#include <chrono>
 
 namespace spvjit::detail {
 
@@ -44,6 +48,17 @@ class WorkScope {
   bool counted_ = false;  ///< this scope made the thread count as inside
   bool registers_ = true;  ///< registers the handler when it ends, at the counts above
 };
+
+/// Waits, until `deadline` at the latest, for the work `owner` handed to threads spvjit does not
+/// own. Called by exit()'s handler after the threads inside spvjit left, before any static is
+/// destroyed, with no spvjit call in flight (the gate is closed): so it may not make one.
+using ExitDrain = void (*)(void* owner, std::chrono::steady_clock::time_point deadline);
+
+/// `drain(owner, ...)` runs at exit() until remove_exit_drain(owner); `owner` must stay alive
+/// until then. The two serialize with a running exit handler: an owner removed while exit()
+/// drains it is destroyed only after its drain returned.
+void add_exit_drain(void* owner, ExitDrain drain);
+void remove_exit_drain(void* owner) noexcept;
 
 /// A Runtime or Jit was made: the next outermost WorkScope to end registers the exit handler again,
 /// so that it runs before that object's destructor (registered when its constructor returned).

@@ -26,6 +26,9 @@ inline constexpr std::chrono::microseconds inline_spin{200};
 class RuntimeCore {
  public:
   explicit RuntimeCore(const RuntimeOptions& options);
+  ~RuntimeCore();
+  RuntimeCore(const RuntimeCore&) = delete;
+  RuntimeCore& operator=(const RuntimeCore&) = delete;
 
   cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;  ///< the main device (with Dispatch::Adaptive: PoCL's pthread)

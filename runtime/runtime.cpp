@@ -1,12 +1,14 @@
 // Runtime: choose the SPIR-V device (or PoCL's basic + pthread pair), make the context and the
 // in-order queues, and keep commands on two queues in the order they were enqueued.
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <thread>
 
 #include "runtime/core.hpp"
 #include "runtime/pocl_diagnosis.hpp"
 #include "common/env.hpp"
+#include "common/exit_gate.hpp"
 #include "common/error_report.hpp"
 #include "common/full_stack.hpp"
 #include "common/log.hpp"
@@ -62,6 +64,27 @@ ClHandle<cl_command_queue> make_queue(cl_context context, cl_device_id device,
   ClHandle<cl_command_queue> q(clCreateCommandQueueWithProperties(context, device, nullptr, &err));
   check_cl(err, "clCreateCommandQueueWithProperties", name);
   return q;
+}
+
+// exit()'s handler (common/exit_gate.hpp), after the threads inside spvjit left: waits for the
+// commands they enqueued on a device that runs them on its own threads (PoCL's pthread: its
+// driver thread compiles a launch's work-group function, then runs it, after the enqueue
+// returned, and crashed on libpocl statics exit() then destroyed). `basic` runs a command only
+// inside a call to it, on the calling thread: nothing of it runs once no thread is inside.
+// A marker polled, not clFinish: a kernel that never ends delays the exit by the deadline, no more.
+void drain_at_exit(void* owner, std::chrono::steady_clock::time_point deadline) {
+  auto& core = *static_cast<RuntimeCore*>(owner);
+  if (is_pocl_basic(core.info)) return;
+  cl_event marker = nullptr;
+  if (clEnqueueMarkerWithWaitList(core.queue.get(), 0, nullptr, &marker) != CL_SUCCESS) return;
+  clFlush(core.queue.get());
+  cl_int status = CL_QUEUED;
+  while (clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                        nullptr) == CL_SUCCESS &&
+         status > CL_COMPLETE && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  clReleaseEvent(marker);
 }
 
 }  // namespace
@@ -180,7 +203,11 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
                                   " work-items); up to " + std::to_string(inline_threshold) +
                                   " work-items run inline on " + inline_info.name
                             : std::string()));
+  // Last: a constructor that threw runs no destructor to remove it.
+  add_exit_drain(this, drain_at_exit);
 }
+
+RuntimeCore::~RuntimeCore() { remove_exit_drain(this); }
 
 std::vector<cl_device_id> RuntimeCore::devices() const {
   if (inline_device) return {device, inline_device};

@@ -14,7 +14,9 @@
 //                                         the Runtime and Jit alive (static)
 //   hostile_probe exit-during WORK CACHE DELAY_US
 //                                         a thread does WORK (compile: cold compiles; launch:
-//                                         launches and synchronizes; read: reads a buffer back)
+//                                         launches and synchronizes; launch-pending: one
+//                                         launch on PoCL's pthread device, never waited for;
+//                                         read: reads a buffer back)
 //                                         while the main thread, DELAY_US after the work began,
 //                                         calls exit(0) (or quick_exit(0), or returns from
 //                                         main: WORK "compile-quick", "compile-return"); CACHE
@@ -272,6 +274,13 @@ int exit_during(const std::string& work, const std::string& cache, long delay_us
   // to_vector (std::length_error), before reaching spvjit and its gate: the host's bug.
   static Buffer<float>& data = *new Buffer<float>(rt.zeros<float>(std::size_t{1} << 20));
   const bool compiles = work.rfind("compile", 0) == 0;
+  if (work == "launch-pending") {
+    // Every launch to PoCL's pthread device, whose driver thread compiles the work-group function
+    // of this launch size (none made yet: the warm launch ran on another device or size) after
+    // the enqueue has returned, with no spvjit call in flight on any thread.
+    rt.set_inline_threshold(0);
+    rt.set_split_threshold(SIZE_MAX);
+  }
   std::thread([compiles, work] {
     try {
       for (int r = 0;; ++r) {
@@ -279,6 +288,11 @@ int exit_during(const std::string& work, const std::string& cache, long delay_us
           started = true;
           Kernel k = jit.compile(fill_kernel(unique("exit_during_" + std::to_string(r))));
           (void)k;
+        } else if (work == "launch-pending") {
+          Kernel k = jit.compile(fill_kernel(unique("exit_warm")));
+          k.launch(NDRange{data.size()}, data, 2.5f);
+          started = true;
+          for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
         } else if (work == "launch") {
           Kernel k = jit.compile(fill_kernel(unique("exit_warm")));
           started = true;
