@@ -1,7 +1,11 @@
 // The math set as calls to OpenCL builtins with Itanium-mangled names (`_Z4sqrtf`,
-// `_Z5clampddd`), which the translator maps to OpenCL.std extended instructions.
+// `_Z5ldexpDv4_fDv4_i`), which the translator maps to OpenCL.std extended instructions. The
+// relational tests are a compare or two on the value's bits: no call, so they vectorize freely.
 #include "spvjit/math.hpp"
 
+#include <llvm/IR/Constants.h>
+
+#include <cstdlib>
 #include <vector>
 
 #include "common/error_report.hpp"
@@ -14,41 +18,116 @@ namespace {
 
 enum class Domain { Float, Integer, Any };
 
+/// How the operands and results look beside the first operand's type T.
+enum class Form {
+  Same,       ///< (T, ...) -> T
+  ExponentI32,  ///< (T, i32) -> T
+  ToI32,      ///< T -> i32
+  Test,       ///< T -> bool, computed inline
+  OutI32,     ///< (T, ...) -> (T, i32), the second through a private pointer
+  OutSame,    ///< T -> (T, T), the second through a private pointer
+  SinCos,     ///< T -> (sin, cos), two calls
+};
+
 struct FnInfo {
   const char* name;
   unsigned arity;
   Domain domain;
+  Form form = Form::Same;
 };
 
 FnInfo info(MathFn fn) {
+  using D = Domain;
   switch (fn) {
-    case MathFn::Sqrt: return {"sqrt", 1, Domain::Float};
-    case MathFn::Rsqrt: return {"rsqrt", 1, Domain::Float};
-    case MathFn::Exp: return {"exp", 1, Domain::Float};
-    case MathFn::Exp2: return {"exp2", 1, Domain::Float};
-    case MathFn::Log: return {"log", 1, Domain::Float};
-    case MathFn::Log2: return {"log2", 1, Domain::Float};
-    case MathFn::Log1p: return {"log1p", 1, Domain::Float};
-    case MathFn::Sin: return {"sin", 1, Domain::Float};
-    case MathFn::Cos: return {"cos", 1, Domain::Float};
-    case MathFn::Tan: return {"tan", 1, Domain::Float};
-    case MathFn::Fabs: return {"fabs", 1, Domain::Float};
-    case MathFn::Floor: return {"floor", 1, Domain::Float};
-    case MathFn::Ceil: return {"ceil", 1, Domain::Float};
-    case MathFn::Round: return {"round", 1, Domain::Float};
-    case MathFn::Trunc: return {"trunc", 1, Domain::Float};
-    case MathFn::Pow: return {"pow", 2, Domain::Float};
-    case MathFn::Fmin: return {"fmin", 2, Domain::Float};
-    case MathFn::Fmax: return {"fmax", 2, Domain::Float};
-    case MathFn::Copysign: return {"copysign", 2, Domain::Float};
-    case MathFn::Fma: return {"fma", 3, Domain::Float};
-    case MathFn::Clamp: return {"clamp", 3, Domain::Any};
-    case MathFn::Abs: return {"abs", 1, Domain::Integer};
-    case MathFn::Popcount: return {"popcount", 1, Domain::Integer};
-    case MathFn::Clz: return {"clz", 1, Domain::Integer};
+    case MathFn::Sqrt: return {"sqrt", 1, D::Float};
+    case MathFn::Rsqrt: return {"rsqrt", 1, D::Float};
+    case MathFn::Cbrt: return {"cbrt", 1, D::Float};
+    case MathFn::Exp: return {"exp", 1, D::Float};
+    case MathFn::Exp2: return {"exp2", 1, D::Float};
+    case MathFn::Exp10: return {"exp10", 1, D::Float};
+    case MathFn::Expm1: return {"expm1", 1, D::Float};
+    case MathFn::Log: return {"log", 1, D::Float};
+    case MathFn::Log2: return {"log2", 1, D::Float};
+    case MathFn::Log10: return {"log10", 1, D::Float};
+    case MathFn::Log1p: return {"log1p", 1, D::Float};
+    case MathFn::Logb: return {"logb", 1, D::Float};
+    case MathFn::Sin: return {"sin", 1, D::Float};
+    case MathFn::Cos: return {"cos", 1, D::Float};
+    case MathFn::Tan: return {"tan", 1, D::Float};
+    case MathFn::Sinpi: return {"sinpi", 1, D::Float};
+    case MathFn::Cospi: return {"cospi", 1, D::Float};
+    case MathFn::Tanpi: return {"tanpi", 1, D::Float};
+    case MathFn::Asin: return {"asin", 1, D::Float};
+    case MathFn::Acos: return {"acos", 1, D::Float};
+    case MathFn::Atan: return {"atan", 1, D::Float};
+    case MathFn::Asinpi: return {"asinpi", 1, D::Float};
+    case MathFn::Acospi: return {"acospi", 1, D::Float};
+    case MathFn::Atanpi: return {"atanpi", 1, D::Float};
+    case MathFn::Sinh: return {"sinh", 1, D::Float};
+    case MathFn::Cosh: return {"cosh", 1, D::Float};
+    case MathFn::Tanh: return {"tanh", 1, D::Float};
+    case MathFn::Asinh: return {"asinh", 1, D::Float};
+    case MathFn::Acosh: return {"acosh", 1, D::Float};
+    case MathFn::Atanh: return {"atanh", 1, D::Float};
+    case MathFn::Erf: return {"erf", 1, D::Float};
+    case MathFn::Erfc: return {"erfc", 1, D::Float};
+    case MathFn::Tgamma: return {"tgamma", 1, D::Float};
+    case MathFn::Lgamma: return {"lgamma", 1, D::Float};
+    case MathFn::Fabs: return {"fabs", 1, D::Float};
+    case MathFn::Floor: return {"floor", 1, D::Float};
+    case MathFn::Ceil: return {"ceil", 1, D::Float};
+    case MathFn::Round: return {"round", 1, D::Float};
+    case MathFn::Rint: return {"rint", 1, D::Float};
+    case MathFn::Trunc: return {"trunc", 1, D::Float};
+    case MathFn::Pow: return {"pow", 2, D::Float};
+    case MathFn::Powr: return {"powr", 2, D::Float};
+    case MathFn::Atan2: return {"atan2", 2, D::Float};
+    case MathFn::Atan2pi: return {"atan2pi", 2, D::Float};
+    case MathFn::Hypot: return {"hypot", 2, D::Float};
+    case MathFn::Fmin: return {"fmin", 2, D::Float};
+    case MathFn::Fmax: return {"fmax", 2, D::Float};
+    case MathFn::Fdim: return {"fdim", 2, D::Float};
+    case MathFn::Fmod: return {"fmod", 2, D::Float};
+    case MathFn::Remainder: return {"remainder", 2, D::Float};
+    case MathFn::Maxmag: return {"maxmag", 2, D::Float};
+    case MathFn::Minmag: return {"minmag", 2, D::Float};
+    case MathFn::Nextafter: return {"nextafter", 2, D::Float};
+    case MathFn::Copysign: return {"copysign", 2, D::Float};
+    case MathFn::Ldexp: return {"ldexp", 2, D::Float, Form::ExponentI32};
+    case MathFn::Pown: return {"pown", 2, D::Float, Form::ExponentI32};
+    case MathFn::Rootn: return {"rootn", 2, D::Float, Form::ExponentI32};
+    case MathFn::Ilogb: return {"ilogb", 1, D::Float, Form::ToI32};
+    case MathFn::Fma: return {"fma", 3, D::Float};
+    case MathFn::Isnan: return {"isnan", 1, D::Float, Form::Test};
+    case MathFn::Isinf: return {"isinf", 1, D::Float, Form::Test};
+    case MathFn::Isfinite: return {"isfinite", 1, D::Float, Form::Test};
+    case MathFn::Isnormal: return {"isnormal", 1, D::Float, Form::Test};
+    case MathFn::Signbit: return {"signbit", 1, D::Float, Form::Test};
+    case MathFn::Frexp: return {"frexp", 1, D::Float, Form::OutI32};
+    case MathFn::Modf: return {"modf", 1, D::Float, Form::OutSame};
+    case MathFn::Fract: return {"fract", 1, D::Float, Form::OutSame};
+    case MathFn::Sincos: return {"sincos", 1, D::Float, Form::SinCos};
+    case MathFn::LgammaR: return {"lgamma_r", 1, D::Float, Form::OutI32};
+    case MathFn::Remquo: return {"remquo", 2, D::Float, Form::OutI32};
+    case MathFn::Clamp: return {"clamp", 3, D::Any};
+    case MathFn::Abs: return {"abs", 1, D::Integer};
+    case MathFn::Popcount: return {"popcount", 1, D::Integer};
+    case MathFn::Clz: return {"clz", 1, D::Integer};
+    case MathFn::Ctz: return {"ctz", 1, D::Integer};
+    case MathFn::MulHi: return {"mul_hi", 2, D::Integer};
+    case MathFn::Rotate: return {"rotate", 2, D::Integer};
+    case MathFn::AddSat: return {"add_sat", 2, D::Integer};
+    case MathFn::SubSat: return {"sub_sat", 2, D::Integer};
+    case MathFn::AbsDiff: return {"abs_diff", 2, D::Integer};
+    case MathFn::Hadd: return {"hadd", 2, D::Integer};
+    case MathFn::Rhadd: return {"rhadd", 2, D::Integer};
+    case MathFn::MadHi: return {"mad_hi", 3, D::Integer};
+    case MathFn::MadSat: return {"mad_sat", 3, D::Integer};
   }
-  return {"?", 0, Domain::Any};
+  return {"?", 0, D::Any};
 }
+
+bool two_results(Form f) { return f == Form::OutI32 || f == Form::OutSame || f == Form::SinCos; }
 
 char type_code(Scalar t) {
   switch (t) {
@@ -66,16 +145,103 @@ char type_code(Scalar t) {
   }
 }
 
+/// One parameter of a builtin for mangling: its element type, and whether it is a private
+/// pointer to that (the second result of frexp, modf, ...).
+struct MangledParam {
+  Scalar type;
+  bool pointer = false;
+};
+
+/// `_Z<len><name>` and each parameter, Itanium style: a vector type (`Dv4_f`) or a pointer
+/// (`Pi`, `PDv4_i`) seen before is written as its substitution (`S_`, `S0_`, ...).
+std::string mangle(std::string_view base, const std::vector<MangledParam>& params, unsigned lanes) {
+  std::string out = "_Z" + std::to_string(base.size()) + std::string(base);
+  std::vector<std::string> seen;
+  auto substitution = [&](const std::string& component) -> std::string {
+    for (std::size_t k = 0; k < seen.size(); ++k) {
+      if (seen[k] == component) return k == 0 ? "S_" : "S" + std::to_string(k - 1) + "_";
+    }
+    return {};
+  };
+  for (const MangledParam& p : params) {
+    const std::string element(1, type_code(p.type));
+    std::string type = element;
+    if (lanes > 1) {
+      type = "Dv" + std::to_string(lanes) + "_" + element;
+      if (std::string sub = substitution(type); !sub.empty()) {
+        type = sub;
+      } else {
+        seen.push_back(type);
+      }
+    }
+    if (!p.pointer) {
+      out += type;
+      continue;
+    }
+    const std::string pointer = "P" + (lanes > 1 ? "Dv" + std::to_string(lanes) + "_" + element : element);
+    if (std::string sub = substitution(pointer); !sub.empty()) {
+      out += sub;
+    } else {
+      out += "P" + type;
+      seen.push_back(pointer);
+    }
+  }
+  return out;
+}
+
+llvm::Type* shaped(llvm::Type* element, unsigned lanes) {
+  return lanes == 1 ? element : llvm::FixedVectorType::get(element, lanes);
+}
+
+/// The isnan, isinf, ... test on `x` (element type `t`), from its bits.
+llvm::Value* emit_test(detail::BuilderState& s, MathFn fn, Scalar t, llvm::Value* x,
+                       unsigned lanes) {
+  auto& b = s.ir;
+  const unsigned bits = t == Scalar::F32 ? 32 : 64;
+  const unsigned mantissa = t == Scalar::F32 ? 23 : 52;
+  auto* int_type = shaped(b.getIntNTy(bits), lanes);
+  auto constant = [&](std::uint64_t v) { return llvm::ConstantInt::get(int_type, v); };
+  llvm::Value* raw = b.CreateBitCast(x, int_type);
+  const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
+  const std::uint64_t infinity = ((std::uint64_t{1} << (bits - 1 - mantissa)) - 1) << mantissa;
+  llvm::Value* magnitude = b.CreateAnd(raw, constant(sign - 1));
+  switch (fn) {
+    case MathFn::Isnan: return b.CreateFCmpUNO(x, x, "isnan");
+    case MathFn::Isinf: return b.CreateICmpEQ(magnitude, constant(infinity), "isinf");
+    case MathFn::Isfinite: return b.CreateICmpULT(magnitude, constant(infinity), "isfinite");
+    case MathFn::Isnormal: {
+      // The exponent field, less one: normals give 0 .. max - 2 (unsigned), zero and
+      // subnormals wrap to the top, infinities and NaNs give max - 1.
+      llvm::Value* exponent_bits = b.CreateAnd(raw, constant(infinity));
+      llvm::Value* shifted = b.CreateSub(exponent_bits, constant(std::uint64_t{1} << mantissa));
+      return b.CreateICmpULT(shifted, constant(infinity - (std::uint64_t{1} << mantissa)),
+                             "isnormal");
+    }
+    case MathFn::Signbit: return b.CreateICmpSLT(raw, constant(0), "signbit");
+    default: break;
+  }
+  internal_assert(false) << "not a test: " << name(fn);
+  return nullptr;
+}
+
 }  // namespace
 
 std::string_view name(MathFn fn) noexcept { return info(fn).name; }
 
 namespace detail {
 
-std::string math_builtin(const BuilderState& s, MathFn fn, Scalar t, std::size_t given,
-                         unsigned lanes) {
+void throw_number_does_not_fit(Scalar to, long double n) {
+  user_error({"number"}) << std::to_string(n) << " does not fit in " << name(to)
+                         << "; pass a number in its range or cast<T>() the operand";
+  std::abort();  // not reached: the report throws at the end of its statement
+}
+
+MathResults emit_math(BuilderState& s, MathFn fn, llvm::ArrayRef<llvm::Value*> args,
+                      llvm::ArrayRef<Scalar> types, unsigned lanes, bool want_pair) {
   const FnInfo f = info(fn);
-  user_assert(given == f.arity, {f.name, s.name}) << given << " arguments; expected " << f.arity;
+  const Where where{f.name, s.name};
+  user_assert(args.size() == f.arity, (where)) << args.size() << " arguments; expected " << f.arity;
+  const Scalar t = types.front();
   const bool ok = f.domain == Domain::Float     ? (t == Scalar::F32 || t == Scalar::F64)
                   : f.domain == Domain::Integer ? is_integer(t)
                                                 : type_code(t) != 0;
@@ -83,37 +249,90 @@ std::string math_builtin(const BuilderState& s, MathFn fn, Scalar t, std::size_t
     const char* expected = f.domain == Domain::Float     ? "f32 or f64"
                            : f.domain == Domain::Integer ? "an integer type"
                                                          : "an integer type, f32 or f64";
-    user_error({f.name, s.name}) << "not defined for " << name(t) << "; expected " << expected;
+    user_error((where)) << "not defined for " << name(t) << "; expected " << expected;
   }
-  const std::string base = f.name;
-  std::string mangled = "_Z" + std::to_string(base.size()) + base;
-  if (lanes == 1) return mangled + std::string(f.arity, type_code(t));
-  // Itanium: the first vector operand spelled out, the others substituted (`_Z3fmaDv8_fS_S_`).
-  mangled += "Dv" + std::to_string(lanes) + "_" + type_code(t);
-  for (unsigned a = 1; a < f.arity; ++a) mangled += "S_";
-  return mangled;
+  for (std::size_t a = 1; a < types.size(); ++a) {
+    const Scalar expected = f.form == Form::ExponentI32 ? Scalar::I32 : t;
+    if (types[a] == expected) continue;
+    if (f.form == Form::ExponentI32) {
+      user_error((where)) << "the exponent is " << name(types[a])
+                          << "; expected i32 (insert cast<int32_t>)";
+    }
+    user_error((where)) << "operand types differ: " << name(t) << " and " << name(types[a])
+                        << "; insert an explicit cast";
+  }
+  if (want_pair != two_results(f.form)) {
+    user_error((where)) << (want_pair ? "returns one value; call math()"
+                                      : "returns two values; call math_pair()");
+  }
+
+  llvm::Type* value_type = args.front()->getType();
+  auto* i32 = shaped(s.ir.getInt32Ty(), lanes);
+  std::vector<MangledParam> params;
+  for (Scalar p : types) params.push_back({p});
+  auto call = [&](std::string_view base, llvm::Type* ret, llvm::ArrayRef<llvm::Value*> operands,
+                  const std::vector<MangledParam>& signature, bool pure) {
+    return s.call_builtin(mangle(base, signature, lanes), ret, operands, pure);
+  };
+  switch (f.form) {
+    case Form::Same:
+      // OpenCL's abs(int) returns uint: the same bits, kept here in the operand's type.
+      return {call(f.name, value_type, args, params, true), t};
+    case Form::ExponentI32:
+      return {call(f.name, value_type, args, params, true), t};
+    case Form::ToI32:
+      return {call(f.name, i32, args, params, true), Scalar::I32};
+    case Form::Test:
+      return {emit_test(s, fn, t, args.front(), lanes), Scalar::Bool};
+    case Form::SinCos:
+      return {call("sin", value_type, args, params, true), t,
+              call("cos", value_type, args, params, true), t};
+    case Form::OutI32:
+    case Form::OutSame: {
+      const bool out_i32 = f.form == Form::OutI32;
+      llvm::Type* out_type = out_i32 ? i32 : value_type;
+      llvm::AllocaInst* slot = s.entry_alloca(out_type, std::string(f.name) + ".out");
+      params.push_back({out_i32 ? Scalar::I32 : t, true});
+      std::vector<llvm::Value*> operands(args.begin(), args.end());
+      operands.push_back(slot);
+      // Not readnone: the builtin writes the slot.
+      llvm::Value* first = call(f.name, value_type, operands, params, false);
+      llvm::Value* second = s.ir.CreateLoad(out_type, slot);
+      return {first, t, second, out_i32 ? Scalar::I32 : t};
+    }
+  }
+  internal_assert(false) << "unknown form of " << f.name;
+  return {};
 }
 
 }  // namespace detail
 
-Value math(MathFn fn, std::initializer_list<Value> args) {
+namespace {
+detail::MathResults math_of(MathFn fn, std::initializer_list<Value> args, bool want_pair) {
   const char* fname = info(fn).name;
   user_assert(args.size() != 0 && args.begin()->valid(), {fname}) << "operand is an empty Value";
-  const Value& first = *args.begin();
-  auto& s = *detail::state_of(first);
+  auto& s = *detail::state_of(*args.begin());
   s.check_open(fname);
-  const Scalar t = first.type();
   std::vector<llvm::Value*> raw;
+  std::vector<Scalar> types;
   for (const Value& a : args) {
     s.check_same_builder(a, fname);
-    user_assert(a.type() == t, {fname, s.name}) << "operand types differ: " << name(t) << " and "
-                                                << name(a.type()) << "; insert an explicit cast";
     raw.push_back(detail::llvm_of(a));
+    types.push_back(a.type());
   }
-  const std::string mangled = detail::math_builtin(s, fn, t, args.size(), 1);
-  // OpenCL's abs(int) returns uint: the same bits, kept here in the operand's type.
-  auto* call = s.call_builtin(mangled, raw.front()->getType(), raw);
-  return detail::make_value(&s, call, t);
+  return detail::emit_math(s, fn, raw, types, 1, want_pair);
+}
+}  // namespace
+
+Value math(MathFn fn, std::initializer_list<Value> args) {
+  const detail::MathResults r = math_of(fn, args, false);
+  return detail::make_value(detail::state_of(*args.begin()), r.value, r.type);
+}
+
+std::pair<Value, Value> math_pair(MathFn fn, std::initializer_list<Value> args) {
+  const detail::MathResults r = math_of(fn, args, true);
+  auto* s = detail::state_of(*args.begin());
+  return {detail::make_value(s, r.value, r.type), detail::make_value(s, r.second, r.second_type)};
 }
 
 }  // namespace spvjit

@@ -165,20 +165,73 @@ VecValue cast(VecValue v, Scalar to) {
                           v.lanes());
 }
 
-VecValue math(MathFn fn, std::initializer_list<VecValue> args) {
-  const std::string fname(name(fn));
+VecValue bit_cast(VecValue v, Scalar to) {
+  auto& s = open_vector("bit_cast", v);
+  detail::check_bit_cast({"bit_cast", s.name}, v.element(), to);
+  if (v.element() == to) return v;
+  return detail::make_vec(&s, detail::emit_bit_cast(s, detail::llvm_of(v), to), to, v.lanes());
+}
+
+VecValue cast_sat(VecValue v, Scalar to) {
+  auto& s = open_vector("cast_sat", v);
+  detail::check_cast_sat({"cast_sat", s.name}, v.element(), to);
+  if (v.element() == to) return v;
+  return detail::make_vec(&s, detail::emit_cast_sat(s, detail::llvm_of(v), v.element(), to), to,
+                          v.lanes());
+}
+
+namespace {
+// The operands' LLVM values and element types, after the shape checks: one lane count, and one
+// element type except where the function says otherwise (emit_math checks those).
+detail::BuilderState& vector_operands(const char* fname, std::initializer_list<VecValue> args,
+                                      std::vector<llvm::Value*>& raw, std::vector<Scalar>& types) {
   user_assert(args.size() != 0, {fname}) << "no operands";
   const VecValue& first = *args.begin();
-  auto& s = open_vector(fname.c_str(), first);
-  std::vector<llvm::Value*> raw;
+  auto& s = open_vector(fname, first);
   for (const VecValue& a : args) {
-    same_shape(fname.c_str(), first, a);
+    s.check_same_builder(detail::state_of(a), detail::llvm_of(a), fname, "an empty vector");
+    user_assert(a.lanes() == first.lanes(), {fname, s.name})
+        << "lane counts differ: " << shape_of(first) << " and " << shape_of(a);
     raw.push_back(detail::llvm_of(a));
+    types.push_back(a.element());
   }
-  const std::string mangled =
-      detail::math_builtin(s, fn, first.element(), args.size(), first.lanes());
-  auto* call = s.call_builtin(mangled, detail::llvm_of(first)->getType(), raw);
-  return detail::make_vec(&s, call, first.element(), first.lanes());
+  return s;
+}
+}  // namespace
+
+VecValue math(MathFn fn, std::initializer_list<VecValue> args) {
+  const std::string fname(name(fn));
+  std::vector<llvm::Value*> raw;
+  std::vector<Scalar> types;
+  auto& s = vector_operands(fname.c_str(), args, raw, types);
+  const unsigned lanes = args.begin()->lanes();
+  const detail::MathResults r = detail::emit_math(s, fn, raw, types, lanes, false);
+  return detail::make_vec(&s, r.value, r.type, lanes);
+}
+
+std::pair<VecValue, VecValue> math_pair(MathFn fn, std::initializer_list<VecValue> args) {
+  const std::string fname(name(fn));
+  std::vector<llvm::Value*> raw;
+  std::vector<Scalar> types;
+  auto& s = vector_operands(fname.c_str(), args, raw, types);
+  const unsigned lanes = args.begin()->lanes();
+  // Lane by lane: the scalar builtins' bits, and no wide vectors through a private pointer.
+  llvm::Value* first = nullptr;
+  llvm::Value* second = nullptr;
+  detail::MathResults lane_results;
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    std::vector<llvm::Value*> lane_args;
+    for (llvm::Value* a : raw) lane_args.push_back(s.ir.CreateExtractElement(a, lane));
+    lane_results = detail::emit_math(s, fn, lane_args, types, 1, true);
+    if (!first) {
+      first = llvm::PoisonValue::get(llvm::FixedVectorType::get(lane_results.value->getType(), lanes));
+      second = llvm::PoisonValue::get(llvm::FixedVectorType::get(lane_results.second->getType(), lanes));
+    }
+    first = s.ir.CreateInsertElement(first, lane_results.value, lane);
+    second = s.ir.CreateInsertElement(second, lane_results.second, lane);
+  }
+  return {detail::make_vec(&s, first, lane_results.type, lanes),
+          detail::make_vec(&s, second, lane_results.second_type, lanes)};
 }
 
 VecValue splat(Value v, unsigned lanes) {

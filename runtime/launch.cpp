@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "common/error_report.hpp"
 #include "common/full_stack.hpp"
@@ -26,6 +27,30 @@ inline bool same_layout(const Param& p, const ArgView& a) {
   const StructLayout* expected = p.struct_layout.get();
   const StructLayout* given = a.struct_layout;
   return expected == given || (expected && given && expected->accepts(*given));
+}
+
+// A plain int or unsigned (a C++ literal) for an integer parameter of another type: its value.
+inline std::optional<std::int64_t> converted_integer(const Param& p, const ArgView& a) {
+  if (!a.plain_integer || p.kind != ParamKind::Scalar || !is_integer(p.type) || a.type == p.type) {
+    return std::nullopt;
+  }
+  return a.type == Scalar::I32 ? std::int64_t{*static_cast<const std::int32_t*>(a.data)}
+                               : std::int64_t{*static_cast<const std::uint32_t*>(a.data)};
+}
+
+// Whether integer type `t` holds `v`.
+inline bool holds(Scalar t, std::int64_t v) {
+  switch (t) {
+    case Scalar::I8: return std::in_range<std::int8_t>(v);
+    case Scalar::U8: return std::in_range<std::uint8_t>(v);
+    case Scalar::I16: return std::in_range<std::int16_t>(v);
+    case Scalar::U16: return std::in_range<std::uint16_t>(v);
+    case Scalar::I32: return std::in_range<std::int32_t>(v);
+    case Scalar::U32: return std::in_range<std::uint32_t>(v);
+    case Scalar::I64: return true;
+    case Scalar::U64: return v >= 0;
+    default: return false;
+  }
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_argument(const LaunchState& s, std::size_t i,
@@ -59,6 +84,8 @@ inline bool same_layout(const Param& p, const ArgView& a) {
           " passed for " + p.describe() + ", which is not a whole number of vectors of " +
           std::to_string(p.element_scalars()) + " " + std::string(name(p.type)) +
           (p.lanes == 3 ? " (a 3-lane vector takes the room of 4)" : "");
+  } else if (const auto number = converted_integer(p, given)) {
+    why = ": the number " + std::to_string(*number) + " does not fit " + p.describe();
   } else if (given.kind == ParamKind::LocalArray && given.kind == p.kind) {
     why = ": LocalMemory of " + std::to_string(given.size) + " bytes; expected 1 to " +
           std::to_string(s.local_mem_size) + " (the device's local memory)";
@@ -159,8 +186,10 @@ inline void check_shape(const LaunchState& s, std::size_t i, const ArgView& a) {
 
 inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a) {
   const Param& p = s.facts.params[i];
+  const std::optional<std::int64_t> number = converted_integer(p, a);
   const bool ok =
-      a.kind == p.kind && (a.any_type || a.type == p.type) && same_layout(p, a) &&
+      a.kind == p.kind && (a.any_type || a.type == p.type || (number && holds(p.type, *number))) &&
+      same_layout(p, a) &&
       (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
       (a.owner == nullptr || a.owner == s.core.get()) &&
       (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size)) &&
@@ -331,6 +360,14 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     const auto index = static_cast<cl_uint>(i);
     switch (a.kind) {
       case ParamKind::Scalar:
+        if (const auto number = detail::converted_integer(s.facts.params[i], a)) [[unlikely]] {
+          // The low bytes of the value (x86 and every PoCL CPU target here are little-endian).
+          const std::int64_t bits = *number;
+          detail::set_argument(s, index, size_of(s.facts.params[i].type), &bits);
+          break;
+        }
+        detail::set_argument(s, index, a.size, a.data);
+        break;
       case ParamKind::Struct: detail::set_argument(s, index, a.size, a.data); break;
       case ParamKind::Pointer:
         if (a.svm) {

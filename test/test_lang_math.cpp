@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numbers>
 #include <vector>
 
 #include "test/lang_support.hpp"
@@ -22,6 +23,25 @@ struct MathCase {
   long double lo, hi;    // where the inputs lie
   long double (*ref)(long double, long double, long double);
 };
+
+// sin(pi x), cos(pi x) with the reduction to [-1/2, 1/2] done exactly (x - n is exact for
+// x of float or double), so that only the final sin or cos rounds.
+long double sinpi_ref(long double x) {
+  const long double n = std::nearbyint(x), r = x - n;
+  const long double s = std::sin(std::numbers::pi_v<long double> * r);
+  return std::fmod(std::fabs(n), 2.0L) == 1.0L ? -s : s;
+}
+long double cospi_ref(long double x) {
+  const long double n = std::nearbyint(x), r = std::fabs(x - n);
+  const long double c = std::sin(std::numbers::pi_v<long double> * (0.5L - r));
+  return std::fmod(std::fabs(n), 2.0L) == 1.0L ? -c : c;
+}
+long double maxmag_ref(long double x, long double y) {
+  return std::fabs(x) > std::fabs(y) ? x : std::fabs(y) > std::fabs(x) ? y : std::fmax(x, y);
+}
+long double minmag_ref(long double x, long double y) {
+  return std::fabs(x) < std::fabs(y) ? x : std::fabs(y) < std::fabs(x) ? y : std::fmin(x, y);
+}
 
 // clang-format off
 const MathCase cases[] = {
@@ -45,6 +65,40 @@ const MathCase cases[] = {
     {MathFn::Fmax, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::fmax(x, y); }},
     {MathFn::Copysign, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::copysign(x, y); }},
     {MathFn::Fma, 3, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double z) { return std::fma(x, y, z); }},
+    {MathFn::Cbrt, 1, 2, 2, -1e4L, 1e4L, [](long double x, long double, long double) { return std::cbrt(x); }},
+    {MathFn::Exp10, 1, 3, 3, -30.0L, 30.0L, [](long double x, long double, long double) { return std::pow(10.0L, x); }},
+    {MathFn::Expm1, 1, 3, 3, -20.0L, 20.0L, [](long double x, long double, long double) { return std::expm1(x); }},
+    {MathFn::Log10, 1, 3, 3, 1e-3L, 1e6L, [](long double x, long double, long double) { return std::log10(x); }},
+    {MathFn::Logb, 1, 0, 0, -1e6L, 1e6L, [](long double x, long double, long double) { return std::logb(x); }},
+    {MathFn::Sinpi, 1, 4, 4, -10.0L, 10.0L, [](long double x, long double, long double) { return sinpi_ref(x); }},
+    {MathFn::Cospi, 1, 4, 4, -10.0L, 10.0L, [](long double x, long double, long double) { return cospi_ref(x); }},
+    {MathFn::Tanpi, 1, 6, 6, -0.45L, 0.45L, [](long double x, long double, long double) { return std::tan(std::numbers::pi_v<long double> * x); }},
+    {MathFn::Asin, 1, 4, 4, -1.0L, 1.0L, [](long double x, long double, long double) { return std::asin(x); }},
+    {MathFn::Acos, 1, 4, 4, -1.0L, 1.0L, [](long double x, long double, long double) { return std::acos(x); }},
+    {MathFn::Atan, 1, 5, 5, -100.0L, 100.0L, [](long double x, long double, long double) { return std::atan(x); }},
+    {MathFn::Asinpi, 1, 5, 5, -1.0L, 1.0L, [](long double x, long double, long double) { return std::asin(x) / std::numbers::pi_v<long double>; }},
+    {MathFn::Acospi, 1, 5, 5, -1.0L, 1.0L, [](long double x, long double, long double) { return std::acos(x) / std::numbers::pi_v<long double>; }},
+    {MathFn::Atanpi, 1, 5, 5, -100.0L, 100.0L, [](long double x, long double, long double) { return std::atan(x) / std::numbers::pi_v<long double>; }},
+    {MathFn::Sinh, 1, 4, 4, -20.0L, 20.0L, [](long double x, long double, long double) { return std::sinh(x); }},
+    {MathFn::Cosh, 1, 4, 4, -20.0L, 20.0L, [](long double x, long double, long double) { return std::cosh(x); }},
+    {MathFn::Tanh, 1, 5, 5, -10.0L, 10.0L, [](long double x, long double, long double) { return std::tanh(x); }},
+    {MathFn::Asinh, 1, 4, 4, -1e4L, 1e4L, [](long double x, long double, long double) { return std::asinh(x); }},
+    {MathFn::Acosh, 1, 4, 4, 1.0L, 1e4L, [](long double x, long double, long double) { return std::acosh(x); }},
+    {MathFn::Atanh, 1, 5, 5, -0.99L, 0.99L, [](long double x, long double, long double) { return std::atanh(x); }},
+    {MathFn::Erf, 1, 16, 16, -4.0L, 4.0L, [](long double x, long double, long double) { return std::erf(x); }},
+    {MathFn::Erfc, 1, 16, 16, -4.0L, 9.0L, [](long double x, long double, long double) { return std::erfc(x); }},
+    {MathFn::Tgamma, 1, 16, 16, 0.1L, 20.0L, [](long double x, long double, long double) { return std::tgamma(x); }},
+    {MathFn::Lgamma, 1, 16, 16, 2.5L, 50.0L, [](long double x, long double, long double) { return std::lgamma(x); }},
+    {MathFn::Rint, 1, 0, 0, -100.0L, 100.0L, [](long double x, long double, long double) { return std::rint(x); }},
+    {MathFn::Powr, 2, 16, 16, 0.01L, 10.0L, [](long double x, long double y, long double) { return std::pow(x, y - 5.0L); }},
+    {MathFn::Atan2, 2, 6, 6, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::atan2(x, y); }},
+    {MathFn::Atan2pi, 2, 6, 6, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::atan2(x, y) / std::numbers::pi_v<long double>; }},
+    {MathFn::Hypot, 2, 4, 4, -1e4L, 1e4L, [](long double x, long double y, long double) { return std::hypot(x, y); }},
+    {MathFn::Fdim, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::fdim(x, y); }},
+    {MathFn::Fmod, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::fmod(x, y); }},
+    {MathFn::Remainder, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return std::remainder(x, y); }},
+    {MathFn::Maxmag, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return maxmag_ref(x, y); }},
+    {MathFn::Minmag, 2, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double) { return minmag_ref(x, y); }},
     {MathFn::Clamp, 3, 0, 0, -100.0L, 100.0L, [](long double x, long double y, long double z) { return std::min(std::max(x, std::min(y, z)), std::max(y, z)); }},
 };
 // clang-format on
@@ -78,7 +132,7 @@ KernelDef all_math() {
     for (std::size_t f = 0; f < std::size(cases); ++f) {
       const auto F = static_cast<std::int64_t>(f);
       Value a = inputs(F, 0, i), b = inputs(F, 1, i), c = inputs(F, 2, i);
-      if (cases[f].fn == MathFn::Pow)
+      if (cases[f].fn == MathFn::Pow || cases[f].fn == MathFn::Powr)
         b = binary(BinaryOp::Sub, b, constant(detail::state_of(kb), scalar_of<T>, 5.0));
       if (cases[f].fn == MathFn::Clamp) {  // clamp is undefined when lo > hi
         Value lo = math(MathFn::Fmin, {b, c}), hi = math(MathFn::Fmax, {b, c});
@@ -158,7 +212,7 @@ TEST_CASE("mul_add: one rounding where the device fuses (PoCL with FMA), scalar 
   auto out = kb.param<Global<float>>("out");
   auto in = kb.param<Const<float>>("in");
   auto i = kb.global_index();
-  out[i * 2] = mul_add<float>(in[i * 3], in[i * 3 + 1], in[i * 3 + 2]);
+  out[i * 2] = mul_add(in[i * 3], in[i * 3 + 1], in[i * 3 + 2]);
   kb.if_(i == 0, [&] {
     const Vec<float, 8> x = vload<8>(in, 24), y = vload<8>(in, 32), z = vload<8>(in, 40);
     const Vec<float, 8> r = mul_add(x, y, z);

@@ -41,6 +41,9 @@ struct ArgView {
   const StructLayout* struct_layout = nullptr;  ///< structs, and memory of structs: their layout
   const std::uint64_t* shape = nullptr;  ///< shaped(...): the extents, for array parameters
   unsigned rank = 0;                     ///< shaped(...): how many; 0 for unshaped memory
+  /// A plain `int` or `unsigned` (what a C++ literal is): taken for any integer parameter whose
+  /// type holds its value, `8` for an int64_t or a uint8_t.
+  bool plain_integer = false;
 };
 
 /// What the packer compares for an element type: its scalar (structs: u8 and their layout).
@@ -90,7 +93,9 @@ ArgView arg_view(const Shaped<S>& s) {
 }
 template <KernelScalar T>
 ArgView arg_view(const T& v) {
-  return ArgView{ParamKind::Scalar, scalar_of<T>, false, sizeof(T), &v, nullptr};
+  ArgView view{ParamKind::Scalar, scalar_of<T>, false, sizeof(T), &v, nullptr};
+  view.plain_integer = std::is_same_v<T, int> || std::is_same_v<T, unsigned>;
+  return view;
 }
 /// A struct by value: its bytes, padding included, as OpenCL copies them.
 template <KernelStruct T>

@@ -80,6 +80,9 @@ VecValue negate(VecValue v);
 VecValue logical_not(VecValue v);  ///< bool lanes: not; integer lanes: bitwise complement
 VecValue select(VecValue cond, VecValue if_true, VecValue if_false);
 VecValue cast(VecValue v, Scalar to);
+/// Lane-wise bit_cast and cast_sat (spvjit/convert.hpp).
+VecValue bit_cast(VecValue v, Scalar to);
+VecValue cast_sat(VecValue v, Scalar to);
 VecValue math(MathFn fn, std::initializer_list<VecValue> args);
 /// Every lane set to `v`.
 VecValue splat(Value v, unsigned lanes);
@@ -170,6 +173,22 @@ Vec<T, N> vec_literal(KernelBuilder& kb, const std::array<T, N>& values) {
 template <KernelScalar To, KernelScalar From, unsigned N>
 Vec<To, N> cast(Vec<From, N> v) {
   return Vec<To, N>(cast(static_cast<VecValue>(v), scalar_of<To>));
+}
+
+template <KernelScalar To, KernelScalar From, unsigned N>
+Vec<To, N> bit_cast(Vec<From, N> v) {
+  static_assert(sizeof(To) == sizeof(From) && !std::is_same_v<To, bool> &&
+                    !std::is_same_v<From, bool>,
+                "spvjit: bit_cast needs two types of one size (float and int32_t or uint32_t, "
+                "double and int64_t or uint64_t)");
+  return Vec<To, N>(bit_cast(static_cast<VecValue>(v), scalar_of<To>));
+}
+
+template <KernelScalar To, KernelScalar From, unsigned N>
+Vec<To, N> cast_sat(Vec<From, N> v) {
+  static_assert(std::is_integral_v<To> && !std::is_same_v<To, bool>,
+                "spvjit: cast_sat converts to integer types; use cast<T>() for floats");
+  return Vec<To, N>(cast_sat(static_cast<VecValue>(v), scalar_of<To>));
 }
 
 #define SPVJIT_VECTOR_BINARY(sym, op)                                                             \
@@ -263,36 +282,129 @@ Vec<T, N> max(Vec<T, N> a, Vec<T, N> b) {
   Vec<T, N> fn(Vec<T, N> x) {                   \
     return Vec<T, N>(math(MathFn::op, {x}));    \
   }
-SPVJIT_VECTOR_UNARY(sqrt, Sqrt, KernelFloat)
-SPVJIT_VECTOR_UNARY(rsqrt, Rsqrt, KernelFloat)
-SPVJIT_VECTOR_UNARY(exp, Exp, KernelFloat)
-SPVJIT_VECTOR_UNARY(exp2, Exp2, KernelFloat)
-SPVJIT_VECTOR_UNARY(log, Log, KernelFloat)
-SPVJIT_VECTOR_UNARY(log2, Log2, KernelFloat)
-SPVJIT_VECTOR_UNARY(log1p, Log1p, KernelFloat)
-SPVJIT_VECTOR_UNARY(sin, Sin, KernelFloat)
-SPVJIT_VECTOR_UNARY(cos, Cos, KernelFloat)
-SPVJIT_VECTOR_UNARY(tan, Tan, KernelFloat)
-SPVJIT_VECTOR_UNARY(fabs, Fabs, KernelFloat)
-SPVJIT_VECTOR_UNARY(floor, Floor, KernelFloat)
-SPVJIT_VECTOR_UNARY(ceil, Ceil, KernelFloat)
-SPVJIT_VECTOR_UNARY(round, Round, KernelFloat)
-SPVJIT_VECTOR_UNARY(trunc, Trunc, KernelFloat)
+#define SPVJIT_VECTOR_FLOAT(fn, op) SPVJIT_VECTOR_UNARY(fn, op, KernelFloat)
+SPVJIT_VECTOR_FLOAT(sqrt, Sqrt)
+SPVJIT_VECTOR_FLOAT(rsqrt, Rsqrt)
+SPVJIT_VECTOR_FLOAT(cbrt, Cbrt)
+SPVJIT_VECTOR_FLOAT(exp, Exp)
+SPVJIT_VECTOR_FLOAT(exp2, Exp2)
+SPVJIT_VECTOR_FLOAT(exp10, Exp10)
+SPVJIT_VECTOR_FLOAT(expm1, Expm1)
+SPVJIT_VECTOR_FLOAT(log, Log)
+SPVJIT_VECTOR_FLOAT(log2, Log2)
+SPVJIT_VECTOR_FLOAT(log10, Log10)
+SPVJIT_VECTOR_FLOAT(log1p, Log1p)
+SPVJIT_VECTOR_FLOAT(logb, Logb)
+SPVJIT_VECTOR_FLOAT(sin, Sin)
+SPVJIT_VECTOR_FLOAT(cos, Cos)
+SPVJIT_VECTOR_FLOAT(tan, Tan)
+SPVJIT_VECTOR_FLOAT(sinpi, Sinpi)
+SPVJIT_VECTOR_FLOAT(cospi, Cospi)
+SPVJIT_VECTOR_FLOAT(tanpi, Tanpi)
+SPVJIT_VECTOR_FLOAT(asin, Asin)
+SPVJIT_VECTOR_FLOAT(acos, Acos)
+SPVJIT_VECTOR_FLOAT(atan, Atan)
+SPVJIT_VECTOR_FLOAT(asinpi, Asinpi)
+SPVJIT_VECTOR_FLOAT(acospi, Acospi)
+SPVJIT_VECTOR_FLOAT(atanpi, Atanpi)
+SPVJIT_VECTOR_FLOAT(sinh, Sinh)
+SPVJIT_VECTOR_FLOAT(cosh, Cosh)
+SPVJIT_VECTOR_FLOAT(tanh, Tanh)
+SPVJIT_VECTOR_FLOAT(asinh, Asinh)
+SPVJIT_VECTOR_FLOAT(acosh, Acosh)
+SPVJIT_VECTOR_FLOAT(atanh, Atanh)
+SPVJIT_VECTOR_FLOAT(erf, Erf)
+SPVJIT_VECTOR_FLOAT(erfc, Erfc)
+SPVJIT_VECTOR_FLOAT(tgamma, Tgamma)
+SPVJIT_VECTOR_FLOAT(lgamma, Lgamma)
+SPVJIT_VECTOR_FLOAT(fabs, Fabs)
+SPVJIT_VECTOR_FLOAT(floor, Floor)
+SPVJIT_VECTOR_FLOAT(ceil, Ceil)
+SPVJIT_VECTOR_FLOAT(round, Round)
+SPVJIT_VECTOR_FLOAT(rint, Rint)
+SPVJIT_VECTOR_FLOAT(trunc, Trunc)
+#undef SPVJIT_VECTOR_FLOAT
 SPVJIT_VECTOR_UNARY(abs, Abs, KernelInteger)
 SPVJIT_VECTOR_UNARY(popcount, Popcount, KernelInteger)
 SPVJIT_VECTOR_UNARY(clz, Clz, KernelInteger)
+SPVJIT_VECTOR_UNARY(ctz, Ctz, KernelInteger)
 #undef SPVJIT_VECTOR_UNARY
 
-#define SPVJIT_VECTOR_BINARY_FLOAT(fn, op)            \
+#define SPVJIT_VECTOR_TEST(fn, op)                    \
   template <KernelFloat T, unsigned N>                \
+  Vec<bool, N> fn(Vec<T, N> x) {                      \
+    return Vec<bool, N>(math(MathFn::op, {x}));       \
+  }
+SPVJIT_VECTOR_TEST(isnan, Isnan)
+SPVJIT_VECTOR_TEST(isinf, Isinf)
+SPVJIT_VECTOR_TEST(isfinite, Isfinite)
+SPVJIT_VECTOR_TEST(isnormal, Isnormal)
+SPVJIT_VECTOR_TEST(signbit, Signbit)
+#undef SPVJIT_VECTOR_TEST
+template <KernelFloat T, unsigned N>
+Vec<std::int32_t, N> ilogb(Vec<T, N> x) {
+  return Vec<std::int32_t, N>(math(MathFn::Ilogb, {x}));
+}
+
+#define SPVJIT_VECTOR_BINARY(fn, op, Concept)         \
+  template <Concept T, unsigned N>                    \
   Vec<T, N> fn(Vec<T, N> x, Vec<T, N> y) {            \
     return Vec<T, N>(math(MathFn::op, {x, y}));       \
   }
+#define SPVJIT_VECTOR_BINARY_FLOAT(fn, op) SPVJIT_VECTOR_BINARY(fn, op, KernelFloat)
 SPVJIT_VECTOR_BINARY_FLOAT(pow, Pow)
+SPVJIT_VECTOR_BINARY_FLOAT(powr, Powr)
+SPVJIT_VECTOR_BINARY_FLOAT(atan2, Atan2)
+SPVJIT_VECTOR_BINARY_FLOAT(atan2pi, Atan2pi)
+SPVJIT_VECTOR_BINARY_FLOAT(hypot, Hypot)
 SPVJIT_VECTOR_BINARY_FLOAT(fmin, Fmin)
 SPVJIT_VECTOR_BINARY_FLOAT(fmax, Fmax)
+SPVJIT_VECTOR_BINARY_FLOAT(fdim, Fdim)
+SPVJIT_VECTOR_BINARY_FLOAT(fmod, Fmod)
+SPVJIT_VECTOR_BINARY_FLOAT(remainder, Remainder)
+SPVJIT_VECTOR_BINARY_FLOAT(maxmag, Maxmag)
+SPVJIT_VECTOR_BINARY_FLOAT(minmag, Minmag)
+SPVJIT_VECTOR_BINARY_FLOAT(nextafter, Nextafter)
 SPVJIT_VECTOR_BINARY_FLOAT(copysign, Copysign)
 #undef SPVJIT_VECTOR_BINARY_FLOAT
+SPVJIT_VECTOR_BINARY(mul_hi, MulHi, KernelInteger)
+SPVJIT_VECTOR_BINARY(rotate, Rotate, KernelInteger)
+SPVJIT_VECTOR_BINARY(add_sat, AddSat, KernelInteger)
+SPVJIT_VECTOR_BINARY(sub_sat, SubSat, KernelInteger)
+SPVJIT_VECTOR_BINARY(abs_diff, AbsDiff, KernelInteger)
+SPVJIT_VECTOR_BINARY(hadd, Hadd, KernelInteger)
+SPVJIT_VECTOR_BINARY(rhadd, Rhadd, KernelInteger)
+#undef SPVJIT_VECTOR_BINARY
+
+#define SPVJIT_VECTOR_EXPONENT(fn, op)                                \
+  template <KernelFloat T, unsigned N>                                \
+  Vec<T, N> fn(Vec<T, N> x, Vec<std::int32_t, N> n) {                 \
+    return Vec<T, N>(math(MathFn::op, {x, n}));                       \
+  }
+SPVJIT_VECTOR_EXPONENT(ldexp, Ldexp)
+SPVJIT_VECTOR_EXPONENT(pown, Pown)
+SPVJIT_VECTOR_EXPONENT(rootn, Rootn)
+#undef SPVJIT_VECTOR_EXPONENT
+
+/// The two-result functions lane by lane (each lane the scalar function's result).
+std::pair<VecValue, VecValue> math_pair(MathFn fn, std::initializer_list<VecValue> args);
+#define SPVJIT_VECTOR_PAIR(fn, op, Second)                                        \
+  template <KernelFloat T, unsigned N>                                            \
+  std::pair<Vec<T, N>, Vec<Second, N>> fn(Vec<T, N> x) {                          \
+    auto [a, b] = math_pair(MathFn::op, {x});                                     \
+    return {Vec<T, N>(a), Vec<Second, N>(b)};                                     \
+  }
+SPVJIT_VECTOR_PAIR(frexp, Frexp, std::int32_t)
+SPVJIT_VECTOR_PAIR(modf, Modf, T)
+SPVJIT_VECTOR_PAIR(fract, Fract, T)
+SPVJIT_VECTOR_PAIR(sincos, Sincos, T)
+SPVJIT_VECTOR_PAIR(lgamma_r, LgammaR, std::int32_t)
+#undef SPVJIT_VECTOR_PAIR
+template <KernelFloat T, unsigned N>
+std::pair<Vec<T, N>, Vec<std::int32_t, N>> remquo(Vec<T, N> x, Vec<T, N> y) {
+  auto [a, b] = math_pair(MathFn::Remquo, {x, y});
+  return {Vec<T, N>(a), Vec<std::int32_t, N>(b)};
+}
 
 template <KernelFloat T, unsigned N>
 Vec<T, N> fma(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
@@ -309,6 +421,14 @@ template <KernelScalar T, unsigned N>
   requires(!std::is_same_v<T, bool>)
 Vec<T, N> clamp(Vec<T, N> x, Vec<T, N> lo, Vec<T, N> hi) {
   return Vec<T, N>(math(MathFn::Clamp, {x, lo, hi}));
+}
+template <KernelInteger T, unsigned N>
+Vec<T, N> mad_hi(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
+  return Vec<T, N>(math(MathFn::MadHi, {a, b, c}));
+}
+template <KernelInteger T, unsigned N>
+Vec<T, N> mad_sat(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
+  return Vec<T, N>(math(MathFn::MadSat, {a, b, c}));
 }
 
 /// Lanes of `a` (0 .. N-1) and `b` (N .. 2N-1) picked by a constant mask: `shuffle(a, b, {0,

@@ -225,7 +225,10 @@ class Analysis {
       call_bits(call->getType());
       return mark(call, Role::Vector);
     } else if (!vector_math_name(*call, 2).empty()) {
-      if (vector_form_exact(*call)) call_bits(call->getType());  // else called per lane
+      if (vector_form_exact(*call)) {  // else called per lane
+        call_bits(call->getType());
+        for (const auto& a : call->args()) call_bits(a->getType());
+      }
       return mark(call, Role::Vector);
     }
     fail("passes a varying value to " + name.str());

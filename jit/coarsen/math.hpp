@@ -1,6 +1,7 @@
 // The vector form of a math builtin call: the builder names OpenCL builtins `_Z<len><name>`
 // followed by one type code per operand, every operand of the result's type (`_Z3fmafff`). Its
-// W-wide form takes vectors, mangled with Itanium substitutions (`_Z3fmaDv8_fS_S_`).
+// W-wide form takes vectors, mangled with Itanium substitutions (`_Z3fmaDv8_fS_S_`,
+// `_Z5ldexpDv8_fDv8_i`).
 #pragma once
 
 #include <string>
@@ -16,7 +17,8 @@ class CallInst;
 namespace spvjit::detail {
 
 /// The mangled name of `call`'s builtin over `width`-wide vectors; empty when the call is not
-/// such a builtin (mixed operand types, pointers, or an unknown spelling).
+/// such a builtin (pointers, an unknown spelling, or mixed operand types other than the i32
+/// exponent of ldexp, pown and rootn and the i32 result of ilogb).
 std::string vector_math_name(const llvm::CallInst& call, unsigned width);
 
 /// Whether `call` is an LLVM intrinsic that takes and returns one type and has an exact

@@ -5,6 +5,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -13,8 +15,9 @@ namespace spvjit::detail {
 
 namespace {
 
-// The call's vector type when every operand and the result share it and it is wider than
-// `max_bits`; null otherwise.
+// The call's result type when it and every operand are vectors of one lane count (elements
+// may differ: ldexp's floatn and intn) and the widest of them is wider than `max_bits`; null
+// otherwise.
 llvm::FixedVectorType* wide_vector_call(const llvm::CallInst& call, unsigned max_bits) {
   const llvm::Function* callee = call.getCalledFunction();
   if (!callee || !callee->isDeclaration()) return nullptr;
@@ -22,11 +25,15 @@ llvm::FixedVectorType* wide_vector_call(const llvm::CallInst& call, unsigned max
                                              : callee->getName().startswith("_Z");
   if (!builtin) return nullptr;
   auto* type = llvm::dyn_cast<llvm::FixedVectorType>(call.getType());
-  if (!type || type->getPrimitiveSizeInBits().getFixedSize() <= max_bits) return nullptr;
+  if (!type) return nullptr;
+  std::uint64_t widest = type->getPrimitiveSizeInBits().getFixedSize();
   for (const auto& a : call.args()) {
-    if (a->getType() != type) return nullptr;
+    auto* operand = llvm::dyn_cast<llvm::FixedVectorType>(a->getType());
+    if (!operand || operand->getNumElements() != type->getNumElements()) return nullptr;
+    if (callee->isIntrinsic() && operand != type) return nullptr;
+    widest = std::max<std::uint64_t>(widest, operand->getPrimitiveSizeInBits().getFixedSize());
   }
-  return type;
+  return widest > max_bits ? type : nullptr;
 }
 
 // `_Z4sqrtDv16_f` -> `_Z4sqrtDv8_f` (substitutions S_ keep referring to the first operand).
@@ -49,17 +56,23 @@ std::vector<int> lane_range(unsigned first, unsigned count) {
 
 void split(llvm::CallInst* call, llvm::FixedVectorType* type, unsigned max_bits) {
   const unsigned lanes = type->getNumElements();
-  const unsigned element_bits = type->getScalarSizeInBits();
+  unsigned element_bits = type->getScalarSizeInBits();
+  for (const auto& a : call->args()) element_bits = std::max(element_bits, a->getType()->getScalarSizeInBits());
   unsigned piece_lanes = std::max(2u, max_bits / element_bits);
   while (lanes % piece_lanes != 0) piece_lanes /= 2;  // lanes are 8 or 16 here: never below 2
-  auto* piece_type = llvm::FixedVectorType::get(type->getElementType(), piece_lanes);
+  auto piece_of = [&](llvm::Type* t) {
+    return llvm::FixedVectorType::get(llvm::cast<llvm::FixedVectorType>(t)->getElementType(),
+                                      piece_lanes);
+  };
+  auto* piece_type = piece_of(type);
   llvm::Function* wide = call->getCalledFunction();
   llvm::Module& m = *wide->getParent();
   llvm::Function* narrow = nullptr;
   if (wide->isIntrinsic()) {
     narrow = llvm::Intrinsic::getDeclaration(&m, wide->getIntrinsicID(), {piece_type});
   } else {
-    std::vector<llvm::Type*> params(call->arg_size(), piece_type);
+    std::vector<llvm::Type*> params;
+    for (const auto& a : call->args()) params.push_back(piece_of(a->getType()));
     auto callee = m.getOrInsertFunction(piece_name(wide->getName(), lanes, piece_lanes),
                                         llvm::FunctionType::get(piece_type, params, false),
                                         wide->getAttributes());

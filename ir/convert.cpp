@@ -1,0 +1,120 @@
+// The conversions beyond cast(): bit_cast (the same bits read as another type) and cast_sat
+// (to an integer type, clamped to its range, NaN to 0 — OpenCL's convert_<T>_sat).
+#include "spvjit/convert.hpp"
+
+#include <llvm/IR/Constants.h>
+
+#include "common/error_report.hpp"
+#include "ir/emit.hpp"
+#include "ir/state.hpp"
+
+namespace spvjit {
+
+namespace detail {
+
+namespace {
+
+// The least and greatest value of integer type t, as 128-bit integers.
+__int128 least(Scalar t) {
+  return is_signed(t) ? -(static_cast<__int128>(1) << (size_of(t) * 8 - 1)) : 0;
+}
+__int128 greatest(Scalar t) {
+  const unsigned bits = is_signed(t) ? size_of(t) * 8 - 1 : size_of(t) * 8;
+  return (static_cast<__int128>(1) << bits) - 1;
+}
+
+llvm::Type* shaped_like(llvm::Type* element, llvm::Value* x) {
+  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
+    return llvm::FixedVectorType::get(element, vector->getNumElements());
+  }
+  return element;
+}
+
+llvm::Constant* splat_int(llvm::Type* t, __int128 v) {
+  return llvm::ConstantInt::get(t, static_cast<std::uint64_t>(v), true);
+}
+
+}  // namespace
+
+void check_bit_cast(const Where& where, Scalar from, Scalar to) {
+  user_assert(from != Scalar::Bool && to != Scalar::Bool && from != Scalar::F16 && to != Scalar::F16,
+              (where))
+      << name(from) << " to " << name(to)
+      << ": bool and f16 have no register bits to reinterpret; expected integer, f32 or f64 types";
+  user_assert(size_of(from) == size_of(to), (where))
+      << name(from) << " (" << size_of(from) << " bytes) to " << name(to) << " (" << size_of(to)
+      << " bytes): the sizes differ; expected types of one size (f32 and i32 or u32, f64 and "
+         "i64 or u64)";
+}
+
+llvm::Value* emit_bit_cast(BuilderState& s, llvm::Value* x, Scalar to) {
+  return s.ir.CreateBitCast(x, shaped_like(s.register_type(to), x));
+}
+
+void check_cast_sat(const Where& where, Scalar from, Scalar to) {
+  user_assert(is_integer(to), (where))
+      << "the target " << name(to)
+      << " is not an integer type; saturation is defined for integer targets (cast() to floats)";
+  user_assert(from != Scalar::F16, (where)) << "the operand is f16, a storage type";
+}
+
+llvm::Value* emit_cast_sat(BuilderState& s, llvm::Value* x, Scalar from, Scalar to) {
+  auto& ir = s.ir;
+  llvm::Type* target = shaped_like(s.register_type(to), x);
+  const __int128 lo = least(to), hi = greatest(to);
+  if (from == Scalar::Bool) return ir.CreateZExt(x, target);
+  if (is_float(from)) {
+    // In range: lo <= x < hi + 1, both bounds powers of two (or 0) and so exact in any float
+    // type. Out of range the plain conversion is undefined in LLVM: it converts 0 instead, and
+    // the selects put the bound (or 0 for NaN) in its place.
+    llvm::Type* ft = x->getType();
+    auto* lo_f = llvm::ConstantFP::get(ft, static_cast<double>(lo));
+    auto* above_f = llvm::ConstantFP::get(ft, static_cast<double>(hi) + 1.0);
+    llvm::Value* in_range = ir.CreateAnd(ir.CreateFCmpOGE(x, lo_f), ir.CreateFCmpOLT(x, above_f));
+    llvm::Value* safe = ir.CreateSelect(in_range, x, llvm::ConstantFP::get(ft, 0.0));
+    llvm::Value* converted = is_signed(to) ? ir.CreateFPToSI(safe, target) : ir.CreateFPToUI(safe, target);
+    llvm::Value* bound = ir.CreateSelect(ir.CreateFCmpOLT(x, lo_f), splat_int(target, lo),
+                                         splat_int(target, hi));
+    bound = ir.CreateSelect(ir.CreateFCmpUNO(x, x), llvm::Constant::getNullValue(target), bound);
+    return ir.CreateSelect(in_range, converted, bound);
+  }
+  // Integer to integer: clamp in the operand's type to the target's bounds that lie inside the
+  // operand's range, then convert (the value fits, so extension or truncation keeps it).
+  llvm::Type* ft = x->getType();
+  const bool signed_from = is_signed(from);
+  if (lo > least(from)) {
+    llvm::Value* below = signed_from ? ir.CreateICmpSLT(x, splat_int(ft, lo))
+                                     : ir.CreateICmpULT(x, splat_int(ft, lo));
+    x = ir.CreateSelect(below, splat_int(ft, lo), x);
+  }
+  if (hi < greatest(from)) {
+    llvm::Value* above = signed_from ? ir.CreateICmpSGT(x, splat_int(ft, hi))
+                                     : ir.CreateICmpUGT(x, splat_int(ft, hi));
+    x = ir.CreateSelect(above, splat_int(ft, hi), x);
+  }
+  return ir.CreateIntCast(x, target, signed_from);
+}
+
+}  // namespace detail
+
+Value bit_cast(Value v, Scalar to) {
+  user_assert(v.valid(), {"bit_cast"}) << "operand is an empty Value";
+  auto& s = *detail::state_of(v);
+  s.check_open("bit_cast");
+  s.check_in_current_function(detail::llvm_of(v), "bit_cast");
+  detail::check_bit_cast({"bit_cast", s.name}, v.type(), to);
+  if (v.type() == to) return v;
+  return detail::make_value(&s, detail::emit_bit_cast(s, detail::llvm_of(v), to), to);
+}
+
+Value cast_sat(Value v, Scalar to) {
+  user_assert(v.valid(), {"cast_sat"}) << "operand is an empty Value";
+  auto& s = *detail::state_of(v);
+  s.check_open("cast_sat");
+  s.check_in_current_function(detail::llvm_of(v), "cast_sat");
+  detail::check_cast_sat({"cast_sat", s.name}, v.type(), to);
+  if (v.type() == to) return v;
+  return detail::make_value(&s, detail::emit_cast_sat(s, detail::llvm_of(v), v.type(), to), to);
+}
+
+}  // namespace spvjit

@@ -1,0 +1,482 @@
+// The math functions beyond one float in, one float out: the relational tests on every class of
+// float (scalar, vector and coarsened), the i32-exponent functions, the two-result functions,
+// nextafter, the integer builtins on every integer type, and the operand conveniences (elements,
+// plain numbers, numbers at launch) — each against the host.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "test/coarsen_support.hpp"
+#include "test/lang_support.hpp"
+
+using namespace spvjit;
+using namespace spvjit::test;
+
+namespace {
+
+// Every class of float, both signs: zeros, subnormals, normals, the extremes, infinities, NaNs.
+template <class T>
+std::vector<T> float_classes() {
+  using L = std::numeric_limits<T>;
+  std::vector<T> v = {T(0),          -T(0),         T(1),           T(-1),       T(0.5),
+                      T(-2.75),      L::min(),      -L::min(),      L::denorm_min(),
+                      -L::denorm_min(), L::min() / 4, L::max(),      -L::max(),   L::infinity(),
+                      -L::infinity(), L::quiet_NaN(), -L::quiet_NaN(), T(1e-30),  T(123456.5)};
+  while (v.size() % 16 != 0) v.push_back(T(v.size()) * T(-0.375));
+  return v;
+}
+
+// One bit per test: isnan, isinf, isfinite, isnormal, signbit.
+template <class T>
+std::int32_t host_tests(T x) {
+  return (std::isnan(x) ? 1 : 0) | (std::isinf(x) ? 2 : 0) | (std::isfinite(x) ? 4 : 0) |
+         (std::isnormal(x) ? 8 : 0) | (std::signbit(x) ? 16 : 0);
+}
+
+template <class B>
+Val<std::int32_t> bit(KernelBuilder& kb, const B& test, std::int32_t value) {
+  return select(test, kb.lit(value), kb.lit(std::int32_t{0}));
+}
+
+template <class T>
+KernelDef scalar_tests_kernel() {
+  KernelBuilder kb(std::string("float_tests_") + std::string(name(scalar_of<T>)));
+  auto out = kb.param<Global<std::int32_t>>("out");
+  auto in = kb.param<Const<T>>("in");
+  auto i = kb.global_index();
+  kb.if_(kb.in_ndrange(), [&] {
+    // Elements as operands, no .get(): isnan(in[i]).
+    out[i] = bit(kb, isnan(in[i]), 1) | bit(kb, isinf(in[i]), 2) | bit(kb, isfinite(in[i]), 4) |
+             bit(kb, isnormal(in[i]), 8) | bit(kb, signbit(in[i]), 16);
+  });
+  return kb.finish();
+}
+
+template <class T, unsigned N>
+KernelDef vector_tests_kernel() {
+  KernelBuilder kb(std::string("float_tests_vec_") + std::string(name(scalar_of<T>)));
+  auto out = kb.param<Global<std::int32_t>>("out");
+  auto in = kb.param<Const<T>>("in");
+  auto k = kb.global_index() * std::int64_t{N};
+  const Vec<T, N> x = vload<N>(in, k);
+  auto one = [&](Vec<bool, N> t, std::int32_t value) {
+    return select(t, Vec<std::int32_t, N>::splat(kb.lit(value)),
+                  Vec<std::int32_t, N>::splat(kb.lit(std::int32_t{0})));
+  };
+  vstore(out, k, one(isnan(x), 1) | one(isinf(x), 2) | one(isfinite(x), 4) | one(isnormal(x), 8) |
+                     one(signbit(x), 16));
+  return kb.finish();
+}
+
+template <class T>
+void check_tests() {
+  CAPTURE(name(scalar_of<T>));
+  auto& rt = runtime();
+  const std::vector<T> input = float_classes<T>();
+  const std::size_t n = input.size();
+  auto In = rt.upload(input);
+  auto run = [&](Kernel k, std::size_t items) {
+    auto Out = rt.zeros<std::int32_t>(n);
+    k.launch(NDRange{items}, Out, In);
+    rt.synchronize();
+    return Out.to_vector();
+  };
+  const KernelDef scalar = scalar_tests_kernel<T>();
+  const KernelDef vector = vector_tests_kernel<T, 16 / sizeof(T) * 2>();
+  CHECK(is_coarsened(coarse_jit(), scalar));  // bit tests, no call: coarsening keeps them
+  const std::vector<std::int32_t> got[3] = {
+      run(compile_checked(scalar), n), run(coarse_jit().compile(scalar), n),
+      run(compile_checked(vector), n / (32 / sizeof(T)))};
+  for (std::size_t i = 0; i < n; ++i) {
+    CAPTURE(i);
+    CAPTURE(input[i]);
+    for (const auto& g : got) CHECK(g[i] == host_tests(input[i]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("isnan, isinf, isfinite, isnormal, signbit on every class of float: scalar, Vec, "
+          "coarsened") {
+  check_tests<float>();
+  check_tests<double>();
+}
+
+namespace {
+
+// ldexp, pown, rootn, ilogb, frexp, modf, fract, sincos, lgamma_r, remquo and nextafter, with
+// elements and plain numbers as operands; one output row per function.
+constexpr std::int64_t rows = 16;
+
+template <class T>
+KernelDef exponent_and_pair_kernel() {
+  KernelBuilder kb(std::string("math_pairs_") + std::string(name(scalar_of<T>)));
+  auto out = kb.param<Global<T>>("out");
+  auto ints = kb.param<Global<std::int32_t>>("ints");
+  auto xs = kb.param<Const<T>>("x");
+  auto ys = kb.param<Const<T>>("y");
+  auto ns = kb.param<Const<std::int32_t>>("n");
+  auto i = kb.global_index();
+  auto n = kb.ndrange();
+  kb.if_(kb.in_ndrange(), [&] {
+    auto r = view(out, rows, n);
+    auto q = view(ints, rows, n);
+    r(0, i) = ldexp(xs[i], ns[i]);
+    r(1, i) = ldexp(xs[i], 3);  // a plain number for the i32 exponent
+    r(2, i) = pown(xs[i], ns[i]);
+    r(3, i) = rootn(fabs(xs[i]), 3);
+    q(0, i) = ilogb(xs[i]);
+    auto [mantissa, exponent] = frexp(xs[i]);
+    r(4, i) = mantissa;
+    q(1, i) = exponent;
+    auto [fraction, integral] = modf(xs[i]);
+    r(5, i) = fraction;
+    r(6, i) = integral;
+    auto [above_floor, floor_part] = fract(xs[i]);
+    r(7, i) = above_floor;
+    r(8, i) = floor_part;
+    auto [s, c] = sincos(xs[i]);
+    r(9, i) = s;
+    r(10, i) = c;
+    auto [lg, sign] = lgamma_r(xs[i]);
+    r(11, i) = lg;
+    q(2, i) = sign;
+    auto [rem, quo] = remquo(xs[i], ys[i]);
+    r(12, i) = rem;
+    q(3, i) = quo;
+    r(13, i) = nextafter(xs[i], ys[i]);
+    r(14, i) = pow(xs[i], 2);  // a plain number beside an element
+    r(15, i) = hypot(xs[i], T(3)) - clamp(ys[i], -1, 1);
+  });
+  return kb.finish();
+}
+
+template <class F>
+std::int64_t ulps(F a, F b) {
+  using I = std::conditional_t<sizeof(F) == 4, std::int32_t, std::int64_t>;
+  if (std::isnan(a) && std::isnan(b)) return 0;
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<std::int64_t>::max();
+  auto ordered = [](F v) {
+    const I i = std::bit_cast<I>(v);
+    return i < 0 ? static_cast<std::int64_t>(std::numeric_limits<I>::min()) - i
+                 : static_cast<std::int64_t>(i);
+  };
+  const std::int64_t d = ordered(a) - ordered(b);
+  return d < 0 ? -d : d;
+}
+
+template <class T>
+void check_exponent_and_pairs() {
+  CAPTURE(name(scalar_of<T>));
+  auto& rt = runtime();
+  const std::size_t count = 203;
+  std::vector<T> x(count), y(count);
+  std::vector<std::int32_t> e(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const double t = std::fmod(static_cast<double>(k) * 0.618033988749894848, 1.0);
+    x[k] = static_cast<T>((t - 0.5) * 40.0);
+    y[k] = static_cast<T>(std::sin(static_cast<double>(k)) * 7.0);
+    e[k] = static_cast<std::int32_t>(k % 21) - 10;
+  }
+  x[0] = T(0);
+  x[1] = T(-0.0);
+  x[2] = T(2.5);  // fract, modf and remquo at a half
+  x[3] = T(-3);   // an integer: fraction 0, lgamma infinite
+  x[4] = std::numeric_limits<T>::denorm_min();
+  y[4] = T(1);
+  Kernel k = compile_checked(exponent_and_pair_kernel<T>());
+  auto X = rt.upload(x), Y = rt.upload(y);
+  auto N = rt.upload(e);
+  auto Out = rt.zeros<T>(rows * count);
+  auto Ints = rt.zeros<std::int32_t>(rows * count);
+  k.launch(NDRange{count}, Out, Ints, X, Y, N);
+  rt.synchronize();
+  const auto r = Out.to_vector();
+  const auto q = Ints.to_vector();
+  auto at = [&](std::size_t row, std::size_t i) { return r[row * count + i]; };
+  auto int_at = [&](std::size_t row, std::size_t i) { return q[row * count + i]; };
+  const T below_one = std::nextafter(T(1), T(0));
+  for (std::size_t i = 0; i < count; ++i) {
+    CAPTURE(i);
+    CAPTURE(x[i]);
+    CAPTURE(y[i]);
+    const T xi = x[i];
+    CHECK(ulps(at(0, i), std::ldexp(xi, e[i])) == 0);
+    CHECK(ulps(at(1, i), std::ldexp(xi, 3)) == 0);
+    CHECK(ulps(at(2, i), static_cast<T>(std::pow(static_cast<long double>(xi), e[i]))) <= 16);
+    CHECK(ulps(at(3, i), static_cast<T>(std::cbrt(std::fabs(static_cast<long double>(xi))))) <= 16);
+    if (xi != 0) CHECK(int_at(0, i) == std::ilogb(xi));  // ilogb(0) is the device's FP_ILOGB0
+    int exponent = 0;
+    const T mantissa = std::frexp(xi, &exponent);
+    CHECK(ulps(at(4, i), mantissa) == 0);
+    CHECK(int_at(1, i) == exponent);
+    T integral = 0;
+    const T fraction = std::modf(xi, &integral);
+    CHECK(ulps(at(5, i), fraction) == 0);
+    CHECK(ulps(at(6, i), integral) == 0);
+    CHECK(ulps(at(7, i), std::fmin(xi - std::floor(xi), below_one)) == 0);
+    CHECK(ulps(at(8, i), std::floor(xi)) == 0);
+    CHECK(ulps(at(9, i), static_cast<T>(std::sin(static_cast<long double>(xi)))) <= 4);
+    CHECK(ulps(at(10, i), static_cast<T>(std::cos(static_cast<long double>(xi)))) <= 4);
+    if (xi > 0) {  // away from lgamma's poles and zeros the bound of pow
+      const long double lg = std::lgamma(static_cast<long double>(xi));
+      if (std::fabs(xi - 1) > 0.1 && std::fabs(xi - 2) > 0.1) {
+        CHECK(ulps(at(11, i), static_cast<T>(lg)) <= 16);
+      }
+      CHECK(int_at(2, i) == 1);
+    }
+    int quotient = 0;
+    const T rem = std::remquo(xi, y[i], &quotient);
+    CHECK(ulps(at(12, i), rem) == 0);
+    // OpenCL promises the quotient's sign and at least its 3 low bits.
+    CHECK((int_at(3, i) < 0) == (quotient < 0));
+    CHECK((std::abs(int_at(3, i)) & 7) == (std::abs(quotient) & 7));
+    CHECK(ulps(at(13, i), std::nextafter(xi, y[i])) == 0);
+    CHECK(ulps(at(14, i), xi * xi) <= 16);
+    const T h = static_cast<T>(std::hypot(static_cast<long double>(xi), 3.0L));
+    CHECK(std::fabs(at(15, i) - (h - std::clamp(y[i], T(-1), T(1)))) <=
+          8 * std::numeric_limits<T>::epsilon() * std::fabs(h));
+  }
+}
+
+// The vector forms give each lane what the scalar function gives.
+template <class T, unsigned N>
+void check_vector_pairs() {
+  CAPTURE(name(scalar_of<T>));
+  CAPTURE(N);
+  KernelBuilder kb(std::string("vec_pairs_") + std::string(name(scalar_of<T>)));
+  auto out = kb.param<Global<T>>("out");
+  auto ref = kb.param<Global<T>>("ref");
+  auto ints = kb.param<Global<std::int32_t>>("ints");
+  auto int_ref = kb.param<Global<std::int32_t>>("int_ref");
+  auto in = kb.param<Const<T>>("in");
+  auto k = kb.global_index() * std::int64_t{N};
+  const Vec<T, N> x = vload<N>(in, k);
+  const auto [m, e] = frexp(x);
+  const auto [fr, fl] = fract(x);
+  const auto [rem, quo] = remquo(x, x * T(0.3) + T(1));
+  auto o = view(out, std::int64_t{4}, kb.ndrange() * std::int64_t{N});
+  auto r = view(ref, std::int64_t{4}, kb.ndrange() * std::int64_t{N});
+  auto oi = view(ints, std::int64_t{3}, kb.ndrange() * std::int64_t{N});
+  auto ri = view(int_ref, std::int64_t{3}, kb.ndrange() * std::int64_t{N});
+  const Vec<T, N> lx = ldexp(x, ilogb(x));
+  for (unsigned lane = 0; lane < N; ++lane) {
+    auto j = k + std::int64_t{lane};
+    o(0, j) = m[lane];
+    o(1, j) = fr[lane];
+    o(2, j) = rem[lane];
+    o(3, j) = lx[lane];
+    oi(0, j) = e[lane];
+    oi(1, j) = quo[lane] & 7;
+    oi(2, j) = select(fl[lane] < x[lane], kb.lit(std::int32_t{1}), kb.lit(std::int32_t{0}));
+    const Val<T> xl = x[lane];
+    auto [sm, se] = frexp(xl);
+    auto [sfr, sfl] = fract(xl);
+    auto [srem, squo] = remquo(xl, xl * T(0.3) + T(1));
+    r(0, j) = sm;
+    r(1, j) = sfr;
+    r(2, j) = srem;
+    r(3, j) = ldexp(xl, ilogb(xl));
+    ri(0, j) = se;
+    ri(1, j) = squo & 7;
+    ri(2, j) = select(sfl < xl, kb.lit(std::int32_t{1}), kb.lit(std::int32_t{0}));
+  }
+  Kernel kernel = compile_checked(kb.finish());
+  auto& rt = runtime();
+  std::vector<T> input(N * 8);
+  for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<T>((static_cast<double>(i) - 20.3) * 1.7);
+  auto In = rt.upload(input);
+  auto Out = rt.zeros<T>(4 * input.size()), Ref = rt.zeros<T>(4 * input.size());
+  auto Ints = rt.zeros<std::int32_t>(3 * input.size()), IntRef = rt.zeros<std::int32_t>(3 * input.size());
+  kernel.launch(NDRange{input.size() / N}, Out, Ref, Ints, IntRef, In);
+  rt.synchronize();
+  const auto o_ = Out.to_vector(), r_ = Ref.to_vector();
+  for (std::size_t i = 0; i < o_.size(); ++i) {
+    CAPTURE(i);
+    CHECK(std::bit_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(o_[i]) ==
+          std::bit_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(r_[i]));
+  }
+  CHECK(Ints.to_vector() == IntRef.to_vector());
+}
+
+}  // namespace
+
+TEST_CASE("ldexp, pown, rootn, ilogb, the two-result functions and nextafter match the host") {
+  check_exponent_and_pairs<float>();
+  check_exponent_and_pairs<double>();
+}
+
+TEST_CASE("vector frexp, fract, remquo, ldexp and ilogb: each lane the scalar function's bits") {
+  check_vector_pairs<float, 8>();
+  check_vector_pairs<double, 4>();
+  check_vector_pairs<float, 3>();
+}
+
+namespace {
+
+template <class T>
+using Wide = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
+
+template <class T>
+T saturate(__int128 v) {
+  if (v < static_cast<__int128>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+  if (v > static_cast<__int128>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(v);
+}
+
+// The host's mad_sat: the exact x * y + z (it fits 128 bits for every type but 64-bit ones,
+// where the product alone does), clamped.
+template <class T>
+T host_mad_sat(T x, T y, T z) {
+  if constexpr (sizeof(T) < 8) {
+    return saturate<T>(static_cast<__int128>(x) * y + z);
+  } else if constexpr (std::is_signed_v<T>) {
+    const __int128 p = static_cast<__int128>(x) * y;
+    __int128 sum;
+    if (__builtin_add_overflow(p, static_cast<__int128>(z), &sum)) return p < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+    return saturate<T>(sum);
+  } else {
+    const unsigned __int128 p = static_cast<unsigned __int128>(x) * y + z;
+    return p > std::numeric_limits<T>::max() ? std::numeric_limits<T>::max() : static_cast<T>(p);
+  }
+}
+
+template <class T>
+T host_integer(int fn, T x, T y) {
+  constexpr unsigned bits = sizeof(T) * 8;
+  using U = std::make_unsigned_t<T>;
+  const Wide<T> wx = x, wy = y;
+  switch (fn) {
+    case 0: return x == 0 ? static_cast<T>(bits) : static_cast<T>(std::countr_zero(static_cast<U>(x)));
+    case 1: return static_cast<T>((wx * wy) >> bits);
+    case 2: return static_cast<T>(std::rotl(static_cast<U>(x), static_cast<int>(static_cast<U>(y) % bits)));
+    case 3: return saturate<T>(static_cast<__int128>(x) + static_cast<__int128>(y));
+    case 4: return saturate<T>(static_cast<__int128>(x) - static_cast<__int128>(y));
+    case 5: return static_cast<T>(x > y ? static_cast<U>(static_cast<U>(x) - static_cast<U>(y))
+                                        : static_cast<U>(static_cast<U>(y) - static_cast<U>(x)));
+    case 6: return static_cast<T>((wx + wy) >> 1);
+    case 7: return static_cast<T>((wx + wy + 1) >> 1);
+    case 8: return static_cast<T>(static_cast<T>((wx * wy) >> bits) + y);  // mad_hi(x, y, y)
+    case 9: return host_mad_sat<T>(x, y, x);
+  }
+  return 0;
+}
+constexpr int integer_functions = 10;
+
+// Z[i] = one integer builtin of X[i], Y[i]; the saxpy signature the coarsening tests launch.
+template <class T>
+KernelDef integer_builtin_kernel(int fn) {
+  KernelBuilder kb(std::string("int_builtin_") + std::to_string(fn) + "_" +
+                   std::string(name(scalar_of<T>)));
+  auto z = kb.param<Global<T>>("Z");
+  auto xs = kb.param<Const<T>>("X");
+  auto ys = kb.param<Const<T>>("Y");
+  auto a = kb.param<T>("a");
+  auto i = kb.global_index();
+  kb.if_(kb.in_ndrange(), [&] {
+    const Val<T> x = xs[i], y = ys[i];
+    Val<T> r = x;
+    switch (fn) {
+      case 0: r = ctz(x); break;
+      case 1: r = mul_hi(x, y); break;
+      case 2: r = rotate(x, y); break;
+      case 3: r = add_sat(x, y); break;
+      case 4: r = sub_sat(x, y); break;
+      case 5: r = abs_diff(x, y); break;
+      case 6: r = hadd(x, y); break;
+      case 7: r = rhadd(x, y); break;
+      case 8: r = mad_hi(x, y, y); break;
+      case 9: r = mad_sat(x, y, x); break;
+    }
+    z[i] = r + a - a;
+  });
+  return kb.finish();
+}
+
+template <class T>
+void check_integer_builtins() {
+  CAPTURE(name(scalar_of<T>));
+  using L = std::numeric_limits<T>;
+  std::vector<T> x = test::random_data<T>(301, 11);
+  std::vector<T> y = test::random_data<T>(301, 12);
+  const T edges[] = {0, 1, L::max(), L::min(), static_cast<T>(L::max() - 1), static_cast<T>(L::min() + 1),
+                     static_cast<T>(-1), 7};
+  std::size_t e = 0;
+  for (T a : edges)
+    for (T b : edges) {
+      x[e] = a;
+      y[e] = b;
+      ++e;
+    }
+  auto& rt = runtime();
+  for (int fn = 0; fn < integer_functions; ++fn) {
+    CAPTURE(fn);
+    const KernelDef def = integer_builtin_kernel<T>(fn);
+    Kernel k = compile_checked(def);
+    auto X = rt.upload(x), Y = rt.upload(y);
+    auto Z = rt.zeros<T>(x.size());
+    k.launch(NDRange{x.size()}, Z, X, Y, T(0));
+    rt.synchronize();
+    const auto got = Z.to_vector();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      CAPTURE(i);
+      CAPTURE(+x[i]);
+      CAPTURE(+y[i]);
+      CHECK(+got[i] == +host_integer<T>(fn, x[i], y[i]));
+    }
+    // Each has an exact vector form: the coarsened kernel gives the scalar kernel's bits.
+    CHECK(is_coarsened(coarse_jit(), def));
+    compare_runs_on<T>(def, x, y, T(0), coarse_jit());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("integer builtins (ctz, mul_hi, rotate, saturating, hadd, mad_hi, mad_sat) on every type") {
+  check_integer_builtins<std::int8_t>();
+  check_integer_builtins<std::uint8_t>();
+  check_integer_builtins<std::int16_t>();
+  check_integer_builtins<std::uint16_t>();
+  check_integer_builtins<std::int32_t>();
+  check_integer_builtins<std::uint32_t>();
+  check_integer_builtins<std::int64_t>();
+  check_integer_builtins<std::uint64_t>();
+}
+
+TEST_CASE("a number that does not fit the operand's type is refused by name") {
+  KernelBuilder kb("clamp_u8");
+  auto out = kb.param<Global<std::uint8_t>>("out");
+  auto i = kb.global_index();
+  CHECK_THROWS_WITH_AS(out[i] = clamp(out[i], 0, 300),
+                       "number: 300.000000 does not fit in u8; pass a number in its range or "
+                       "cast<T>() the operand",
+                       UserError);
+}
+
+TEST_CASE("a plain int at launch fills any integer parameter whose type holds it") {
+  KernelBuilder kb("plain_numbers");
+  auto out = kb.param<Global<std::int64_t>>("out");
+  auto wide = kb.param<std::int64_t>("wide");
+  auto narrow = kb.param<std::uint8_t>("narrow");
+  auto i = kb.global_index();
+  out[i] = wide * cast<std::int64_t>(narrow) + i;
+  Kernel k = compile_checked(kb.finish());
+  auto& rt = runtime();
+  auto Out = rt.zeros<std::int64_t>(4);
+  k.launch(NDRange{4}, Out, -8, 200);  // an int for an int64_t and for a uint8_t
+  rt.synchronize();
+  CHECK(Out.to_vector() == std::vector<std::int64_t>{-1600, -1599, -1598, -1597});
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{4}, Out, -8, 300),
+                       "launch of kernel 'plain_numbers': argument 2 'narrow': the number 300 "
+                       "does not fit u8",
+                       UserError);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{4}, Out, -8, 2.5f),
+                       doctest::Contains("argument 2 'narrow': expected u8, got a scalar f32"),
+                       UserError);
+}
