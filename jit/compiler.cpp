@@ -214,6 +214,7 @@ class JitCore {
     facts.coarsen = built.launch.coarsen;
     facts.group_per_item = built.launch.group_per_item;
     facts.runs_with_offsets = built.launch.runs_with_offsets;
+    facts.index_bits = built.launch.index_bits;
     // Without checks the launch need not hold the ndrange within the extents.
     if (!bounds_checks()) facts.extent_covers_ndrange.clear();
     Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));

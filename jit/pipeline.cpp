@@ -152,6 +152,7 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
     }
   }
   launch.coarsen = 1;
+  launch.index_bits = 0;
   launch.group_per_item = false;
   launch.stack_bytes_per_item = 0;
   // A raw module's kernels share one program: none is rewritten for its own geometry (nor
@@ -162,10 +163,15 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
           coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width,
                               target.coarsen_vectors);
       launch.coarsen = r.width * r.vectors;
+      launch.index_bits = r.index_bits;
       if (r.width > 1) {
         SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width * r.vectors) +
                          " indices per work-item (" + std::to_string(r.vectors) + " x " +
-                         std::to_string(r.width) + " lanes)");
+                         std::to_string(r.width) + " lanes)" +
+                         (r.index_bits ? "; its 32-bit narrowing of get_global_id(0) taken for "
+                                         "the id: ndrange(0) at most 2^" +
+                                             std::to_string(r.index_bits)
+                                       : std::string()));
       } else if (def.declared_elementwise && !r.device_limited) {
         user_error({"compile", def.name})
             << "as specialized " << describe(spec)
@@ -173,7 +179,8 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
             << ". Index memory by global_index(0) plus values uniform across work-items and "
                "guard stores with in_ndrange(), or drop the declaration";
       } else {
-        SPVJIT_LOG_DEBUG(subject + ": not coarsened: " + r.reason);
+        // At info, as docs/environment.md says: the reason is what a port needs to change.
+        SPVJIT_LOG_INFO(subject + ": not coarsened: " + r.reason);
       }
     });
   }

@@ -120,6 +120,18 @@ inline bool holds(Scalar t, std::int64_t v) {
                         "[get_global_id(0)]); nothing was launched");
 }
 
+// A kernel coarsened on the fact that get_global_id(0) fits its 32-bit index, launched past it.
+[[noreturn, gnu::cold, gnu::noinline]] void bad_narrow_index(const LaunchState& s,
+                                                              const NDRange& nd) {
+  const bool is_signed = s.facts.index_bits == 31;
+  user_error({"launch", s.facts.name})
+      << "ndrange " << nd.to_string() << " has " << nd.size[0]
+      << " work-items in dimension 0, more than the kernel's 32-bit index of get_global_id(0) ("
+      << (is_signed ? "an int32_t" : "a uint32_t") << ") holds: at most "
+      << (std::uint64_t{1} << s.facts.index_bits)
+      << ". Index with get_global_id(0) itself (int64_t) for such a launch; nothing was launched";
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] void failed(const LaunchState& s, const char* function,
                                                     cl_int err, std::size_t index) {
   std::string where = "kernel '" + s.facts.name + "'";
@@ -334,6 +346,10 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
     detail::bad_local_total(s, local);
   }
 
+  if (s.facts.index_bits != 0 && nd.size[0] > (std::uint64_t{1} << s.facts.index_bits))
+      [[unlikely]] {
+    detail::bad_narrow_index(s, nd);
+  }
   for (unsigned p : s.facts.extent_covers_ndrange) {
     // Counted in the elements the kernel indexes: vectors for a pointer to them.
     const std::size_t held = args[p].count / s.facts.params[p].element_scalars();

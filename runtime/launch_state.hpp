@@ -44,6 +44,10 @@ struct KernelFacts : KernelInterface {
   /// The kernel's results do not depend on a global offset (jit/spirv/offset_safety.hpp), so an
   /// adaptive runtime may split a large launch over its inline threads.
   bool runs_with_offsets = false;
+  /// 31 or 32: coarsened on the fact that get_global_id(0) fits a 32-bit int (an OpenCL C
+  /// port's `int i = get_global_id(0)`, jit/coarsen/narrow_index.hpp): each launch checks
+  /// ndrange(0) <= 2^index_bits. 0: any ndrange.
+  unsigned index_bits = 0;
 };
 
 /// A kernel whose struct parameters hold pointers (`float* data`) reads memory no argument

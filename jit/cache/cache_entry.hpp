@@ -41,6 +41,9 @@ struct EntryLaunch {
   /// (ir/analysis/group_stack.hpp's estimate of the lowered kernel; a coarsened body's lane
   /// buffers): a multiple of 16, at most entry_max_stack_bytes; 0 when the pipeline added none.
   std::uint32_t stack_bytes_per_item = 0;
+  /// 31 or 32: the coarsened kernel took a 32-bit narrowing of get_global_id(0) for the id itself
+  /// (jit/coarsen/narrow_index.hpp); a launch's ndrange(0) must be at most 2^index_bits. 0: none.
+  unsigned index_bits = 0;
   friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
 };
 inline constexpr unsigned entry_max_coarsen = 128;

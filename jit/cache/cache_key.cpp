@@ -41,7 +41,7 @@ std::string sha256_hex(std::string_view text) {
 // element type in a coarsened body (issue #46). 7: bounds checks the kernel's conditions prove
 // are dropped before coarsening, and a partial vector's load is whole when it lies inside its
 // parameter's elements (issue #47).
-constexpr int codegen_version = 7;
+constexpr int codegen_version = 8;
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 
 #include "ir/analysis/group_stack.hpp"
 #include "jit/coarsen/analysis.hpp"
+#include "jit/coarsen/narrow_index.hpp"
 #include "jit/coarsen/masks.hpp"
 #include "jit/device/split_vector_calls.hpp"
 #include "jit/coarsen/vector.hpp"
@@ -268,6 +269,9 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // after the if, which would make every early return's region look entered from outside.
   llvm::removeUnreachableBlocks(*kernel);
   unify_returns(*kernel);
+  // Undone when this returns without coarsening (WidenedIndex's destructor).
+  WidenedIndex widened = widen_narrowed_global_ids(
+      *kernel, spec.ndrange ? std::optional<std::uint64_t>(spec.ndrange->size[0]) : std::nullopt);
   CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact);
   if (!plan.ok()) return {1, plan.reason};
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
@@ -324,7 +328,8 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   const unsigned vectors = spec.workgroup ? 1u : std::max(vectors_per_item, 1u);
   make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width,
                   vectors);
-  return {width, {}, false, vectors};
+  widened.keep();
+  return {width, {}, false, vectors, widened.bits()};
 }
 
 }  // namespace spvjit::detail

@@ -41,6 +41,9 @@ struct CoarsenResult {
   /// Vectors of `width` lanes each work-item runs in turn (U): the launch divides dimension 0
   /// by width * vectors.
   unsigned vectors = 1;
+  /// 31 or 32: the kernel narrowed get_global_id(0) to a 32-bit int and was coarsened as if it
+  /// had not (jit/coarsen/narrow_index.hpp): launches need ndrange(0) <= 2^index_bits. 0: none.
+  unsigned index_bits = 0;
 };
 
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise.
