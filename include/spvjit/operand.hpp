@@ -175,6 +175,17 @@ SPVJIT_MIXED_OPERATOR(==)
 SPVJIT_MIXED_OPERATOR(!=)
 #undef SPVJIT_MIXED_OPERATOR
 
+// `A[i, j]` is C++'s comma operator inside one subscript: it means A[j], silently (only a
+// deprecation warning), where a Julia port means two indices. Any comma with a kernel value on
+// either side stops the compile and says what to write instead.
+template <class X, class Y>
+  requires(KernelOperand<X> || KernelOperand<Y>)
+void operator,(const X&, const Y&) {
+  static_assert(detail::always_false<X, Y>,
+                "spvjit: ',' between kernel values is C++'s comma operator, so A[i, j] would "
+                "mean A[j]; index a view or array parameter with A(i, j), memory with A[i]");
+}
+
 /// The operands of one operation: at least one kernel operand, the rest kernel operands or
 /// plain numbers.
 template <class... Xs>
