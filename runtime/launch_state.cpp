@@ -153,6 +153,15 @@ NDRange Kernel::ndrange_of(const Groups& groups, const WorkGroup* workgroup) con
   return nd;
 }
 
+const NDRange& Kernel::static_ndrange() const {
+  const auto& s = state_of(state_, "launch");
+  user_assert(s.facts.spec.ndrange, {"launch", s.facts.name})
+      << "launched with its arguments alone, but it was compiled without a static ndrange; "
+         "launch it with one (k.launch(NDRange{n}, args...)) or compile it with "
+         "{.ndrange = NDRange{n}}";
+  return *s.facts.spec.ndrange;
+}
+
 WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
   const auto& s = state_of(state_, "workgroup_for");
   if (s.facts.spec.workgroup) return *s.facts.spec.workgroup;

@@ -120,6 +120,29 @@ TEST_CASE("static ndrange: the bounds check folds away and results stay exact") 
   }
 }
 
+// Issue #51: KernelAbstractions' `kernel(args...)` for a kernel with a static ndrange needs no
+// ndrange at launch; without one, the call says what to pass.
+TEST_CASE("static ndrange: k(args...) launches over it, and a dynamic kernel says to pass an NDRange") {
+  auto& rt = test::runtime();
+  const std::size_t n = 1000;
+  Specialization spec;
+  spec.ndrange = NDRange{n};
+  Kernel k = test::jit().compile(examples::saxpy(Scalar::F32), spec);
+  auto X = rt.upload(std::vector<float>(n, 1.0f));
+  auto Y = rt.upload(std::vector<float>(n, 3.0f));
+  auto Z = rt.upload(std::vector<float>(n + 8, -1.0f));
+  k(Z, X, Y, 2.0f);
+  rt.synchronize();
+  const auto z = Z.to_vector();
+  for (std::size_t i = 0; i < n; ++i) CHECK(z[i] == 5.0f);
+  for (std::size_t i = n; i < n + 8; ++i) CHECK(z[i] == -1.0f);  // the ndrange, not the buffer
+  Kernel dynamic = test::jit().compile(examples::saxpy(Scalar::F32));
+  CHECK_THROWS_WITH_AS(dynamic(Z, X, Y, 2.0f),
+                       doctest::Contains("compiled without a static ndrange; launch it with one "
+                                         "(k.launch(NDRange{n}, args...))"),
+                       UserError);
+}
+
 TEST_CASE("launch arguments are checked against the signature") {
   auto& rt = test::runtime();
   Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));

@@ -142,6 +142,14 @@ class Kernel {
     const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
     launch_packed(ndrange, nullptr, views, sizeof...(A), nullptr);
   }
+  /// KernelAbstractions' `kernel(args...)` for a kernel compiled with a static ndrange
+  /// (Specialization::ndrange): a launch over it, with the static or a chosen workgroup. A
+  /// kernel without one throws UserError saying to launch with an NDRange.
+  template <class... A>
+  void operator()(const A&... args) {
+    const detail::ArgView views[sizeof...(A) + 1] = {detail::arg_view(args)..., {}};
+    launch_packed(static_ndrange(), nullptr, views, sizeof...(A), nullptr);
+  }
   /// As launch, and returns an Event for this launch alone (costs PoCL an event object).
   template <class... A>
   [[nodiscard]] Event launch_event(const NDRange& ndrange, const WorkGroup& workgroup,
@@ -183,6 +191,8 @@ class Kernel {
   /// The ndrange a launch by `groups` covers: groups x the given workgroup (nullptr: the
   /// static one). Throws UserError without a workgroup or when the product overflows.
   NDRange ndrange_of(const Groups& groups, const WorkGroup* workgroup) const;
+  /// The static ndrange (Specialization::ndrange); UserError for a kernel compiled without one.
+  const NDRange& static_ndrange() const;
 
   const std::string& name() const;
   std::span<const Param> params() const;
