@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test/lang_support.hpp"
+#include "test/ulp_distance.hpp"
 
 using namespace spvjit;
 
@@ -104,19 +105,6 @@ const MathCase cases[] = {
 // clang-format on
 
 
-// How many representable values lie between a and b (0 when both are NaN).
-template <class F>
-std::int64_t ulp_distance(F a, F b) {
-  using I = std::conditional_t<sizeof(F) == 4, std::int32_t, std::int64_t>;
-  if (std::isnan(a) && std::isnan(b)) return 0;
-  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<std::int64_t>::max();
-  auto ordered = [](F v) {
-    const I i = std::bit_cast<I>(v);
-    return i < 0 ? static_cast<std::int64_t>(std::numeric_limits<I>::min()) - i : static_cast<std::int64_t>(i);
-  };
-  const std::int64_t d = ordered(a) - ordered(b);
-  return d < 0 ? -d : d;
-}
 
 // in(f, a, i): the a-th input of function f for sample i; every function in one kernel.
 template <class T>
@@ -175,7 +163,7 @@ void check_math(Kernel& k, std::size_t samples) {
       const long double x = in[(f * 3) * samples + s], y = in[(f * 3 + 1) * samples + s],
                         z = in[(f * 3 + 2) * samples + s];
       const T expected = static_cast<T>(c.ref(x, y, z));
-      const std::int64_t d = ulp_distance(got[f * samples + s], expected);
+      const std::int64_t d = test::ulp_distance(got[f * samples + s], expected);
       if (d > worst) {
         worst = d;
         worst_x = static_cast<T>(x);

@@ -14,6 +14,7 @@
 
 #include "test/coarsen_support.hpp"
 #include "test/lang_support.hpp"
+#include "test/ulp_distance.hpp"
 
 using namespace spvjit;
 using namespace spvjit::test;
@@ -157,19 +158,6 @@ KernelDef exponent_and_pair_kernel() {
   return kb.finish();
 }
 
-template <class F>
-std::int64_t ulps(F a, F b) {
-  using I = std::conditional_t<sizeof(F) == 4, std::int32_t, std::int64_t>;
-  if (std::isnan(a) && std::isnan(b)) return 0;
-  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<std::int64_t>::max();
-  auto ordered = [](F v) {
-    const I i = std::bit_cast<I>(v);
-    return i < 0 ? static_cast<std::int64_t>(std::numeric_limits<I>::min()) - i
-                 : static_cast<std::int64_t>(i);
-  };
-  const std::int64_t d = ordered(a) - ordered(b);
-  return d < 0 ? -d : d;
-}
 
 template <class T>
 void check_exponent_and_pairs() {
@@ -207,38 +195,38 @@ void check_exponent_and_pairs() {
     CAPTURE(x[i]);
     CAPTURE(y[i]);
     const T xi = x[i];
-    CHECK(ulps(at(0, i), std::ldexp(xi, e[i])) == 0);
-    CHECK(ulps(at(1, i), std::ldexp(xi, 3)) == 0);
-    CHECK(ulps(at(2, i), static_cast<T>(std::pow(static_cast<long double>(xi), e[i]))) <= 16);
-    CHECK(ulps(at(3, i), static_cast<T>(std::cbrt(std::fabs(static_cast<long double>(xi))))) <= 16);
+    CHECK(test::ulp_distance(at(0, i), std::ldexp(xi, e[i])) == 0);
+    CHECK(test::ulp_distance(at(1, i), std::ldexp(xi, 3)) == 0);
+    CHECK(test::ulp_distance(at(2, i), static_cast<T>(std::pow(static_cast<long double>(xi), e[i]))) <= 16);
+    CHECK(test::ulp_distance(at(3, i), static_cast<T>(std::cbrt(std::fabs(static_cast<long double>(xi))))) <= 16);
     if (xi != 0) CHECK(int_at(0, i) == std::ilogb(xi));  // ilogb(0) is the device's FP_ILOGB0
     int exponent = 0;
     const T mantissa = std::frexp(xi, &exponent);
-    CHECK(ulps(at(4, i), mantissa) == 0);
+    CHECK(test::ulp_distance(at(4, i), mantissa) == 0);
     CHECK(int_at(1, i) == exponent);
     T integral = 0;
     const T fraction = std::modf(xi, &integral);
-    CHECK(ulps(at(5, i), fraction) == 0);
-    CHECK(ulps(at(6, i), integral) == 0);
-    CHECK(ulps(at(7, i), std::fmin(xi - std::floor(xi), below_one)) == 0);
-    CHECK(ulps(at(8, i), std::floor(xi)) == 0);
-    CHECK(ulps(at(9, i), static_cast<T>(std::sin(static_cast<long double>(xi)))) <= 4);
-    CHECK(ulps(at(10, i), static_cast<T>(std::cos(static_cast<long double>(xi)))) <= 4);
+    CHECK(test::ulp_distance(at(5, i), fraction) == 0);
+    CHECK(test::ulp_distance(at(6, i), integral) == 0);
+    CHECK(test::ulp_distance(at(7, i), std::fmin(xi - std::floor(xi), below_one)) == 0);
+    CHECK(test::ulp_distance(at(8, i), std::floor(xi)) == 0);
+    CHECK(test::ulp_distance(at(9, i), static_cast<T>(std::sin(static_cast<long double>(xi)))) <= 4);
+    CHECK(test::ulp_distance(at(10, i), static_cast<T>(std::cos(static_cast<long double>(xi)))) <= 4);
     if (xi > 0) {  // away from lgamma's poles and zeros the bound of pow
       const long double lg = std::lgamma(static_cast<long double>(xi));
       if (std::fabs(xi - 1) > 0.1 && std::fabs(xi - 2) > 0.1) {
-        CHECK(ulps(at(11, i), static_cast<T>(lg)) <= 16);
+        CHECK(test::ulp_distance(at(11, i), static_cast<T>(lg)) <= 16);
       }
       CHECK(int_at(2, i) == 1);
     }
     int quotient = 0;
     const T rem = std::remquo(xi, y[i], &quotient);
-    CHECK(ulps(at(12, i), rem) == 0);
+    CHECK(test::ulp_distance(at(12, i), rem) == 0);
     // OpenCL promises the quotient's sign and at least its 3 low bits.
     CHECK((int_at(3, i) < 0) == (quotient < 0));
     CHECK((std::abs(int_at(3, i)) & 7) == (std::abs(quotient) & 7));
-    CHECK(ulps(at(13, i), std::nextafter(xi, y[i])) == 0);
-    CHECK(ulps(at(14, i), xi * xi) <= 16);
+    CHECK(test::ulp_distance(at(13, i), std::nextafter(xi, y[i])) == 0);
+    CHECK(test::ulp_distance(at(14, i), xi * xi) <= 16);
     const T h = static_cast<T>(std::hypot(static_cast<long double>(xi), 3.0L));
     CHECK(std::fabs(at(15, i) - (h - std::clamp(y[i], T(-1), T(1)))) <=
           8 * std::numeric_limits<T>::epsilon() * std::fabs(h));
