@@ -350,7 +350,8 @@ T host_integer(int fn, T x, T y) {
                                         : static_cast<U>(static_cast<U>(y) - static_cast<U>(x)));
     case 6: return static_cast<T>((wx + wy) >> 1);
     case 7: return static_cast<T>((wx + wy + 1) >> 1);
-    case 8: return static_cast<T>(static_cast<T>((wx * wy) >> bits) + y);  // mad_hi(x, y, y)
+    // mad_hi(x, y, y): the sum wraps, as OpenCL's does (added unsigned: no host overflow).
+    case 8: return static_cast<T>(static_cast<U>(static_cast<U>((wx * wy) >> bits) + static_cast<U>(y)));
     case 9: return host_mad_sat<T>(x, y, x);
   }
   return 0;
