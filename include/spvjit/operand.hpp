@@ -54,16 +54,15 @@ concept PlainNumber = std::is_arithmetic_v<std::remove_cvref_t<X>> &&
 template <class X>
 concept OperandOrNumber = KernelOperand<X> || PlainNumber<X>;
 
-/// The kernel type of an operation on `Xs...`: the first kernel operand's.
+/// The kernel type of an operation on `Xs...`: the first kernel operand's. It is inherited, not
+/// named, so that operands with no kernel operand among them leave `type` undefined (a
+/// substitution failure) rather than a hard error, which Clang reports for the named form.
 template <class... Xs>
-struct first_operand;
+struct first_operand {};
 template <class X, class... Rest>
-struct first_operand<X, Rest...> {
-  using type = typename std::conditional_t<KernelOperand<X>, operand_of<std::remove_cvref_t<X>>,
-                                           first_operand<Rest...>>::type;
-};
-template <>
-struct first_operand<> {};
+struct first_operand<X, Rest...>
+    : std::conditional_t<KernelOperand<X>, operand_of<std::remove_cvref_t<X>>,
+                         first_operand<Rest...>> {};
 template <class... Xs>
 using first_operand_t = typename first_operand<Xs...>::type;
 
