@@ -19,7 +19,12 @@
 
 namespace spvjit::detail {
 
-/// One access the builder checks, for the message when it fails.
+/// What a check guards: a memory access, or a float-to-integer conversion (cast<int8_t>(x) with
+/// x outside int8's range or NaN), whose one pair is (the value's bits when out of range, else
+/// 0; 1): Julia's InexactError, reported through the same record.
+enum class SiteKind : std::uint8_t { Access, Conversion };
+
+/// One access (or conversion) the builder checks, for the message when it fails.
 struct BoundsSite {
   std::string array;  ///< "Z", "local array tile", "argument 0 of device function axpy"
   std::string name;   ///< how the index is written: "Z", "tile"
@@ -31,6 +36,9 @@ struct BoundsSite {
   unsigned lanes = 1;
   /// What an element is when not a scalar: "struct Particle" (empty: `element`'s name).
   std::string element_name;
+  SiteKind kind = SiteKind::Access;
+  /// A conversion's target type (its source is `element`).
+  Scalar target = Scalar::I32;
 };
 
 /// The words of a record slot (u64 each). A report finding `flag` 0 writes the other words,

@@ -64,10 +64,18 @@ llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* inde
     pairs.push_back(ir.CreateAdd(index, ir.getInt64(lanes - 1), "last"));
     pairs.push_back(detail::extent_of(p));
   }
-  const unsigned n = static_cast<unsigned>(pairs.size() / 2);
   const auto& array = s.arrays[static_cast<std::size_t>(p.array())];
-  s.bounds_sites.push_back({array.described, array.name, p.element(), rank, lanes,
-                           p.layout() ? "struct " + p.layout()->name() : std::string()});
+  return checked(s, std::move(pairs),
+                 {array.described, array.name, p.element(), rank, lanes,
+                  p.layout() ? "struct " + p.layout()->name() : std::string()},
+                 access);
+}
+
+llvm::Value* checked(BuilderState& s, std::vector<llvm::Value*> pairs, BoundsSite described,
+                     llvm::function_ref<llvm::Value*()> access) {
+  auto& ir = s.ir;
+  const unsigned n = static_cast<unsigned>(pairs.size() / 2);
+  s.bounds_sites.push_back(std::move(described));
   const auto site = static_cast<std::uint32_t>(s.bounds_sites.size() - 1);
 
   auto* i64 = ir.getInt64Ty();

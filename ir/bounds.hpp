@@ -15,6 +15,8 @@
 #include "ir/state.hpp"
 #include "spvjit/pointer.hpp"
 
+#include <vector>
+
 namespace llvm {
 class Module;
 }
@@ -29,6 +31,11 @@ namespace spvjit::detail {
 llvm::Value* guarded_access(BuilderState& s, const Pointer& p, llvm::Value* index,
                             const ViewIndex* view, unsigned lanes,
                             llvm::function_ref<llvm::Value*()> access);
+
+/// Runs `access` behind a check of the (index, extent) `pairs` (i64 each, at most
+/// record::max_pairs), reported as `site` when one fails; the value and failure as above.
+llvm::Value* checked(BuilderState& s, std::vector<llvm::Value*> pairs, BoundsSite site,
+                     llvm::function_ref<llvm::Value*()> access);
 
 /// The current function's record address: the kernel's marker (emitted once), or a device
 /// function's hidden argument. An i64: the record is fine-grained shared memory, whose address

@@ -1,10 +1,12 @@
-// The conversions beyond cast(): bit_cast (the same bits read as another type) and cast_sat
-// (to an integer type, clamped to its range, NaN to 0 — OpenCL's convert_<T>_sat).
+// The conversions beyond plain casts: cast()'s float-to-integer check (an out-of-range value or
+// NaN fails the launch, as Julia's InexactError), bit_cast (the same bits read as another type)
+// and cast_sat (to an integer type, clamped to its range, NaN to 0 — OpenCL's convert_<T>_sat).
 #include "spvjit/convert.hpp"
 
 #include <llvm/IR/Constants.h>
 
 #include "common/error_report.hpp"
+#include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "ir/state.hpp"
 
@@ -34,7 +36,54 @@ llvm::Constant* splat_int(llvm::Type* t, __int128 v) {
   return llvm::ConstantInt::get(t, static_cast<std::uint64_t>(v), true);
 }
 
+// Whether each lane of float `x` truncates to a value of integer type `to`: lo - 1 < x < hi + 1
+// (NaN is not). hi + 1 is a power of two, exact in any float type; lo - 1 is exact when the float
+// has the bits for it (int8 or int16 in float, int32 in double), and where it is not, no float
+// lies strictly between lo - 1 and lo, so lo <= x says the same.
+llvm::Value* truncates_into(llvm::IRBuilder<>& ir, llvm::Value* x, Scalar from, Scalar to) {
+  llvm::Type* ft = x->getType();
+  const unsigned bits = size_of(to) * 8;
+  const unsigned mantissa = from == Scalar::F64 ? 53 : 24;  // f16 values are floats in registers
+  const __int128 lo = least(to);
+  auto* above_f = llvm::ConstantFP::get(ft, static_cast<double>(greatest(to)) + 1.0);
+  llvm::Value* below_top = ir.CreateFCmpOLT(x, above_f);
+  llvm::Value* above_bottom =
+      !is_signed(to) || bits <= mantissa
+          ? ir.CreateFCmpOGT(x, llvm::ConstantFP::get(ft, static_cast<double>(lo) - 1.0))
+          : ir.CreateFCmpOGE(x, llvm::ConstantFP::get(ft, static_cast<double>(lo)));
+  return ir.CreateAnd(above_bottom, below_top, "converts");
+}
+
 }  // namespace
+
+llvm::Value* emit_checked_float_to_int(BuilderState& s, llvm::Value* x, Scalar from, Scalar to) {
+  auto& ir = s.ir;
+  llvm::Type* target = shaped_like(s.register_type(to), x);
+  auto convert = [&]() -> llvm::Value* {
+    return is_signed(to) ? ir.CreateFPToSI(x, target) : ir.CreateFPToUI(x, target);
+  };
+  // The check's one pair is (bits, 1): the value's bits (of the first failing lane) where it does
+  // not convert, else 0. Out of range never has bits 0, which is +0.0.
+  llvm::Value* converts = truncates_into(ir, x, from, to);
+  llvm::Type* float_type = x->getType()->getScalarType();
+  llvm::Type* bits_type = ir.getIntNTy(float_type->getPrimitiveSizeInBits());
+  llvm::Value* failing_bits = ir.getInt64(0);
+  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
+    llvm::Value* bits = ir.CreateBitCast(x, llvm::FixedVectorType::get(bits_type, vector->getNumElements()));
+    for (unsigned l = vector->getNumElements(); l-- > 0;) {
+      failing_bits = ir.CreateSelect(ir.CreateExtractElement(converts, l), failing_bits,
+                                     ir.CreateZExt(ir.CreateExtractElement(bits, l), ir.getInt64Ty()));
+    }
+  } else {
+    failing_bits = ir.CreateSelect(converts, failing_bits,
+                                   ir.CreateZExt(ir.CreateBitCast(x, bits_type), ir.getInt64Ty()));
+  }
+  BoundsSite site;
+  site.element = from;
+  site.kind = SiteKind::Conversion;
+  site.target = to;
+  return checked(s, {failing_bits, ir.getInt64(1)}, std::move(site), convert);
+}
 
 void check_bit_cast(const Where& where, Scalar from, Scalar to) {
   user_assert(from != Scalar::Bool && to != Scalar::Bool && from != Scalar::F16 && to != Scalar::F16,

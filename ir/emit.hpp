@@ -24,6 +24,9 @@ llvm::Value* emit_mul_add(BuilderState& s, Scalar t, llvm::Value* a, llvm::Value
 llvm::Value* emit_compare(BuilderState& s, CompareOp op, Scalar t, llvm::Value* a, llvm::Value* b);
 /// The conversion of `x` (element type `from`) to element type `to`, same shape.
 llvm::Value* emit_cast(BuilderState& s, llvm::Value* x, Scalar from, Scalar to);
+/// cast()'s float-to-integer conversion behind a check (ir/bounds.hpp) that the value
+/// truncates into `to`'s range; finish() and JitOptions::bounds_checks remove it like the others.
+llvm::Value* emit_checked_float_to_int(BuilderState& s, llvm::Value* x, Scalar from, Scalar to);
 /// bit_cast's and cast_sat's type checks (UserError at `where` naming both types) and their
 /// instructions, on scalars and vectors alike (ir/convert.cpp).
 void check_bit_cast(const Where& where, Scalar from, Scalar to);

@@ -175,8 +175,7 @@ llvm::Value* emit_cast(BuilderState& s, llvm::Value* x, Scalar from, Scalar to) 
   if (from == Scalar::Bool)
     return is_float(to) ? ir.CreateUIToFP(x, target) : ir.CreateZExt(x, target);
   if (is_float(from) && is_float(to)) return ir.CreateFPCast(x, target);
-  if (is_float(from))
-    return is_signed(to) ? ir.CreateFPToSI(x, target) : ir.CreateFPToUI(x, target);
+  if (is_float(from)) return emit_checked_float_to_int(s, x, from, to);
   if (is_float(to))
     return is_signed(from) ? ir.CreateSIToFP(x, target) : ir.CreateUIToFP(x, target);
   return ir.CreateIntCast(x, target, is_signed(from));

@@ -1,5 +1,6 @@
 #include "runtime/bounds_records.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -24,14 +25,47 @@ std::string extent_text(const std::uint64_t* values, unsigned dims) {
   return out + ")";
 }
 
-// The message for one filled slot of `owner`, e.g. "kernel 'saxpy': Z[1000] is out of bounds:
-// Z holds 1000 f32 (work-item 1000 of ndrange (1100))".
-BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const NDRange& nd,
-                     unsigned others) {
+// "200 (f32)", "nan (f64)": a failed conversion's value from its bits, to the digits that
+// read back as the same float.
+std::string float_text(std::uint64_t bits, Scalar type) {
+  char text[64];
+  if (type == Scalar::F64) {
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    std::snprintf(text, sizeof text, "%.17g", v);
+  } else {
+    const auto low = static_cast<std::uint32_t>(bits);
+    float v;
+    std::memcpy(&v, &low, sizeof v);
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(v));
+  }
+  return std::string(text) + " (" + std::string(spvjit::name(type)) + ")";
+}
+
+// "cast to i8 of 200 (f32) is out of range: i8 holds -128 to 127".
+std::string conversion_text(const BoundsSite& site, std::uint64_t bits) {
+  const Scalar to = site.target;
+  const unsigned width = size_of(to) * 8;
+  const std::string least =
+      is_signed(to) ? "-" + std::to_string(std::uint64_t{1} << (width - 1)) : "0";
+  const std::uint64_t greatest =
+      is_signed(to) ? (std::uint64_t{1} << (width - 1)) - 1
+                    : (width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1);
+  const std::string type(spvjit::name(to));
+  return "cast to " + type + " of " + float_text(bits, site.element) + " is out of range: " +
+         type + " holds " + least + " to " +
+         std::to_string(greatest) + " (NaN converts to no integer)";
+}
+
+// Throws the error one filled slot of `owner` reports: a BoundsError, e.g. "kernel 'saxpy':
+// Z[1000] is out of bounds: Z holds 1000 f32 (work-item 1000 of ndrange (1100))", or an
+// InexactError for a failed conversion.
+[[noreturn]] void throw_failure(const LaunchState& owner, const std::uint64_t* slot,
+                               const NDRange& nd, unsigned others) {
   if (slot[record::flag] != bounds_seal(slot)) {
     // Two work-items failed at the same moment and their reports interleaved.
-    return BoundsError(owner.facts.name, "",
-                       "kernel '" + owner.facts.name +
+    throw BoundsError(owner.facts.name, "",
+                      "kernel '" + owner.facts.name +
                            "': out-of-bounds accesses in several work-items "
                            "at once of its launch over ndrange " +
                            nd.to_string() +
@@ -43,12 +77,16 @@ BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const 
       static_cast<unsigned>(std::min<std::uint64_t>(slot[record::pair_count], record::max_pairs));
   std::string what;
   std::string array = "an array";
+  bool conversion = false;
   if (site_number < owner.facts.bounds_sites.size() && pair_count > 0) {
     const BoundsSite& site = owner.facts.bounds_sites[site_number];
     array = site.array;
+    conversion = site.kind == SiteKind::Conversion;
     const std::string element =
         site.element_name.empty() ? std::string(spvjit::name(site.element)) : site.element_name;
-    if (site.rank > 0 && pair_count == site.rank + 1) {
+    if (conversion) {
+      what = conversion_text(site, pairs[0]);
+    } else if (site.rank > 0 && pair_count == site.rank + 1) {
       std::string indices, extents;
       bool view_failed = false;
       for (unsigned d = 0; d < site.rank; ++d) {
@@ -81,7 +119,8 @@ BoundsError describe(const LaunchState& owner, const std::uint64_t* slot, const 
     message += "; " + std::to_string(others) + " more kernel" + (others > 1 ? "s" : "") +
                " failed bounds checks since the last synchronize";
   }
-  return BoundsError(owner.facts.name, array, message);
+  if (conversion) throw InexactError(owner.facts.name, "", message);
+  throw BoundsError(owner.facts.name, array, message);
 }
 
 }  // namespace
@@ -172,7 +211,7 @@ void BoundsRecords::scan() {
     std::lock_guard<std::mutex> launch(owner.mutex);
     nd = owner.last_ndrange;
   }
-  throw describe(*first_owner, first, nd, others);
+  throw_failure(*first_owner, first, nd, others);
 }
 
 }  // namespace spvjit::detail

@@ -41,6 +41,15 @@ class BoundsError : public UserError {
   std::string array_;
 };
 
+/// A kernel converted a float to an integer type that cannot hold it: cast<std::int8_t>(x) of
+/// 200.0 or of NaN (Julia's InexactError; cast_sat<T> clamps instead). Checked, reported and
+/// turned off (KernelBuilder::inbounds, JitOptions::bounds_checks) as bounds checks are; the
+/// conversion gave 0. array_name() is empty.
+class InexactError : public BoundsError {
+ public:
+  using BoundsError::BoundsError;
+};
+
 /// A bug in spvjit itself: an invariant that should have held did not.
 class InternalError : public Error {
  public:

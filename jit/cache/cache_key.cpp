@@ -40,8 +40,9 @@ std::string sha256_hex(std::string_view text) {
 // 5: a coarsened store straddling an array's end stores the lanes inside. 6: one lane buffer per
 // element type in a coarsened body (issue #46). 7: bounds checks the kernel's conditions prove
 // are dropped before coarsening, and a partial vector's load is whole when it lies inside its
-// parameter's elements (issue #47).
-constexpr int codegen_version = 8;
+// parameter's elements (issue #47). 8: a 32-bit index of get_global_id(0) coarsened (issue #48).
+// 9: a coarsened check tests a computed index lane by lane (cast()'s conversion check).
+constexpr int codegen_version = 9;
 
 }  // namespace
 

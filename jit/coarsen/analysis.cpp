@@ -235,8 +235,9 @@ class Analysis {
   }
 
   // A check's (index, extent) pairs — after the report's record, site and global id — must have
-  // consecutive or uniform indices and uniform extents: then W lanes pass or fail together in
-  // one scalar test of the first and last lane.
+  // uniform extents. A consecutive or uniform index passes for W lanes in one scalar test of its
+  // first and last lane; any other computed index (a conversion check's, ir/convert.cpp) is
+  // tested lane by lane.
   void check_bounds_call(llvm::CallInst* call, Role r) {
     const unsigned first_pair = r == Role::Check ? 0 : 3;
     if (r == Role::Report && !is(call->getArgOperand(2), Role::Index)) {
@@ -245,7 +246,7 @@ class Analysis {
     }
     for (unsigned k = first_pair; k + 1 < call->arg_size(); k += 2) {
       llvm::Value* index = call->getArgOperand(k);
-      if (!consecutive(index) && !uniform(index)) {
+      if (!consecutive(index) && !uniform(index) && !is(index, Role::Vector)) {
         fail("checks the bounds of an index that is not get_global_id(0) plus a uniform value");
         return;
       }

@@ -214,6 +214,8 @@ class Vectorizer {
   }
 
   bool is_consecutive(llvm::Value* v) const { return firsts_.count(v) != 0; }
+  // A value of its own in each lane: computed from the index, not consecutive.
+  bool is_varying(llvm::Value* v) const { return vectors_.count(v) != 0 && !is_consecutive(v); }
 
   // A check of get_global_id(0) itself against a hidden extent that fast_end covers.
   bool covered_by_fast_end(llvm::Value* index, llvm::Value* extent) const {
@@ -232,7 +234,7 @@ class Vectorizer {
     return and_over_pairs(
         b, c, first_pair, llvm::ConstantInt::getTrue(vector_type(b.getInt1Ty())),
         [&](llvm::Value* index, llvm::Value* extent) {
-          return is_consecutive(index)
+          return is_consecutive(index) || is_varying(index)
                      ? b.CreateICmpULT(vector_of(b, index), b.CreateVectorSplat(width_, extent))
                      : b.CreateVectorSplat(width_, b.CreateICmpULT(index, extent));
         });
@@ -681,10 +683,15 @@ class Vectorizer {
   }
 
   // A bounds check of W lanes: a consecutive index passes when its first and last lane do (two
-  // tests, so that a negative first lane cannot wrap into range), a uniform one as itself.
+  // tests, so that a negative first lane cannot wrap into range), a uniform one as itself, a
+  // varying one when each lane does.
   llvm::Value* all_lanes_inside(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair) {
     return and_over_pairs(
         b, c, first_pair, b.getTrue(), [&](llvm::Value* index, llvm::Value* extent) {
+          if (is_varying(index)) {
+            return all_of(b, b.CreateICmpULT(vector_of(b, index),
+                                             b.CreateVectorSplat(width_, extent)));
+          }
           if (!is_consecutive(index)) return b.CreateICmpULT(index, extent);
           llvm::Value* first = first_of(index);
           llvm::Value* last = b.CreateAdd(first, b.getInt64(width_ - 1));
@@ -693,7 +700,8 @@ class Vectorizer {
   }
 
   // The report of a failed W-lane check names the first lane that fails: the W lanes of a
-  // consecutive index fail from lane (extent - first) on, a uniform index's all at once.
+  // consecutive index fail from lane (extent - first) on, a uniform index's all at once, a
+  // varying index's where its lane does.
   // Under a mask, the first active lane that fails, reported only when a lane is active.
   void rewrite_report(llvm::IRBuilder<>& b, llvm::CallInst* c) {
     constexpr unsigned first_pair = 3;  // after the record, the site and the global index
@@ -714,6 +722,13 @@ class Vectorizer {
         llvm::Value* first = first_of(index);
         fails_from = b.CreateSelect(b.CreateICmpULT(first, extent), b.CreateSub(extent, first),
                                     b.getInt64(0));
+      } else if (is_varying(index)) {
+        llvm::Value* outside = b.CreateICmpUGE(vector_of(b, index),
+                                               b.CreateVectorSplat(width_, extent));
+        fails_from = b.getInt64(width_);
+        for (unsigned l = width_; l-- > 0;) {
+          fails_from = b.CreateSelect(b.CreateExtractElement(outside, l), b.getInt64(l), fails_from);
+        }
       } else {
         fails_from =
             b.CreateSelect(b.CreateICmpULT(index, extent), b.getInt64(width_), b.getInt64(0));
@@ -725,7 +740,11 @@ class Vectorizer {
     for (unsigned k = first_pair; k < c->arg_size(); ++k) {
       llvm::Value* a = c->getArgOperand(k);
       const bool index = (k - first_pair) % 2 == 0;
-      args.push_back(index && is_consecutive(a) ? b.CreateAdd(first_of(a), lane) : a);
+      if (index && is_varying(a)) {
+        args.push_back(b.CreateExtractElement(vector_of(b, a), lane));
+      } else {
+        args.push_back(index && is_consecutive(a) ? b.CreateAdd(first_of(a), lane) : a);
+      }
     }
     b.CreateCall(c->getCalledFunction(), args);
   }
