@@ -132,7 +132,7 @@ class Analysis {
             return false;
           }
           if (dim->isZero()) {
-            if (name != global_id_builtin) {
+            if (!is_global_id0(call)) {
               fail("reads " + name.str() + "(0)");
               return false;
             }
@@ -329,6 +329,16 @@ class Analysis {
 };
 
 }  // namespace
+
+bool is_global_id0(const llvm::Value* v) {
+  const auto* call = llvm::dyn_cast<llvm::CallInst>(v);
+  if (!call || !call->getCalledFunction() ||
+      call->getCalledFunction()->getName() != global_id_builtin) {
+    return false;
+  }
+  const auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+  return dim && dim->isZero() && call->getType()->isIntegerTy(64);
+}
 
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
                                 bool exact_without_check) {

@@ -12,16 +12,6 @@ namespace spvjit::detail {
 
 namespace {
 
-bool is_global_id0(const llvm::Value* v) {
-  const auto* call = llvm::dyn_cast<llvm::CallInst>(v);
-  if (!call || !call->getCalledFunction() ||
-      call->getCalledFunction()->getName() != global_id_builtin) {
-    return false;
-  }
-  const auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
-  return dim && dim->isZero() && call->getType()->isIntegerTy(64);
-}
-
 // The bits gid must fit for `v` to equal it, when `v` is one of the narrowings to 32 bits of
 // the i64 `gid`: 31 for the signed forms, 32 for the unsigned ones; 0 otherwise.
 unsigned narrowing_of(const llvm::Instruction& v, const llvm::Value* gid) {
