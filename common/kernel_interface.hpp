@@ -6,12 +6,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "common/bounds.hpp"
 #include "common/shape_args.hpp"
+#include "spvjit/ndrange.hpp"
 #include "spvjit/signature.hpp"
 
 namespace spvjit::detail {
@@ -73,6 +75,9 @@ struct KernelInterface {
   /// when they do not fit (pocl_setup_kernel_arg_array_with_locals), so the compile and each
   /// launch check the sum. CL_KERNEL_LOCAL_MEM_SIZE would say it, but PoCL 6.0 reports 0.
   std::uint64_t static_local_bytes = 0;
+  /// KernelBuilder::workgroup: the workgroup the kernel was built for (its local arrays may be
+  /// sized from it), which Jit::compile takes as the static one.
+  std::optional<WorkGroup> declared_workgroup;
   /// Describes each bounds check of a bounds_checked() kernel, for the host's message.
   std::vector<BoundsSite> bounds_sites;
   /// The hidden shape arguments, in order, which each launch fills in from its arguments.

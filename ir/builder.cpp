@@ -431,6 +431,38 @@ KernelBuilder& KernelBuilder::work_per_item(std::size_t indices) {
 }
 
 namespace {
+// "(16, 16)": as many dimensions as it has.
+std::string workgroup_text(const WorkGroup& g) {
+  std::string out = "(";
+  for (unsigned d = 0; d < std::min(g.dims, 3u); ++d) out += (d ? ", " : "") + std::to_string(g.size[d]);
+  return out + ")";
+}
+}  // namespace
+
+KernelBuilder& KernelBuilder::workgroup(const WorkGroup& size) {
+  auto& s = *state_;
+  s.check_kernel_scope("workgroup");
+  user_assert(!s.declared_workgroup, {"workgroup", s.name})
+      << "the workgroup is declared already " << workgroup_text(*s.declared_workgroup)
+      << "; expected one declaration per kernel";
+  user_assert(size.dims >= 1 && size.dims <= 3 && size.total() > 0, {"workgroup", s.name})
+      << workgroup_text(size) << ": expected 1 to 3 dimensions, none of size 0";
+  s.declared_workgroup = size;
+  return *this;
+}
+
+std::int64_t KernelBuilder::static_group_size(unsigned dim) const {
+  const auto& s = *state_;
+  user_assert(dim < 3, {"static_group_size", s.name})
+      << "dimension " << dim << "; expected 0, 1 or 2";
+  user_assert(s.declared_workgroup.has_value(), {"static_group_size", s.name})
+      << "the kernel declares no workgroup; call workgroup(WorkGroup{...}) first "
+         "(KernelAbstractions' kernel(backend, groupsize)), or use group_size() for the run-time "
+         "size";
+  return static_cast<std::int64_t>(s.declared_workgroup->size[dim]);
+}
+
+namespace {
 
 // KernelAbstractions runs no work-item past the ndrange unless a kernel says `unsafe_indices`:
 // a launch padded to whole work-groups must not run the body for the padding. A kernel without
@@ -496,6 +528,12 @@ KernelDef KernelBuilder::finish() {
       s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
     }
     if (s.declared_elementwise) s.module->getOrInsertNamedMetadata("spvjit.elementwise");
+    if (s.declared_workgroup) {
+      // Also in the IR, for the content hash: the same body built for two workgroups differs.
+      const auto& size = s.declared_workgroup->size;
+      s.module->getOrInsertNamedMetadata("spvjit.workgroup." + std::to_string(size[0]) + "." +
+                                         std::to_string(size[1]) + "." + std::to_string(size[2]));
+    }
     detail::check_values_defined_where_used(*s.kernel, s.name);
     detail::order_blocks(*s.kernel);
     std::string errors;
@@ -510,6 +548,7 @@ KernelDef KernelBuilder::finish() {
     km->declared_elementwise = s.declared_elementwise;
     km->work_per_item = s.work_per_item;
     km->static_local_bytes = s.static_local_bytes;
+    km->declared_workgroup = s.declared_workgroup;
     km->bounds_sites = std::move(s.bounds_sites);
     km->shape_args = std::move(shape_args);
     km->hidden = detail::HiddenArgs::layout(km->params, s.uses_ndrange, checked,

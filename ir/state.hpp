@@ -6,6 +6,7 @@
 #include <llvm/IR/Module.h>
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "common/error_report.hpp"
 #include "spvjit/error.hpp"
 #include "spvjit/signature.hpp"
+#include "spvjit/ndrange.hpp"
 #include "spvjit/value.hpp"
 
 namespace spvjit::detail {
@@ -112,6 +114,7 @@ class SPVJIT_INTERNAL BuilderState {
   bool allow_padding = false;
   bool declared_elementwise = false;
   std::size_t work_per_item = 1;  ///< KernelBuilder::work_per_item
+  std::optional<WorkGroup> declared_workgroup;  ///< KernelBuilder::workgroup
   bool finished = false;
 };
 

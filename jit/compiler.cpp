@@ -79,8 +79,18 @@ class JitCore {
   // The static sizes checked and settled by the launch geometry's rules (common/geometry.hpp)
   // against the device: the kernel does not exist yet, so neither do its own limits or
   // preferred multiple. Allocation-free unless it throws: it runs on every warm compile() call.
-  Specialization normalize(const KernelDef& def, const Specialization& spec) const {
-    const std::uint64_t local_bytes = detail::kernel_module(def).static_local_bytes;
+  Specialization normalize(const KernelDef& def, const Specialization& requested) const {
+    const auto& km = detail::kernel_module(def);
+    Specialization spec = requested;
+    if (km.declared_workgroup) {
+      user_assert(!spec.workgroup || *spec.workgroup == *km.declared_workgroup,
+                  {"compile", def.name()})
+          << "compiled with workgroup " << spec.workgroup->to_string()
+          << "; the kernel was built for workgroup " << km.declared_workgroup->to_string()
+          << " (KernelBuilder::workgroup), which sizes written from it assume";
+      spec.workgroup = km.declared_workgroup;
+    }
+    const std::uint64_t local_bytes = km.static_local_bytes;
     user_assert(local_bytes <= runtime->info.local_mem_size, {"compile", def.name()})
         << "its local arrays take " << local_bytes << " bytes; the device has "
         << runtime->info.local_mem_size << " bytes of local memory";

@@ -27,6 +27,7 @@
 
 #include "spvjit/control.hpp"
 #include "spvjit/kernel_def.hpp"
+#include "spvjit/ndrange.hpp"
 #include "spvjit/pointer.hpp"
 #include "spvjit/export.hpp"
 
@@ -174,6 +175,16 @@ class KernelBuilder {
   /// of a few heavy work-items runs on every core instead of on one (docs/runtime.md). Default
   /// 1; 0 is a UserError.
   KernelBuilder& work_per_item(std::size_t indices);
+  /// Builds the kernel for one workgroup (KernelAbstractions' `kernel(backend, 64)`), so that
+  /// sizes written from it are written once: static_group_size(d) is a C++ number for sizing
+  /// local arrays, `local_array<float>(kb, {kb.static_group_size(0) + 1, 16})` (KA's
+  /// `@localmem Float32 (@groupsize()[1] + 1, 16)`), and Jit::compile takes it as the static
+  /// workgroup; compiling with another (Specialization::workgroup) is a UserError naming both.
+  /// Once per kernel, before static_group_size().
+  KernelBuilder& workgroup(const WorkGroup& size);
+  /// The size in dimension `dim` (0 to 2; 1 past its dimensions) of the workgroup declared with
+  /// workgroup(); a UserError when none was.
+  std::int64_t static_group_size(unsigned dim = 0) const;
 
   /// A literal of type T.
   template <KernelScalar T>
@@ -196,6 +207,9 @@ class KernelBuilder {
   template <class R>
     requires requires { typename R::struct_type; }
   auto var(const R& init);
+  /// A private complex variable (complex.hpp).
+  template <ComplexPart T>
+  ComplexVar<T> var(const Complex<T>& init);
 
   /// Runs `then` (which builds code) for work-items where `cond` holds.
   template <class F>

@@ -186,9 +186,21 @@ class Ref {
 /// (structs.hpp).
 template <class T>
 class StructRef;
+/// Complex numbers (complex.hpp): the part types, a value, an element of an array of
+/// std::complex<float|double>, a private variable.
+template <class T>
+concept ComplexPart = std::is_same_v<T, float> || std::is_same_v<T, double>;
+template <ComplexPart T>
+class Complex;
+template <class T>
+class ComplexRef;
+template <ComplexPart T>
+class ComplexVar;
 namespace detail {
 template <class T>
-using ElementRef = std::conditional_t<KernelStruct<T>, StructRef<T>, Ref<T>>;
+using ElementRef = std::conditional_t<
+    is_std_complex_v<std::remove_const_t<T>>, ComplexRef<T>,
+    std::conditional_t<KernelStruct<T>, StructRef<T>, Ref<T>>>;
 }  // namespace detail
 
 template <class T, AddressSpace Space>

@@ -3,6 +3,7 @@
 
 #include "spvjit/atomics.hpp"
 #include "spvjit/builder.hpp"
+#include "spvjit/complex.hpp"
 #include "spvjit/convert.hpp"
 #include "spvjit/debug.hpp"
 #include "spvjit/error.hpp"

@@ -12,6 +12,7 @@
 // packer (runtime/) and raw modules (jit/): no LLVM, no OpenCL.
 #pragma once
 
+#include <complex>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -111,6 +112,43 @@ class StructLayout {
   std::vector<StructLeaf> leaves_;
   bool by_shape_ = false;
 };
+
+namespace detail {
+template <class T>
+inline constexpr bool is_std_complex_v = false;
+template <class T>
+inline constexpr bool is_std_complex_v<std::complex<T>> =
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// std::complex<T> as the struct {T re; T im;}: [complex.numbers.general] guarantees that
+// layout (an array of two T), as Julia's Complex{T} has it.
+template <class T>
+const std::shared_ptr<const StructLayout>& complex_layout() {
+  static const std::shared_ptr<const StructLayout> layout = [] {
+    StructField re, im;
+    re.name = "re";
+    re.type = scalar_of<T>;
+    im.name = "im";
+    im.offset = sizeof(T);
+    im.type = scalar_of<T>;
+    return std::make_shared<const StructLayout>(
+        std::is_same_v<T, float> ? "std::complex<float>" : "std::complex<double>",
+        static_cast<std::uint32_t>(sizeof(std::complex<T>)),
+        static_cast<std::uint32_t>(alignof(std::complex<T>)), std::vector<StructField>{re, im});
+  }();
+  return layout;
+}
+}  // namespace detail
+
+/// std::complex<float> and std::complex<double> are kernel structs of two members, re and im
+/// (complex.hpp gives them their arithmetic in kernels).
+inline const std::shared_ptr<const StructLayout>& spvjit_struct_layout(const std::complex<float>*) {
+  return detail::complex_layout<float>();
+}
+inline const std::shared_ptr<const StructLayout>& spvjit_struct_layout(
+    const std::complex<double>*) {
+  return detail::complex_layout<double>();
+}
 
 namespace detail {
 template <class T>

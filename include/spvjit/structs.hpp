@@ -247,7 +247,7 @@ auto KernelBuilder::var(const R& init) {
 
 namespace detail {
 template <class P>
-  requires KernelStruct<P>
+  requires(KernelStruct<P> && !is_std_complex_v<P>)
 struct ParamTraits<P> {
   static StructVal<P> declare(KernelBuilder& kb, std::string_view name) {
     return StructVal<P>(kb.struct_param(name, struct_layout<P>()));

@@ -70,7 +70,9 @@ end
 */
 // Indices are 0-based (i here is KA's i - 1), the values stored stay KA's: `lmem[i] = i` is
 // `lmem(i) = i + 1`, and `lmem[N2 - i + 1]` is `lmem(N2 - i - 1)`. A local array's size must be
-// known when the kernel is built, so N, the static group size, is the builder's argument;
+// known when the kernel is built, so the kernel is built for its group, as KA's
+// `kernel!(backend(), 16)` instantiates it: kb.workgroup(WorkGroup{16}), and N read from it
+// (kb.static_group_size, a C++ number), written once; the compile takes that workgroup.
 // N2 is read in the kernel (a constant once the workgroup is static), as KA computes both.
 #include <doctest/doctest.h>
 
@@ -91,8 +93,15 @@ Val<i64> prod_groupsize(KernelBuilder& kb) {
   return kb.group_size(0) * kb.group_size(1) * kb.group_size(2);
 }
 
-KernelDef localmem(i64 N) {
+// N = @uniform prod(@groupsize()), as a size: of the workgroup the kernel is built for.
+i64 static_prod_groupsize(KernelBuilder& kb, const WorkGroup& group) {
+  kb.workgroup(group);  // kernel!(backend(), group)
+  return kb.static_group_size(0) * kb.static_group_size(1) * kb.static_group_size(2);
+}
+
+KernelDef localmem(const WorkGroup& group) {
   KernelBuilder kb("localmem");
+  const i64 N = static_prod_groupsize(kb, group);
   kb.inbounds();  // @inbounds begin ... end: the whole body
   auto A = kb.param<GlobalArray<i64, 1>>("A");
   auto N2 = prod_groupsize(kb);  // @uniform: nothing to do (see docs/language.md)
@@ -105,8 +114,9 @@ KernelDef localmem(i64 N) {
   return kb.finish();
 }
 
-KernelDef localmem2(i64 N) {
+KernelDef localmem2(const WorkGroup& group) {
   KernelBuilder kb("localmem2");
+  const i64 N = static_prod_groupsize(kb, group);
   kb.inbounds();
   auto A = kb.param<GlobalArray<i64, 1>>("A");
   auto N2 = prod_groupsize(kb);
@@ -123,8 +133,9 @@ KernelDef localmem2(i64 N) {
 }
 
 // unsafe_indices = true: the kernel guards its own bounds, so padded groups may run it.
-KernelDef localmem_unsafe_indices(i64 N) {
+KernelDef localmem_unsafe_indices(const WorkGroup& group) {
   KernelBuilder kb("localmem_unsafe_indices");
+  const i64 N = static_prod_groupsize(kb, group);
   kb.allow_padding();
   auto A = kb.param<GlobalArray<i64, 1>>("A");
   auto gI = group_linear(kb);  // @index(Group, Linear)
@@ -139,8 +150,9 @@ KernelDef localmem_unsafe_indices(i64 N) {
   return kb.finish();
 }
 
-KernelDef many_localmem(i64 N) {
+KernelDef many_localmem(const WorkGroup& group) {
   KernelBuilder kb("many_localmem");
+  const i64 N = static_prod_groupsize(kb, group);
   kb.inbounds();
   auto A = kb.param<GlobalArray<i64, 1>>("A");
   auto N2 = prod_groupsize(kb);
@@ -166,13 +178,12 @@ std::vector<i64> expected(std::size_t n) {
 
 TEST_CASE("KA port localmem.jl: localmem, localmem2, localmem_unsafe_indices, many_localmem") {
   auto& rt = test::runtime();
-  const std::function<KernelDef(i64)> kernels[] = {localmem, localmem2, localmem_unsafe_indices,
+  const std::function<KernelDef(const WorkGroup&)> kernels[] = {localmem, localmem2, localmem_unsafe_indices,
                                                    many_localmem};
   for (const auto& make : kernels) {
-    const KernelDef def = make(16);
+    const KernelDef def = make(WorkGroup{16});  // kernel!(backend(), 16): a static group of 16
     CAPTURE(def.name());
-    // kernel!(backend(), 16): a static group of 16.
-    Kernel kernel = test::compile_checked(def, test::static_workgroup(WorkGroup{16}));
+    Kernel kernel = test::compile_checked(def);
     auto A = rt.zeros<i64>(64);  // ArrayT{Int}(undef, 64)
     kernel.launch(NDRange{64}, A);  // ndrange = size(A)
     rt.synchronize();
@@ -182,7 +193,8 @@ TEST_CASE("KA port localmem.jl: localmem, localmem2, localmem_unsafe_indices, ma
 
 TEST_CASE("KA port localmem.jl: localmem_unsafe_indices on a padded ndrange guards itself") {
   auto& rt = test::runtime();
-  Kernel kernel = test::compile_checked(localmem_unsafe_indices(16),
+  // The same workgroup given again at compile is the same kernel.
+  Kernel kernel = test::compile_checked(localmem_unsafe_indices(WorkGroup{16}),
                                         test::static_workgroup(WorkGroup{16}));
   auto A = rt.zeros<i64>(60);
   kernel.launch(NDRange{60}, A);  // 4 groups of 16, the last one padded
