@@ -187,10 +187,31 @@ Complex<T> divide(Val<T> a, Val<T> b, Val<T> c, Val<T> d) {
 }
 }  // namespace detail
 
+namespace detail {
+/// `+= -= *= /=` of an element or a variable (`Place`): its value, the operator below, stored
+/// back through its assignment. Any operand the operator takes: a complex operand, a real, a
+/// std::complex constant.
+template <class Place>
+class ComplexCompound {
+ public:
+  template <class X>
+  const Place& operator+=(const X& x) const { return place() = (place().get() + x); }
+  template <class X>
+  const Place& operator-=(const X& x) const { return place() = (place().get() - x); }
+  template <class X>
+  const Place& operator*=(const X& x) const { return place() = (place().get() * x); }
+  template <class X>
+  const Place& operator/=(const X& x) const { return place() = (place().get() / x); }
+
+ private:
+  const Place& place() const { return static_cast<const Place&>(*this); }
+};
+}  // namespace detail
+
 /// An element of an array of std::complex<float|double> (`z[i]`): reads as a Complex<T>,
 /// assigns when the array is writable. Its parts are `real()` and `imag()`, elements of T.
 template <class S>
-class ComplexRef {
+class ComplexRef : public detail::ComplexCompound<ComplexRef<S>> {
  public:
   using T = typename std::remove_const_t<S>::value_type;
   ComplexRef(const Pointer& p, Value index)
@@ -231,15 +252,6 @@ class ComplexRef {
     return *this = Complex<T>(detail::constant_like(re_.index(), c.real()),
                               detail::constant_like(re_.index(), c.imag()));
   }
-  template <class X>
-  const ComplexRef& operator+=(const X& x) const;
-  template <class X>
-  const ComplexRef& operator-=(const X& x) const;
-  template <class X>
-  const ComplexRef& operator*=(const X& x) const;
-  template <class X>
-  const ComplexRef& operator/=(const X& x) const;
-
  private:
   static detail::FieldPath part(const Pointer& p, std::size_t offset) {
     return detail::member_path(p, {}, *struct_layout<std::remove_const_t<S>>(), offset,
@@ -251,7 +263,7 @@ class ComplexRef {
 /// A private complex variable (`auto acc = kb.var(Complex<float>(kb, {0, 0}))`): reads as a
 /// Complex<T>, assigns.
 template <ComplexPart T>
-class ComplexVar {
+class ComplexVar : public detail::ComplexCompound<ComplexVar<T>> {
  public:
   ComplexVar(KernelBuilder& kb, const Complex<T>& init)
       : re_(kb.var(init.real())), im_(kb.var(init.imag())) {}
@@ -269,15 +281,6 @@ class ComplexVar {
   {
     return *this = Complex<T>(z.get());
   }
-  template <class X>
-  const ComplexVar& operator+=(const X& x) const;
-  template <class X>
-  const ComplexVar& operator-=(const X& x) const;
-  template <class X>
-  const ComplexVar& operator*=(const X& x) const;
-  template <class X>
-  const ComplexVar& operator/=(const X& x) const;
-
  private:
   Var<T> re_, im_;
 };
@@ -422,24 +425,6 @@ SPVJIT_COMPLEX_REAL_OPERATORS(/, Complex<T>(z.real() / x, z.imag() / x),
                               Complex<T>(x) / z)
 #undef SPVJIT_COMPLEX_REAL_OPERATORS
 
-// Compound assignment: through the operators above.
-#define SPVJIT_COMPLEX_COMPOUND(Class, Params, assign, sym)           \
-  template <Params>                                                   \
-  template <class X>                                                  \
-  const Class& Class::operator assign(const X& x) const {             \
-    return *this = (get() sym x);                                     \
-  }
-#define SPVJIT_COMPLEX_COMMA ,
-SPVJIT_COMPLEX_COMPOUND(ComplexRef<S>, class S, +=, +)
-SPVJIT_COMPLEX_COMPOUND(ComplexRef<S>, class S, -=, -)
-SPVJIT_COMPLEX_COMPOUND(ComplexRef<S>, class S, *=, *)
-SPVJIT_COMPLEX_COMPOUND(ComplexRef<S>, class S, /=, /)
-SPVJIT_COMPLEX_COMPOUND(ComplexVar<T>, ComplexPart T, +=, +)
-SPVJIT_COMPLEX_COMPOUND(ComplexVar<T>, ComplexPart T, -=, -)
-SPVJIT_COMPLEX_COMPOUND(ComplexVar<T>, ComplexPart T, *=, *)
-SPVJIT_COMPLEX_COMPOUND(ComplexVar<T>, ComplexPart T, /=, /)
-#undef SPVJIT_COMPLEX_COMMA
-#undef SPVJIT_COMPLEX_COMPOUND
 
 /// e^z, with Annex G's special values: exp(x ± 0i) = e^x ± 0i; exp(-inf + iy) = +0 for y
 /// infinite or NaN; exp(+inf + iy) = +inf + NaN i for y infinite or NaN.
