@@ -31,6 +31,9 @@ Gate& gate() {
 
 thread_local int depth = 0;
 thread_local std::uint64_t finished_here = 0;  ///< outermost scopes this thread closed
+/// What the open outermost scope did, as far as registering goes (note_lookup, note_build).
+enum class Weight { Work, LookupOnly, Built };
+thread_local Weight weight = Weight::Work;
 
 [[noreturn]] void park() {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
@@ -91,7 +94,11 @@ WorkScope::~WorkScope() {
   if (!counted_) return;
   Gate& g = gate();
   g.threads_inside.fetch_sub(1, std::memory_order_seq_cst);
+  const Weight done = std::exchange(weight, Weight::Work);
   if (!registers_) return;
+  const bool new_owner =
+      g.registered.load(std::memory_order_relaxed) != g.owners.load(std::memory_order_relaxed);
+  if (done == Weight::LookupOnly && !new_owner) return;
   // Registered again after the work, not before it: LLVM's and PoCL's function-local statics
   // made during a compile or a first launch are destroyed by exit() before any handler
   // registered ahead of them runs, and a compile in flight crashed on them while the handler
@@ -99,12 +106,14 @@ WorkScope::~WorkScope() {
   // Runtime or Jit, and after each thread's 1st, 2nd, 4th, 8th, ... piece of work: the
   // statics are made by the first compiles and launches, and the table grows by a logarithm.
   const std::uint64_t n = ++finished_here;
-  if ((n & (n - 1)) == 0 ||
-      g.registered.load(std::memory_order_relaxed) != g.owners.load(std::memory_order_relaxed))
-      [[unlikely]] {
-    register_handler(g);
-  }
+  if ((n & (n - 1)) == 0 || new_owner) [[unlikely]] register_handler(g);
 }
+
+void WorkScope::note_lookup() noexcept {
+  if (weight == Weight::Work) weight = Weight::LookupOnly;
+}
+
+void WorkScope::note_build() noexcept { weight = Weight::Built; }
 
 void add_exit_drain(void* owner, ExitDrain drain) {
   Gate& g = gate();

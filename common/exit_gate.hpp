@@ -40,6 +40,13 @@ class WorkScope {
   explicit WorkScope(Lent) noexcept;
   explicit WorkScope(Quiet) noexcept;
   ~WorkScope();
+  /// The calling thread's outermost scope only looked up a kernel compiled before (a warm
+  /// Jit::compile): like a launch, it makes no statics, so it neither counts as a piece of work
+  /// nor registers the handler, unless a build in the same scope calls note_build(). A warm
+  /// lookup must not allocate, and a registration may.
+  static void note_lookup() noexcept;
+  /// The scope built something (a compile, a disk-cache load): it counts, whatever else it did.
+  static void note_build() noexcept;
   WorkScope(const WorkScope&) = delete;
   WorkScope& operator=(const WorkScope&) = delete;
 

@@ -22,6 +22,7 @@
 
 #include "common/env.hpp"
 #include "common/error_report.hpp"
+#include "common/exit_gate.hpp"
 #include "common/full_stack.hpp"
 #include "common/geometry.hpp"
 #include "common/group_stack.hpp"
@@ -183,11 +184,15 @@ class JitCore {
     const Specialization spec = normalize(def, requested);
     const MemoryKey key = memory_key(def, spec);
     KernelTable::Node* node = table.find(key);
-    if (node && node->ready.load(std::memory_order_acquire)) return node->kernel;
+    if (node && node->ready.load(std::memory_order_acquire)) {
+      detail::WorkScope::note_lookup();  // the hot path: registers no exit handler
+      return node->kernel;
+    }
     if (!node) node = &table.find_or_insert(key);
     // One compile per key: the others wait here, on this node, not on the table.
     std::lock_guard<std::mutex> lock(node->compile_mutex);
     if (node->ready.load(std::memory_order_relaxed)) return node->kernel;
+    detail::WorkScope::note_build();
     node->kernel = build(def, spec);
     node->ready.store(true, std::memory_order_release);
     return node->kernel;
