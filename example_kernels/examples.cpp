@@ -214,7 +214,7 @@ KernelDef heat3d_step() {
 //   end
 //   kern_(get_backend(z),64)(z,L,D,x,R[1]-oneunit(R[1]),ndrange=size(R))
 // Only the kernel is ported; perBC! and fill! are separate steps of mult!. 0-based here: I =
-// (gi, gj) + I0 with I0 = R's first cell, (1, 1) for inside(); δ(i, I) is dimension d = i - 1.
+// @index + I0 with I0 = R's first cell, (1, 1) for inside(); δ(i, I) is delta<2>(i - 1).
 // `@inbounds` over the whole statement is kb.inbounds(). `@fastmath` lets Julia reassociate and
 // fuse; builder kernels compute in the written order, so results may differ from Julia's in
 // the last bits, never between spvjit and a C++ loop in the same order.
@@ -227,15 +227,15 @@ KernelDef waterlily_mult() {
   auto x = kb.param<GlobalArray<float, 2, ColumnMajor>>("x");
   auto i0 = kb.param<std::int64_t>("i0");  // @Const(I0), one value per dimension
   auto j0 = kb.param<std::int64_t>("j0");
-  auto [gi, gj] = global_indices<2>(kb);  // I = @index(Global, Cartesian)
   // KernelAbstractions skips the work-items a static workgroup (64) adds past size(R).
-  kb.if_(kb.in_ndrange(), [&, gi = gi, gj = gj] {
-    const Val<std::int64_t> i = gi + i0, j = gj + j0;  // I += I0
-    // mult(I, L, D, x) with d = 2: δ(1, I) steps i, δ(2, I) steps j.
-    auto s = kb.var(x(i, j) * D(i, j));
-    s += x(i - 1, j) * L(i, j, 0) + x(i + 1, j) * L(i + 1, j, 0);
-    s += x(i, j - 1) * L(i, j, 1) + x(i, j + 1) * L(i, j + 1, 1);
-    z(i, j) = s;  // z[I] = mult(I, L, D, x)
+  kb.if_(kb.in_ndrange(), [&] {
+    const CartesianIndex<2> I = global_indices<2>(kb) + CartesianIndex(i0, j0);  // I += I0
+    // mult(I, L, D, x) with d = 2: s = x[I]*D[I]; for i in 1:d: s += ...
+    auto s = kb.var(x(I) * D(I));
+    for (unsigned d = 0; d < 2; ++d) {
+      s += x(I - delta<2>(d)) * L(I, d) + x(I + delta<2>(d)) * L(I + delta<2>(d), d);
+    }
+    z(I) = s;  // z[I] = mult(I, L, D, x)
   });
   return kb.finish();
 }

@@ -373,14 +373,16 @@ Val<std::int64_t> KernelBuilder::group_size(unsigned dim) {
   return index_builtin(*state_, "group_size", detail::marker_group_size, dim);
 }
 Val<std::int64_t> KernelBuilder::ndrange(unsigned dim) {
-  // The dynamic ndrange arrives as hidden kernel arguments, which device functions cannot see.
-  state_->check_kernel_scope("ndrange");
+  // The dynamic ndrange arrives as hidden kernel arguments. A device function may read it too
+  // (KA's f(@context, a)): specialize() inlines such a function into the kernel before it wires
+  // the marker to those arguments.
+  state_->check_open("ndrange");
   state_->uses_ndrange = true;
   return index_builtin(*state_, "ndrange", detail::marker_ndrange, dim);
 }
 Val<bool> KernelBuilder::in_ndrange() {
   auto& s = *state_;
-  s.check_kernel_scope("in_ndrange");
+  s.check_open("in_ndrange");  // a device function's too: see ndrange()
   s.uses_ndrange = true;
   auto* call = s.call_builtin(detail::marker_in_ndrange, s.ir.getInt1Ty(), {});
   return Val<bool>(detail::make_value(&s, call, Scalar::Bool));

@@ -8,7 +8,10 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "spvjit/error.hpp"
@@ -50,6 +53,49 @@ llvm::Value* ndrange_value(llvm::IRBuilder<>& b, llvm::Function& kernel, const K
     return nullptr;
   }
   return kernel.getArg(def.hidden.ndrange + d);
+}
+
+// A device function that reads the ndrange (KA's f(@context, a)) cannot see the kernel's hidden
+// ndrange arguments: inline it into its callers, and theirs, until every ndrange marker is in
+// the kernel. Device functions are defined before they are called, so the calls form no cycle.
+void inline_functions_reading_ndrange(llvm::Module& m, const llvm::Function& kernel,
+                                      const std::string& kernel_name) {
+  std::vector<llvm::Function*> pending;
+  auto add_caller_of_marker = [&](const char* marker) {
+    for (auto* call : calls_to(m, marker)) {
+      llvm::Function* fn = call->getFunction();
+      if (fn != &kernel && std::find(pending.begin(), pending.end(), fn) == pending.end()) {
+        pending.push_back(fn);
+      }
+    }
+  };
+  add_caller_of_marker(marker_ndrange);
+  add_caller_of_marker(marker_in_ndrange);
+  while (!pending.empty()) {
+    llvm::Function* fn = pending.back();
+    pending.pop_back();
+    std::vector<llvm::CallBase*> sites;
+    for (auto* user : fn->users()) {
+      auto* call = llvm::dyn_cast<llvm::CallBase>(user);
+      internal_assert(call && call->getCalledFunction() == fn)
+          << "device function '" << fn->getName().str() << "' of kernel '" << kernel_name
+          << "' is used other than by a call";
+      sites.push_back(call);
+    }
+    for (llvm::CallBase* call : sites) {
+      llvm::Function* caller = call->getFunction();
+      llvm::InlineFunctionInfo info;
+      const llvm::InlineResult inlined = llvm::InlineFunction(*call, info);
+      internal_assert(inlined.isSuccess())
+          << "cannot inline device function '" << fn->getName().str() << "', which reads the "
+          << "ndrange, into kernel '" << kernel_name << "': " << inlined.getFailureReason();
+      if (caller != &kernel &&
+          std::find(pending.begin(), pending.end(), caller) == pending.end()) {
+        pending.push_back(caller);
+      }
+    }
+    fn->eraseFromParent();  // its markers would otherwise read another function's arguments
+  }
 }
 
 void erase_marker(llvm::Module& m, const char* name) {
@@ -101,6 +147,7 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
   llvm::Function* kernel = m->getFunction(def.name);
   internal_assert(kernel) << "the module lost kernel '" << def.name << "'";
 
+  inline_functions_reading_ndrange(*m, *kernel, def.name);
   for (auto* call : calls_to(*m, marker_ndrange)) {
     llvm::IRBuilder<> b(call);
     call->replaceAllUsesWith(ndrange_value(b, *kernel, def, spec, dim_of(call)));

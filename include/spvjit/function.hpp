@@ -29,8 +29,11 @@
 //       });
 //
 // Inside the body, values of the kernel are out of reach
-// (pass them as arguments), and so are kernel parameters, ndrange/in_ndrange, barriers and local
-// arrays: each is a UserError when built. kb.return_() leaves a function that returns nothing.
+// (pass them as arguments), and so are kernel parameters, barriers and local arrays: each is a
+// UserError when built. The kernel's indices are not (KA's `f(@context, a)`): global_index(),
+// global_indices<N>(), ndrange() and in_ndrange() read the work-item calling the function (one
+// that reads the ndrange is inlined into the kernel when compiled). kb.return_() leaves a
+// function that returns nothing.
 #pragma once
 
 #include <memory>

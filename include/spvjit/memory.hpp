@@ -6,6 +6,7 @@
 //   auto B    = kb.param<ConstArray<float, 2>>("B");   // a parameter that knows its shape
 //   tile(ty, tx) = A(row, col) + B(row, col);
 //   auto rows = size(B, 0), total = length(B);         // KA's size(B, 1), length(B)
+//   B(I) = B(I + delta<2>(0));                           // I: a CartesianIndex<2> (index.hpp)
 //   barrier(kb, Fence::Local);                         // @synchronize
 //
 // Arrays are ROW-MAJOR (C order) by default: the LAST index varies fastest, so A(i, j) is
@@ -20,8 +21,10 @@
 #include <initializer_list>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "spvjit/builder.hpp"
+#include "spvjit/index.hpp"
 #include "spvjit/export.hpp"
 
 SPVJIT_API_BEGIN
@@ -117,6 +120,14 @@ class Array {
     Value linear = detail::offset(shape_, values, sizeof...(I), "array index",
                                   detail::extent_of(base_) ? &view : nullptr);
     return Ref<T>(base_, linear, view);
+  }
+  /// The element at a Cartesian index (KA's `A[I]`), or at one followed by more indices
+  /// (WaterLily's `L[I, i]`): its N indices first, as A(i, j, k) takes them.
+  template <unsigned N, class... More>
+  Ref<T> operator()(const CartesianIndex<N>& index, const More&... more) const {
+    return [&]<std::size_t... D>(std::index_sequence<D...>) {
+      return (*this)(index[D]..., more...);
+    }(std::make_index_sequence<N>{});
   }
   /// The element at a linear offset (in the array's layout).
   template <class I>
