@@ -15,6 +15,13 @@ namespace spvjit {
 
 namespace detail {
 
+// Julia's tuple notation, as every message about sizes shows them: "(16,16)", "(64,)".
+std::string Extent3::to_string() const {
+  std::string out = "(";
+  for (unsigned d = 0; d < std::min(dims, 3u); ++d) out += (d ? "," : "") + std::to_string(size[d]);
+  return out + (dims == 1 ? ",)" : ")");
+}
+
 namespace {
 
 template <class E>

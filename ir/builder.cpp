@@ -432,23 +432,14 @@ KernelBuilder& KernelBuilder::work_per_item(std::size_t indices) {
   return *this;
 }
 
-namespace {
-// "(16, 16)": as many dimensions as it has.
-std::string workgroup_text(const WorkGroup& g) {
-  std::string out = "(";
-  for (unsigned d = 0; d < std::min(g.dims, 3u); ++d) out += (d ? ", " : "") + std::to_string(g.size[d]);
-  return out + ")";
-}
-}  // namespace
-
 KernelBuilder& KernelBuilder::workgroup(const WorkGroup& size) {
   auto& s = *state_;
   s.check_kernel_scope("workgroup");
   user_assert(!s.declared_workgroup, {"workgroup", s.name})
-      << "the workgroup is declared already " << workgroup_text(*s.declared_workgroup)
+      << "the workgroup is declared already " << s.declared_workgroup->to_string()
       << "; expected one declaration per kernel";
   user_assert(size.dims >= 1 && size.dims <= 3 && size.total() > 0, {"workgroup", s.name})
-      << workgroup_text(size) << ": expected 1 to 3 dimensions, none of size 0";
+      << size.to_string() << ": expected 1 to 3 dimensions, none of size 0";
   s.declared_workgroup = size;
   return *this;
 }

@@ -10,12 +10,6 @@ namespace spvjit {
 
 namespace detail {
 
-std::string Extent3::to_string() const {
-  std::string out = "(";
-  for (unsigned d = 0; d < std::min(dims, 3u); ++d) out += (d ? "," : "") + std::to_string(size[d]);
-  return out + (dims == 1 ? ",)" : ")");
-}
-
 LaunchState::~LaunchState() { core->bounds_records.release(bounds_slot); }
 
 namespace {
