@@ -6,6 +6,7 @@
 #include <llvm/IR/Constants.h>
 
 #include "common/error_report.hpp"
+#include "common/integer_range.hpp"
 #include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "ir/state.hpp"
@@ -15,15 +16,6 @@ namespace spvjit {
 namespace detail {
 
 namespace {
-
-// The least and greatest value of integer type t, as 128-bit integers.
-__int128 least(Scalar t) {
-  return is_signed(t) ? -(static_cast<__int128>(1) << (size_of(t) * 8 - 1)) : 0;
-}
-__int128 greatest(Scalar t) {
-  const unsigned bits = is_signed(t) ? size_of(t) * 8 - 1 : size_of(t) * 8;
-  return (static_cast<__int128>(1) << bits) - 1;
-}
 
 llvm::Type* shaped_like(llvm::Type* element, llvm::Value* x) {
   if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
@@ -44,8 +36,8 @@ llvm::Value* truncates_into(llvm::IRBuilder<>& ir, llvm::Value* x, Scalar from, 
   llvm::Type* ft = x->getType();
   const unsigned bits = size_of(to) * 8;
   const unsigned mantissa = from == Scalar::F64 ? 53 : 24;  // f16 values are floats in registers
-  const __int128 lo = least(to);
-  auto* above_f = llvm::ConstantFP::get(ft, static_cast<double>(greatest(to)) + 1.0);
+  const __int128 lo = least_value(to);
+  auto* above_f = llvm::ConstantFP::get(ft, static_cast<double>(greatest_value(to)) + 1.0);
   llvm::Value* below_top = ir.CreateFCmpOLT(x, above_f);
   llvm::Value* above_bottom =
       !is_signed(to) || bits <= mantissa
@@ -110,7 +102,7 @@ void check_cast_sat(const Where& where, Scalar from, Scalar to) {
 llvm::Value* emit_cast_sat(BuilderState& s, llvm::Value* x, Scalar from, Scalar to) {
   auto& ir = s.ir;
   llvm::Type* target = shaped_like(s.register_type(to), x);
-  const __int128 lo = least(to), hi = greatest(to);
+  const __int128 lo = least_value(to), hi = greatest_value(to);
   if (from == Scalar::Bool) return ir.CreateZExt(x, target);
   if (is_float(from)) {
     // In range: lo <= x < hi + 1, both bounds powers of two (or 0) and so exact in any float
@@ -131,12 +123,12 @@ llvm::Value* emit_cast_sat(BuilderState& s, llvm::Value* x, Scalar from, Scalar 
   // operand's range, then convert (the value fits, so extension or truncation keeps it).
   llvm::Type* ft = x->getType();
   const bool signed_from = is_signed(from);
-  if (lo > least(from)) {
+  if (lo > least_value(from)) {
     llvm::Value* below = signed_from ? ir.CreateICmpSLT(x, splat_int(ft, lo))
                                      : ir.CreateICmpULT(x, splat_int(ft, lo));
     x = ir.CreateSelect(below, splat_int(ft, lo), x);
   }
-  if (hi < greatest(from)) {
+  if (hi < greatest_value(from)) {
     llvm::Value* above = signed_from ? ir.CreateICmpSGT(x, splat_int(ft, hi))
                                      : ir.CreateICmpUGT(x, splat_int(ft, hi));
     x = ir.CreateSelect(above, splat_int(ft, hi), x);

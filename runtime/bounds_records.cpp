@@ -6,6 +6,7 @@
 
 #include "runtime/launch_state.hpp"
 #include "common/bounds.hpp"
+#include "common/integer_range.hpp"
 
 namespace spvjit::detail {
 
@@ -45,16 +46,10 @@ std::string float_text(std::uint64_t bits, Scalar type) {
 // "cast to i8 of 200 (f32) is out of range: i8 holds -128 to 127".
 std::string conversion_text(const BoundsSite& site, std::uint64_t bits) {
   const Scalar to = site.target;
-  const unsigned width = size_of(to) * 8;
-  const std::string least =
-      is_signed(to) ? "-" + std::to_string(std::uint64_t{1} << (width - 1)) : "0";
-  const std::uint64_t greatest =
-      is_signed(to) ? (std::uint64_t{1} << (width - 1)) - 1
-                    : (width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1);
   const std::string type(spvjit::name(to));
   return "cast to " + type + " of " + float_text(bits, site.element) + " is out of range: " +
-         type + " holds " + least + " to " +
-         std::to_string(greatest) + " (NaN converts to no integer)";
+         type + " holds " + integer_text(least_value(to)) + " to " +
+         integer_text(greatest_value(to)) + " (NaN converts to no integer)";
 }
 
 // Throws the error one filled slot of `owner` reports: a BoundsError, e.g. "kernel 'saxpy':
