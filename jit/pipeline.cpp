@@ -51,12 +51,22 @@ class PassRunner {
   PassRunner(llvm::Module& module, std::string subject)
       : module_(module), subject_(std::move(subject)) {}
 
+  /// When a pass starts: now where the log times passes, else a zero time nobody reads.
+  static std::chrono::steady_clock::time_point start() {
+    return log_enabled(LogLevel::Debug) ? std::chrono::steady_clock::now()
+                                        : std::chrono::steady_clock::time_point();
+  }
+
   template <class Pass>
   void run(const char* name, Pass&& pass) {
-    const bool timed = log_enabled(LogLevel::Debug);
-    const auto started = timed ? std::chrono::steady_clock::now()
-                               : std::chrono::steady_clock::time_point();
+    const auto started = start();
     pass(module_);
+    ran(name, started);
+  }
+
+  /// Logs and dumps a pass that ran before the runner existed: the one that made the module.
+  void ran(const char* name, std::chrono::steady_clock::time_point started) {
+    const bool timed = log_enabled(LogLevel::Debug);
     ++step_;
     if (timed) {
       char ms[32];
@@ -128,9 +138,11 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
                                                const LoweringTarget& target, EntryLaunch& launch) {
   const std::string subject = "kernel '" + def.name + "' " + describe(spec);
   // Parsing the definition and applying the static sizes is the stage's first pass: it makes
-  // the module the others rewrite.
+  // the module the others rewrite, so it is logged and dumped once that module exists.
+  const auto specialize_started = PassRunner::start();
   auto module = specialize(context, def, spec);
   PassRunner passes(*module, subject);
+  passes.ran("specialize", specialize_started);
   passes.run("fuse-fmuladd",
              [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
   if (!target.bounds_checks) {
