@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/kernel_module.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -93,7 +94,7 @@ llvm::Value* checked(BuilderState& s, std::vector<llvm::Value*> pairs, BoundsSit
   ir.CreateCondBr(ok, inside, outside, llvm::MDBuilder(s.ctx()).createBranchWeights(1u << 20, 1));
 
   ir.SetInsertPoint(outside);
-  auto* gid0 = s.call_builtin("_Z13get_global_idj", i64, {ir.getInt32(0)});
+  auto* gid0 = s.call_builtin(builtin::global_id, i64, {ir.getInt32(0)});
   std::vector<llvm::Value*> report_args = {record, ir.getInt32(site), gid0};
   report_args.insert(report_args.end(), pairs.begin(), pairs.end());
   ir.CreateCall(report, report_args);

@@ -19,6 +19,7 @@
 #include "ir/state.hpp"
 #include "ir/analysis/synchronizing.hpp"
 #include "ir/analysis/uniformity.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit {
 
@@ -361,13 +362,13 @@ Val<std::int64_t> index_builtin(detail::BuilderState& s, const char* what, const
 }  // namespace
 
 Val<std::int64_t> KernelBuilder::global_index(unsigned dim) {
-  return index_builtin(*state_, "global_index", "_Z13get_global_idj", dim);
+  return index_builtin(*state_, "global_index", detail::builtin::global_id, dim);
 }
 Val<std::int64_t> KernelBuilder::local_index(unsigned dim) {
-  return index_builtin(*state_, "local_index", "_Z12get_local_idj", dim);
+  return index_builtin(*state_, "local_index", detail::builtin::local_id, dim);
 }
 Val<std::int64_t> KernelBuilder::group_index(unsigned dim) {
-  return index_builtin(*state_, "group_index", "_Z12get_group_idj", dim);
+  return index_builtin(*state_, "group_index", detail::builtin::group_id, dim);
 }
 Val<std::int64_t> KernelBuilder::group_size(unsigned dim) {
   return index_builtin(*state_, "group_size", detail::marker_group_size, dim);

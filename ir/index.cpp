@@ -3,6 +3,7 @@
 
 #include "common/error_report.hpp"
 #include "ir/state.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit {
 
@@ -11,7 +12,7 @@ Val<std::int64_t> num_groups(KernelBuilder& kb, unsigned dim) {
   s.check_open("num_groups");
   user_assert(dim <= 2, {"num_groups", s.name})
       << "dimension " << dim << " is out of range; expected 0, 1 or 2";
-  auto* call = s.call_builtin("_Z14get_num_groupsj", s.ir.getInt64Ty(), {s.ir.getInt32(dim)});
+  auto* call = s.call_builtin(detail::builtin::num_groups, s.ir.getInt64Ty(), {s.ir.getInt32(dim)});
   return Val<std::int64_t>(detail::make_value(&s, call, Scalar::I64));
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ir/state.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit {
 
@@ -28,7 +29,7 @@ void barrier(KernelBuilder& kb, Fence fence) {
   const unsigned flags = static_cast<unsigned>(fence);
   user_assert(flags != 0 && (flags & ~all_fences) == 0, {"barrier", s.name})
       << "fence flags " << flags << "; expected Fence::Local, Fence::Global or both";
-  auto* call = s.call_builtin("_Z7barrierj", s.ir.getVoidTy(), {s.ir.getInt32(flags)}, false);
+  auto* call = s.call_builtin(detail::builtin::barrier, s.ir.getVoidTy(), {s.ir.getInt32(flags)}, false);
   // Convergent: LLVM must not move the barrier into or out of conditions.
   call->getCalledFunction()->addFnAttr(llvm::Attribute::Convergent);
   call->getCalledFunction()->addFnAttr(llvm::Attribute::NoDuplicate);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "spvjit/error.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -157,7 +158,7 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
     llvm::IRBuilder<> b(call);
     const unsigned d = dim_of(call);
     llvm::Value* v = spec.workgroup ? static_cast<llvm::Value*>(b.getInt64(spec.workgroup->size[d]))
-                                    : builtin_call(b, *m, "_Z14get_local_sizej", d);
+                                    : builtin_call(b, *m, builtin::local_size, d);
     call->replaceAllUsesWith(v);
     call->eraseFromParent();
   }
@@ -169,7 +170,7 @@ std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const Kerne
       if (spec.ndrange && spec.workgroup && spec.ndrange->size[d] % spec.workgroup->size[d] == 0) {
         continue;
       }
-      llvm::Value* gid = builtin_call(b, *m, "_Z13get_global_idj", d);
+      llvm::Value* gid = builtin_call(b, *m, builtin::global_id, d);
       inside = b.CreateAnd(inside, b.CreateICmpULT(gid, ndrange_value(b, *kernel, def, spec, d)));
     }
     call->replaceAllUsesWith(inside);

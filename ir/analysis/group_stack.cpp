@@ -17,19 +17,14 @@
 #include <vector>
 
 #include "ir/kernel_module.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
 namespace {
 
-// OpenCL C's barrier and work_group_barrier, and SPIR-V's OpControlBarrier as the translator
-// spells it: any declared function whose name says barrier. Counting a sub-group barrier too
-// only over-estimates.
-bool is_barrier(const llvm::Function* f) {
-  if (!f || !f->isDeclaration()) return false;
-  const llvm::StringRef name = f->getName();
-  return name.contains("barrier") || name.contains("Barrier");
-}
+// Counting a sub-group barrier too only over-estimates (ir/work_item_builtins.hpp).
+using builtin::names_a_barrier;
 
 class Estimate {
  public:
@@ -80,7 +75,7 @@ class Estimate {
     auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
     if (!call) return false;
     llvm::Function* f = call->getCalledFunction();
-    if (is_barrier(f)) return true;
+    if (names_a_barrier(f)) return true;
     return f && !f->isDeclaration() && reaches_barrier(*f);
   }
 

@@ -40,6 +40,7 @@
 #include "common/error_report.hpp"
 #include "ir/kernel_module.hpp"
 #include "spvjit/error.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -55,11 +56,7 @@ struct Why {
 };
 
 // Builtins only: a device function's name says nothing (and cannot hold a barrier).
-bool is_barrier(const llvm::Function* f) {
-  if (!f || !f->isDeclaration()) return false;
-  const auto name = f->getName();
-  return name.contains("barrier") || name.contains("Barrier");
-}
+using builtin::names_a_barrier;
 
 std::string dimension_of(const llvm::CallInst& call) {
   if (call.arg_size() == 1) {
@@ -130,7 +127,7 @@ class Divergence {
     for (auto* block : order_) {
       for (auto& inst : *block) {
         auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-        if (!call || !is_barrier(call->getCalledFunction())) continue;
+        if (!call || !names_a_barrier(call->getCalledFunction())) continue;
         const auto found = controllers_.find(block);
         if (found == controllers_.end() || found->second.empty()) continue;
         user_error({"finish", kernel_name}) << message(*block, decisive(*block, found->second));
@@ -359,7 +356,7 @@ class Divergence {
       if (written.empty()) return false;
       why = operands_reason(*store);
     } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
-      if (call->doesNotAccessMemory() || is_barrier(call->getCalledFunction())) return false;
+      if (call->doesNotAccessMemory() || names_a_barrier(call->getCalledFunction())) return false;
       for (const llvm::Use& arg : call->args()) {
         if (!arg->getType()->isPointerTy()) continue;
         for (const auto* slot : variables_behind(arg.get())) written.push_back(slot);
@@ -457,7 +454,7 @@ bool has_barrier(const llvm::Function& fn) {
   for (const auto& block : fn) {
     for (const auto& inst : block) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-      if (call && is_barrier(call->getCalledFunction())) return true;
+      if (call && names_a_barrier(call->getCalledFunction())) return true;
     }
   }
   return false;

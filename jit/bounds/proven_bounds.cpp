@@ -14,6 +14,7 @@
 #include "common/kernel_interface.hpp"
 #include "ir/kernel_module.hpp"
 #include "jit/bounds/merge_bounds.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -91,8 +92,7 @@ bool is_id_builtin(const llvm::Value* v) {
   const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
   if (!f) return false;
   const llvm::StringRef name = f->getName();
-  return name == "_Z13get_global_idj" || name == "_Z12get_local_idj" ||
-         name == "_Z12get_group_idj";
+  return name == builtin::global_id || name == builtin::local_id || name == builtin::group_id;
 }
 
 // What one check's block knows: the facts of the branches that lead to it, and which values are

@@ -13,6 +13,7 @@
 #include "ir/kernel_module.hpp"
 #include "jit/coarsen/masks.hpp"
 #include "jit/coarsen/math.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -20,12 +21,7 @@ namespace {
 
 // Work-item queries that stay uniform across the lanes unless asked about dimension 0: the
 // lanes share their group, local id and sizes in dimensions 1 and 2 only.
-bool is_work_item_query(llvm::StringRef name) {
-  return name == "_Z12get_local_idj" || name == "_Z12get_group_idj" ||
-         name == "_Z14get_local_sizej" || name == "_Z15get_global_sizej" ||
-         name == "_Z14get_num_groupsj" || name == "_Z17get_global_offsetj" ||
-         name == "_Z20get_enqueued_local_sizej" || name == global_id_builtin;
-}
+bool is_work_item_query(llvm::StringRef name) { return builtin::is_work_item_query(name); }
 
 bool vectorizable_element(llvm::Type* t) {
   if (t->isFloatTy() || t->isDoubleTy()) return true;

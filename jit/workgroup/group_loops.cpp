@@ -32,6 +32,7 @@
 #include "ir/block_order.hpp"
 #include "jit/specialize.hpp"
 #include "jit/workgroup/uniformity.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -53,14 +54,14 @@ enum class Query {
 
 Query query_of(llvm::StringRef name) {
   static const std::pair<const char*, Query> names[] = {
-      {"_Z13get_global_idj", Query::GlobalId},
-      {"_Z12get_local_idj", Query::LocalId},
-      {"_Z12get_group_idj", Query::GroupId},
-      {"_Z14get_num_groupsj", Query::NumGroups},
-      {"_Z14get_local_sizej", Query::LocalSize},
-      {"_Z23get_enqueued_local_sizej", Query::EnqueuedLocalSize},
-      {"_Z15get_global_sizej", Query::GlobalSize},
-      {"_Z17get_global_offsetj", Query::GlobalOffset},
+      {builtin::global_id, Query::GlobalId},
+      {builtin::local_id, Query::LocalId},
+      {builtin::group_id, Query::GroupId},
+      {builtin::num_groups, Query::NumGroups},
+      {builtin::local_size, Query::LocalSize},
+      {builtin::enqueued_local_size, Query::EnqueuedLocalSize},
+      {builtin::global_size, Query::GlobalSize},
+      {builtin::global_offset, Query::GlobalOffset},
       {"_Z12get_work_dimv", Query::WorkDim}};
   for (const auto& [n, q] : names) {
     if (name == n) return q;
@@ -79,9 +80,8 @@ std::uint64_t items_of(const WorkGroup& group) {
   return group.size[0] * group.size[1] * group.size[2];
 }
 
-bool is_barrier(llvm::StringRef name) {
-  return name == "_Z7barrierj" || name.startswith("_Z18work_group_barrier");
-}
+// Exactly barrier() and work_group_barrier(): the regions are cut at these.
+bool is_barrier(llvm::StringRef name) { return builtin::is_group_barrier(name); }
 
 // Functions of the group as a whole or of sub-groups, whose meaning a loop of work-items would
 // change.
@@ -399,14 +399,14 @@ class Rewriter {
     for (unsigned d = 0; d < 3; ++d) {
       // One work-item per group: its global id is the group's index plus the launch's offset,
       // both in groups, as the original's is the group's first id plus its offset.
-      group_index[d] = builtin("_Z13get_global_idj", d);
+      group_index[d] = builtin(builtin::global_id, d);
       first_id[d] = group_.size[d] == 1
                         ? group_index[d]
                         : b.CreateMul(group_index[d], b.getInt64(group_.size[d]), "group.first");
     }
     auto original_global_size = [&](unsigned d) {
       if (!global_size[d]) {
-        global_size[d] = b.CreateMul(builtin("_Z15get_global_sizej", d), b.getInt64(group_.size[d]),
+        global_size[d] = b.CreateMul(builtin(builtin::global_size, d), b.getInt64(group_.size[d]),
                                      "global.size");
       }
       return global_size[d];
