@@ -20,6 +20,7 @@ struct Gate {
   std::atomic<int> threads_inside{0};  ///< threads with an outermost WorkScope open
   std::atomic<std::uint64_t> owners{0};      ///< Runtimes and Jits made
   std::atomic<std::uint64_t> registered{0};  ///< `owners` when the handler was last registered
+  std::atomic<std::uint64_t> registrations{0};  ///< successful std::atexit calls
   std::mutex registering;
   std::mutex draining;  ///< held while exit() drains, and by add and remove
   std::vector<std::pair<void*, ExitDrain>> drains;
@@ -65,7 +66,10 @@ void register_handler(Gate& g) {
   std::lock_guard<std::mutex> lock(g.registering);
   if (g.exiting.load(std::memory_order_seq_cst)) return;
   // A failed registration (the table full) leaves exit as it was before: nothing to report.
-  if (std::atexit(close_gate_and_wait) == 0) g.registered.store(owners, std::memory_order_relaxed);
+  if (std::atexit(close_gate_and_wait) == 0) {
+    g.registered.store(owners, std::memory_order_relaxed);
+    g.registrations.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace
@@ -115,6 +119,20 @@ void WorkScope::note_lookup() noexcept {
 
 void WorkScope::note_build() noexcept { weight = Weight::Built; }
 
+WorkScope::Noted WorkScope::take_noted() noexcept {
+  switch (std::exchange(weight, Weight::Work)) {
+    case Weight::LookupOnly: return Noted::Lookup;
+    case Weight::Built: return Noted::Build;
+    case Weight::Work: break;
+  }
+  return Noted::Nothing;
+}
+
+void WorkScope::adopt_noted(Noted noted) noexcept {
+  if (noted == Noted::Build) note_build();
+  if (noted == Noted::Lookup) note_lookup();
+}
+
 void add_exit_drain(void* owner, ExitDrain drain) {
   Gate& g = gate();
   std::lock_guard<std::mutex> lock(g.draining);
@@ -125,6 +143,10 @@ void remove_exit_drain(void* owner) noexcept {
   Gate& g = gate();
   std::lock_guard<std::mutex> lock(g.draining);
   std::erase_if(g.drains, [owner](const auto& d) { return d.first == owner; });
+}
+
+std::uint64_t exit_handler_registrations() noexcept {
+  return gate().registrations.load(std::memory_order_relaxed);
 }
 
 void note_new_owner() noexcept { gate().owners.fetch_add(1, std::memory_order_acq_rel); }

@@ -47,6 +47,12 @@ class WorkScope {
   static void note_lookup() noexcept;
   /// The scope built something (a compile, a disk-cache load): it counts, whatever else it did.
   static void note_build() noexcept;
+  /// What this thread noted and has not yet reported, reset. The full-stack companion runs its
+  /// caller's work under a Lent scope: it takes what the work noted and the caller adopts it,
+  /// so that the caller's outermost scope weighs it (common/full_stack.cpp).
+  enum class Noted : unsigned char { Nothing, Lookup, Build };
+  static Noted take_noted() noexcept;
+  static void adopt_noted(Noted noted) noexcept;
   WorkScope(const WorkScope&) = delete;
   WorkScope& operator=(const WorkScope&) = delete;
 
@@ -66,6 +72,10 @@ using ExitDrain = void (*)(void* owner, std::chrono::steady_clock::time_point de
 /// drains it is destroyed only after its drain returned.
 void add_exit_drain(void* owner, ExitDrain drain);
 void remove_exit_drain(void* owner) noexcept;
+
+/// How many times the exit handler was registered in this process (for tests: a warm lookup
+/// must register none).
+std::uint64_t exit_handler_registrations() noexcept;
 
 /// A Runtime or Jit was made: the next outermost WorkScope to end registers the exit handler again,
 /// so that it runs before that object's destructor (registered when its constructor returned).

@@ -53,6 +53,8 @@ class Companion {
     wake_.notify_all();
     finished_.wait(lock, [&] { return done_; });
     job_ = nullptr;
+    // What the job noted (a warm lookup, a build) is this thread's scope's to weigh.
+    WorkScope::adopt_noted(noted_);
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
 
@@ -101,7 +103,9 @@ class Companion {
       } catch (...) {
         error_ = std::current_exception();
       }
+      const WorkScope::Noted noted = WorkScope::take_noted();
       lock.lock();
+      noted_ = noted;
       done_ = true;
       finished_.notify_all();
     }
@@ -113,6 +117,7 @@ class Companion {
   void (*job_)(void*) = nullptr;
   void* context_ = nullptr;
   std::exception_ptr error_;
+  WorkScope::Noted noted_{};  ///< what the last job noted, for its caller's scope
   bool done_ = false;
   bool stopping_ = false;
   bool started_ = false;

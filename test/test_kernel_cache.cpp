@@ -5,10 +5,13 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <pthread.h>
+
 #include <atomic>
 #include <thread>
 #include <vector>
 
+#include "common/exit_gate.hpp"
 #include "jit/specialize.hpp"
 #include "spvjit/examples.hpp"
 #if SPVJIT_HAVE_ALLOC_COUNTER
@@ -101,6 +104,40 @@ TEST_CASE("a warm lookup allocates nothing, for the same and for a rebuilt defin
   CHECK(jit.compile_count() == 2);
 }
 #endif
+
+TEST_CASE("warm lookups register no exit handler, on a full stack and on a small one") {
+  // Each registration may allocate (glibc's atexit table grows in blocks of 32), so the hot path
+  // must make none: not on the thread itself, nor when a 256 KiB thread hands the lookup to its
+  // full-stack companion (common/full_stack.cpp), whose scope is its caller's.
+  Jit jit(test::runtime(), memory_only());
+  const auto def = examples::saxpy(Scalar::F32);
+  jit.compile(def);
+  struct Run {
+    Jit* jit;
+    const KernelDef* def;
+    std::uint64_t registered = 0;
+  };
+  auto lookups = [](void* p) -> void* {
+    auto* run = static_cast<Run*>(p);
+    run->jit->compile(*run->def);  // this thread's first piece of work registers
+    const std::uint64_t before = detail::exit_handler_registrations();
+    for (int i = 0; i < 1100; ++i) run->jit->compile(*run->def);
+    run->registered = detail::exit_handler_registrations() - before;
+    return nullptr;
+  };
+  Run here{&jit, &def};
+  lookups(&here);
+  CHECK(here.registered == 0);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  Run small{&jit, &def};
+  pthread_t thread;
+  REQUIRE(pthread_create(&thread, &attr, lookups, &small) == 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  CHECK(small.registered == 0);
+}
 
 TEST_CASE("a static ndrange divided by the static workgroup leaves no bounds compare") {
   const auto def = examples::saxpy(Scalar::F32);
