@@ -66,7 +66,8 @@ class PassRunner {
 
   /// Logs and dumps a pass that ran before the runner existed: the one that made the module.
   void ran(const char* name, std::chrono::steady_clock::time_point started) {
-    const bool timed = log_enabled(LogLevel::Debug);
+    // Timed when start() read the clock: the log level may change in between.
+    const bool timed = started != std::chrono::steady_clock::time_point();
     ++step_;
     if (timed) {
       char ms[32];
