@@ -104,6 +104,7 @@ TEST_CASE("device functions read their kernel's index and ndrange, dynamic and s
 TEST_CASE("global_linear inside a device function, coarsened or not") {
   auto& rt = test::runtime();
   const KernelDef def = linear_kernel();
+  CHECK(test::is_coarsened(test::coarse_jit(), def, {}));
   for (Jit* jit : {&test::scalar_jit(), &test::coarse_jit()}) {
     Kernel k = jit->compile(def);
     for (const std::size_t n : {std::size_t{5}, std::size_t{1024}, std::size_t{1027}}) {
@@ -128,6 +129,12 @@ TEST_CASE("CartesianIndex: construction, unpacking, offsets and indexing arrays 
   static_assert(CartesianIndex<3>::size() == 3);
   static_assert(delta<3>(1) == std::array<i64, 3>{0, 1, 0});
   static_assert(delta<2>(0, -2) == std::array<i64, 2>{-2, 0});
+  CHECK_THROWS_WITH_AS(delta<2>(2), doctest::Contains("delta<2>(2): no such dimension"), UserError);
+  CHECK_THROWS_WITH_AS(I[2], doctest::Contains("CartesianIndex<2>: dimension 2; expected 0 to 1"),
+                       UserError);
+  unsigned walked = 0;
+  for (const Val<i64>& index : I) walked += index.valid();  // iterates like the std::array
+  CHECK(walked == 2);
   const Val<i64> i0 = i, j0 = j;  // clang 15 lambdas cannot capture bindings
   kb.if_(kb.in_ndrange(), [&] {
     const CartesianIndex<2> K = (J + delta<2>(1, 3)) - (I - delta<2>(0));  // (1, 3)
@@ -160,6 +167,7 @@ TEST_CASE("CartesianIndex stencil (WaterLily's mult, as the Julia reads) equals 
       expected[at] = s;
     }
   }
+  CHECK(test::is_coarsened(test::coarse_jit(), def, {}));
   for (Jit* jit : {&test::scalar_jit(), &test::coarse_jit()}) {
     Kernel k = jit->compile(def);
     auto z = rt.zeros<float>(faces);

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "spvjit/builder.hpp"
+#include "spvjit/error.hpp"
 #include "spvjit/export.hpp"
 
 SPVJIT_API_BEGIN
@@ -41,7 +42,13 @@ class CartesianIndex {
   explicit CartesianIndex(const I&... indices) : indices_{Val<std::int64_t>(indices)...} {}
 
   static constexpr unsigned size() { return N; }
-  const Val<std::int64_t>& operator[](std::size_t d) const { return indices_.at(d); }
+  /// Index `d` (0-based); a UserError past N, when the kernel is built.
+  const Val<std::int64_t>& operator[](std::size_t d) const { return indices_[checked(d)]; }
+  Val<std::int64_t>& operator[](std::size_t d) { return indices_[checked(d)]; }
+  auto begin() const { return indices_.begin(); }
+  auto end() const { return indices_.end(); }
+  auto begin() { return indices_.begin(); }
+  auto end() { return indices_.end(); }
   const std::array<Val<std::int64_t>, N>& indices() const { return indices_; }
   operator const std::array<Val<std::int64_t>, N>&() const { return indices_; }
   template <std::size_t D>
@@ -71,6 +78,14 @@ class CartesianIndex {
   }
 
  private:
+  static std::size_t checked(std::size_t d) {
+    if (d >= N) {
+      throw UserError("CartesianIndex<" + std::to_string(N) + ">: dimension " + std::to_string(d) +
+                      "; expected 0 to " + std::to_string(N - 1));
+    }
+    return d;
+  }
+
   template <class F>
   CartesianIndex map(F f) const {
     std::array<Val<std::int64_t>, N> out;
@@ -89,10 +104,21 @@ CartesianIndex(const I&...) -> CartesianIndex<sizeof...(I)>;
 /// δ(d + 1, I), as in `x(I - delta<2>(0))`.
 template <unsigned N>
 constexpr std::array<std::int64_t, N> delta(unsigned d, std::int64_t step = 1) {
+  if (d >= N) {
+    throw UserError("delta<" + std::to_string(N) + ">(" + std::to_string(d) +
+                    "): no such dimension; expected 0 to " + std::to_string(N - 1));
+  }
   std::array<std::int64_t, N> out{};
-  if (d < N) out[d] = step;
+  out[d] = step;
   return out;
 }
+
+namespace detail {
+template <class I>
+inline constexpr bool is_cartesian_index = false;
+template <unsigned N>
+inline constexpr bool is_cartesian_index<CartesianIndex<N>> = true;
+}  // namespace detail
 
 /// The number of work-groups in dimension `dim`: ceil(ndrange / group size).
 Val<std::int64_t> num_groups(KernelBuilder& kb, unsigned dim = 0);

@@ -132,6 +132,8 @@ class Array {
   /// The element at a linear offset (in the array's layout).
   template <class I>
   Ref<T> operator[](const I& linear) const {
+    static_assert(!detail::is_cartesian_index<I>,
+                  "spvjit: A[I] with a CartesianIndex; write A(I) (A[k] takes one linear offset)");
     return Ref<T>(base_, detail::index_value(detail::state_of(base_), linear));
   }
   unsigned rank() const { return shape_.rank; }
