@@ -32,9 +32,8 @@ Gate& gate() {
 
 thread_local int depth = 0;
 thread_local std::uint64_t finished_here = 0;  ///< outermost scopes this thread closed
-/// What the open outermost scope did, as far as registering goes (note_lookup, note_build).
-enum class Weight { Work, LookupOnly, Built };
-thread_local Weight weight = Weight::Work;
+/// What the open outermost scope noted, as far as registering goes (note_lookup, note_build).
+thread_local WorkScope::Noted noted_here = WorkScope::Noted::Nothing;
 
 [[noreturn]] void park() {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
@@ -98,11 +97,11 @@ WorkScope::~WorkScope() {
   if (!counted_) return;
   Gate& g = gate();
   g.threads_inside.fetch_sub(1, std::memory_order_seq_cst);
-  const Weight done = std::exchange(weight, Weight::Work);
+  const Noted done = take_noted();
   if (!registers_) return;
   const bool new_owner =
       g.registered.load(std::memory_order_relaxed) != g.owners.load(std::memory_order_relaxed);
-  if (done == Weight::LookupOnly && !new_owner) return;
+  if (done == Noted::Lookup && !new_owner) return;
   // Registered again after the work, not before it: LLVM's and PoCL's function-local statics
   // made during a compile or a first launch are destroyed by exit() before any handler
   // registered ahead of them runs, and a compile in flight crashed on them while the handler
@@ -114,18 +113,13 @@ WorkScope::~WorkScope() {
 }
 
 void WorkScope::note_lookup() noexcept {
-  if (weight == Weight::Work) weight = Weight::LookupOnly;
+  if (noted_here == Noted::Nothing) noted_here = Noted::Lookup;
 }
 
-void WorkScope::note_build() noexcept { weight = Weight::Built; }
+void WorkScope::note_build() noexcept { noted_here = Noted::Build; }
 
 WorkScope::Noted WorkScope::take_noted() noexcept {
-  switch (std::exchange(weight, Weight::Work)) {
-    case Weight::LookupOnly: return Noted::Lookup;
-    case Weight::Built: return Noted::Build;
-    case Weight::Work: break;
-  }
-  return Noted::Nothing;
+  return std::exchange(noted_here, Noted::Nothing);
 }
 
 void WorkScope::adopt_noted(Noted noted) noexcept {
