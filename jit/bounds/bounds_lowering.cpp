@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ir/kernel_module.hpp"
-#include "jit/coarsen/analysis.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -43,7 +43,7 @@ void write_report(llvm::CallInst* c) {
   llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(free, c, false);
   b.SetInsertPoint(then);
   auto* global_id = llvm::cast<llvm::Function>(
-      m.getOrInsertFunction(global_id_builtin,
+      m.getOrInsertFunction(builtin::global_id,
                             llvm::FunctionType::get(i64, {b.getInt32Ty()}, false))
           .getCallee());
   global_id->setCallingConv(llvm::CallingConv::SPIR_FUNC);

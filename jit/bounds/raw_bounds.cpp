@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "jit/coarsen/analysis.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -17,7 +17,7 @@ namespace {
 bool is_global_id0(const llvm::Value* v) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(v);
   const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
-  if (!f || f->getName() != global_id_builtin) return false;
+  if (!f || f->getName() != builtin::global_id) return false;
   auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
   return dim && dim->isZero();
 }

@@ -19,10 +19,6 @@ namespace spvjit::detail {
 
 namespace {
 
-// Work-item queries that stay uniform across the lanes unless asked about dimension 0: the
-// lanes share their group, local id and sizes in dimensions 1 and 2 only.
-bool is_work_item_query(llvm::StringRef name) { return builtin::is_work_item_query(name); }
-
 bool vectorizable_element(llvm::Type* t) {
   if (t->isFloatTy() || t->isDoubleTy()) return true;
   if (auto* i = llvm::dyn_cast<llvm::IntegerType>(t)) {
@@ -121,7 +117,9 @@ class Analysis {
           return false;
         }
         const auto name = callee->getName();
-        if (is_work_item_query(name)) {
+        // Work-item queries stay uniform across the lanes unless asked about dimension 0: the
+        // lanes share their group, local id and sizes in dimensions 1 and 2 only.
+        if (builtin::is_work_item_query(name)) {
           auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
           if (!dim) {
             fail("asks a work-item query with a computed dimension");
@@ -329,7 +327,7 @@ class Analysis {
 bool is_global_id0(const llvm::Value* v) {
   const auto* call = llvm::dyn_cast<llvm::CallInst>(v);
   if (!call || !call->getCalledFunction() ||
-      call->getCalledFunction()->getName() != global_id_builtin) {
+      call->getCalledFunction()->getName() != builtin::global_id) {
     return false;
   }
   const auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));

@@ -53,8 +53,6 @@ struct CoarsenPlan {
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
                                 bool exact_without_check);
 
-/// Names of the builtins the rewrite knows.
-inline constexpr const char* global_id_builtin = builtin::global_id;
 /// Whether `v` is a call of get_global_id(0) (an i64): the value coarsening widens to W lanes,
 /// as its analysis and the 32-bit index pass (narrow_index.hpp) both recognise it.
 bool is_global_id0(const llvm::Value* v);

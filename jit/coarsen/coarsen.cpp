@@ -15,6 +15,7 @@
 #include <llvm/Transforms/Utils/Local.h>
 
 #include "ir/analysis/group_stack.hpp"
+#include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/analysis.hpp"
 #include "jit/coarsen/narrow_index.hpp"
 #include "jit/coarsen/masks.hpp"
@@ -159,7 +160,7 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
                      llvm::Function* fast_body, llvm::Value* fast_end,
                      llvm::Function* scalar_body, unsigned width, unsigned vectors) {
   auto& ctx = kernel.getContext();
-  llvm::Function* gid = kernel.getParent()->getFunction(global_id_builtin);
+  llvm::Function* gid = kernel.getParent()->getFunction(builtin::global_id);
   // The kernel's blocks go; extent0 (an argument or constant) survives them.
   kernel.dropAllReferences();
   while (!kernel.empty()) kernel.begin()->eraseFromParent();
