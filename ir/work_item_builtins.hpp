@@ -16,6 +16,8 @@ inline constexpr const char* enqueued_local_size = "_Z23get_enqueued_local_sizej
 inline constexpr const char* global_size = "_Z15get_global_sizej";
 inline constexpr const char* num_groups = "_Z14get_num_groupsj";
 inline constexpr const char* global_offset = "_Z17get_global_offsetj";
+/// get_work_dim(), the one query without a dimension (raw modules ask it; the builder does not).
+inline constexpr const char* work_dim = "_Z12get_work_dimv";
 /// OpenCL 1.2's barrier(flags), the one the builder emits (ir/memory.cpp).
 inline constexpr const char* barrier = "_Z7barrierj";
 /// OpenCL 2.0's work_group_barrier(flags[, scope]), in raw modules: every overload starts so.
