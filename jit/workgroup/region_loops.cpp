@@ -2,6 +2,7 @@
 #include "jit/workgroup/region_loops.hpp"
 
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
@@ -9,8 +10,11 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
+#include <vector>
 
 namespace spvjit::detail {
 
@@ -45,6 +49,43 @@ void hoist_uniform_arithmetic(llvm::Function& f, RegionNest& nest) {
 
 namespace {
 
+// A branch on `id0 < x` (`pred` ULT or SLT, operands in that order once swapped), x computed
+// outside the loops.
+struct IdGuard {
+  llvm::BranchInst* branch = nullptr;
+  llvm::CmpInst::Predicate pred = llvm::CmpInst::BAD_ICMP_PREDICATE;
+  llvm::Value* x = nullptr;
+
+  bool same_test(const IdGuard& other) const {
+    return branch && other.branch && pred == other.pred && x == other.x;
+  }
+};
+
+// A condition computed outside the loops (so the same for the whole group and every iteration)
+// that a block is reached only when it has the value `holds`.
+struct Literal {
+  llvm::Value* condition = nullptr;
+  bool holds = true;
+};
+
+// A side effect of the nest's body: the bound of its nearest guard, that guard when it is
+// `id0 < X`, and the group-wide conditions under which it runs at all.
+struct GuardedEffect {
+  llvm::Value* bound = nullptr;
+  IdGuard guard;
+  llvm::SmallVector<Literal, 4> path;
+
+  // Whether this effect and `other` never both run in one pass of the loop.
+  bool excludes(const GuardedEffect& other) const {
+    for (const Literal& mine : path) {
+      for (const Literal& theirs : other.path) {
+        if (mine.condition == theirs.condition && mine.holds != theirs.holds) return true;
+      }
+    }
+    return false;
+  }
+};
+
 // The bounds guards set on the work-items of one nest's innermost loop, made before its loops.
 class GuardBounds {
  public:
@@ -54,9 +95,11 @@ class GuardBounds {
   llvm::IRBuilder<>& builder() { return b_; }
 
   // The bound the edge `from` → `to` sets when it is a guard `id0 < X` (or `id0 == c`) with X
-  // computed outside the loops: min(X, G0), X below zero read as zero. Null otherwise.
-  llvm::Value* of_edge(const llvm::BasicBlock* from, const llvm::BasicBlock* to) {
-    const auto* br = llvm::dyn_cast<llvm::BranchInst>(from->getTerminator());
+  // computed outside the loops: min(X, G0), X below zero read as zero. Null otherwise. Sets
+  // `guard` to the branch's test when it is `id0 < X`.
+  llvm::Value* of_edge(llvm::BasicBlock* from, const llvm::BasicBlock* to,
+                       IdGuard& guard) {
+    auto* br = llvm::dyn_cast<llvm::BranchInst>(from->getTerminator());
     if (!br || !br->isConditional() || br->getSuccessor(0) != to || br->getSuccessor(1) == to) {
       return nullptr;
     }
@@ -72,9 +115,11 @@ class GuardBounds {
     if (lhs != nest_.id0) return nullptr;
     switch (pred) {
       case llvm::ICmpInst::ICMP_ULT:
-        return clamped(rhs, false);
-      case llvm::ICmpInst::ICMP_SLT:
-        return clamped(rhs, true);
+      case llvm::ICmpInst::ICMP_SLT: {
+        llvm::Value* bound = clamped(rhs, pred == llvm::ICmpInst::ICMP_SLT);
+        if (bound) guard = {br, pred, rhs};
+        return bound;
+      }
       case llvm::ICmpInst::ICMP_EQ:
         if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(rhs)) {
           const std::int64_t v = c->getSExtValue();
@@ -87,20 +132,38 @@ class GuardBounds {
   }
 
   // The bound of the guard nearest above `block` (up its dominators to the innermost loop's
-  // header) on an edge that alone leads there; null when there is none.
-  llvm::Value* above(llvm::BasicBlock* block, const llvm::DominatorTree& dominators) {
+  // header) on an edge that alone leads there, and the literals of the edges above it; no bound
+  // when there is none.
+  GuardedEffect above(llvm::BasicBlock* block, const llvm::DominatorTree& dominators) {
+    GuardedEffect effect;
     const llvm::BasicBlock* top = nest_.id0->getParent();
     for (const auto* node = dominators.getNode(block); node; node = node->getIDom()) {
-      const llvm::BasicBlock* at = node->getBlock();
+      llvm::BasicBlock* at = node->getBlock();
       if (at == top) break;
-      if (const llvm::BasicBlock* pred = at->getSinglePredecessor()) {
-        if (llvm::Value* found = of_edge(pred, at)) return found;
+      llvm::BasicBlock* pred = at->getSinglePredecessor();
+      if (!pred) continue;
+      if (!effect.bound) {
+        effect.bound = of_edge(pred, at, effect.guard);
+        if (effect.bound) continue;
       }
+      if (const auto literal = literal_of_edge(pred, at)) effect.path.push_back(*literal);
     }
-    return nullptr;
+    return effect;
   }
 
  private:
+  // The edge `from` → `to` as a literal, when `from` branches on a condition computed outside
+  // the loops and the edge is one of its two ways.
+  std::optional<Literal> literal_of_edge(llvm::BasicBlock* from, const llvm::BasicBlock* to) const {
+    const auto* br = llvm::dyn_cast<llvm::BranchInst>(from->getTerminator());
+    if (!br || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1)) {
+      return std::nullopt;
+    }
+    llvm::Value* condition = br->getCondition();
+    if (nest_.contains(condition)) return std::nullopt;
+    return Literal{condition, br->getSuccessor(0) == to};
+  }
+
   llvm::Value* clamped(llvm::Value* x, bool is_signed) {
     if (x->getType() != b_.getInt64Ty() || nest_.contains(x)) return nullptr;
     if (is_signed) x = b_.CreateSelect(b_.CreateICmpSLT(x, b_.getInt64(0)), b_.getInt64(0), x);
@@ -112,6 +175,52 @@ class GuardBounds {
   llvm::IRBuilder<> b_;
 };
 
+// A guard `id0 < X` is the same for every work-item the loop runs where, whenever the guard is
+// reached, the loop runs max(1, min(X, G0)) of them: every other side effect has the same test,
+// or never runs in the same pass. Then it is X > 0 (X != 0 unsigned), and its branch takes that
+// loop-invariant condition instead: the body needs no mask per work-item (the device unswitches
+// the loop, and its vectorizer sees a body without the branch).
+void fold_guards(const std::vector<GuardedEffect>& effects, llvm::IRBuilder<>& b) {
+  std::vector<llvm::Instruction*> tests;
+  std::vector<std::pair<const IdGuard*, llvm::Value*>> made;  // each test's `X > 0`, made once
+  for (const GuardedEffect& effect : effects) {
+    const IdGuard& g = effect.guard;
+    if (!g.branch) continue;
+    auto* test = llvm::dyn_cast<llvm::ICmpInst>(g.branch->getCondition());
+    if (!test) continue;  // folded to a constant already
+    bool alone = true;
+    for (const GuardedEffect& other : effects)
+      alone = alone && (other.guard.same_test(g) || effect.excludes(other));
+    if (!alone) continue;
+    llvm::Value* any = nullptr;
+    for (const auto& [guard, value] : made) {
+      if (guard->same_test(g)) any = value;
+    }
+    if (!any) {
+      llvm::Value* zero = llvm::ConstantInt::get(g.x->getType(), 0);
+      any = g.pred == llvm::CmpInst::ICMP_SLT ? b.CreateICmpSGT(g.x, zero, "region.any")
+                                              : b.CreateICmpNE(g.x, zero, "region.any");
+      made.emplace_back(&g, any);
+    }
+    if (test == any) continue;  // folded already, for another effect under the same guard
+    g.branch->setCondition(any);
+    if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
+  }
+  for (llvm::Instruction* test : tests) {
+    if (test->use_empty()) test->eraseFromParent();
+  }
+}
+
+// One effect's share of the bound: its guard's, where its path holds, else none.
+llvm::Value* bound_of(const GuardedEffect& effect, llvm::IRBuilder<>& b) {
+  llvm::Value* runs = nullptr;
+  for (const Literal& literal : effect.path) {
+    llvm::Value* holds = literal.holds ? literal.condition : b.CreateNot(literal.condition);
+    runs = runs ? b.CreateAnd(runs, holds) : holds;
+  }
+  return runs ? b.CreateSelect(runs, effect.bound, b.getInt64(0)) : effect.bound;
+}
+
 }  // namespace
 
 void narrow_to_guarded_items(RegionNest& nest, std::uint64_t group_size0,
@@ -119,22 +228,27 @@ void narrow_to_guarded_items(RegionNest& nest, std::uint64_t group_size0,
   if (!nest.id0 || !nest.last0) return;
   GuardBounds guards(nest, group_size0);
   llvm::IRBuilder<>& b = guards.builder();
-  llvm::Value* bound = nullptr;
+  std::vector<GuardedEffect> effects;
   // In the function's order, not the set's (which follows addresses): the same kernel compiles
   // to the same IR in every run.
   for (llvm::BasicBlock& block : *nest.head->getParent()) {
     if (!nest.blocks.contains(&block)) continue;
     for (llvm::Instruction& inst : block) {
       if (!inst.mayHaveSideEffects()) continue;
-      llvm::Value* found = guards.above(&block, dominators);
+      effects.push_back(guards.above(&block, dominators));
       // Not all guarded: the full loop (what was made above is dead, for the device's DCE).
-      if (!found) return;
-      bound = bound ? b.CreateSelect(b.CreateICmpUGT(bound, found), bound, found) : found;
+      if (!effects.back().bound) return;
     }
+  }
+  llvm::Value* bound = nullptr;
+  for (const GuardedEffect& effect : effects) {
+    llvm::Value* found = bound_of(effect, b);
+    bound = bound ? b.CreateSelect(b.CreateICmpUGT(bound, found), bound, found) : found;
   }
   if (!bound) bound = b.getInt64(0);  // nothing to do: one work-item runs, for the exit
   bound = b.CreateSelect(b.CreateICmpEQ(bound, b.getInt64(0)), b.getInt64(1), bound, "region.items");
   nest.last0->setOperand(1, bound);
+  fold_guards(effects, b);
 }
 
 }  // namespace spvjit::detail
