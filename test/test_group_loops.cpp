@@ -211,6 +211,34 @@ TEST_CASE("group loops: values the group shares, loops cut short, and what must 
       CHECK(seen_both[seen_both.size() - 2] == seen_both.back());
     }
   }
+  // A group-wide condition tested below a guard says nothing of the passes that reach the guard
+  // (review of 340133a): with flag 0, x 2 and y 10 the loop runs 8 work-items, two of which may
+  // pass `lid < x`; `lid < y` may fold, `lid < x` may not.
+  SUBCASE("a guard with a group-wide condition below it, beside a guard of another test") {
+    KernelBuilder kb("condition_below_guard");
+    auto out = kb.param<Global<std::int64_t>>("out");
+    auto x = kb.param<std::int64_t>("x");
+    auto y = kb.param<std::int64_t>("y");
+    auto flag = kb.param<std::int64_t>("flag");
+    auto lid = kb.local_index();
+    auto tile = local_array<std::int64_t>(kb, {8}, "tile");
+    tile(lid) = 0;
+    barrier(kb, Fence::Local);
+    kb.if_(lid < x, [&] {
+      kb.if_else(
+          flag != 0, [&] { tile(lid) = tile(lid).get() + 1; },
+          [&] { kb.if_(lid < y, [&] { tile(lid) = tile(lid).get() + 10; }); });
+    });
+    barrier(kb, Fence::Local);
+    out[kb.global_index()] = tile(lid).get();
+    const KernelDef def = kb.finish();
+    for (std::int64_t f : {0, 1}) {
+      CAPTURE(f);
+      same_both_ways<std::int64_t>(def, group_of(WorkGroup{8}), 16, [&](Kernel& k, auto& o) {
+        k.launch(NDRange{16}, o, std::int64_t{2}, std::int64_t{10}, f);
+      });
+    }
+  }
   SUBCASE("a value the group shares, changed in one region and read in the next") {
     KernelBuilder kb("shared_changes");
     auto out = kb.param<Global<std::int64_t>>("out");
@@ -246,6 +274,7 @@ TEST_CASE("group loops: one kernel compiles to the same SPIR-V every time") {
       std::vector<std::vector<char>> spacers(static_cast<std::size_t>(again + 1),
                                              std::vector<char>(static_cast<std::size_t>(again) * 40 + 8));
       CHECK(jit.spirv(def, spec) == first);
+      CHECK(spacers.back().size() == static_cast<std::size_t>(again) * 40 + 8);
     }
   }
 }

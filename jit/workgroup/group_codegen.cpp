@@ -11,6 +11,7 @@
 #include <llvm/Transforms/Utils/SSAUpdater.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <string>

@@ -69,17 +69,22 @@ struct Literal {
 };
 
 // A side effect of the nest's body: the bound of its nearest guard, that guard when it is
-// `id0 < X`, and the group-wide conditions under which it runs at all.
+// `id0 < X`, and the group-wide conditions under which it runs at all: `path`, those between the
+// guard and the effect first (`path[0, above_guard)`), then those above the guard.
 struct GuardedEffect {
   llvm::Value* bound = nullptr;
   IdGuard guard;
   llvm::SmallVector<Literal, 4> path;
+  std::size_t above_guard = 0;
 
-  // Whether this effect and `other` never both run in one pass of the loop.
-  bool excludes(const GuardedEffect& other) const {
-    for (const Literal& mine : path) {
+  // Whether `other` never runs in a pass of the loop that reaches this effect's guard: a
+  // condition that holds wherever the guard is reached (one above it; one below is decided after
+  // it) contradicts one `other` runs under (any of its path: its bound counts only where all
+  // hold).
+  bool excluded_where_guard_runs(const GuardedEffect& other) const {
+    for (std::size_t i = above_guard; i < path.size(); ++i) {
       for (const Literal& theirs : other.path) {
-        if (mine.condition == theirs.condition && mine.holds != theirs.holds) return true;
+        if (path[i].condition == theirs.condition && path[i].holds != theirs.holds) return true;
       }
     }
     return false;
@@ -144,7 +149,10 @@ class GuardBounds {
       if (!pred) continue;
       if (!effect.bound) {
         effect.bound = of_edge(pred, at, effect.guard);
-        if (effect.bound) continue;
+        if (effect.bound) {
+          effect.above_guard = effect.path.size();
+          continue;
+        }
       }
       if (const auto literal = literal_of_edge(pred, at)) effect.path.push_back(*literal);
     }
@@ -177,34 +185,51 @@ class GuardBounds {
 
 // A guard `id0 < X` is the same for every work-item the loop runs where, whenever the guard is
 // reached, the loop runs max(1, min(X, G0)) of them: every other side effect has the same test,
-// or never runs in the same pass. Then it is X > 0 (X != 0 unsigned), and its branch takes that
-// loop-invariant condition instead: the body needs no mask per work-item (the device unswitches
-// the loop, and its vectorizer sees a body without the branch).
+// or cannot run in a pass that reaches the guard. Then it is X > 0 (X != 0 unsigned), and its
+// branch takes that loop-invariant condition instead: the body needs no mask per work-item (the
+// device unswitches the loop, and its vectorizer sees a body without the branch).
+bool guard_holds_throughout(const GuardedEffect& effect, const std::vector<GuardedEffect>& all) {
+  for (const GuardedEffect& other : all) {
+    if (!other.guard.same_test(effect.guard) && !effect.excluded_where_guard_runs(other))
+      return false;
+  }
+  return true;
+}
+
+// Folds each guard branch for which every effect below it (those it is the nearest guard of)
+// holds throughout; the tests no longer used go.
 void fold_guards(const std::vector<GuardedEffect>& effects, llvm::IRBuilder<>& b) {
-  std::vector<llvm::Instruction*> tests;
-  std::vector<std::pair<const IdGuard*, llvm::Value*>> made;  // each test's `X > 0`, made once
+  std::vector<llvm::BranchInst*> branches;
   for (const GuardedEffect& effect : effects) {
-    const IdGuard& g = effect.guard;
-    if (!g.branch) continue;
-    auto* test = llvm::dyn_cast<llvm::ICmpInst>(g.branch->getCondition());
-    if (!test) continue;  // folded to a constant already
-    bool alone = true;
-    for (const GuardedEffect& other : effects)
-      alone = alone && (other.guard.same_test(g) || effect.excludes(other));
-    if (!alone) continue;
+    llvm::BranchInst* branch = effect.guard.branch;
+    if (branch && std::find(branches.begin(), branches.end(), branch) == branches.end())
+      branches.push_back(branch);
+  }
+  std::vector<std::pair<const IdGuard*, llvm::Value*>> made;  // each test's `X > 0`, made once
+  std::vector<llvm::Instruction*> tests;
+  for (llvm::BranchInst* branch : branches) {
+    const IdGuard* guard = nullptr;
+    bool holds = true;
+    for (const GuardedEffect& effect : effects) {
+      if (effect.guard.branch != branch) continue;
+      guard = &effect.guard;
+      holds = holds && guard_holds_throughout(effect, effects);
+    }
+    if (!holds) continue;
     llvm::Value* any = nullptr;
-    for (const auto& [guard, value] : made) {
-      if (guard->same_test(g)) any = value;
+    for (const auto& [g, value] : made) {
+      if (g->same_test(*guard)) any = value;
     }
     if (!any) {
-      llvm::Value* zero = llvm::ConstantInt::get(g.x->getType(), 0);
-      any = g.pred == llvm::CmpInst::ICMP_SLT ? b.CreateICmpSGT(g.x, zero, "region.any")
-                                              : b.CreateICmpNE(g.x, zero, "region.any");
-      made.emplace_back(&g, any);
+      llvm::Value* zero = llvm::ConstantInt::get(guard->x->getType(), 0);
+      any = guard->pred == llvm::CmpInst::ICMP_SLT ? b.CreateICmpSGT(guard->x, zero, "region.any")
+                                                   : b.CreateICmpNE(guard->x, zero, "region.any");
+      made.emplace_back(guard, any);
     }
-    if (test == any) continue;  // folded already, for another effect under the same guard
-    g.branch->setCondition(any);
-    if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
+    if (auto* test = llvm::dyn_cast<llvm::Instruction>(branch->getCondition())) {
+      if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
+    }
+    branch->setCondition(any);
   }
   for (llvm::Instruction* test : tests) {
     if (test->use_empty()) test->eraseFromParent();

@@ -38,8 +38,10 @@ void hoist_uniform_arithmetic(llvm::Function& f, RegionNest& nest);
 /// When every side effect of a work-item in the nest runs only below some `id0 < X` (X the same
 /// for the whole group), the work-items at or past the largest X do nothing but leave by the exit
 /// all take: the innermost loop (over `group_size0` work-items) stops there, running at least one
-/// work-item, for the exit. KernelAbstractions' tree reductions (`if lid < s`) then run s
-/// work-items per level, not G.
+/// work-item, for the exit. An effect counts only where the group-wide conditions above it hold.
+/// KernelAbstractions' tree reductions (`if lid < s`) then run s work-items per level, not G.
+/// Where a guard then holds for every work-item the loop runs (the others' effects have its test
+/// or cannot run with it), its branch takes the loop-invariant `X > 0` instead, and its test goes.
 void narrow_to_guarded_items(RegionNest& nest, std::uint64_t group_size0,
                              const llvm::DominatorTree& dominators);
 
