@@ -43,8 +43,9 @@ std::string sha256_hex(std::string_view text) {
 // parameter's elements (issue #47). 8: a 32-bit index of get_global_id(0) coarsened (issue #48).
 // 9: a coarsened check tests a computed index lane by lane (cast()'s conversion check).
 // 10: a region's guard `lid < X` that holds for every work-item its loop runs is `X > 0`, and
-// each side effect's bound counts only on its own group-wide path (issue #52).
-constexpr int codegen_version = 10;
+// each side effect's bound counts only on its own group-wide path (issue #52). 11: 10's fold
+// no longer reads a condition tested below a guard as holding where the guard is reached.
+constexpr int codegen_version = 11;
 
 }  // namespace
 
