@@ -114,6 +114,7 @@ class JitCore {
     t.forced_coarsen_width = options.coarsen_width;
     t.coarsen_vectors = options.coarsen_vectors;
     t.group_loops = group_looping();
+    t.group_uniform_loops = group_uniform_loops();
     const auto& w = info.preferred_vector_width;
     // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
     t.widths = VectorWidths{w[0], w[1], w[2], w[3], w[4], w[5]};
@@ -165,6 +166,11 @@ class JitCore {
 
   bool coarsening() const { return options.coarsen && runtime->info.cpu; }
   bool group_looping() const { return options.group_loops && runtime->info.cpu; }
+  // Staged behind SPVJIT_GROUP_UNIFORM_LOOPS (off) until it is measured (issue #52, step 3).
+  bool group_uniform_loops() const {
+    static const bool on = env_flag("SPVJIT_GROUP_UNIFORM_LOOPS").value_or(false);
+    return group_looping() && on;
+  }
   // Checks need a record the host can read (runtime/bounds_records.hpp).
   bool bounds_checks() const {
     if (!options.bounds_checks) return false;
@@ -398,7 +404,9 @@ class JitCore {
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +
            coarsen + (bounds_checks() ? "" : "\n[bounds checks off]") +
-           (group_looping() ? "\n[group loops]" : "") + fused_multiply_add();
+           (group_looping() ? "\n[group loops]" : "") +
+           (group_uniform_loops() ? "\n[uniform loops outside the work-items]" : "") +
+           fused_multiply_add();
   }
 
   // Which llvm.fmuladd calls lower() turns into llvm.fma: the same IR compiles differently.

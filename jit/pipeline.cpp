@@ -205,9 +205,15 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
     passes.run("group-loops", [&](llvm::Module& m) {
       llvm::Function* kernel = m.getFunction(def.name);
       if (!kernel) return;
-      const GroupLoopsResult r = run_group_in_one_item(*kernel, *spec.workgroup);
+      GroupLoopOptions options;
+      options.cut_uniform_loops = target.group_uniform_loops;
+      const GroupLoopsResult r = run_group_in_one_item(*kernel, *spec.workgroup, options);
       launch.group_per_item = r.applied;
-      SPVJIT_LOG_DEBUG(subject + (r.applied ? ": one work-item per work-group"
+      SPVJIT_LOG_DEBUG(subject + (r.applied ? ": one work-item per work-group" +
+                                                  (r.uniform_loops_cut
+                                                       ? ", " + std::to_string(r.uniform_loops_cut) +
+                                                             " uniform loops outside its work-items"
+                                                       : std::string())
                                             : ": work-group left to the device: it " + r.reason));
     });
     if (launch.group_per_item && target.bounds_checks) {

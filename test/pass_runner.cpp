@@ -86,6 +86,15 @@ const std::map<std::string, Pass>& passes() {
          const auto r = d::run_group_in_one_item(first_definition(m), spvjit::WorkGroup{8, 2});
          if (!r.applied) llvm::outs() << "left alone: " << r.reason << "\n";
        }},
+      // The same, with the loops the whole group runs alike outside the loop over work-items.
+      {"group-loops-8x2-uniform-loops",
+       [](llvm::Module& m) {
+         d::GroupLoopOptions options;
+         options.cut_uniform_loops = true;
+         const auto r =
+             d::run_group_in_one_item(first_definition(m), spvjit::WorkGroup{8, 2}, options);
+         if (!r.applied) llvm::outs() << "left alone: " << r.reason << "\n";
+       }},
   };
   return all;
 }

@@ -36,6 +36,13 @@ WorkItemQuery work_item_query(const llvm::Instruction& inst) {
   return callee ? work_item_query(callee->getName()) : WorkItemQuery::None;
 }
 
+CallKind work_item_call_kind(const llvm::CallBase& call) {
+  const WorkItemQuery q = work_item_query(call);
+  if (q == WorkItemQuery::None) return CallKind::Unknown;
+  return q == WorkItemQuery::LocalId || q == WorkItemQuery::GlobalId ? CallKind::Varying
+                                                                     : CallKind::Uniform;
+}
+
 bool is_region_barrier(llvm::StringRef name) { return builtin::is_group_barrier(name); }
 
 std::uint64_t items_of(const WorkGroup& group) {

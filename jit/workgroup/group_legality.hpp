@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <string>
 
+#include "jit/workgroup/uniformity.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace llvm {
+class CallBase;
 class Function;
 class Instruction;
 class StringRef;
@@ -35,6 +37,10 @@ WorkItemQuery work_item_query(llvm::StringRef callee_name);
 
 /// The work-item function `inst` calls, if it is a direct call of one; otherwise None.
 WorkItemQuery work_item_query(const llvm::Instruction& inst);
+
+/// What a call gives the work-items of a group, for the uniformity analysis: local and global
+/// ids vary, the other work-item functions are the group's; other calls are left to its rule.
+CallKind work_item_call_kind(const llvm::CallBase& call);
 
 /// Exactly barrier() and work_group_barrier(): the calls the regions are cut at.
 bool is_region_barrier(llvm::StringRef callee_name);

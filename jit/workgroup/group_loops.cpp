@@ -27,9 +27,10 @@ void require_one_item_groups(llvm::Function& kernel) {
 
 }  // namespace
 
-GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& group) {
+GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& group,
+                                       const GroupLoopOptions& options) {
   if (std::string why = group_loops_refusal(kernel, group); !why.empty()) return {false, why};
-  GroupPlanResult planned = plan_group_loops(kernel, group);
+  GroupPlanResult planned = plan_group_loops(kernel, group, options);
   if (!planned.plan) return {false, planned.reason};
   emit_group_loops(kernel, group, *planned.plan);
   require_one_item_groups(kernel);
@@ -38,7 +39,7 @@ GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& 
   internal_assert(!llvm::verifyFunction(kernel, &out))
       << "the group-loop rewrite of kernel '" << kernel.getName().str()
       << "' left invalid IR: " << out.str();
-  return {true, {}};
+  return {true, {}, planned.plan->uniform_loops_cut};
 }
 
 }  // namespace spvjit::detail

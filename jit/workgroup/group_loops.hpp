@@ -28,6 +28,14 @@ namespace spvjit::detail {
 struct GroupLoopsResult {
   bool applied = false;
   std::string reason;  ///< why the kernel was left alone (empty when applied)
+  unsigned uniform_loops_cut = 0;  ///< loops run with the work-items innermost (uniform_loops.hpp)
+};
+
+/// Choices of the rewrite beyond what the kernel says.
+struct GroupLoopOptions {
+  /// Loops the whole group runs alike iterate outside the loop over work-items
+  /// (jit/workgroup/uniform_loops.hpp).
+  bool cut_uniform_loops = false;
 };
 
 /// Per-group storage (cross-barrier values and private arrays, for the whole group) the rewrite
@@ -40,6 +48,7 @@ inline constexpr std::uint64_t group_loops_max_storage_bytes = 512 * 1024;
 /// slots would be too large, with its barriers in blocks of their own and the values live
 /// across them in private slots, as the device would keep them anyway). Conservative: what it
 /// does not understand, it refuses.
-GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& group);
+GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& group,
+                                       const GroupLoopOptions& options = {});
 
 }  // namespace spvjit::detail

@@ -16,6 +16,7 @@
 #include "common/error_report.hpp"
 #include "jit/workgroup/group_legality.hpp"
 #include "jit/workgroup/group_loops.hpp"
+#include "jit/workgroup/uniform_loops.hpp"
 #include "jit/workgroup/uniformity.hpp"
 
 namespace spvjit::detail {
@@ -98,17 +99,13 @@ class Planner {
  public:
   Planner(llvm::Function& kernel, const WorkGroup& group) : f_(kernel), group_(group) {}
 
-  GroupPlanResult run() {
+  GroupPlanResult run(bool cut_loops) {
     GroupPlan plan;
+    if (cut_loops) plan.uniform_loops_cut = cut_uniform_loops(f_);
     plan.barriers = isolate_barriers(f_);
     starts_.insert(&f_.getEntryBlock());
     for (auto* b : plan.barriers.blocks) starts_.insert(b->getSingleSuccessor());
-    plan.uniform = uniform_instructions(f_, [](const llvm::CallBase& call) {
-      const WorkItemQuery q = work_item_query(call);
-      if (q == WorkItemQuery::None) return CallKind::Unknown;
-      return q == WorkItemQuery::LocalId || q == WorkItemQuery::GlobalId ? CallKind::Varying
-                                                                         : CallKind::Uniform;
-    });
+    plan.uniform = uniform_instructions(f_, work_item_call_kind);
     uniform_ = &plan.uniform;
     recompute_values_live_across_barriers();
     plan.uniform_across_barriers = demote_values_live_across_barriers();
@@ -253,8 +250,9 @@ class Planner {
 
 }  // namespace
 
-GroupPlanResult plan_group_loops(llvm::Function& kernel, const WorkGroup& group) {
-  return Planner(kernel, group).run();
+GroupPlanResult plan_group_loops(llvm::Function& kernel, const WorkGroup& group,
+                                 const GroupLoopOptions& options) {
+  return Planner(kernel, group).run(options.cut_uniform_loops);
 }
 
 }  // namespace spvjit::detail

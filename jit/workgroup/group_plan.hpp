@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/workgroup/group_loops.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace llvm {
@@ -59,6 +60,8 @@ struct GroupPlan {
   llvm::DenseSet<const llvm::Value*> uniform;
   /// The uniform values live across a barrier: kept once per group, not per work-item.
   std::vector<llvm::Instruction*> uniform_across_barriers;
+  /// Loops the whole group runs alike, cut with barriers of their own (uniform_loops.hpp).
+  unsigned uniform_loops_cut = 0;
 };
 
 /// A plan, or why there is none.
@@ -70,6 +73,7 @@ struct GroupPlanResult {
 /// Prepares `kernel` (one group_loops_refusal accepts) and plans its rewrite for `group`. Without
 /// a plan (the group's private values would pass group_loops_max_storage_bytes) the kernel is
 /// left prepared, with its meaning unchanged.
-GroupPlanResult plan_group_loops(llvm::Function& kernel, const WorkGroup& group);
+GroupPlanResult plan_group_loops(llvm::Function& kernel, const WorkGroup& group,
+                                 const GroupLoopOptions& options);
 
 }  // namespace spvjit::detail

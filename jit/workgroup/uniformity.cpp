@@ -14,7 +14,8 @@
 namespace spvjit::detail {
 
 llvm::DenseSet<const llvm::Value*> uniform_instructions(
-    llvm::Function& f, llvm::function_ref<CallKind(const llvm::CallBase&)> kind_of) {
+    llvm::Function& f, llvm::function_ref<CallKind(const llvm::CallBase&)> kind_of,
+    llvm::DenseSet<const llvm::BasicBlock*>* divergent) {
   llvm::DenseSet<const llvm::Value*> varying;
   for (auto& block : f) {
     for (auto& inst : block) {
@@ -66,6 +67,7 @@ llvm::DenseSet<const llvm::Value*> uniform_instructions(
       if (meet) {
         for (const auto& phi : meet->phis()) varying.insert(&phi);
       }
+      if (divergent) divergent->insert(apart.begin(), apart.end());
       for (const llvm::BasicBlock* b : apart) {
         for (const auto& inst : *b) {
           if (llvm::isa<llvm::PHINode>(inst)) {

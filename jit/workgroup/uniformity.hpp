@@ -11,6 +11,7 @@
 #include <llvm/ADT/STLFunctionalExtras.h>
 
 namespace llvm {
+class BasicBlock;
 class CallBase;
 class Function;
 class Value;
@@ -23,8 +24,12 @@ namespace spvjit::detail {
 /// varies, one that does not varies with its arguments).
 enum class CallKind { Unknown, Uniform, Varying };
 
-/// The instructions of `f` that are the same for every work-item of a group.
+/// The instructions of `f` that are the same for every work-item of a group. Where `divergent`
+/// is given, it receives the blocks some work-items of a group may run while others do not (those
+/// between a varying branch and the block where its ways meet again); every other block is run by
+/// the whole group or by none of it.
 llvm::DenseSet<const llvm::Value*> uniform_instructions(
-    llvm::Function& f, llvm::function_ref<CallKind(const llvm::CallBase&)> kind_of);
+    llvm::Function& f, llvm::function_ref<CallKind(const llvm::CallBase&)> kind_of,
+    llvm::DenseSet<const llvm::BasicBlock*>* divergent = nullptr);
 
 }  // namespace spvjit::detail
