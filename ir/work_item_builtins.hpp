@@ -4,7 +4,9 @@
 #pragma once
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 
 namespace spvjit::detail::builtin {
 
@@ -28,6 +30,16 @@ inline bool is_work_item_query(llvm::StringRef name) {
   return name == global_id || name == local_id || name == group_id || name == local_size ||
          name == enqueued_local_size || name == global_size || name == num_groups ||
          name == global_offset;
+}
+
+/// Whether `v` is a direct call of work-item query `name` (one of the above) for dimension `dim`,
+/// given as a constant; of any integer type (a raw module may ask for a 32-bit id).
+inline bool is_query_call(const llvm::Value* v, const char* name, unsigned dim) {
+  const auto* call = llvm::dyn_cast<llvm::CallInst>(v);
+  const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee || callee->getName() != name || call->arg_size() != 1) return false;
+  const auto* d = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+  return d && d->getZExtValue() == dim;
 }
 
 /// Exactly a work-group barrier (the rule of passes that rewrite around barriers, such as the

@@ -14,12 +14,9 @@ namespace spvjit::detail {
 
 namespace {
 
+// A call of get_global_id(0), of any integer type (raw modules are foreign IR).
 bool is_global_id0(const llvm::Value* v) {
-  auto* call = llvm::dyn_cast<llvm::CallInst>(v);
-  const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
-  if (!f || f->getName() != builtin::global_id) return false;
-  auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
-  return dim && dim->isZero();
+  return builtin::is_query_call(v, builtin::global_id, 0);
 }
 
 // get_global_id(0), or it narrowed to i32 and sign- or zero-extended back (sext(trunc x) and

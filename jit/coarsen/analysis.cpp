@@ -325,13 +325,7 @@ class Analysis {
 }  // namespace
 
 bool is_global_id0(const llvm::Value* v) {
-  const auto* call = llvm::dyn_cast<llvm::CallInst>(v);
-  if (!call || !call->getCalledFunction() ||
-      call->getCalledFunction()->getName() != builtin::global_id) {
-    return false;
-  }
-  const auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
-  return dim && dim->isZero() && call->getType()->isIntegerTy(64);
+  return builtin::is_query_call(v, builtin::global_id, 0) && v->getType()->isIntegerTy(64);
 }
 
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
