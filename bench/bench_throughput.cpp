@@ -3,9 +3,11 @@
 // compiled out (JitOptions::bounds_checks = false: what the checks cost), saxpy written with
 // Vec<T, W> by hand (W = the coarsening's width), and the OpenMP loop; launch + synchronize
 // per iteration.
-// throughput/matmul/Float32/<N>/{cpp_naive,scalar,coarsened,coarsened_unchecked,tiled,performant}:
-// C = A * B (N x N) as the naive C++ triple loop, the one-output-per-work-item kernel without
-// and with coarsening (and coarsened without bounds checks), the 16 x 16 tiled kernel, and the
+// throughput/matmul/Float32/<N>/{cpp_naive,openmp_tiled,scalar,coarsened,coarsened_unchecked,
+// tiled,performant}:
+// C = A * B (N x N) as the naive C++ triple loop, the OpenMP loop tiled as the tiled kernel is
+// (bench/openmp_matmul.hpp), the one-output-per-work-item kernel without and with coarsening (and
+// coarsened without bounds checks), the 16 x 16 tiled kernel, and the
 // register-blocked examples::performant_matmul (shared Jit, bounds checks on; its two packing
 // launches are inside each iteration). Each case reports `wall_us` (wall time per iteration) besides
 // bytes_per_second (saxpy) or flops (matmul, 2 N^3 per product, over wall time).
@@ -18,6 +20,7 @@
 #include "spvjit/examples.hpp"
 #include "bench/matmul_inputs.hpp"
 #include "bench/naive_matmul.hpp"
+#include "bench/openmp_matmul.hpp"
 #include "bench/openmp_saxpy.hpp"
 #include "bench/saxpy_sizes.hpp"
 #include "bench/suite.hpp"
@@ -109,7 +112,7 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
   }
 }
 
-enum class Matmul { CppNaive, Scalar, Coarsened, CoarsenedUnchecked, Tiled, Performant };
+enum class Matmul { CppNaive, OpenMPTiled, Scalar, Coarsened, CoarsenedUnchecked, Tiled, Performant };
 
 const KernelDef& naive_kernel() {
   static const KernelDef def = examples::naive_matmul();
@@ -150,6 +153,13 @@ void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
     WallRate rate;
     for (auto _ : state) {
       naive::matmul(c.data(), a.data(), b.data(), n, n, n);
+      benchmark::ClobberMemory();
+    }
+    rate.report(state, "flops", flops);
+  } else if (variant == Matmul::OpenMPTiled) {
+    WallRate rate;
+    for (auto _ : state) {
+      openmp::tiled_matmul(c.data(), a.data(), b.data(), n, n, n, matmul_tile);
       benchmark::ClobberMemory();
     }
     rate.report(state, "flops", flops);
@@ -209,6 +219,7 @@ void register_throughput() {
   register_saxpy_type<float>();
   register_saxpy_type<double>();
   const std::pair<Matmul, const char*> variants[] = {{Matmul::CppNaive, "cpp_naive"},
+                                                     {Matmul::OpenMPTiled, "openmp_tiled"},
                                                      {Matmul::Scalar, "scalar"},
                                                      {Matmul::Coarsened, "coarsened"},
                                                      {Matmul::CoarsenedUnchecked, "coarsened_unchecked"},
