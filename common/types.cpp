@@ -1,4 +1,5 @@
-// Scalar type facts and the half <-> float conversions used on the host side.
+// Scalar type facts and the half <-> float conversions used on the host side: no LLVM, so here in
+// common/, where the runtime's argument packer and the struct layouts use them too.
 #include <bit>
 #include <cstring>
 
