@@ -39,7 +39,7 @@ inline constexpr const char* hidden_shape_name = "__spvjit_shape_";     // + par
 /// elsewhere (jit/device/float_atomics.cpp).
 inline constexpr const char* atomic_fadd_prefix = "_Z21__spirv_AtomicFAddEXT";
 
-/// A raw module (jit/legalize/raw_module.cpp) as a whole: every kernel taken from it shares this,
+/// A raw module (jit/raw_module.cpp) as a whole: every kernel taken from it shares this,
 /// and the Jit translates and builds it once into one program for all of them (jit/compiler.cpp).
 struct RawModuleSource {
   std::string bitcode;

@@ -4,7 +4,7 @@
 //  1. Definition. A builder kernel: KernelBuilder::finish (ir/builder.cpp) closes the function
 //     and fixes its interface, the hidden arguments included (ir/kernel_module.hpp); it checks
 //     (scope, barriers uniform, LLVM's verifier) but optimizes nothing. A raw module:
-//     kernel_from_bitcode (jit/legalize/raw_module.cpp) parses it and runs
+//     kernel_from_bitcode (jit/raw_module.cpp) parses it and runs
 //     legalize_raw_module() below.
 //  2. Lowering, at each compile of a specialization: lower_for_device() below, from the
 //     definition's bitcode to the module the translator takes.
