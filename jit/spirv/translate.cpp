@@ -1,5 +1,5 @@
 // Translation to SPIR-V: validated here, translated by the spvjit-translate program
-// (jit/spirv/translator_main.cpp) started as a child without copying this process
+// (tools/spvjit_translate.cpp) started as a child without copying this process
 // (common/child_process.hpp). The translator cannot live in this process: Debian ships it only as
 // a shared library on the shared libLLVM-15, which would put a second LLVM next to our private
 // one and next to a host's own, and it answers some input with std::exit. Validation still

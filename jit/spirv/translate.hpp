@@ -1,5 +1,5 @@
 // LLVM module -> SPIR-V words: validated here, translated by spvjit-translate, spvjit's own
-// program around SPIRV-LLVM-Translator (jit/spirv/translator_main.cpp), so that the
+// program around SPIRV-LLVM-Translator (tools/spvjit_translate.cpp), so that the
 // translator's std::exit and crashes never reach the host.
 #pragma once
 
