@@ -112,7 +112,9 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
   }
 }
 
-enum class Matmul { CppNaive, OpenMPTiled, Scalar, Coarsened, CoarsenedUnchecked, Tiled, Performant };
+enum class Matmul {
+  CppNaive, OpenMPTiled, Scalar, Coarsened, CoarsenedUnchecked, Tiled, Performant
+};
 
 const KernelDef& naive_kernel() {
   static const KernelDef def = examples::naive_matmul();

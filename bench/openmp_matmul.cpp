@@ -17,7 +17,8 @@ void tiled_matmul(float* c, const float* a, const float* b, std::size_t n, std::
   for (std::size_t block = 0; block < row_blocks * col_blocks; ++block) {
     const std::size_t i0 = block / col_blocks * tile, j0 = block % col_blocks * tile;
     const std::size_t i1 = std::min(i0 + tile, n), j1 = std::min(j0 + tile, m);
-    float acc[max_tile][max_tile] = {};
+    float acc[max_tile][max_tile];  // only the block's corner is used: zero just that
+    for (std::size_t i = 0; i < i1 - i0; ++i) std::fill(acc[i], acc[i] + (j1 - j0), 0.0f);
     for (std::size_t k0 = 0; k0 < p; k0 += tile) {
       const std::size_t k1 = std::min(k0 + tile, p);
       for (std::size_t i = i0; i < i1; ++i) {

@@ -209,11 +209,11 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
       options.cut_uniform_loops = target.group_uniform_loops;
       const GroupLoopsResult r = run_group_in_one_item(*kernel, *spec.workgroup, options);
       launch.group_per_item = r.applied;
-      SPVJIT_LOG_DEBUG(subject + (r.applied ? ": one work-item per work-group" +
-                                                  (r.uniform_loops_cut
-                                                       ? ", " + std::to_string(r.uniform_loops_cut) +
-                                                             " uniform loops outside its work-items"
-                                                       : std::string())
+      std::string cut;
+      if (r.uniform_loops_cut) {
+        cut = ", " + std::to_string(r.uniform_loops_cut) + " uniform loops outside its work-items";
+      }
+      SPVJIT_LOG_DEBUG(subject + (r.applied ? ": one work-item per work-group" + cut
                                             : ": work-group left to the device: it " + r.reason));
     });
     if (launch.group_per_item && target.bounds_checks) {

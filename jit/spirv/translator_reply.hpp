@@ -1,5 +1,5 @@
-// The reply of spvjit-translate (tools/spvjit_translate.cpp) to the library (translate.cpp): one byte
-// (1: SPIR-V follows; 0: the translator's error message follows), the payload's length as 8
+// The reply of spvjit-translate (tools/spvjit_translate.cpp) to the library (translate.cpp): one
+// byte (1: SPIR-V follows; 0: the translator's error message follows), the payload's length as 8
 // little-endian bytes, the payload. The length lets the library tell a whole reply from a cut
 // one without the exit status, which a host that reaps every child may have taken.
 #pragma once

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "ir/work_item_builtins.hpp"
+#include "jit/workgroup/uniformity.hpp"
 
 namespace spvjit::detail {
 

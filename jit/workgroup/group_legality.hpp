@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <string>
 
-#include "jit/workgroup/uniformity.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace llvm {
@@ -17,6 +16,8 @@ class StringRef;
 }  // namespace llvm
 
 namespace spvjit::detail {
+
+enum class CallKind;  // jit/workgroup/uniformity.hpp
 
 /// The OpenCL work-item functions, by kind (ir/work_item_builtins.hpp spells their names).
 enum class WorkItemQuery {

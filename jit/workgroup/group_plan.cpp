@@ -101,7 +101,9 @@ class Planner {
 
   GroupPlanResult run(bool cut_loops) {
     GroupPlan plan;
-    if (cut_loops) plan.uniform_loops_cut = cut_uniform_loops(f_);
+    std::vector<llvm::CallInst*> cuts;
+    if (cut_loops) cuts = cut_uniform_loops(f_);
+    plan.uniform_loops_cut = static_cast<unsigned>(cuts.size() / 2);
     plan.barriers = isolate_barriers(f_);
     starts_.insert(&f_.getEntryBlock());
     for (auto* b : plan.barriers.blocks) starts_.insert(b->getSingleSuccessor());
@@ -110,6 +112,7 @@ class Planner {
     recompute_values_live_across_barriers();
     plan.uniform_across_barriers = demote_values_live_across_barriers();
     if (!collect_slots(plan.slots)) {
+      undo_cuts(cuts);
       return {std::nullopt, "needs more than " +
                                 std::to_string(group_loops_max_storage_bytes / 1024) +
                                 " KiB for its group's private values"};

@@ -1,8 +1,10 @@
 // The plan of the group-loop rewrite (jit/workgroup/group_loops.hpp), as LoopVectorize keeps a
 // VPlan between its legality and its code generation: the kernel prepared for the rewrite, and
 // what code generation (group_codegen.hpp) and later steps read. Preparing changes the kernel
-// but not its meaning: each barrier alone in a block, values of ids computed again after the
-// barriers they were live across, the other values live across one moved to private slots.
+// but not its meaning: loops the whole group runs alike cut with barriers where asked
+// (uniform_loops.hpp; taken out again when there is no plan), each barrier alone in a block,
+// values of ids computed again after the barriers they were live across, the other values live
+// across one moved to private slots.
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>

@@ -49,16 +49,17 @@ bool uniform_loop(const llvm::Loop& loop, const llvm::DenseSet<const llvm::Value
     const auto* br = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
     if (!br || !br->isConditional()) return false;
     const llvm::Value* condition = br->getCondition();
-    if (llvm::isa<llvm::Instruction>(condition) ? !uniform.contains(condition)
-                                                : !llvm::isa<llvm::Constant>(condition)) {
-      return false;
-    }
+    const bool shared = llvm::isa<llvm::Instruction>(condition)
+                            ? uniform.contains(condition)
+                            : llvm::isa<llvm::Constant>(condition) ||
+                                  llvm::isa<llvm::Argument>(condition);
+    if (!shared) return false;
   }
   return !has_barrier(loop);
 }
 
 // A barrier of no fence before `at`: a point the whole group reaches, nothing more.
-void insert_barrier(llvm::Instruction* at) {
+llvm::CallInst* insert_barrier(llvm::Instruction* at) {
   llvm::Module& m = *at->getModule();
   llvm::IRBuilder<> b(at);
   llvm::FunctionCallee callee = m.getOrInsertFunction(
@@ -72,11 +73,12 @@ void insert_barrier(llvm::Instruction* at) {
   llvm::CallInst* call = b.CreateCall(callee, {b.getInt32(0)});
   call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   call->addFnAttr(llvm::Attribute::Convergent);
+  return call;
 }
 
 }  // namespace
 
-unsigned cut_uniform_loops(llvm::Function& kernel) {
+std::vector<llvm::CallInst*> cut_uniform_loops(llvm::Function& kernel) {
   llvm::DenseSet<const llvm::BasicBlock*> divergent;
   const auto uniform = uniform_instructions(kernel, work_item_call_kind, &divergent);
   llvm::DominatorTree dominators(kernel);
@@ -85,11 +87,16 @@ unsigned cut_uniform_loops(llvm::Function& kernel) {
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
     if (uniform_loop(*loop, uniform, divergent)) chosen.push_back(loop);
   }
+  std::vector<llvm::CallInst*> cuts;
   for (llvm::Loop* loop : chosen) {
-    insert_barrier(&*loop->getHeader()->getFirstInsertionPt());
-    insert_barrier(&*loop->getExitBlock()->getFirstInsertionPt());
+    cuts.push_back(insert_barrier(&*loop->getHeader()->getFirstInsertionPt()));
+    cuts.push_back(insert_barrier(&*loop->getExitBlock()->getFirstInsertionPt()));
   }
-  return static_cast<unsigned>(chosen.size());
+  return cuts;
+}
+
+void undo_cuts(const std::vector<llvm::CallInst*>& cuts) {
+  for (llvm::CallInst* call : cuts) call->eraseFromParent();
 }
 
 }  // namespace spvjit::detail

@@ -10,14 +10,21 @@
 // barrier in uniform control flow must, and each iteration's work needs no other work-item's.
 #pragma once
 
+#include <vector>
+
 namespace llvm {
+class CallInst;
 class Function;
-}
+}  // namespace llvm
 
 namespace spvjit::detail {
 
 /// Cuts the qualifying loops of `kernel` (one group_loops_refusal accepts) with barriers of no
-/// fence; returns how many.
-unsigned cut_uniform_loops(llvm::Function& kernel);
+/// fence; returns the barriers it added (two a loop), for undo_cuts.
+std::vector<llvm::CallInst*> cut_uniform_loops(llvm::Function& kernel);
+
+/// Takes the barriers `cuts` back out, where the rewrite is refused after all: the kernel the
+/// device gets has no barrier it did not have (the blocks they were split into stay).
+void undo_cuts(const std::vector<llvm::CallInst*>& cuts);
 
 }  // namespace spvjit::detail
