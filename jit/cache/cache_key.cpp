@@ -45,7 +45,8 @@ std::string sha256_hex(std::string_view text) {
 // 10: a region's guard `lid < X` that holds for every work-item its loop runs is `X > 0`, and
 // each side effect's bound counts only on its own group-wide path (issue #52). 11: 10's fold
 // no longer reads a condition tested below a guard as holding where the guard is reached.
-constexpr int codegen_version = 11;
+// 12: the narrowing makes one bound per guarded block, not one per side effect in it.
+constexpr int codegen_version = 12;
 
 }  // namespace
 

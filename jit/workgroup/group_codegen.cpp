@@ -107,7 +107,7 @@ class GroupEmitter {
   void emit_group_storage(llvm::IRBuilder<>& b) {
     llvm::Type* i8 = llvm::Type::getInt8Ty(ctx_);
     for (const auto& slot : plan_.slots) {
-      auto* storage = b.CreateAlloca(llvm::ArrayType::get(i8, slot.stride * items_of(group_)),
+      auto* storage = b.CreateAlloca(llvm::ArrayType::get(i8, slot.stride * group_.total()),
                                      nullptr, slot.original->getName() + ".group");
       storage->setAlignment(
           llvm::Align(std::max<std::uint64_t>(slot.original->getAlign().value(), 64)));

@@ -44,12 +44,6 @@ CallKind work_item_call_kind(const llvm::CallBase& call) {
                                                                      : CallKind::Uniform;
 }
 
-bool is_region_barrier(llvm::StringRef name) { return builtin::is_group_barrier(name); }
-
-std::uint64_t items_of(const WorkGroup& group) {
-  return group.size[0] * group.size[1] * group.size[2];
-}
-
 namespace {
 
 // Functions of the group as a whole or of sub-groups, whose meaning a loop of work-items would
@@ -70,7 +64,7 @@ bool touches_work_items(const llvm::Function& f, std::set<const llvm::Function*>
       const llvm::Function* callee = call->getCalledFunction();
       if (!callee) return true;
       const auto name = callee->getName();
-      if (work_item_query(name) != WorkItemQuery::None || is_region_barrier(name) ||
+      if (work_item_query(name) != WorkItemQuery::None || builtin::is_group_barrier(name) ||
           is_collective(name)) {
         return true;
       }
@@ -101,7 +95,7 @@ std::string call_refusal(const llvm::Function& kernel, const llvm::CallInst& cal
 }  // namespace
 
 std::string group_loops_refusal(llvm::Function& kernel, const WorkGroup& group) {
-  if (items_of(group) == 0) return "its workgroup is empty";
+  if (group.total() == 0) return "its workgroup is empty";
   bool barrier = false;
   for (auto& block : kernel) {
     for (auto& inst : block) {
@@ -116,7 +110,7 @@ std::string group_loops_refusal(llvm::Function& kernel, const WorkGroup& group) 
       }
       auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
       if (!call) continue;
-      if (call->getCalledFunction() && is_region_barrier(call->getCalledFunction()->getName())) {
+      if (call->getCalledFunction() && builtin::is_group_barrier(call->getCalledFunction()->getName())) {
         barrier = true;
         continue;
       }

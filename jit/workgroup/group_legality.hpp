@@ -43,12 +43,6 @@ WorkItemQuery work_item_query(const llvm::Instruction& inst);
 /// ids vary, the other work-item functions are the group's; other calls are left to its rule.
 CallKind work_item_call_kind(const llvm::CallBase& call);
 
-/// Exactly barrier() and work_group_barrier(): the calls the regions are cut at.
-bool is_region_barrier(llvm::StringRef callee_name);
-
-/// The work-items of `group`.
-std::uint64_t items_of(const WorkGroup& group);
-
 /// Why `kernel` cannot run as group loops for `group` (empty when it can): an empty group, no
 /// barrier, private memory sized at run time, control flow or calls the rewrite does not follow,
 /// work-item functions of a dimension known only at run time, functions of the group as a whole.

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "common/error_report.hpp"
+#include "ir/work_item_builtins.hpp"
 #include "jit/workgroup/group_legality.hpp"
 #include "jit/workgroup/group_loops.hpp"
 #include "jit/workgroup/uniform_loops.hpp"
@@ -28,7 +29,7 @@ GroupBarriers isolate_barriers(llvm::Function& kernel) {
   for (auto& block : kernel) {
     for (auto& inst : block) {
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
-        if (call->getCalledFunction() && is_region_barrier(call->getCalledFunction()->getName()))
+        if (call->getCalledFunction() && builtin::is_group_barrier(call->getCalledFunction()->getName()))
           calls.push_back(call);
       }
     }
@@ -228,7 +229,7 @@ class Planner {
 
   bool collect_slots(std::vector<GroupSlot>& slots) const {
     const auto& layout = f_.getParent()->getDataLayout();
-    const std::uint64_t items = items_of(group_);
+    const std::uint64_t items = group_.total();
     std::uint64_t total = 0;
     for (auto& inst : f_.getEntryBlock()) {
       auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);

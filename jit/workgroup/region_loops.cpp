@@ -2,6 +2,7 @@
 #include "jit/workgroup/region_loops.hpp"
 
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
@@ -68,7 +69,7 @@ struct Literal {
   bool holds = true;
 };
 
-// A side effect of the nest's body: the bound of its nearest guard, that guard when it is
+// The side effects of one block of the nest's body: the bound of its nearest guard, that guard when it is
 // `id0 < X`, and the group-wide conditions under which it runs at all: `path`, those between the
 // guard and the effect first (`path[0, above_guard)`), then those above the guard.
 struct GuardedEffect {
@@ -258,12 +259,13 @@ void narrow_to_guarded_items(RegionNest& nest, std::uint64_t group_size0,
   // to the same IR in every run.
   for (llvm::BasicBlock& block : *nest.head->getParent()) {
     if (!nest.blocks.contains(&block)) continue;
-    for (llvm::Instruction& inst : block) {
-      if (!inst.mayHaveSideEffects()) continue;
-      effects.push_back(guards.above(&block, dominators));
-      // Not all guarded: the full loop (what was made above is dead, for the device's DCE).
-      if (!effects.back().bound) return;
-    }
+    // A block's side effects all lie under the same guards and conditions: one walk up its
+    // dominators (and one bound made before the loops) stands for all of them.
+    if (llvm::none_of(block, [](const llvm::Instruction& i) { return i.mayHaveSideEffects(); }))
+      continue;
+    effects.push_back(guards.above(&block, dominators));
+    // Not all guarded: the full loop (what was made above is dead, for the device's DCE).
+    if (!effects.back().bound) return;
   }
   llvm::Value* bound = nullptr;
   for (const GuardedEffect& effect : effects) {

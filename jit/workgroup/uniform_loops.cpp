@@ -25,7 +25,7 @@ bool has_barrier(const llvm::Loop& loop) {
     for (const llvm::Instruction& inst : *block) {
       const auto* call = llvm::dyn_cast<llvm::CallBase>(&inst);
       const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
-      if (callee && is_region_barrier(callee->getName())) return true;
+      if (callee && builtin::is_group_barrier(callee->getName())) return true;
     }
   }
   return false;
