@@ -18,11 +18,25 @@
 
 namespace spvjit::detail {
 
+/// One hidden argument of a kernel, and what a launch passes in it.
+struct HiddenArg {
+  enum class Kind : std::uint8_t {
+    NdRange,  ///< the ndrange's extent in dimension `of`
+    Extent,   ///< the elements pointer or local parameter `of` reaches (bounds checks)
+    Record,   ///< the bounds record's address (common/bounds.hpp), set once per kernel
+    FastEnd,  ///< the least Extent and the ndrange's extent in dimension 0 (common/bounds.hpp)
+    Shape,    ///< shape_args[of] (common/shape_args.hpp)
+  };
+  Kind kind;
+  unsigned of = 0;
+};
+
 /// Where the hidden arguments sit in the kernel's OpenCL signature, after the user's
 /// parameters, in this order: the dynamic ndrange (3 x i64), the bounds checks' extents (one i64
 /// per pointer or local parameter, in parameter order), the record's address and the fast end
 /// (common/bounds.hpp), then the shape arguments (common/shape_args.hpp). Computed once, by
-/// layout(), where the definition adds them; every stage reads the indices from here.
+/// layout(), where the definition is made; the builder adds the arguments in `sequence`'s
+/// order, the launch fills them in that order, and every stage reads the indices from here.
 struct HiddenArgs {
   static constexpr unsigned none = ~0u;
   unsigned ndrange = none;       ///< the first of hidden_ndrange_params
@@ -31,24 +45,32 @@ struct HiddenArgs {
   unsigned fast_end = none;
   unsigned first_shape = none;  ///< where the shape arguments start (also when there are none)
   unsigned count = 0;           ///< every argument, the user's included
+  /// Every hidden argument in order: sequence[k] is argument params.size() + k.
+  std::vector<HiddenArg> sequence;
 
   /// The layout for `params` and the hidden arguments a definition adds.
   static HiddenArgs layout(std::span<const Param> params, bool ndrange, bool bounds_checked,
                            std::size_t shape_args) {
     HiddenArgs h;
-    unsigned next = static_cast<unsigned>(params.size());
+    const auto add = [&h](HiddenArg::Kind kind, unsigned of) { h.sequence.push_back({kind, of}); };
+    const auto user = static_cast<unsigned>(params.size());
     if (ndrange) {
-      h.ndrange = next;
-      next += hidden_ndrange_params;
+      h.ndrange = user;
+      for (unsigned d = 0; d < hidden_ndrange_params; ++d) add(HiddenArg::Kind::NdRange, d);
     }
     if (bounds_checked) {
-      h.first_extent = next;
-      for (const Param& p : params) next += has_extent(p);
-      h.record = next++;
-      h.fast_end = next++;
+      h.first_extent = user + static_cast<unsigned>(h.sequence.size());
+      for (unsigned p = 0; p < params.size(); ++p) {
+        if (has_extent(params[p])) add(HiddenArg::Kind::Extent, p);
+      }
+      h.record = user + static_cast<unsigned>(h.sequence.size());
+      add(HiddenArg::Kind::Record, 0);
+      h.fast_end = user + static_cast<unsigned>(h.sequence.size());
+      add(HiddenArg::Kind::FastEnd, 0);
     }
-    h.first_shape = next;
-    h.count = next + static_cast<unsigned>(shape_args);
+    h.first_shape = user + static_cast<unsigned>(h.sequence.size());
+    for (unsigned k = 0; k < shape_args; ++k) add(HiddenArg::Kind::Shape, k);
+    h.count = user + static_cast<unsigned>(h.sequence.size());
     return h;
   }
 

@@ -474,6 +474,40 @@ void guard_padded_work_items(detail::BuilderState& s) {
   s.ir.CreateCondBr(inside, body, padded);
 }
 
+// The hidden arguments, in the one order HiddenArgs::layout gives (common/kernel_interface.hpp),
+// which the launch fills in the same order.
+void add_hidden_arguments(detail::BuilderState& s, const detail::HiddenArgs& hidden,
+                          std::span<const detail::ShapeArg> shape_args) {
+  for (const detail::HiddenArg& h : hidden.sequence) {
+    using Kind = detail::HiddenArg::Kind;
+    switch (h.kind) {
+      case Kind::NdRange:
+        s.add_argument(s.ir.getInt64Ty(), detail::hidden_ndrange_name + std::to_string(h.of));
+        break;
+      case Kind::Extent:
+        s.add_argument(s.ir.getInt64Ty(), detail::hidden_extent_name + s.params[h.of].name);
+        break;
+      case Kind::Record:
+        s.add_argument(detail::record_type(s.ctx()), detail::hidden_record_name);
+        break;
+      case Kind::FastEnd:
+        s.add_argument(s.ir.getInt64Ty(), detail::hidden_fast_end_name);
+        break;
+      case Kind::Shape: {
+        const detail::ShapeArg& shape = shape_args[h.of];
+        s.add_argument(s.ir.getInt64Ty(),
+                       detail::hidden_shape_name + s.params.at(shape.param).name + "_" +
+                           (shape.dim == detail::ShapeArg::count_dim ? std::string("n")
+                                                                     : std::to_string(shape.dim)));
+        break;
+      }
+    }
+  }
+  internal_assert(s.kernel->arg_size() == hidden.count)
+      << "kernel '" << s.name << "' has " << s.kernel->arg_size()
+      << " arguments; its hidden argument layout expects " << hidden.count;
+}
+
 }  // namespace
 
 KernelDef KernelBuilder::finish() {
@@ -484,11 +518,6 @@ KernelDef KernelBuilder::finish() {
         << "a loop is still open; end its body before finish()";
     if (!s.ir.GetInsertBlock()->getTerminator()) s.ir.CreateRetVoid();
     if (!s.allow_padding && !detail::synchronizes_anywhere(*s.module)) guard_padded_work_items(s);
-    if (s.uses_ndrange) {
-      for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
-        s.add_argument(s.ir.getInt64Ty(), detail::hidden_ndrange_name + std::to_string(d));
-      }
-    }
     // The entry block holds allocas and parameter conversions, then falls into the body.
     llvm::IRBuilder<> entry(s.alloca_block);
     entry.CreateBr(s.alloca_block->getNextNode());
@@ -504,19 +533,13 @@ KernelDef KernelBuilder::finish() {
       s.bounds_sites.clear();
     }
     const bool checked = !s.bounds_sites.empty();
-    if (checked) {
-      // The extents and the record the checks read (common/bounds.hpp); specialize() wires the
-      // markers to them.
-      for (const Param& p : s.params) {
-        if (detail::has_extent(p)) {
-          s.add_argument(s.ir.getInt64Ty(), detail::hidden_extent_name + p.name);
-        }
-      }
-      s.add_argument(detail::record_type(s.ctx()), detail::hidden_record_name);
-      s.add_argument(s.ir.getInt64Ty(), detail::hidden_fast_end_name);
-    }
-    std::vector<detail::ShapeArg> shape_args;
-    detail::resolve_shapes(s, checked, shape_args);
+    std::vector<detail::ShapeArg> shape_args = detail::shapes_passed(s, checked);
+    const auto hidden =
+        detail::HiddenArgs::layout(s.params, s.uses_ndrange, checked, shape_args.size());
+    add_hidden_arguments(s, hidden, shape_args);
+    // specialize() wires the ndrange and bounds markers to their arguments; the shape markers
+    // are wired here.
+    detail::resolve_shapes(s, checked, hidden.first_shape);
     if (s.allow_padding) {
       // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
       s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
@@ -545,11 +568,7 @@ KernelDef KernelBuilder::finish() {
     km->declared_workgroup = s.declared_workgroup;
     km->bounds_sites = std::move(s.bounds_sites);
     km->shape_args = std::move(shape_args);
-    km->hidden = detail::HiddenArgs::layout(km->params, s.uses_ndrange, checked,
-                                            km->shape_args.size());
-    internal_assert(s.kernel->arg_size() == km->hidden.count)
-        << "kernel '" << s.name << "' has " << s.kernel->arg_size()
-        << " arguments; its hidden argument layout expects " << km->hidden.count;
+    km->hidden = hidden;
     km->stack_bytes_per_item = detail::stack_bytes_per_work_item(*s.module, s.name);
     km->prints = s.module->getFunction("printf") != nullptr;
     {

@@ -80,12 +80,15 @@ Value param_length(const Pointer& p) {
                      declared.name + ".length");
 }
 
-void resolve_shapes(BuilderState& s, bool bounds_checked, std::vector<ShapeArg>& shape_args) {
-  llvm::Function* marker = s.module->getFunction(marker_shape);
-  if (!marker) return;
-  // Sorted by parameter, then dimension: the hidden arguments' order follows the declarations,
-  // not the order the body read them in.
+namespace {
+
+// The shape markers' calls by parameter, then dimension: the hidden arguments' order follows the
+// declarations, not the order the body read them in.
+std::map<std::pair<std::uint32_t, std::int32_t>, std::vector<llvm::CallInst*>> shape_uses(
+    const BuilderState& s) {
   std::map<std::pair<std::uint32_t, std::int32_t>, std::vector<llvm::CallInst*>> uses;
+  llvm::Function* marker = s.module->getFunction(marker_shape);
+  if (!marker) return uses;
   for (auto* user : marker->users()) {
     auto* call = llvm::cast<llvm::CallInst>(user);
     const auto param = static_cast<std::uint32_t>(
@@ -94,11 +97,34 @@ void resolve_shapes(BuilderState& s, bool bounds_checked, std::vector<ShapeArg>&
         llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getSExtValue());
     uses[{param, dim}].push_back(call);
   }
-  for (auto& [key, calls] : uses) {
+  return uses;
+}
+
+bool carried_by_bounds_extent(std::int32_t dim, bool bounds_checked) {
+  return dim == ShapeArg::count_dim && bounds_checked;
+}
+
+}  // namespace
+
+std::vector<ShapeArg> shapes_passed(const BuilderState& s, bool bounds_checked) {
+  std::vector<ShapeArg> passed;
+  for (const auto& [key, calls] : shape_uses(s)) {
+    if (!carried_by_bounds_extent(key.second, bounds_checked)) {
+      passed.push_back({key.first, key.second});
+    }
+  }
+  return passed;
+}
+
+void resolve_shapes(BuilderState& s, bool bounds_checked, unsigned first_shape) {
+  llvm::Function* marker = s.module->getFunction(marker_shape);
+  if (!marker) return;
+  unsigned next = first_shape;
+  for (auto& [key, calls] : shape_uses(s)) {
     const auto [param, dim] = key;
     const Param& p = s.params.at(param);
     llvm::Value* value = nullptr;
-    if (dim == ShapeArg::count_dim && bounds_checked) {
+    if (carried_by_bounds_extent(dim, bounds_checked)) {
       // The bounds checks' extent of this parameter: the same count, passed once. First in the
       // entry block after its allocas, so that it comes before every use.
       llvm::IRBuilder<> entry(s.alloca_block, s.alloca_block->getFirstInsertionPt());
@@ -110,17 +136,17 @@ void resolve_shapes(BuilderState& s, bool bounds_checked, std::vector<ShapeArg>&
           bounds_marker(*s.module, marker_extent, entry.getInt64Ty(), {entry.getInt32Ty()}, true);
       value = entry.CreateCall(extent, {entry.getInt32(param)}, p.name + ".count");
     } else {
-      value =
-          s.add_argument(s.ir.getInt64Ty(),
-                         hidden_shape_name + p.name + "_" +
-                             (dim == ShapeArg::count_dim ? std::string("n") : std::to_string(dim)));
-      shape_args.push_back({param, dim});
+      value = s.kernel->getArg(next++);
     }
     for (auto* call : calls) {
       call->replaceAllUsesWith(value);
       call->eraseFromParent();
     }
   }
+  internal_assert(next == s.kernel->arg_size())
+      << "kernel '" << s.name << "': the shape markers used " << next - first_shape
+      << " hidden arguments of the " << s.kernel->arg_size() - first_shape << " after "
+      << first_shape;
   marker->eraseFromParent();
 }
 

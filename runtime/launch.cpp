@@ -279,6 +279,51 @@ inline const Partition* geometry(LaunchState& s, const NDRange& nd, const WorkGr
   return &planned;
 }
 
+// The hidden arguments (common/kernel_interface.hpp), in the order HiddenArgs::layout gave the
+// builder. The extents are the elements each pointer reaches, for the kernel's bounds checks
+// (common/bounds.hpp); the fast end, after them, the least of them and ndrange(0), below which
+// a coarsened kernel skips the checks of get_global_id(0) (jit/coarsen/coarsen.cpp). The record
+// is set once, when the kernel is made (launch_state.cpp).
+inline void set_hidden_arguments(LaunchState& s, const NDRange& nd, const ArgView* args,
+                                 std::size_t count) {
+  const HiddenArgs& hidden = s.facts.hidden;
+  auto index = static_cast<cl_uint>(count);
+  cl_long fast_end = static_cast<cl_long>(nd.size[0]);
+  for (const HiddenArg& h : hidden.sequence) {
+    cl_long value = 0;
+    switch (h.kind) {
+      case HiddenArg::Kind::NdRange:
+        value = static_cast<cl_long>(nd.size[h.of]);
+        break;
+      case HiddenArg::Kind::Extent: {
+        const ArgView& a = args[h.of];
+        value = static_cast<cl_long>(a.kind == ParamKind::LocalArray
+                                         ? a.size / size_of(s.facts.params[h.of].type)
+                                         : a.count);
+        fast_end = std::min(fast_end, value);
+        break;
+      }
+      case HiddenArg::Kind::Record:
+        ++index;
+        continue;
+      case HiddenArg::Kind::FastEnd:
+        value = fast_end;
+        s.last_ndrange = nd;
+        break;
+      case HiddenArg::Kind::Shape: {
+        // Array parameters' extents and the lengths the kernel reads (common/shape_args.hpp).
+        const ShapeArg& shape = s.facts.shape_args[h.of];
+        const ArgView& a = args[shape.param];
+        value = static_cast<cl_long>(shape.dim == ShapeArg::count_dim || a.rank == 0
+                                         ? elements_passed(s.facts.params[shape.param], a)
+                                         : a.shape[shape.dim]);
+        break;
+      }
+    }
+    set_argument(s, index++, sizeof(value), &value);
+  }
+}
+
 }  // namespace
 
 // What clEnqueueNDRangeKernel gets: the geometry, or for a kernel that runs its group in one
@@ -395,40 +440,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
       case ParamKind::LocalArray: detail::set_argument(s, index, a.size, nullptr); break;
     }
   }
-  if (s.facts.hidden_ndrange()) {
-    for (unsigned d = 0; d < hidden_ndrange_params; ++d) {
-      const cl_long extent = static_cast<cl_long>(nd.size[d]);
-      detail::set_argument(s, s.facts.hidden.ndrange + d, sizeof(extent), &extent);
-    }
-  }
-  if (s.facts.bounds_checked()) {
-    // The elements each pointer reaches, for the kernel's bounds checks (common/bounds.hpp), and
-    // the least of them and ndrange(0), below which a coarsened kernel skips the checks of
-    // get_global_id(0) (jit/coarsen/coarsen.cpp).
-    cl_uint index = s.facts.hidden.first_extent;
-    cl_long fast_end = static_cast<cl_long>(nd.size[0]);
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto& a = args[i];
-      if (a.kind == ParamKind::Scalar || a.kind == ParamKind::Struct) continue;
-      const cl_long extent = static_cast<cl_long>(
-          a.kind == ParamKind::LocalArray ? a.size / size_of(s.facts.params[i].type) : a.count);
-      fast_end = std::min(fast_end, extent);
-      detail::set_argument(s, index++, sizeof(extent), &extent);
-    }
-    detail::set_argument(s, s.facts.hidden.fast_end, sizeof(fast_end), &fast_end);
-    s.last_ndrange = nd;
-  }
-  // Array parameters' extents and the lengths the kernel reads (common/shape_args.hpp).
-  cl_uint shape_index = s.facts.hidden.first_shape;
-  for (const detail::ShapeArg& shape : s.facts.shape_args) {
-    const auto& a = args[shape.param];
-    const Param& p = s.facts.params[shape.param];
-    const cl_long extent = static_cast<cl_long>(
-        shape.dim == detail::ShapeArg::count_dim || a.rank == 0
-            ? detail::elements_passed(p, a)
-            : a.shape[shape.dim]);
-    detail::set_argument(s, shape_index++, sizeof(extent), &extent);
-  }
+  detail::set_hidden_arguments(s, nd, args, count);
   detail::RuntimeCore& core = *s.core;
   // Thresholds count indices (the calibration kernel does one per work-item); a coarsened
   // work-item does `coarsen` of them, a declared heavy one `work_per_item` (saturating).

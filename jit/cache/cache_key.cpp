@@ -46,7 +46,9 @@ std::string sha256_hex(std::string_view text) {
 // each side effect's bound counts only on its own group-wide path (issue #52). 11: 10's fold
 // no longer reads a condition tested below a guard as holding where the guard is reached.
 // 12: the narrowing makes one bound per guarded block, not one per side effect in it.
-constexpr int codegen_version = 12;
+// 13: the builder adds the hidden arguments in HiddenArgs' sequence, after the checks are
+// settled: the ndrange's uses come in another order, and merged bounds-failure blocks with them.
+constexpr int codegen_version = 13;
 
 }  // namespace
 
