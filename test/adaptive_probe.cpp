@@ -198,6 +198,36 @@ void no_allocations_split(Runtime& rt, Jit& jit) {
         "split launch: " + std::to_string(o) + " allocations per 20 launches, raw parts " +
             std::to_string(w));
 }
+
+// The same for a kernel with a local array: KA's dot, group-looped, 64 groups of 1024 split
+// over the inline threads. PoCL's basic device gave each launch part a heap block for every
+// local array (and a pointer to it) and freed them after (issue #49: 2 allocations per split
+// launch, found with gdb on apps/stream/dot).
+void no_allocations_split_local(Runtime& rt, Jit& jit) {
+  rt.set_inline_threshold(1024);
+  rt.set_split_threshold(1024);
+  Specialization spec;
+  spec.workgroup = WorkGroup{1024};
+  Kernel k = jit.compile(examples::stream_dot(1024), spec);
+  constexpr std::size_t n = 65536, groups = n / 1024;
+  auto partial = rt.zeros<double>(groups);
+  auto A = rt.upload(std::vector<double>(n, 1.0));
+  auto B = rt.upload(std::vector<double>(n, 2.0));
+  auto& s = detail::KernelAccess::state(k);
+  auto ours = [&] { k.launch(NDRange{n}, partial, A, B); rt.synchronize(); };
+  const auto splits_before = s.core->split_launches.load();
+  for (int i = 0; i < 20; ++i) ours();
+  std::uint64_t best = UINT64_MAX;
+  for (int r = 0; r < 5; ++r) {
+    best = std::min(best, support::count_allocations([&] { for (int i = 0; i < 20; ++i) ours(); }).allocations);
+  }
+  const bool sums = partial.to_vector() == std::vector<double>(groups, 2048.0);
+  const auto split = s.core->split_launches.load() - splits_before;
+  check(split == 120 && best == 0 && sums,
+        "split launch with a local array: " + std::to_string(best) +
+            " allocations per 20 launches; " + std::to_string(split) + " of 120 launches split" +
+            (sums ? "" : ", wrong partial sums"));
+}
 #endif
 
 // A program rebuilt from its device binary (what a disk cache does) runs on both devices.
@@ -543,6 +573,7 @@ int main(int argc, char** argv) {
     if (allocations_only) {
       no_allocations_inline(rt, jit);
       no_allocations_split(rt, jit);
+      no_allocations_split_local(rt, jit);
       return g_failures == 0 ? 0 : 1;
     }
 #endif
@@ -567,6 +598,7 @@ int main(int argc, char** argv) {
 #if SPVJIT_HAVE_ALLOC_COUNTER
     no_allocations_inline(rt, jit);
     no_allocations_split(rt, jit);
+    no_allocations_split_local(rt, jit);
 #endif
     binary_on_both_devices(rt, jit);
   } catch (const DeviceNotFoundError& e) {

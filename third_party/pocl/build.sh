@@ -44,6 +44,8 @@
 #     signal no longer deletes the output of a kernel link in flight (abort, issue #53).
 #   0010: a kernel keeps 8 spare argument blocks, not one, so the parts of a split launch in
 #     flight at once on one cl_kernel allocate nothing either (issue #49).
+#   0011: the basic device lays a launch's local buffers out in one block its thread keeps, so
+#     launches of kernels with local memory allocate nothing either (issue #49).
 #   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
