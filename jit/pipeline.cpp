@@ -27,6 +27,7 @@
 #include "jit/device/split_vector_calls.hpp"
 #include "jit/legalize/bool_bitcasts.hpp"
 #include "jit/legalize/drop_freeze.hpp"
+#include "jit/legalize/drop_unused_intrinsics.hpp"
 #include "jit/legalize/expand_intrinsics.hpp"
 #include "jit/legalize/promote_integers.hpp"
 #include "jit/legalize/scalarize_vectors.hpp"
@@ -125,13 +126,7 @@ void legalize_raw_module(llvm::Module& m, Where where) {
              [](llvm::Module& m) { expand_bool_vector_bitcasts(m); });
   passes.run("scalarize-odd-vectors", [&](llvm::Module& m) { scalarize_odd_vectors(m, where); });
   passes.run("promote-odd-integers", [&](llvm::Module& m) { promote_odd_integers(m, where); });
-  // The rewrites leave the declarations of the intrinsics they replaced; once is enough.
-  passes.run("drop-unused-intrinsics", [](llvm::Module& m) {
-    for (auto it = m.begin(); it != m.end();) {
-      llvm::Function& f = *it++;
-      if (f.isIntrinsic() && f.use_empty()) f.eraseFromParent();
-    }
-  });
+  passes.run("drop-unused-intrinsics", [](llvm::Module& m) { drop_unused_intrinsics(m); });
 }
 
 std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const KernelModule& def,

@@ -26,6 +26,7 @@
 #include "jit/device/split_vector_calls.hpp"
 #include "jit/legalize/bool_bitcasts.hpp"
 #include "jit/legalize/drop_freeze.hpp"
+#include "jit/legalize/drop_unused_intrinsics.hpp"
 #include "jit/legalize/expand_intrinsics.hpp"
 #include "jit/legalize/promote_integers.hpp"
 #include "jit/legalize/scalarize_vectors.hpp"
@@ -51,6 +52,7 @@ const std::map<std::string, Pass>& passes() {
   static const std::map<std::string, Pass> all = {
       {"drop-freeze", d::drop_freeze},
       {"expand-intrinsics", [](llvm::Module& m) { d::expand_untranslatable_intrinsics(m); }},
+      {"drop-unused-intrinsics", [](llvm::Module& m) { d::drop_unused_intrinsics(m); }},
       {"expand-bool-vector-bitcasts", [](llvm::Module& m) { d::expand_bool_vector_bitcasts(m); }},
       {"scalarize-odd-vectors", [](llvm::Module& m) { d::scalarize_odd_vectors(m, {"test"}); }},
       {"promote-odd-integers", [](llvm::Module& m) { d::promote_odd_integers(m, {"test"}); }},
