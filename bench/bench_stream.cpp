@@ -1,10 +1,11 @@
 // apps/stream/<kernel>/<n>/{spvjit,openmp}: the STREAM kernels on n doubles as a
 // KernelAbstractions user writes them (examples::stream_copy, _scale, _add, _triad, and
 // stream_dot: a local-memory tree reduction with barriers in static work-groups of 1024, the
-// host adding the partial sums), against the same loops in OpenMP (bench/openmp_stream.hpp), at
-// an L2-sized n (2^18: 2 MiB per array) and a DRAM one (2^25: 256 MiB). An iteration is a fixed
-// number of steps; each step is one launch (dot: one launch, the partial sums read back and
-// added). The counters are bench_heat.cpp's: allocs and bytes (per iteration), `steps`,
+// host adding the partial sums; stream_dot_grid_stride: the same reduction after each work-item
+// of 64 groups sums its grid-stride share of the elements), against the same loops in OpenMP
+// (bench/openmp_stream.hpp), at an L2-sized n (2^18: 2 MiB per array) and a DRAM one (2^25:
+// 256 MiB). An iteration is a fixed number of steps; each step is one launch (the dots: one
+// launch, the partial sums read back and added). The counters are bench_heat.cpp's: allocs and bytes (per iteration), `steps`,
 // `us_per_step` and bytes_per_second (STREAM's count: every array the kernel reads or writes,
 // once per element and step). After timing, each spvjit case compares its output with the
 // OpenMP loop's bit for bit (the inputs make every product and sum exact, so dot's order of
@@ -23,7 +24,7 @@ namespace spvjit::bench {
 
 namespace {
 
-enum class Stream { Copy, Scale, Add, Triad, Dot };
+enum class Stream { Copy, Scale, Add, Triad, Dot, DotGridStride };
 
 struct StreamKernel {
   Stream kernel;
@@ -35,7 +36,8 @@ constexpr StreamKernel stream_kernels[] = {{Stream::Copy, "copy", 2},
                                            {Stream::Scale, "scale", 2},
                                            {Stream::Add, "add", 3},
                                            {Stream::Triad, "triad", 3},
-                                           {Stream::Dot, "dot", 2}};
+                                           {Stream::Dot, "dot", 2},
+                                           {Stream::DotGridStride, "dot_grid_stride", 2}};
 
 struct StreamSize {
   std::size_t n;
@@ -46,6 +48,8 @@ constexpr StreamSize stream_sizes[] = {{std::size_t{1} << 18, 100}, {std::size_t
 
 constexpr double stream_scalar = 3.0;  // STREAM's
 constexpr std::int64_t dot_group = 1024;
+// The grid-stride dot's launch: this many groups of dot_group, whatever n is.
+constexpr std::size_t grid_stride_groups = 64;
 
 // a in [1, 2) in sixteenths, b and c in eighths: every product is a multiple of 1/128 below 4,
 // so sums of up to 2^25 of them are exact in a double, whatever their order.
@@ -77,6 +81,7 @@ double openmp_step(Stream k, Arrays& x) {
       openmp::stream_triad(x.a.data(), x.b.data(), x.c.data(), stream_scalar, n);
       break;
     case Stream::Dot:
+    case Stream::DotGridStride:
       return openmp::stream_dot(x.a.data(), x.b.data(), n);
   }
   return 0.0;
@@ -106,6 +111,7 @@ const KernelDef& stream_kernel(Stream k) {
   static const KernelDef add = examples::stream_add();
   static const KernelDef triad = examples::stream_triad();
   static const KernelDef dot = examples::stream_dot(dot_group);
+  static const KernelDef dot_grid_stride = examples::stream_dot_grid_stride(dot_group);
   switch (k) {
     case Stream::Copy:
       return copy;
@@ -117,6 +123,8 @@ const KernelDef& stream_kernel(Stream k) {
       return triad;
     case Stream::Dot:
       break;
+    case Stream::DotGridStride:
+      return dot_grid_stride;
   }
   return dot;
 }
@@ -138,14 +146,17 @@ void stream_spvjit(benchmark::State& state, const StreamKernel& k, const StreamS
   Context* ctx = context(state);
   if (!ctx) return;
   Specialization spec;
-  if (k.kernel == Stream::Dot) spec.workgroup = WorkGroup{static_cast<std::size_t>(dot_group)};
+  const bool is_dot = k.kernel == Stream::Dot || k.kernel == Stream::DotGridStride;
+  if (is_dot) spec.workgroup = WorkGroup{static_cast<std::size_t>(dot_group)};
   Kernel kernel = ctx->jit.compile(stream_kernel(k.kernel), spec);
   const std::size_t n = size.n;
   Arrays host(n);
   Buffer<double> a = ctx->runtime.upload(host.a);
   Buffer<double> b = ctx->runtime.upload(host.b);
   Buffer<double> c = ctx->runtime.upload(host.c);
-  const std::size_t groups = n / static_cast<std::size_t>(dot_group);
+  const std::size_t groups = k.kernel == Stream::DotGridStride
+                                 ? grid_stride_groups
+                                 : n / static_cast<std::size_t>(dot_group);
   Buffer<double> partial = ctx->runtime.zeros<double>(groups);
   std::vector<double> partial_host(groups);
   double dot = 0.0;
@@ -163,8 +174,14 @@ void stream_spvjit(benchmark::State& state, const StreamKernel& k, const StreamS
       case Stream::Triad:
         kernel.launch(NDRange{n}, a, b, c, stream_scalar);
         break;
-      case Stream::Dot: {
-        kernel.launch(NDRange{n}, partial, a, b);
+      case Stream::Dot:
+      case Stream::DotGridStride: {
+        if (k.kernel == Stream::Dot) {
+          kernel.launch(NDRange{n}, partial, a, b);
+        } else {
+          kernel.launch(NDRange{groups * static_cast<std::size_t>(dot_group)}, partial, a, b,
+                        static_cast<std::int64_t>(n));
+        }
         partial.read(std::span<double>(partial_host));
         dot = 0.0;
         for (double p : partial_host) dot += p;
@@ -179,7 +196,7 @@ void stream_spvjit(benchmark::State& state, const StreamKernel& k, const StreamS
 
   const double expected_dot = openmp_step(k.kernel, host);  // host now holds OpenMP's output too
   std::string difference;
-  if (k.kernel == Stream::Dot) {
+  if (is_dot) {
     difference = first_difference({dot}, {expected_dot});
   } else {
     const Buffer<double>& out = k.kernel == Stream::Scale ? b : k.kernel == Stream::Triad ? a : c;

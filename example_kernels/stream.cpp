@@ -93,4 +93,32 @@ KernelDef stream_dot(std::int64_t group) {
   return kb.finish();
 }
 
+KernelDef stream_dot_grid_stride(std::int64_t group) {
+  if (group < 1 || group > 4096 || (group & (group - 1)) != 0) {
+    throw UserError("examples::stream_dot_grid_stride: group " + std::to_string(group) +
+                    "; expected a power of two from 1 to 4096");
+  }
+  KernelBuilder kb("stream_dot_grid_stride" + std::to_string(group));
+  auto partial = kb.param<Global<double>>("partial");
+  auto a = kb.param<Const<double>>("a");
+  auto b = kb.param<Const<double>>("b");
+  auto n = kb.param<std::int64_t>("n");
+  auto li = kb.local_index();
+  auto gi = kb.group_index();
+  auto sum = kb.var(kb.lit(0.0));
+  kb.for_(kb.global_index(), n, kb.ndrange(), [&](Val<std::int64_t> j) { sum += a[j] * b[j]; });
+  auto tmp = local_array<double>(kb, {group}, "tmp");
+  tmp(li) = sum;
+  barrier(kb, Fence::Local);
+  auto s = kb.var(kb.lit(group / 2));
+  kb.while_([&] { return s > 0; },
+            [&] {
+              kb.if_(li < s, [&] { tmp(li) += tmp(li + s); });
+              barrier(kb, Fence::Local);
+              s /= 2;
+            });
+  kb.if_(li == 0, [&] { partial[gi] = tmp(0); });
+  return kb.finish();
+}
+
 }  // namespace spvjit::examples

@@ -1,7 +1,8 @@
-// examples::stream_copy, _scale, _add, _triad and stream_dot (the apps/stream benchmark's
-// kernels) against C++ loops: the element-wise ones bit for bit on sizes their workgroup must
-// divide (and the refusal of one it does not), the dot product's partial sums group by group
-// against the same tree order on the host, on 1 to 64 groups and at several group sizes.
+// examples::stream_copy, _scale, _add, _triad, stream_dot and stream_dot_grid_stride (the
+// apps/stream benchmark's kernels) against C++ loops: the element-wise ones bit for bit on sizes
+// their workgroup must divide (and the refusal of one it does not), the dot products' partial
+// sums group by group against the same order on the host, on 1 to 64 groups and at several
+// group sizes.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -98,4 +99,42 @@ TEST_CASE("examples::stream_dot: each group's tree sum, as the host computes it 
   CHECK_THROWS_WITH_AS(examples::stream_dot(48),
                        "examples::stream_dot: group 48; expected a power of two from 1 to 4096",
                        UserError);
+}
+
+TEST_CASE("examples::stream_dot_grid_stride: each work-item's strided sum, then its group's tree "
+          "sum, as the host computes them in that order") {
+  auto& rt = test::runtime();
+  for (std::int64_t group : {std::int64_t{1}, std::int64_t{64}, std::int64_t{1024}}) {
+    Kernel dot = test::compile_checked(
+        examples::stream_dot_grid_stride(group),
+        test::static_workgroup(WorkGroup{static_cast<std::size_t>(group)}));
+    const std::size_t g = static_cast<std::size_t>(group);
+    for (std::size_t groups : {std::size_t{1}, std::size_t{3}}) {
+      const std::size_t items = g * groups;
+      // Fewer elements than work-items, one round and a part, several rounds and a part.
+      for (std::size_t n : {items / 2, items + items / 3 + 1, 5 * items + 7}) {
+        CAPTURE(group);
+        CAPTURE(groups);
+        CAPTURE(n);
+        const auto a = test::full_mantissa_values<double>(n, 4),
+                   b = test::full_mantissa_values<double>(n, 5);
+        auto partial = rt.zeros<double>(groups);
+        dot.launch(NDRange{items}, partial, rt.upload(a), rt.upload(b),
+                   static_cast<std::int64_t>(n));
+        std::vector<double> expected(groups);
+        for (std::size_t k = 0; k < groups; ++k) {
+          std::vector<double> sums(g, 0.0);
+          for (std::size_t i = 0; i < g; ++i) {
+            for (std::size_t j = k * g + i; j < n; j += items) sums[i] += a[j] * b[j];
+          }
+          expected[k] = tree_sum(sums);
+        }
+        CHECK(partial.to_vector() == expected);
+      }
+    }
+  }
+  CHECK_THROWS_WITH_AS(
+      examples::stream_dot_grid_stride(48),
+      "examples::stream_dot_grid_stride: group 48; expected a power of two from 1 to 4096",
+      UserError);
 }

@@ -150,6 +150,14 @@ KernelDef stream_triad();
 /// Parameters: partial, a (const), b (const). Named "stream_dot<group>".
 KernelDef stream_dot(std::int64_t group = 1024);
 
+/// The other common shape of a KA reduction, the grid-stride dot: launched over a fixed number
+/// of work-groups of `group` work-items (a power of two, static WorkGroup{group}), whatever n
+/// is; each work-item sums a[j] * b[j] for j = its global index, + ndrange(0), + 2 ndrange(0), ...
+/// below n, then the group reduces the sums as stream_dot does and work-item 0 writes
+/// partial[group_index]. Parameters: partial, a (const), b (const), n (int64). Named
+/// "stream_dot_grid_stride<group>".
+KernelDef stream_dot_grid_stride(std::int64_t group = 1024);
+
 }  // namespace spvjit::examples
 
 SPVJIT_API_END
