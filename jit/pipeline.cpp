@@ -204,12 +204,20 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
       options.cut_uniform_loops = target.group_uniform_loops;
       const GroupLoopsResult r = run_group_in_one_item(*kernel, *spec.workgroup, options);
       launch.group_per_item = r.applied;
-      std::string cut;
-      if (r.uniform_loops_cut) {
-        cut = ", " + std::to_string(r.uniform_loops_cut) + " uniform loops outside its work-items";
+      if (!r.applied) {
+        SPVJIT_LOG_DEBUG(subject + ": work-group left to the device: it " + r.reason);
+        return;
       }
-      SPVJIT_LOG_DEBUG(subject + (r.applied ? ": one work-item per work-group" + cut
-                                            : ": work-group left to the device: it " + r.reason));
+      // How the group runs: what a port reading the log needs to place its time.
+      std::string how = ": one work-item per work-group, " + std::to_string(r.regions) +
+                        " loops over its work-items (one per region between barriers), " +
+                        std::to_string(r.slots) + " values kept per work-item across barriers (" +
+                        std::to_string(r.slot_bytes) + " bytes per group), " +
+                        std::to_string(r.kept_once) + " kept once per group";
+      if (r.uniform_loops_cut) {
+        how += ", " + std::to_string(r.uniform_loops_cut) + " uniform loops outside its work-items";
+      }
+      SPVJIT_LOG_DEBUG(subject + how);
     });
     if (launch.group_per_item && target.bounds_checks) {
       passes.run("hoist-region-bounds-checks", [&](llvm::Module& m) {

@@ -39,7 +39,13 @@ GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& 
   internal_assert(!llvm::verifyFunction(kernel, &out))
       << "the group-loop rewrite of kernel '" << kernel.getName().str()
       << "' left invalid IR: " << out.str();
-  return {true, {}, planned.plan->uniform_loops_cut};
+  const GroupPlan& plan = *planned.plan;
+  GroupLoopsResult done{true, {}, plan.uniform_loops_cut};
+  done.regions = static_cast<unsigned>(plan.regions.size());
+  done.slots = static_cast<unsigned>(plan.slots.size());
+  for (const GroupSlot& slot : plan.slots) done.slot_bytes += slot.stride * group.total();
+  done.kept_once = static_cast<unsigned>(plan.uniform_across_barriers.size());
+  return done;
 }
 
 }  // namespace spvjit::detail

@@ -14,6 +14,7 @@
 // whole group: ir/analysis/uniformity).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "spvjit/kernel.hpp"
@@ -29,6 +30,10 @@ struct GroupLoopsResult {
   bool applied = false;
   std::string reason;  ///< why the kernel was left alone (empty when applied)
   unsigned uniform_loops_cut = 0;  ///< loops run with the work-items innermost (uniform_loops.hpp)
+  unsigned regions = 0;            ///< the loops over the group's work-items, one per region
+  unsigned slots = 0;              ///< values and private arrays kept per work-item across barriers
+  std::uint64_t slot_bytes = 0;    ///< their storage for the whole group
+  unsigned kept_once = 0;          ///< uniform values kept once per group across barriers
 };
 
 /// Choices of the rewrite beyond what the kernel says.
