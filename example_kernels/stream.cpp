@@ -67,20 +67,23 @@ KernelDef stream_triad() {
   return kb.finish();
 }
 
-KernelDef stream_dot(std::int64_t group) {
+namespace {
+
+void check_dot_group(const char* kernel, std::int64_t group) {
   if (group < 1 || group > 4096 || (group & (group - 1)) != 0) {
-    throw UserError("examples::stream_dot: group " + std::to_string(group) +
+    throw UserError(std::string("examples::") + kernel + ": group " + std::to_string(group) +
                     "; expected a power of two from 1 to 4096");
   }
-  KernelBuilder kb("stream_dot" + std::to_string(group));
-  auto partial = kb.param<Global<double>>("partial");
-  auto a = kb.param<Const<double>>("a");
-  auto b = kb.param<Const<double>>("b");
-  auto li = kb.local_index();
-  auto gi = kb.group_index();
-  auto i = kb.global_index();
+}
+
+// The dots' reduction: each work-item's `value` into local memory, halves folded onto the first
+// half level by level with a barrier each, and work-item 0 writing the group's sum to
+// partial[gi].
+template <class Partial, class Index, class V>
+void sum_group_into(KernelBuilder& kb, std::int64_t group, Partial& partial, const Index& li,
+                    const Index& gi, const V& value) {
   auto tmp = local_array<double>(kb, {group}, "tmp");
-  tmp(li) = a[i] * b[i];
+  tmp(li) = value;
   barrier(kb, Fence::Local);
   auto s = kb.var(kb.lit(group / 2));
   kb.while_([&] { return s > 0; },
@@ -90,14 +93,25 @@ KernelDef stream_dot(std::int64_t group) {
               s /= 2;
             });
   kb.if_(li == 0, [&] { partial[gi] = tmp(0); });
+}
+
+}  // namespace
+
+KernelDef stream_dot(std::int64_t group) {
+  check_dot_group("stream_dot", group);
+  KernelBuilder kb("stream_dot" + std::to_string(group));
+  auto partial = kb.param<Global<double>>("partial");
+  auto a = kb.param<Const<double>>("a");
+  auto b = kb.param<Const<double>>("b");
+  auto li = kb.local_index();
+  auto gi = kb.group_index();
+  auto i = kb.global_index();
+  sum_group_into(kb, group, partial, li, gi, a[i] * b[i]);
   return kb.finish();
 }
 
 KernelDef stream_dot_grid_stride(std::int64_t group) {
-  if (group < 1 || group > 4096 || (group & (group - 1)) != 0) {
-    throw UserError("examples::stream_dot_grid_stride: group " + std::to_string(group) +
-                    "; expected a power of two from 1 to 4096");
-  }
+  check_dot_group("stream_dot_grid_stride", group);
   KernelBuilder kb("stream_dot_grid_stride" + std::to_string(group));
   auto partial = kb.param<Global<double>>("partial");
   auto a = kb.param<Const<double>>("a");
@@ -107,17 +121,7 @@ KernelDef stream_dot_grid_stride(std::int64_t group) {
   auto gi = kb.group_index();
   auto sum = kb.var(kb.lit(0.0));
   kb.for_(kb.global_index(), n, kb.ndrange(), [&](Val<std::int64_t> j) { sum += a[j] * b[j]; });
-  auto tmp = local_array<double>(kb, {group}, "tmp");
-  tmp(li) = sum;
-  barrier(kb, Fence::Local);
-  auto s = kb.var(kb.lit(group / 2));
-  kb.while_([&] { return s > 0; },
-            [&] {
-              kb.if_(li < s, [&] { tmp(li) += tmp(li + s); });
-              barrier(kb, Fence::Local);
-              s /= 2;
-            });
-  kb.if_(li == 0, [&] { partial[gi] = tmp(0); });
+  sum_group_into(kb, group, partial, li, gi, sum);
   return kb.finish();
 }
 
