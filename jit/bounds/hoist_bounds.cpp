@@ -213,9 +213,14 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
     add(last, p.extent);
   }
   if (any_affine) add(count, b.getInt64((std::int64_t{1} << 31) + 1));
-  // A loop that never runs its body reaches nothing.
+  // A loop that never runs its body reaches nothing. With a constant trip count the test alone
+  // (IRBuilder leaves `or false, %test`, which keeps the branch from folding once the test is
+  // proven true).
+  auto* constant_count = llvm::dyn_cast<llvm::ConstantInt>(count);
   llvm::Value* inside =
-      b.CreateOr(b.CreateICmpEQ(count, b.getInt64(0)), emit_test(b, *f.getParent(), form, args));
+      constant_count && !constant_count->isZero()
+          ? emit_test(b, *f.getParent(), form, args)
+          : b.CreateOr(b.CreateICmpEQ(count, b.getInt64(0)), emit_test(b, *f.getParent(), form, args));
 
   // Two versions: the original loop without the hoisted checks, and a copy with them.
   llvm::BasicBlock* fast_entry = llvm::SplitBlock(preheader, at, &a.dt, &a.loops);

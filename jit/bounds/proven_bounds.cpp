@@ -1,11 +1,13 @@
 #include "jit/bounds/proven_bounds.hpp"
 
+#include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PatternMatch.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -95,12 +97,59 @@ bool is_id_builtin(const llvm::Value* v) {
   return name == builtin::global_id || name == builtin::local_id || name == builtin::group_id;
 }
 
-// What one check's block knows: the facts of the branches that lead to it, and which values are
-// never negative (ids, and the elements a launch passed).
+// The kernel's static work-group size per dimension, from the reqd_work_group_size specialize()
+// sets for a static workgroup (0 where unknown): a local id lies below it.
+using GroupSizes = std::array<std::uint64_t, 3>;
+
+GroupSizes static_group_sizes(const llvm::Function& kernel) {
+  GroupSizes sizes{};
+  const llvm::MDNode* reqd = kernel.getMetadata("reqd_work_group_size");
+  if (!reqd || reqd->getNumOperands() != 3) return sizes;
+  for (unsigned d = 0; d < 3; ++d) {
+    auto* c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(reqd->getOperand(d));
+    if (c) sizes[d] = c->getZExtValue();
+  }
+  return sizes;
+}
+
+// What one check's block knows: the facts of the branches that lead to it, which values are
+// never negative (ids, and the elements a launch passed), and a static group's local ids.
 class Knowledge {
  public:
-  Knowledge(std::vector<Fact> facts, const std::vector<llvm::Value*>& non_negative)
-      : facts_(std::move(facts)), non_negative_(non_negative) {}
+  Knowledge(std::vector<Fact> facts, const std::vector<llvm::Value*>& non_negative,
+            const GroupSizes& group)
+      : facts_(std::move(facts)), non_negative_(non_negative), group_(group) {}
+
+  // The values an i64 expression of constants and ids can take, by interval arithmetic over
+  // adds, subtracts, multiplies and left shifts (each wraps as the instruction does, so a
+  // result that could wrap comes out as the full range); the full range for anything else.
+  llvm::ConstantRange range(llvm::Value* v, unsigned depth = 0) const {
+    const llvm::ConstantRange full(64, /*isFullSet=*/true);
+    if (!v->getType()->isIntegerTy(64)) return full;
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return llvm::ConstantRange(c->getValue());
+    if (is_id_builtin(v)) {
+      auto* call = llvm::cast<llvm::CallInst>(v);
+      auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+      if (call->getCalledFunction()->getName() == builtin::local_id && dim &&
+          dim->getZExtValue() < 3 && group_[dim->getZExtValue()] > 0) {
+        return llvm::ConstantRange(llvm::APInt(64, 0),
+                                   llvm::APInt(64, group_[dim->getZExtValue()]));
+      }
+      return llvm::ConstantRange(llvm::APInt(64, 0), llvm::APInt::getSignedMinValue(64));
+    }
+    auto* op = llvm::dyn_cast<llvm::BinaryOperator>(v);
+    if (!op || depth >= 8) return full;
+    const llvm::ConstantRange a = range(op->getOperand(0), depth + 1);
+    if (a.isFullSet()) return full;
+    const llvm::ConstantRange b = range(op->getOperand(1), depth + 1);
+    switch (op->getOpcode()) {
+      case llvm::Instruction::Add: return a.add(b);
+      case llvm::Instruction::Sub: return a.sub(b);
+      case llvm::Instruction::Mul: return a.multiply(b);
+      case llvm::Instruction::Shl: return a.shl(b);
+      default: return full;
+    }
+  }
 
   bool never_negative(llvm::Value* v) const {
     if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return !c->isNegative();
@@ -150,6 +199,14 @@ class Knowledge {
   // Whether 0 <= index < extent here (signed, so the check's unsigned compare agrees: extent
   // is then above a non-negative index).
   bool inside(llvm::Value* index, llvm::Value* extent) const {
+    // An expression of a static group's local ids and constants, against a constant extent.
+    if (auto* e = llvm::dyn_cast<llvm::ConstantInt>(extent); e && e->getBitWidth() == 64) {
+      const llvm::ConstantRange r = range(index);
+      if (!r.isFullSet() && r.getSignedMin().isNonNegative() &&
+          r.getSignedMax().slt(e->getValue())) {
+        return true;
+      }
+    }
     const Offset at = split_offset(index);
     const auto low = lower_bound(at.base);
     if (!low || *low + at.offset < 0) return false;
@@ -164,6 +221,7 @@ class Knowledge {
  private:
   std::vector<Fact> facts_;
   const std::vector<llvm::Value*>& non_negative_;
+  const GroupSizes& group_;
 };
 
 // The operands of `v` when it is an add (or a mul).
@@ -289,6 +347,7 @@ unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const Shape
   // their product, which one zero extent makes 0 whatever the others hold.)
   std::vector<llvm::Value*> non_negative;
   for (const ShapedParam& p : shaped) non_negative.push_back(p.elements);
+  const GroupSizes group = static_group_sizes(kernel);
   // The condition of each branch whose taken side is entered from it alone: it holds in every
   // block that side dominates.
   llvm::DominatorTree tree(kernel);
@@ -306,7 +365,7 @@ unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const Shape
     for (const auto& [taken, condition] : guards) {
       if (tree.dominates(taken, check->getParent())) collect_facts(condition, facts);
     }
-    const Knowledge known(std::move(facts), non_negative);
+    const Knowledge known(std::move(facts), non_negative, group);
     const unsigned pairs = check->arg_size() / 2;
     std::vector<bool> proven(pairs);
     for (unsigned k = 0; k < pairs; ++k) {

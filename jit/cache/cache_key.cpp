@@ -48,7 +48,9 @@ std::string sha256_hex(std::string_view text) {
 // 12: the narrowing makes one bound per guarded block, not one per side effect in it.
 // 13: the builder adds the hidden arguments in HiddenArgs' sequence, after the checks are
 // settled: the ndrange's uses come in another order, and merged bounds-failure blocks with them.
-constexpr int codegen_version = 13;
+// 14: checks of expressions of a static group's local ids against constant extents proven and
+// dropped; a loop with a constant trip count is versioned on its hoisted test alone.
+constexpr int codegen_version = 14;
 
 }  // namespace
 
