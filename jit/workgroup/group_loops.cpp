@@ -43,7 +43,7 @@ GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& 
   GroupLoopsResult done{true, {}, plan.uniform_loops_cut};
   done.regions = static_cast<unsigned>(plan.regions.size());
   done.slots = static_cast<unsigned>(plan.slots.size());
-  for (const GroupSlot& slot : plan.slots) done.slot_bytes += slot.stride * group.total();
+  done.slot_bytes = plan.slot_bytes;
   done.kept_once = static_cast<unsigned>(plan.uniform_across_barriers.size());
   return done;
 }

@@ -112,7 +112,7 @@ class Planner {
     uniform_ = &plan.uniform;
     recompute_values_live_across_barriers();
     plan.uniform_across_barriers = demote_values_live_across_barriers();
-    if (!collect_slots(plan.slots)) {
+    if (!collect_slots(plan.slots, plan.slot_bytes)) {
       undo_cuts(cuts);
       return {std::nullopt, "needs more than " +
                                 std::to_string(group_loops_max_storage_bytes / 1024) +
@@ -227,10 +227,11 @@ class Planner {
     return uniform_across;
   }
 
-  bool collect_slots(std::vector<GroupSlot>& slots) const {
+  // The slots and their storage for the whole group; false past group_loops_max_storage_bytes.
+  bool collect_slots(std::vector<GroupSlot>& slots, std::uint64_t& total) const {
     const auto& layout = f_.getParent()->getDataLayout();
     const std::uint64_t items = group_.total();
-    std::uint64_t total = 0;
+    total = 0;
     for (auto& inst : f_.getEntryBlock()) {
       auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);
       if (!alloca) continue;

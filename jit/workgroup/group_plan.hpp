@@ -58,6 +58,8 @@ struct GroupPlan {
   /// Region 0 starts at the kernel's entry, region j + 1 after barrier j.
   std::vector<GroupRegion> regions;
   std::vector<GroupSlot> slots;
+  /// The slots' storage for the whole group (each stride times the group's work-items).
+  std::uint64_t slot_bytes = 0;
   /// The instructions every work-item of the group computes alike, of the prepared kernel.
   llvm::DenseSet<const llvm::Value*> uniform;
   /// The uniform values live across a barrier: kept once per group, not per work-item.
