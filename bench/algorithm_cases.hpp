@@ -42,8 +42,8 @@ constexpr const char* type_name() {
 
 template <class T>
 std::string algorithm_case(const char* algorithm, std::size_t n, const char* who) {
-  return std::string("algorithms/") + algorithm + "/" + type_name<T>() + "/" +
-         std::to_string(n) + "/" + who;
+  return std::string("algorithms/") + algorithm + "/" + type_name<T>() + "/" + std::to_string(n) +
+         "/" + who;
 }
 
 /// The measured loop of every algorithms case: `run` once untimed (it compiles spvjit's

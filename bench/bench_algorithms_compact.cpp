@@ -59,17 +59,19 @@ void copy_if_case(benchmark::State& state, std::size_t n, int who) {
     if (who == 0) {
       got = copy_if(shared_algorithms(), x, out, PositiveOf<T>{});
     } else if (who == 1) {
-      got = static_cast<std::size_t>(std::copy_if(std::execution::par, x.begin(), x.end(), out.begin(),
-                                                  [](T v) { return v > T(0); }) -
+      got = static_cast<std::size_t>(std::copy_if(std::execution::par, x.begin(), x.end(),
+                                                  out.begin(), [](T v) { return v > T(0); }) -
                                      out.begin());
     } else {
       got = static_cast<std::size_t>(
-          std::copy_if(x.begin(), x.end(), out.begin(), [](T v) { return v > T(0); }) - out.begin());
+          std::copy_if(x.begin(), x.end(), out.begin(), [](T v) { return v > T(0); }) -
+          out.begin());
     }
   };
   measure_algorithm(state, double(n) * sizeof(T), run);
   shared_context().runtime.synchronize();
-  if (got != want.size() || (got != 0 && std::memcmp(out.data(), want.data(), got * sizeof(T)) != 0)) {
+  if (got != want.size() ||
+      (got != 0 && std::memcmp(out.data(), want.data(), got * sizeof(T)) != 0)) {
     state.SkipWithError("the copy differs from std::copy_if's");
   }
 }
@@ -159,16 +161,16 @@ void register_compact() {
   const char* who_names[] = {"spvjit", "tbb", "std"};
   for (std::size_t n : algorithm_sizes) {
     for (int who = 0; who < 3; ++who) {
-      add_case(algorithm_case<T>("copy_if", n, who_names[who]),
-               [n, who](benchmark::State& s) { copy_if_case<T>(s, n, who); })
-          ->Unit(benchmark::kMicrosecond);
+      add_case(algorithm_case<T>("copy_if", n, who_names[who]), [n, who](benchmark::State& s) {
+        copy_if_case<T>(s, n, who);
+      })->Unit(benchmark::kMicrosecond);
     }
   }
   for (std::size_t n : algorithm_sizes) {
     for (int who = 0; who < 3; ++who) {
-      add_case(algorithm_case<T>("histogram", n, who_names[who]),
-               [n, who](benchmark::State& s) { histogram_case<T>(s, n, who); })
-          ->Unit(benchmark::kMicrosecond);
+      add_case(algorithm_case<T>("histogram", n, who_names[who]), [n, who](benchmark::State& s) {
+        histogram_case<T>(s, n, who);
+      })->Unit(benchmark::kMicrosecond);
     }
   }
 }

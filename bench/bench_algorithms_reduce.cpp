@@ -120,9 +120,10 @@ void register_each(const char* algorithm, Case run_case) {
   const char* who_names[] = {"spvjit", "tbb", "std"};
   for (std::size_t n : algorithm_sizes) {
     for (int who = 0; who < 3; ++who) {
-      add_case(algorithm_case<T>(algorithm, n, who_names[who]),
-               [n, who, run_case](benchmark::State& s) { run_case(s, n, who); })
-          ->Unit(benchmark::kMicrosecond);
+      add_case(algorithm_case<T>(algorithm, n, who_names[who]), [n, who,
+                                                                 run_case](benchmark::State& s) {
+        run_case(s, n, who);
+      })->Unit(benchmark::kMicrosecond);
     }
   }
 }

@@ -81,9 +81,9 @@ void register_sort() {
   const char* who_names[] = {"spvjit", "tbb", "std"};
   for (std::size_t n : algorithm_sizes) {
     for (int who = 0; who < 3; ++who) {
-      add_case(algorithm_case<T>("sort", n, who_names[who]),
-               [n, who](benchmark::State& s) { sort_case<T>(s, n, who); })
-          ->Unit(benchmark::kMillisecond);
+      add_case(algorithm_case<T>("sort", n, who_names[who]), [n, who](benchmark::State& s) {
+        sort_case<T>(s, n, who);
+      })->Unit(benchmark::kMillisecond);
     }
   }
 }

@@ -45,9 +45,9 @@ void sgemm(benchmark::State& state, std::size_t n) {
 
 void register_blas() {
   for (std::size_t n : sgemm_sizes) {
-    add_case("baseline/openblas/sgemm/Float32/" + std::to_string(n),
-             [n](benchmark::State& s) { sgemm(s, n); })
-        ->Unit(benchmark::kMillisecond);
+    add_case("baseline/openblas/sgemm/Float32/" + std::to_string(n), [n](benchmark::State& s) {
+      sgemm(s, n);
+    })->Unit(benchmark::kMillisecond);
   }
 }
 

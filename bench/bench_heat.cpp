@@ -98,7 +98,9 @@ std::string first_difference(const HeatCase& c, const std::vector<float>& got,
 }
 
 // One read and one write of every cell per step.
-double bytes_per_step(const HeatCase& c) { return 2.0 * sizeof(float) * static_cast<double>(cells(c)); }
+double bytes_per_step(const HeatCase& c) {
+  return 2.0 * sizeof(float) * static_cast<double>(cells(c));
+}
 
 void heat_openmp(benchmark::State& state, const HeatCase& c) {
   const std::vector<float> start = initial_grid(c);
@@ -136,8 +138,7 @@ void heat_spvjit(benchmark::State& state, const HeatCase& c) {
     if (c.rank == 2) {
       kernel.launch(NDRange{n, n}, shaped(*unew, {n, n}), shaped(*u, {n, n}), heat_alpha);
     } else {
-      kernel.launch(NDRange{n, n, n}, shaped(*unew, {n, n, n}), shaped(*u, {n, n, n}),
-                    heat_alpha);
+      kernel.launch(NDRange{n, n, n}, shaped(*unew, {n, n, n}), shaped(*u, {n, n, n}), heat_alpha);
     }
     std::swap(u, unew);
   };
@@ -161,10 +162,12 @@ void register_heat() {
   for (const HeatCase& c : heat_cases) {
     const std::string prefix =
         "apps/heat" + std::to_string(c.rank) + "d/" + std::to_string(c.n) + "/";
-    add_case(prefix + "spvjit", [c](benchmark::State& s) { heat_spvjit(s, c); })
-        ->Unit(benchmark::kMillisecond);
-    add_case(prefix + "openmp", [c](benchmark::State& s) { heat_openmp(s, c); })
-        ->Unit(benchmark::kMillisecond);
+    add_case(prefix + "spvjit", [c](benchmark::State& s) {
+      heat_spvjit(s, c);
+    })->Unit(benchmark::kMillisecond);
+    add_case(prefix + "openmp", [c](benchmark::State& s) {
+      heat_openmp(s, c);
+    })->Unit(benchmark::kMillisecond);
   }
 }
 

@@ -93,8 +93,8 @@ void compile_in_child(benchmark::State& state, bool cold, const std::string& mod
     if (cold) {
       // Empty directories under /tmp, removed with everything in them.
       test::TempDir pocl_cache("spvjit-bench"), spvjit_cache("spvjit-bench");
-      r = run_and_parse(mode, {{"POCL_CACHE_DIR", pocl_cache.path()},
-                               {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
+      r = run_and_parse(
+          mode, {{"POCL_CACHE_DIR", pocl_cache.path()}, {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
     } else {
       r = run_and_parse(mode);
     }
@@ -111,14 +111,15 @@ void compile_statements(benchmark::State& state, std::size_t statements) {
   double compile = 0, launch = 0, spirv = 0;
   for (auto _ : state) {
     test::TempDir pocl_cache("spvjit-bench"), spvjit_cache("spvjit-bench");
-    const ChildResult child =
-        run_child("compile_statements=" + std::to_string(statements),
-                  {{"POCL_CACHE_DIR", pocl_cache.path()}, {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
+    const ChildResult child = run_child(
+        "compile_statements=" + std::to_string(statements),
+        {{"POCL_CACHE_DIR", pocl_cache.path()}, {"SPVJIT_CACHE_DIR", spvjit_cache.path()}});
     double c = 0, l = 0, bytes = 0;
     std::istringstream in(child.output);
     if (child.status != 0 || !(in >> c >> l >> bytes)) {
-      state.SkipWithError(("child exited with status " + std::to_string(child.status) + ": " +
-                           child.output).c_str());
+      state.SkipWithError(
+          ("child exited with status " + std::to_string(child.status) + ": " + child.output)
+              .c_str());
       return;
     }
     state.SetIterationTime(c + l);

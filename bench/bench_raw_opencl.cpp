@@ -52,8 +52,10 @@ class RawLaunch {
         raw::check(clSetKernelArg(k, a, sizeof(cl_long), &elements), "clSetKernelArg");
       }
       const cl_long fast_end = std::min(elements, extent_[0]);
-      raw::check(clSetKernelArg(k, first_bounds_arg + 3, sizeof(fast_end), &fast_end), "clSetKernelArg");
-      raw::check(clSetKernelArg(k, first_bounds_arg + 2, sizeof(no_record), &no_record), "clSetKernelArg");
+      raw::check(clSetKernelArg(k, first_bounds_arg + 3, sizeof(fast_end), &fast_end),
+                 "clSetKernelArg");
+      raw::check(clSetKernelArg(k, first_bounds_arg + 2, sizeof(no_record), &no_record),
+                 "clSetKernelArg");
     }
     launch();
     check();

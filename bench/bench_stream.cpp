@@ -5,11 +5,12 @@
 // of 64 groups sums its grid-stride share of the elements), against the same loops in OpenMP
 // (bench/openmp_stream.hpp), at an L2-sized n (2^18: 2 MiB per array) and a DRAM one (2^25:
 // 256 MiB). An iteration is a fixed number of steps; each step is one launch (the dots: one
-// launch, the partial sums read back and added). The counters are bench_heat.cpp's: allocs and bytes (per iteration), `steps`,
-// `us_per_step` and bytes_per_second (STREAM's count: every array the kernel reads or writes,
-// once per element and step). After timing, each spvjit case compares its output with the
-// OpenMP loop's bit for bit (the inputs make every product and sum exact, so dot's order of
-// additions does not change its bits) and fails (SkipWithError) naming the first difference.
+// launch, the partial sums read back and added). The counters are bench_heat.cpp's: allocs and
+// bytes (per iteration), `steps`, `us_per_step` and bytes_per_second (STREAM's count: every array
+// the kernel reads or writes, once per element and step). After timing, each spvjit case compares
+// its output with the OpenMP loop's bit for bit (the inputs make every product and sum exact, so
+// dot's order of additions does not change its bits) and fails (SkipWithError) naming the first
+// difference.
 #include <cstdint>
 #include <cstdio>
 #include <span>
@@ -32,12 +33,10 @@ struct StreamKernel {
   unsigned arrays;  // read or written per element
 };
 
-constexpr StreamKernel stream_kernels[] = {{Stream::Copy, "copy", 2},
-                                           {Stream::Scale, "scale", 2},
-                                           {Stream::Add, "add", 3},
-                                           {Stream::Triad, "triad", 3},
-                                           {Stream::Dot, "dot", 2},
-                                           {Stream::DotGridStride, "dot_grid_stride", 2}};
+constexpr StreamKernel stream_kernels[] = {
+    {Stream::Copy, "copy", 2}, {Stream::Scale, "scale", 2},
+    {Stream::Add, "add", 3},   {Stream::Triad, "triad", 3},
+    {Stream::Dot, "dot", 2},   {Stream::DotGridStride, "dot_grid_stride", 2}};
 
 struct StreamSize {
   std::size_t n;

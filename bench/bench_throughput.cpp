@@ -1,6 +1,6 @@
 // throughput/saxpy/<T>/<N>/{scalar,coarsened,coarsened_unchecked,vector,openmp}: the saxpy
-// kernel without and with SIMD coarsening (jit/coarsen/coarsen.hpp), coarsened with its bounds checks
-// compiled out (JitOptions::bounds_checks = false: what the checks cost), saxpy written with
+// kernel without and with SIMD coarsening (jit/coarsen/coarsen.hpp), coarsened with its bounds
+// checks compiled out (JitOptions::bounds_checks = false: what the checks cost), saxpy written with
 // Vec<T, W> by hand (W = the coarsening's width), and the OpenMP loop; launch + synchronize
 // per iteration.
 // throughput/matmul/Float32/<N>/{cpp_naive,openmp_tiled,scalar,coarsened,coarsened_unchecked,
@@ -9,8 +9,8 @@
 // (bench/openmp_matmul.hpp), the one-output-per-work-item kernel without and with coarsening (and
 // coarsened without bounds checks), the 16 x 16 tiled kernel, and the
 // register-blocked examples::performant_matmul (shared Jit, bounds checks on; its two packing
-// launches are inside each iteration). Each case reports `wall_us` (wall time per iteration) besides
-// bytes_per_second (saxpy) or flops (matmul, 2 N^3 per product, over wall time).
+// launches are inside each iteration). Each case reports `wall_us` (wall time per iteration)
+// besides bytes_per_second (saxpy) or flops (matmul, 2 N^3 per product, over wall time).
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -113,7 +113,13 @@ void saxpy(benchmark::State& state, Variant variant, std::size_t n) {
 }
 
 enum class Matmul {
-  CppNaive, OpenMPTiled, Scalar, Coarsened, CoarsenedUnchecked, Tiled, Performant
+  CppNaive,
+  OpenMPTiled,
+  Scalar,
+  Coarsened,
+  CoarsenedUnchecked,
+  Tiled,
+  Performant
 };
 
 const KernelDef& naive_kernel() {
@@ -131,9 +137,12 @@ std::function<void()> performant_launch(Jit& jit, Runtime& rt, Buffer<float>& C,
   static const KernelDef defs[] = {examples::performant_matmul_pack_a(),
                                    examples::performant_matmul_pack_b(),
                                    examples::performant_matmul()};
-  Kernel pack_a = jit.compile(defs[0]), pack_b = jit.compile(defs[1]), product = jit.compile(defs[2]);
-  auto Ap = std::make_shared<Buffer<float>>(rt.zeros<float>(examples::performant_matmul_packed_a_size(n, n)));
-  auto Bp = std::make_shared<Buffer<float>>(rt.zeros<float>(examples::performant_matmul_packed_b_size(n, n)));
+  Kernel pack_a = jit.compile(defs[0]), pack_b = jit.compile(defs[1]),
+         product = jit.compile(defs[2]);
+  auto Ap = std::make_shared<Buffer<float>>(
+      rt.zeros<float>(examples::performant_matmul_packed_a_size(n, n)));
+  auto Bp = std::make_shared<Buffer<float>>(
+      rt.zeros<float>(examples::performant_matmul_packed_b_size(n, n)));
   const auto size = static_cast<std::int64_t>(n);
   return [=, &C, &A, &B]() mutable {
     pack_a.launch(examples::performant_matmul_pack_a_range(n, n), *Ap, A, size, size);
@@ -181,7 +190,9 @@ void matmul(benchmark::State& state, Matmul variant, std::size_t n) {
     } else {
       Kernel kernel = jit.compile(tiled ? tiled_kernel() : naive_kernel(), spec);
       const auto size = static_cast<std::int64_t>(n);
-      launch = [=, &C, &A, &B]() mutable { kernel.launch(NDRange{n, n}, C, A, B, size, size, size); };
+      launch = [=, &C, &A, &B]() mutable {
+        kernel.launch(NDRange{n, n}, C, A, B, size, size, size);
+      };
     }
     launch();
     ctx->runtime.synchronize();
@@ -208,8 +219,9 @@ void register_saxpy_type() {
     for (auto [variant, label] : variants) {
       const std::string name = std::string("throughput/saxpy/") + julia_name<T>() + "/" +
                                std::to_string(n) + "/" + label;
-      add_case(name, [variant, n](benchmark::State& s) { saxpy<T>(s, variant, n); })
-          ->Unit(benchmark::kMicrosecond);
+      add_case(name, [variant, n](benchmark::State& s) {
+        saxpy<T>(s, variant, n);
+      })->Unit(benchmark::kMicrosecond);
     }
   }
 }
@@ -220,19 +232,20 @@ void register_throughput() {
   register_saxpy_type<half>();
   register_saxpy_type<float>();
   register_saxpy_type<double>();
-  const std::pair<Matmul, const char*> variants[] = {{Matmul::CppNaive, "cpp_naive"},
-                                                     {Matmul::OpenMPTiled, "openmp_tiled"},
-                                                     {Matmul::Scalar, "scalar"},
-                                                     {Matmul::Coarsened, "coarsened"},
-                                                     {Matmul::CoarsenedUnchecked, "coarsened_unchecked"},
-                                                     {Matmul::Tiled, "tiled"},
-                                                     {Matmul::Performant, "performant"}};
+  const std::pair<Matmul, const char*> variants[] = {
+      {Matmul::CppNaive, "cpp_naive"},
+      {Matmul::OpenMPTiled, "openmp_tiled"},
+      {Matmul::Scalar, "scalar"},
+      {Matmul::Coarsened, "coarsened"},
+      {Matmul::CoarsenedUnchecked, "coarsened_unchecked"},
+      {Matmul::Tiled, "tiled"},
+      {Matmul::Performant, "performant"}};
   for (std::size_t n : sgemm_sizes) {
     for (auto [variant, label] : variants) {
-      const std::string name =
-          "throughput/matmul/Float32/" + std::to_string(n) + "/" + label;
-      add_case(name, [variant, n](benchmark::State& s) { matmul(s, variant, n); })
-          ->Unit(benchmark::kMillisecond);
+      const std::string name = "throughput/matmul/Float32/" + std::to_string(n) + "/" + label;
+      add_case(name, [variant, n](benchmark::State& s) {
+        matmul(s, variant, n);
+      })->Unit(benchmark::kMillisecond);
     }
   }
 }

@@ -82,17 +82,19 @@ std::string first_difference(std::size_t n, const std::vector<float>& got,
   if (mismatch.first == got.end()) return "";
   const auto at = static_cast<std::size_t>(mismatch.first - got.begin());
   char text[160];
-  std::snprintf(text, sizeof text, "cell (%zu, %zu) = %.9g (spvjit), %.9g (OpenMP)", at % n,
-                at / n, *mismatch.first, *mismatch.second);
+  std::snprintf(text, sizeof text, "cell (%zu, %zu) = %.9g (spvjit), %.9g (OpenMP)", at % n, at / n,
+                *mismatch.first, *mismatch.second);
   return text;
 }
 
 // x, D, two faces of L and z: once per cell and step.
-double bytes_per_step(const MultCase& c) { return 5.0 * sizeof(float) * static_cast<double>(c.n * c.n); }
+double bytes_per_step(const MultCase& c) {
+  return 5.0 * sizeof(float) * static_cast<double>(c.n * c.n);
+}
 
 void mult_openmp(benchmark::State& state, const MultCase& c) {
   const Fields f = problem(c.n);
-  std::vector<float> z(c.n * c.n, 0.0f);  // fill!(p.z, 0)
+  std::vector<float> z(c.n * c.n, 0.0f);                                           // fill!(p.z, 0)
   openmp::waterlily_mult(z.data(), f.L.data(), f.D.data(), f.x.data(), c.n, c.n);  // untimed
 
   measure_steps(
@@ -116,8 +118,8 @@ void mult_spvjit(benchmark::State& state, const MultCase& c) {
   const Buffer<float> x = ctx->runtime.upload(f.x);
   const std::int64_t first = 1;  // inside(z) starts at (1, 1): I0
   auto step = [&] {
-    kernel.launch(NDRange{n - 2, n - 2}, shaped(z, {n, n}), shaped(L, {n, n, 2}),
-                  shaped(D, {n, n}), shaped(x, {n, n}), first, first);
+    kernel.launch(NDRange{n - 2, n - 2}, shaped(z, {n, n}), shaped(L, {n, n, 2}), shaped(D, {n, n}),
+                  shaped(x, {n, n}), first, first);
   };
   step();  // the first launch, out of the measurement
   ctx->runtime.synchronize();
@@ -137,10 +139,12 @@ void mult_spvjit(benchmark::State& state, const MultCase& c) {
 void register_waterlily() {
   for (const MultCase& c : mult_cases) {
     const std::string prefix = "apps/waterlily_mult/" + std::to_string(c.n) + "/";
-    add_case(prefix + "spvjit", [c](benchmark::State& s) { mult_spvjit(s, c); })
-        ->Unit(benchmark::kMillisecond);
-    add_case(prefix + "openmp", [c](benchmark::State& s) { mult_openmp(s, c); })
-        ->Unit(benchmark::kMillisecond);
+    add_case(prefix + "spvjit", [c](benchmark::State& s) {
+      mult_spvjit(s, c);
+    })->Unit(benchmark::kMillisecond);
+    add_case(prefix + "openmp", [c](benchmark::State& s) {
+      mult_openmp(s, c);
+    })->Unit(benchmark::kMillisecond);
   }
 }
 

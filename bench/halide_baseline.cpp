@@ -32,7 +32,11 @@ Halide::Func sgemm_pipeline(Halide::ImageParam& a, Halide::ImageParam& b,
   // Each task: a block of two vectors by eight rows, summed in registers (16 accumulators)
   // over all of k, then stored; blocks spread over the thread pool.
   const int vector = target.natural_vector_size<float>();
-  c.tile(x, y, xi, yi, 2 * vector, 8).fuse(x, y, tile).parallel(tile).vectorize(xi, vector).unroll(xi);
+  c.tile(x, y, xi, yi, 2 * vector, 8)
+      .fuse(x, y, tile)
+      .parallel(tile)
+      .vectorize(xi, vector)
+      .unroll(xi);
   product.compute_at(c, tile).vectorize(x, vector).unroll(x).unroll(y);
   product.update().reorder(x, y, k).vectorize(x, vector).unroll(x).unroll(y);
   c.compile_jit(target);
@@ -122,12 +126,14 @@ void add_case(const std::string& name, F body, benchmark::TimeUnit unit) {
 int main(int argc, char** argv) {
   using namespace spvjit::bench;
   for (std::size_t n : saxpy_sizes) {
-    add_case("baseline/halide/saxpy/Float32/" + std::to_string(n),
-             [n](benchmark::State& s) { saxpy(s, n); }, benchmark::kMicrosecond);
+    add_case(
+        "baseline/halide/saxpy/Float32/" + std::to_string(n),
+        [n](benchmark::State& s) { saxpy(s, n); }, benchmark::kMicrosecond);
   }
   for (std::size_t n : sgemm_sizes) {
-    add_case("baseline/halide/sgemm/Float32/" + std::to_string(n),
-             [n](benchmark::State& s) { sgemm(s, n); }, benchmark::kMillisecond);
+    add_case(
+        "baseline/halide/sgemm/Float32/" + std::to_string(n),
+        [n](benchmark::State& s) { sgemm(s, n); }, benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
   // PoCL reads POCL_DEVICES once, at its first use: name both devices before any OpenCL call,
   // for the adaptive Runtime and for the raw OpenCL baseline, which takes the first SPIR-V
   // device (basic) and so runs the 16-item launches where spvjit routes them.
-  if (!std::getenv("SPVJIT_BENCH_DISPATCH") || std::string_view(std::getenv("SPVJIT_BENCH_DISPATCH")) != "single") {
+  if (!std::getenv("SPVJIT_BENCH_DISPATCH") ||
+      std::string_view(std::getenv("SPVJIT_BENCH_DISPATCH")) != "single") {
     ::setenv("POCL_DEVICES", "basic pthread", 0);
   }
   const std::string group = take_group(argc, argv);

@@ -4,7 +4,7 @@ namespace spvjit::bench::openmp {
 
 void waterlily_mult(float* z, const float* L, const float* D, const float* x, std::size_t n,
                     std::size_t m) {
-  if (n < 3 || m < 3) return;  // no interior
+  if (n < 3 || m < 3) return;   // no interior
   const float* L1 = L;          // faces in dimension 0
   const float* L2 = L + n * m;  // faces in dimension 1
 #pragma omp parallel for schedule(static)

@@ -20,9 +20,9 @@ class WallRate {
     const double iterations = static_cast<double>(state.iterations());
     if (seconds <= 0 || iterations <= 0) return;
     state.counters["wall_us"] = seconds / iterations * 1e6;
-    state.counters[counter] = benchmark::Counter(per_iteration * iterations / seconds,
-                                                 benchmark::Counter::kDefaults,
-                                                 benchmark::Counter::kIs1024);
+    state.counters[counter] =
+        benchmark::Counter(per_iteration * iterations / seconds, benchmark::Counter::kDefaults,
+                           benchmark::Counter::kIs1024);
   }
 
  private:

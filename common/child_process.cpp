@@ -149,8 +149,8 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
 
   sigset_t all, previous;
   sigfillset(&all);
-  ChildSetup setup{program.c_str(), argv.data(), environ, in.get(), out_write.get(),
-                   err_write.get(), &previous};
+  ChildSetup setup{program.c_str(), argv.data(),     environ,  in.get(),
+                   out_write.get(), err_write.get(), &previous};
   // The child's stack; the parent is suspended until the child has called execve (CLONE_VFORK).
   constexpr std::size_t stack_size = 64 * 1024;
   void* stack = ::mmap(nullptr, stack_size, PROT_READ | PROT_WRITE,
@@ -166,8 +166,10 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   ::munmap(stack, stack_size);
   if (pid < 0) {
     errno = clone_errno;
-    fail("cannot start " + program + (clone_errno == EAGAIN ? " (the process is at its pids or "
-                                                              "process-count limit?)" : ""));
+    fail("cannot start " + program +
+         (clone_errno == EAGAIN ? " (the process is at its pids or "
+                                  "process-count limit?)"
+                                : ""));
   }
   Fd child(pidfd);
   out_write.reset();

@@ -16,12 +16,12 @@ namespace spvjit::detail {
 
 struct ChildResult {
   bool status_known = true;  ///< false: the host's SIGCHLD handling collected it first
-  bool exited = false;    ///< it called exit; else it was killed (timed_out, or a signal)
-  int exit_code = 0;      ///< with exited
-  int signal = 0;         ///< the signal that ended it, without exited
-  bool timed_out = false;  ///< killed by us after `timeout`
-  std::string out;        ///< its standard output
-  std::string err;        ///< its standard error
+  bool exited = false;       ///< it called exit; else it was killed (timed_out, or a signal)
+  int exit_code = 0;         ///< with exited
+  int signal = 0;            ///< the signal that ended it, without exited
+  bool timed_out = false;    ///< killed by us after `timeout`
+  std::string out;           ///< its standard output
+  std::string err;           ///< its standard error
 };
 
 /// Runs `program` with `args` (argv[1..]) and this process's environment; `input` is its

@@ -84,8 +84,9 @@ std::uint64_t parse_number(const char* name, std::string_view value, std::uint64
     }
   }
   if (!ok || v < min || v > max) {
-    throw_bad_env(name, value, std::string(what) + " from " + std::to_string(min) + " to " +
-                                   std::to_string(max));
+    throw_bad_env(
+        name, value,
+        std::string(what) + " from " + std::to_string(min) + " to " + std::to_string(max));
   }
   return v;
 }

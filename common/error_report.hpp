@@ -51,8 +51,7 @@ class ErrorReport {
     return *this;
   }
   template <class Number>
-    requires std::is_arithmetic_v<Number>
-  ErrorReport& operator<<(Number n) {
+  requires std::is_arithmetic_v<Number> ErrorReport& operator<<(Number n) {
     message_ += std::to_string(n);
     return *this;
   }
@@ -65,9 +64,9 @@ class ErrorReport {
 
 }  // namespace spvjit::detail
 
-#define spvjit_report_if(kind, cond, where)                                             \
-  if (cond) [[likely]] {                                                                \
-  } else                                                                                \
+#define spvjit_report_if(kind, cond, where) \
+  if (cond) [[likely]] {                    \
+  } else                                    \
     ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::kind, where, __FILE__, __LINE__)
 
 /// A misuse of the API, when `cond` fails: a UserError "<where>: <message>".
@@ -77,8 +76,7 @@ class ErrorReport {
   ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::User, \
                                 ::spvjit::detail::Where __VA_ARGS__, __FILE__, __LINE__)
 /// An invariant of spvjit's own, when `cond` fails: an InternalError naming this file and line.
-#define internal_assert(cond) \
-  spvjit_report_if(Internal, (cond), (::spvjit::detail::Where{}))
-#define internal_error                                                 \
-  ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::Internal, \
-                                ::spvjit::detail::Where{}, __FILE__, __LINE__)
+#define internal_assert(cond) spvjit_report_if(Internal, (cond), (::spvjit::detail::Where{}))
+#define internal_error                                                                            \
+  ::spvjit::detail::ErrorReport(::spvjit::detail::ErrorKind::Internal, ::spvjit::detail::Where{}, \
+                                __FILE__, __LINE__)

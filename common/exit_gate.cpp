@@ -17,9 +17,9 @@ namespace {
 // after exit() has destroyed the other statics.
 struct Gate {
   std::atomic<bool> exiting{false};
-  std::atomic<int> threads_inside{0};  ///< threads with an outermost WorkScope open
-  std::atomic<std::uint64_t> owners{0};      ///< Runtimes and Jits made
-  std::atomic<std::uint64_t> registered{0};  ///< `owners` when the handler was last registered
+  std::atomic<int> threads_inside{0};           ///< threads with an outermost WorkScope open
+  std::atomic<std::uint64_t> owners{0};         ///< Runtimes and Jits made
+  std::atomic<std::uint64_t> registered{0};     ///< `owners` when the handler was last registered
   std::atomic<std::uint64_t> registrations{0};  ///< successful std::atexit calls
   std::mutex registering;
   std::mutex draining;  ///< held while exit() drains, and by add and remove
@@ -109,7 +109,8 @@ WorkScope::~WorkScope() {
   // Runtime or Jit, and after each thread's 1st, 2nd, 4th, 8th, ... piece of work: the
   // statics are made by the first compiles and launches, and the table grows by a logarithm.
   const std::uint64_t n = ++finished_here;
-  if ((n & (n - 1)) == 0 || new_owner) [[unlikely]] register_handler(g);
+  if ((n & (n - 1)) == 0 || new_owner) [[unlikely]]
+    register_handler(g);
 }
 
 void WorkScope::note_lookup() noexcept {

@@ -58,7 +58,7 @@ class WorkScope {
 
  private:
   void enter() noexcept;
-  bool counted_ = false;  ///< this scope made the thread count as inside
+  bool counted_ = false;   ///< this scope made the thread count as inside
   bool registers_ = true;  ///< registers the handler when it ends, at the counts above
 };
 

@@ -33,11 +33,11 @@ void run_on_full_stack_thread(void (*job)(void*), void* context);
 template <class F>
 decltype(auto) with_full_stack(F&& f) {
   const WorkScope scope;  // the work it runs is spvjit's: exit() waits for it (exit_gate.hpp)
-  if (this_thread_has_full_stack()) [[likely]] return std::forward<F>(f)();
+  if (this_thread_has_full_stack()) [[likely]]
+    return std::forward<F>(f)();
   using R = decltype(std::forward<F>(f)());
   if constexpr (std::is_void_v<R>) {
-    run_on_full_stack_thread([](void* p) { (*static_cast<std::remove_reference_t<F>*>(p))(); },
-                             &f);
+    run_on_full_stack_thread([](void* p) { (*static_cast<std::remove_reference_t<F>*>(p))(); }, &f);
   } else {
     struct Call {
       std::remove_reference_t<F>* f;

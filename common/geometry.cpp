@@ -36,8 +36,8 @@ std::string show(const std::optional<E>& e) {
 
 // Every geometry error shows all four sizes, static and launch, as KernelAbstractions does.
 [[noreturn, gnu::cold, gnu::noinline]] void refuse(const GeometryRules& rules, const NDRange* nd,
-                                                    const WorkGroup* wg, GeometryAsker asker,
-                                                    const std::string& what) {
+                                                   const WorkGroup* wg, GeometryAsker asker,
+                                                   const std::string& what) {
   user_error({asker.stage, asker.kernel})
       << what << " [ndrange static " << show(rules.statics->ndrange) << ", launch " << show(nd)
       << "; workgroup static " << show(rules.statics->workgroup) << ", launch " << show(wg) << "]";
@@ -48,8 +48,8 @@ std::string show(const std::optional<E>& e) {
 
 namespace geometry_error {
 
-void extent(const GeometryRules& rules, const NDRange* nd, const WorkGroup* wg,
-            GeometryAsker asker, const char* what, const Extent3& e) {
+void extent(const GeometryRules& rules, const NDRange* nd, const WorkGroup* wg, GeometryAsker asker,
+            const char* what, const Extent3& e) {
   if (e.dims < 1 || e.dims > 3) {
     refuse(rules, nd, wg, asker,
            std::string(what) + " has " + std::to_string(e.dims) + " dimensions; expected 1 to 3");
@@ -107,9 +107,9 @@ void padding(const GeometryRules& rules, const NDRange* nd, const WorkGroup* wg,
 
 void too_many(const GeometryRules& rules, const NDRange* nd, const WorkGroup* wg,
               GeometryAsker asker, const NDRange& range) {
-  refuse(rules, nd, wg, asker,
-         "ndrange " + range.to_string() +
-             " is too large: the total of work-items overflows size_t");
+  refuse(
+      rules, nd, wg, asker,
+      "ndrange " + range.to_string() + " is too large: the total of work-items overflows size_t");
 }
 
 void no_ndrange(const GeometryRules& rules, const WorkGroup* wg, GeometryAsker asker) {
@@ -141,7 +141,6 @@ void stack(const GeometryRules& rules, GeometryAsker asker) {
 }
 
 }  // namespace geometry_error
-
 
 namespace {
 

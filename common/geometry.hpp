@@ -77,8 +77,8 @@ namespace geometry_error {
                                        const WorkGroup& bad, const char* range_what,
                                        const NDRange& range);
 [[noreturn, gnu::cold]] void padding(const GeometryRules& rules, const NDRange* nd,
-                                     const WorkGroup* wg, GeometryAsker asker,
-                                     const NDRange& range, const WorkGroup& group);
+                                     const WorkGroup* wg, GeometryAsker asker, const NDRange& range,
+                                     const WorkGroup& group);
 [[noreturn, gnu::cold]] void too_many(const GeometryRules& rules, const NDRange* nd,
                                       const WorkGroup* wg, GeometryAsker asker,
                                       const NDRange& range);
@@ -109,8 +109,7 @@ inline bool workgroup_ok(const GeometryRules& rules, const WorkGroup& wg, const 
   // Each dimension within its own limit first, so the product cannot overflow. Sizes beyond the
   // ndrange's dimensions must be 1: a group of 16 over a dimension of 1 is never meant.
   return (range.dims >= 2 || w[1] == 1) && (range.dims >= 3 || w[2] == 1) && w[0] != 0 &&
-         w[1] != 0 && w[2] != 0 &&
-         (!most[0] || w[0] <= most[0]) && (!most[1] || w[1] <= most[1]) &&
+         w[1] != 0 && w[2] != 0 && (!most[0] || w[0] <= most[0]) && (!most[1] || w[1] <= most[1]) &&
          (!most[2] || w[2] <= most[2]) && (!max_items || w[0] * w[1] * w[2] <= max_items);
 }
 
@@ -203,7 +202,8 @@ inline NDRange coarsened(const NDRange& nd, std::size_t coarsen) noexcept {
 [[gnu::always_inline]] inline Specialization settle_statics(const GeometryRules& rules,
                                                             GeometryAsker asker) {
   Specialization spec = *rules.statics;
-  if (!rules.stack.fits(1)) [[unlikely]] geometry_error::stack(rules, asker);
+  if (!rules.stack.fits(1)) [[unlikely]]
+    geometry_error::stack(rules, asker);
   if (spec.ndrange) {
     spec.workgroup = plan(rules, nullptr, nullptr, asker).workgroup;
   } else if (spec.workgroup) {

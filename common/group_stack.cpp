@@ -22,8 +22,8 @@ std::string GroupStack::refusal(const std::string& group, std::size_t items) con
   const std::string where =
       " bytes on the stack of the thread that runs the group (PoCL keeps each work-item's "
       "private arrays and values held across barrier() there); a group may use half of that "
-      "thread's " + std::to_string(thread_stack) + "-byte stack, " + std::to_string(budget()) +
-      " bytes";
+      "thread's " +
+      std::to_string(thread_stack) + "-byte stack, " + std::to_string(budget()) + " bytes";
   if (per_item > budget()) {
     return "one work-item alone would keep " + std::to_string(per_item) + where +
            ": use smaller private arrays or hold fewer values across barrier()";

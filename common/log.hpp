@@ -37,11 +37,11 @@ std::string last_warning();
 
 }  // namespace spvjit::detail
 
-#define SPVJIT_LOG_AT(level, message)                                  \
-  do {                                                                 \
-    if (::spvjit::detail::log_enabled(level)) {                        \
-      ::spvjit::detail::log_line(level, message);                      \
-    }                                                                  \
+#define SPVJIT_LOG_AT(level, message)             \
+  do {                                            \
+    if (::spvjit::detail::log_enabled(level)) {   \
+      ::spvjit::detail::log_line(level, message); \
+    }                                             \
   } while (0)
 #define SPVJIT_LOG_INFO(message) SPVJIT_LOG_AT(::spvjit::detail::LogLevel::Info, message)
 #define SPVJIT_LOG_DEBUG(message) SPVJIT_LOG_AT(::spvjit::detail::LogLevel::Debug, message)

@@ -39,7 +39,10 @@ std::string describe_pointer(const StructField& f) {
 
 StructLayout::StructLayout(std::string name, std::uint32_t size, std::uint32_t align,
                            std::vector<StructField> fields, bool by_shape)
-    : name_(std::move(name)), size_(size), align_(align), fields_(std::move(fields)),
+    : name_(std::move(name)),
+      size_(size),
+      align_(align),
+      fields_(std::move(fields)),
       by_shape_(by_shape) {
   const std::string operation = "layout of struct " + name_;
   const detail::Where where{operation};

@@ -9,28 +9,44 @@ namespace spvjit {
 
 std::string_view name(Scalar s) noexcept {
   switch (s) {
-    case Scalar::Bool: return "bool";
-    case Scalar::I8: return "i8";
-    case Scalar::U8: return "u8";
-    case Scalar::I16: return "i16";
-    case Scalar::U16: return "u16";
-    case Scalar::I32: return "i32";
-    case Scalar::U32: return "u32";
-    case Scalar::I64: return "i64";
-    case Scalar::U64: return "u64";
-    case Scalar::F16: return "f16";
-    case Scalar::F32: return "f32";
-    case Scalar::F64: return "f64";
+    case Scalar::Bool:
+      return "bool";
+    case Scalar::I8:
+      return "i8";
+    case Scalar::U8:
+      return "u8";
+    case Scalar::I16:
+      return "i16";
+    case Scalar::U16:
+      return "u16";
+    case Scalar::I32:
+      return "i32";
+    case Scalar::U32:
+      return "u32";
+    case Scalar::I64:
+      return "i64";
+    case Scalar::U64:
+      return "u64";
+    case Scalar::F16:
+      return "f16";
+    case Scalar::F32:
+      return "f32";
+    case Scalar::F64:
+      return "f64";
   }
   return "?";
 }
 
 std::string_view name(AddressSpace a) noexcept {
   switch (a) {
-    case AddressSpace::Private: return "private";
-    case AddressSpace::Global: return "global";
-    case AddressSpace::Constant: return "constant";
-    case AddressSpace::Local: return "local";
+    case AddressSpace::Private:
+      return "private";
+    case AddressSpace::Global:
+      return "global";
+    case AddressSpace::Constant:
+      return "constant";
+    case AddressSpace::Local:
+      return "local";
   }
   return "?";
 }
@@ -39,16 +55,20 @@ unsigned size_of(Scalar s) noexcept {
   switch (s) {
     case Scalar::Bool:
     case Scalar::I8:
-    case Scalar::U8: return 1;
+    case Scalar::U8:
+      return 1;
     case Scalar::I16:
     case Scalar::U16:
-    case Scalar::F16: return 2;
+    case Scalar::F16:
+      return 2;
     case Scalar::I32:
     case Scalar::U32:
-    case Scalar::F32: return 4;
+    case Scalar::F32:
+      return 4;
     case Scalar::I64:
     case Scalar::U64:
-    case Scalar::F64: return 8;
+    case Scalar::F64:
+      return 8;
   }
   return 0;
 }
@@ -71,7 +91,7 @@ half to_half(float value) noexcept {
   }
   const int e = static_cast<int>(exp) - 127 + 15;
   if (e >= 31) return half{static_cast<std::uint16_t>(sign | 0x7c00u)};  // overflow to inf
-  if (e <= 0) {  // subnormal half or zero
+  if (e <= 0) {                                                          // subnormal half or zero
     if (e < -10) return half{static_cast<std::uint16_t>(sign)};
     mant |= 0x800000u;
     const unsigned shift = static_cast<unsigned>(14 - e);

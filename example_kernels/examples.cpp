@@ -45,10 +45,14 @@ KernelDef saxpy_vector_of() {
 template <class T>
 KernelDef saxpy_vector_lanes(unsigned lanes) {
   switch (lanes) {
-    case 2: return saxpy_vector_of<T, 2>();
-    case 4: return saxpy_vector_of<T, 4>();
-    case 8: return saxpy_vector_of<T, 8>();
-    case 16: return saxpy_vector_of<T, 16>();
+    case 2:
+      return saxpy_vector_of<T, 2>();
+    case 4:
+      return saxpy_vector_of<T, 4>();
+    case 8:
+      return saxpy_vector_of<T, 8>();
+    case 16:
+      return saxpy_vector_of<T, 16>();
   }
   throw UserError("examples::saxpy_vector: " + std::to_string(lanes) +
                   " lanes; expected 2, 4, 8 or 16");
@@ -72,9 +76,12 @@ KernelDef scale_of(unsigned dims) {
 
 KernelDef saxpy_vector(Scalar element, unsigned lanes) {
   switch (element) {
-    case Scalar::F16: return saxpy_vector_lanes<half>(lanes);
-    case Scalar::F32: return saxpy_vector_lanes<float>(lanes);
-    case Scalar::F64: return saxpy_vector_lanes<double>(lanes);
+    case Scalar::F16:
+      return saxpy_vector_lanes<half>(lanes);
+    case Scalar::F32:
+      return saxpy_vector_lanes<float>(lanes);
+    case Scalar::F64:
+      return saxpy_vector_lanes<double>(lanes);
     default:
       throw UserError("examples::saxpy_vector: element type " + std::string(name(element)) +
                       "; expected f16, f32 or f64");
@@ -164,8 +171,8 @@ KernelDef heat2d_step() {
   auto [i, j] = global_indices<2>(kb);
   auto n = size(u, 0), m = size(u, 1);
   kb.if_(0 < i && i < n - 1 && 0 < j && j < m - 1, [&, i = i, j = j] {
-    unew(i, j) = u(i, j) + alpha * (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) -
-                                    4.0f * u(i, j));
+    unew(i, j) =
+        u(i, j) + alpha * (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - 4.0f * u(i, j));
   });
   return kb.finish();
 }
@@ -178,13 +185,11 @@ KernelDef heat3d_step() {
   auto alpha = kb.param<float>("alpha");
   auto [i, j, k] = global_indices<3>(kb);
   auto n = size(u, 0), m = size(u, 1), p = size(u, 2);
-  kb.if_(0 < i && i < n - 1 && 0 < j && j < m - 1 && 0 < k && k < p - 1,
-         [&, i = i, j = j, k = k] {
-           unew(i, j, k) = u(i, j, k) + alpha * (u(i - 1, j, k) + u(i + 1, j, k) +
-                                                 u(i, j - 1, k) + u(i, j + 1, k) +
-                                                 u(i, j, k - 1) + u(i, j, k + 1) -
-                                                 6.0f * u(i, j, k));
-         });
+  kb.if_(0 < i && i < n - 1 && 0 < j && j < m - 1 && 0 < k && k < p - 1, [&, i = i, j = j, k = k] {
+    unew(i, j, k) =
+        u(i, j, k) + alpha * (u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k) +
+                              u(i, j, k - 1) + u(i, j, k + 1) - 6.0f * u(i, j, k));
+  });
   return kb.finish();
 }
 
@@ -242,9 +247,12 @@ KernelDef waterlily_mult() {
 
 KernelDef saxpy(Scalar element) {
   switch (element) {
-    case Scalar::F16: return saxpy_of<half>();
-    case Scalar::F32: return saxpy_of<float>();
-    case Scalar::F64: return saxpy_of<double>();
+    case Scalar::F16:
+      return saxpy_of<half>();
+    case Scalar::F32:
+      return saxpy_of<float>();
+    case Scalar::F64:
+      return saxpy_of<double>();
     default:
       throw UserError("examples::saxpy: element type " + std::string(name(element)) +
                       "; expected f16, f32 or f64");
@@ -256,9 +264,12 @@ KernelDef scale(Scalar element, unsigned dims) {
     throw UserError("examples::scale: " + std::to_string(dims) + " dimensions; expected 1 or 3");
   }
   switch (element) {
-    case Scalar::F16: return scale_of<half>(dims);
-    case Scalar::F32: return scale_of<float>(dims);
-    case Scalar::F64: return scale_of<double>(dims);
+    case Scalar::F16:
+      return scale_of<half>(dims);
+    case Scalar::F32:
+      return scale_of<float>(dims);
+    case Scalar::F64:
+      return scale_of<double>(dims);
     default:
       throw UserError("examples::scale: element type " + std::string(name(element)) +
                       "; expected f16, f32 or f64");

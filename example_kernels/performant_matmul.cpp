@@ -69,7 +69,8 @@ KernelDef performant_matmul_pack_a() {
     for (std::int64_t r = 0; r < rows; ++r) {
       const auto i = panel * rows + r;
       // The last panel: the rows past n are zeros.
-      packed[to + r] = kb.ternary(i < n, [&] { return a[i * p + k]; }, [] { return 0.0f; });
+      packed[to + r] = kb.ternary(
+          i < n, [&] { return a[i * p + k]; }, [] { return 0.0f; });
     }
   });
   return kb.finish();

@@ -34,12 +34,13 @@ int main() {
     auto zs = Z.to_vector();
     for (std::size_t j = 0; j < n; ++j) {
       if (zs[j] != 2.0f * xs[j] + ys[j]) {
-        std::fprintf(stderr, "embed_saxpy: Z[%zu] = %g, expected %g\n", j, zs[j], 2.0f * xs[j] + ys[j]);
+        std::fprintf(stderr, "embed_saxpy: Z[%zu] = %g, expected %g\n", j, zs[j],
+                     2.0f * xs[j] + ys[j]);
         return 1;
       }
     }
-    std::printf("embed_saxpy: %zu results correct on %s (spvjit %s)\n", n,
-                rt.device().name.c_str(), version());
+    std::printf("embed_saxpy: %zu results correct on %s (spvjit %s)\n", n, rt.device().name.c_str(),
+                version());
     return 0;
   } catch (const Error& e) {
     std::fprintf(stderr, "embed_saxpy: %s\n", e.what());

@@ -30,7 +30,8 @@ Image read_pgm(const std::string& path) {
   }
   f.get();  // the single whitespace after the header
   img.pixels.resize(img.width * img.height);
-  f.read(reinterpret_cast<char*>(img.pixels.data()), static_cast<std::streamsize>(img.pixels.size()));
+  f.read(reinterpret_cast<char*>(img.pixels.data()),
+         static_cast<std::streamsize>(img.pixels.size()));
   if (!f) throw std::runtime_error(path + ": truncated pixel data");
   return img;
 }
@@ -38,7 +39,8 @@ Image read_pgm(const std::string& path) {
 void write_pgm(const std::string& path, const Image& img) {
   std::ofstream f(path, std::ios::binary);
   f << "P5\n" << img.width << " " << img.height << "\n255\n";
-  f.write(reinterpret_cast<const char*>(img.pixels.data()), static_cast<std::streamsize>(img.pixels.size()));
+  f.write(reinterpret_cast<const char*>(img.pixels.data()),
+          static_cast<std::streamsize>(img.pixels.size()));
   if (!f) throw std::runtime_error("cannot write " + path);
 }
 
@@ -47,7 +49,8 @@ Image test_pattern(std::size_t w, std::size_t h) {
   for (std::size_t y = 0; y < h; ++y) {
     for (std::size_t x = 0; x < w; ++x) {
       const bool check = ((x / 16) + (y / 16)) % 2 == 0;
-      img.pixels[y * w + x] = static_cast<std::uint8_t>(check ? (x * 255) / w : 255 - (y * 255) / h);
+      img.pixels[y * w + x] =
+          static_cast<std::uint8_t>(check ? (x * 255) / w : 255 - (y * 255) / h);
     }
   }
   return img;
@@ -80,9 +83,12 @@ std::uint8_t blur_at(const Image& img, std::size_t x, std::size_t y) {
   float sum = 0.0f;
   for (long dy = -1; dy <= 1; ++dy) {
     for (long dx = -1; dx <= 1; ++dx) {
-      const long nx = std::min(std::max(static_cast<long>(x) + dx, 0L), static_cast<long>(img.width) - 1);
-      const long ny = std::min(std::max(static_cast<long>(y) + dy, 0L), static_cast<long>(img.height) - 1);
-      sum += static_cast<float>(img.pixels[static_cast<std::size_t>(ny) * img.width + static_cast<std::size_t>(nx)]);
+      const long nx =
+          std::min(std::max(static_cast<long>(x) + dx, 0L), static_cast<long>(img.width) - 1);
+      const long ny =
+          std::min(std::max(static_cast<long>(y) + dy, 0L), static_cast<long>(img.height) - 1);
+      sum += static_cast<float>(
+          img.pixels[static_cast<std::size_t>(ny) * img.width + static_cast<std::size_t>(nx)]);
     }
   }
   return static_cast<std::uint8_t>(sum / 9.0f + 0.5f);

@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
     auto A = rt.upload(a), B = rt.upload(b);
     auto C = rt.zeros<float>(n * n);
     const auto dim = static_cast<std::int64_t>(n);
-    k.launch(NDRange{n, n}, C, A, B, dim, dim, dim);  // warm-up: PoCL builds the work-group function
+    k.launch(NDRange{n, n}, C, A, B, dim, dim,
+             dim);  // warm-up: PoCL builds the work-group function
     rt.synchronize();
     auto t0 = Clock::now();
     k.launch(NDRange{n, n}, C, A, B, dim, dim, dim);
@@ -65,8 +66,9 @@ int main(int argc, char** argv) {
     const auto expected = naive(a, b, n);
     const double cpu_ms = ms_since(t0);
     const bool ok = C.to_vector() == expected;
-    std::printf("matmul %zux%zu Float32: spvjit tiled %.2f ms, naive C++ loop %.2f ms (%.2fx); %s\n",
-                n, n, device_ms, cpu_ms, cpu_ms / device_ms, ok ? "results identical" : "RESULTS DIFFER");
+    std::printf(
+        "matmul %zux%zu Float32: spvjit tiled %.2f ms, naive C++ loop %.2f ms (%.2fx); %s\n", n, n,
+        device_ms, cpu_ms, cpu_ms / device_ms, ok ? "results identical" : "RESULTS DIFFER");
     return ok ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "matmul: %s\n", e.what());

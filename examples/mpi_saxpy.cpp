@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   int status = 0;
   int local_ok = 0;
   std::vector<float> z_local;
-  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+  std::vector<int> counts(static_cast<std::size_t>(ranks)),
+      offsets(static_cast<std::size_t>(ranks));
   try {
     // Slice boundaries: rank r owns [n*r/ranks, n*(r+1)/ranks).
     for (int r = 0; r < ranks; ++r) {

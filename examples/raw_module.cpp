@@ -63,7 +63,8 @@ int main() {
     // y[i] = a * x[i]
     add_kernel(m, "scale", global_float,
                [](llvm::IRBuilder<>& b, llvm::Function& fn, llvm::Value*, llvm::Value* i) {
-                 auto* x = b.CreateLoad(b.getFloatTy(), b.CreateGEP(b.getFloatTy(), fn.getArg(1), i));
+                 auto* x =
+                     b.CreateLoad(b.getFloatTy(), b.CreateGEP(b.getFloatTy(), fn.getArg(1), i));
                  return b.CreateFMul(llvm::ConstantFP::get(b.getFloatTy(), 3.0), x);
                });
     // y[i] += b

@@ -62,8 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto expected = static_cast<std::int64_t>(program.result.model[w]);
     if (out[w] != expected) {
       fail("wrong result",
-           "work-item " + std::to_string(w) + ": device " + std::to_string(out[w]) +
-               ", model " + std::to_string(expected),
+           "work-item " + std::to_string(w) + ": device " + std::to_string(out[w]) + ", model " +
+               std::to_string(expected),
            def.to_string());
     }
   }

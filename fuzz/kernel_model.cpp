@@ -25,13 +25,20 @@ std::uint64_t integer_op(BinaryOp op, Scalar t, std::uint64_t x, std::uint64_t y
   const bool sign = is_signed(t);
   const unsigned w = width(t);
   switch (op) {
-    case BinaryOp::Add: return truncate(x + y, t);
-    case BinaryOp::Sub: return truncate(x - y, t);
-    case BinaryOp::Mul: return truncate(x * y, t);
-    case BinaryOp::And: return x & y;
-    case BinaryOp::Or: return x | y;
-    case BinaryOp::Xor: return x ^ y;
-    case BinaryOp::Shl: return truncate(x << (y & (w - 1)), t);
+    case BinaryOp::Add:
+      return truncate(x + y, t);
+    case BinaryOp::Sub:
+      return truncate(x - y, t);
+    case BinaryOp::Mul:
+      return truncate(x * y, t);
+    case BinaryOp::And:
+      return x & y;
+    case BinaryOp::Or:
+      return x | y;
+    case BinaryOp::Xor:
+      return x ^ y;
+    case BinaryOp::Shl:
+      return truncate(x << (y & (w - 1)), t);
     case BinaryOp::Shr:
       return sign ? truncate(static_cast<std::uint64_t>(as_signed(x, t) >> (y & (w - 1))), t)
                   : x >> (y & (w - 1));
@@ -39,7 +46,8 @@ std::uint64_t integer_op(BinaryOp op, Scalar t, std::uint64_t x, std::uint64_t y
       return sign ? (as_signed(x, t) < as_signed(y, t) ? x : y) : (x < y ? x : y);
     case BinaryOp::Max:
       return sign ? (as_signed(x, t) < as_signed(y, t) ? y : x) : (x < y ? y : x);
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -48,17 +56,18 @@ std::uint64_t cast_value(std::uint64_t x, Scalar from, Scalar to) {
   if (to == Scalar::Bool) return is_float(from) ? as_double(x) != 0.0 : x != 0;
   if (is_float(from)) return float_bits(as_double(x), to);  // float -> float
   if (is_float(to)) {
-    const double d = is_signed(from) ? static_cast<double>(as_signed(x, from))
-                                     : static_cast<double>(x);
+    const double d =
+        is_signed(from) ? static_cast<double>(as_signed(x, from)) : static_cast<double>(x);
     // Integer -> f32 rounds once, from the integer, not through double.
     if (to == Scalar::F32) {
-      const float f = is_signed(from) ? static_cast<float>(as_signed(x, from))
-                                      : static_cast<float>(x);
+      const float f =
+          is_signed(from) ? static_cast<float>(as_signed(x, from)) : static_cast<float>(x);
       return from_double(static_cast<double>(f));
     }
     return from_double(d);
   }
-  const std::uint64_t widened = is_signed(from) ? static_cast<std::uint64_t>(as_signed(x, from)) : x;
+  const std::uint64_t widened =
+      is_signed(from) ? static_cast<std::uint64_t>(as_signed(x, from)) : x;
   return truncate(widened, to);
 }
 

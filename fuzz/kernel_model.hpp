@@ -10,12 +10,12 @@
 
 namespace spvjit::fuzz::model {
 
-unsigned width(Scalar t);                                ///< bits; bool: 1
-std::uint64_t truncate(std::uint64_t v, Scalar t);       ///< to t's width
-std::int64_t as_signed(std::uint64_t v, Scalar t);       ///< sign-extended from t's width
+unsigned width(Scalar t);                           ///< bits; bool: 1
+std::uint64_t truncate(std::uint64_t v, Scalar t);  ///< to t's width
+std::int64_t as_signed(std::uint64_t v, Scalar t);  ///< sign-extended from t's width
 double as_double(std::uint64_t v);
 std::uint64_t from_double(double d);
-std::uint64_t float_bits(double d, Scalar t);            ///< d as a value of float type t
+std::uint64_t float_bits(double d, Scalar t);  ///< d as a value of float type t
 
 /// An integer BinaryOp as the builder emits it (wrapping; shifts modulo the width).
 std::uint64_t integer_op(BinaryOp op, Scalar t, std::uint64_t x, std::uint64_t y);

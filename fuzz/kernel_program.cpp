@@ -14,8 +14,8 @@ namespace {
 
 using namespace model;
 
-constexpr Scalar types[] = {Scalar::Bool, Scalar::I8,  Scalar::U16, Scalar::I32,
-                            Scalar::U32,  Scalar::I64, Scalar::U64, Scalar::F32, Scalar::F64};
+constexpr Scalar types[] = {Scalar::Bool, Scalar::I8,  Scalar::U16, Scalar::I32, Scalar::U32,
+                            Scalar::I64,  Scalar::U64, Scalar::F32, Scalar::F64};
 constexpr std::size_t max_pool = 40;
 constexpr int max_operations = 48;
 constexpr int max_depth = 2;
@@ -24,18 +24,29 @@ constexpr int max_depth = 2;
 template <class F>
 void with_type(Scalar t, F&& f) {
   switch (t) {
-    case Scalar::Bool: return f(bool{});
-    case Scalar::I8: return f(std::int8_t{});
-    case Scalar::U8: return f(std::uint8_t{});
-    case Scalar::I16: return f(std::int16_t{});
-    case Scalar::U16: return f(std::uint16_t{});
-    case Scalar::I32: return f(std::int32_t{});
-    case Scalar::U32: return f(std::uint32_t{});
-    case Scalar::I64: return f(std::int64_t{});
-    case Scalar::U64: return f(std::uint64_t{});
+    case Scalar::Bool:
+      return f(bool{});
+    case Scalar::I8:
+      return f(std::int8_t{});
+    case Scalar::U8:
+      return f(std::uint8_t{});
+    case Scalar::I16:
+      return f(std::int16_t{});
+    case Scalar::U16:
+      return f(std::uint16_t{});
+    case Scalar::I32:
+      return f(std::int32_t{});
+    case Scalar::U32:
+      return f(std::uint32_t{});
+    case Scalar::I64:
+      return f(std::int64_t{});
+    case Scalar::U64:
+      return f(std::uint64_t{});
     case Scalar::F16:
-    case Scalar::F32: return f(float{});
-    case Scalar::F64: return f(double{});
+    case Scalar::F32:
+      return f(float{});
+    case Scalar::F64:
+      return f(double{});
   }
 }
 
@@ -69,14 +80,31 @@ class Generator {
  private:
   void step(unsigned op, int depth) {
     switch (op) {
-      case 0: literal(); break;
-      case 1: case 2: binary_op(); break;
-      case 3: compare_op(); break;
-      case 4: select_op(); break;
-      case 5: cast_op(); break;
-      case 6: unary_op(); break;
-      case 7: (bytes_.byte() & 1) ? if_op(depth) : loop_op(depth); break;
-      case 8: vector_op(); break;
+      case 0:
+        literal();
+        break;
+      case 1:
+      case 2:
+        binary_op();
+        break;
+      case 3:
+        compare_op();
+        break;
+      case 4:
+        select_op();
+        break;
+      case 5:
+        cast_op();
+        break;
+      case 6:
+        unary_op();
+        break;
+      case 7:
+        (bytes_.byte() & 1) ? if_op(depth) : loop_op(depth);
+        break;
+      case 8:
+        vector_op();
+        break;
     }
   }
 
@@ -131,8 +159,8 @@ class Generator {
       static constexpr ReduceOp integer_reduce[] = {ReduceOp::Add, ReduceOp::Mul, ReduceOp::Min,
                                                     ReduceOp::Max, ReduceOp::And, ReduceOp::Or,
                                                     ReduceOp::Xor};
-      const ReduceOp rop = t == Scalar::Bool ? logic_reduce[(how >> 1) % 3]
-                                             : integer_reduce[(how >> 1) % 7];
+      const ReduceOp rop =
+          t == Scalar::Bool ? logic_reduce[(how >> 1) % 3] : integer_reduce[(how >> 1) % 7];
       static constexpr BinaryOp as_binary[] = {BinaryOp::Add, BinaryOp::Mul, BinaryOp::Min,
                                                BinaryOp::Max, BinaryOp::And, BinaryOp::Or,
                                                BinaryOp::Xor};
@@ -140,7 +168,8 @@ class Generator {
       // Integer reductions are exact in any order; the model folds left to right.
       for (std::size_t w = 0; w < work_items; ++w) {
         std::uint64_t v = z[w][0];
-        for (unsigned k = 1; k < n; ++k) v = integer_op(as_binary[static_cast<int>(rop)], t, v, z[w][k]);
+        for (unsigned k = 1; k < n; ++k)
+          v = integer_op(as_binary[static_cast<int>(rop)], t, v, z[w][k]);
         r.model[w] = v;
       }
     }
@@ -168,10 +197,9 @@ class Generator {
     const Scalar t = a.value.type();
     const std::uint8_t choice = bytes_.byte();
     static constexpr BinaryOp logic[] = {BinaryOp::And, BinaryOp::Or, BinaryOp::Xor};
-    static constexpr BinaryOp integer[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
-                                           BinaryOp::And, BinaryOp::Or,  BinaryOp::Xor,
-                                           BinaryOp::Shl, BinaryOp::Shr, BinaryOp::Min,
-                                           BinaryOp::Max};
+    static constexpr BinaryOp integer[] = {
+        BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::And, BinaryOp::Or,
+        BinaryOp::Xor, BinaryOp::Shl, BinaryOp::Shr, BinaryOp::Min, BinaryOp::Max};
     static constexpr BinaryOp floating[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
                                             BinaryOp::Div, BinaryOp::Min, BinaryOp::Max};
     const BinaryOp op = t == Scalar::Bool ? logic[choice % 3]
@@ -207,12 +235,24 @@ class Generator {
       }
       bool v = false;
       switch (op) {  // ordered float predicates are false on NaN; Ne is unordered (true)
-        case CompareOp::Lt: v = order == -1; break;
-        case CompareOp::Le: v = order == -1 || order == 0; break;
-        case CompareOp::Gt: v = order == 1; break;
-        case CompareOp::Ge: v = order == 1 || order == 0; break;
-        case CompareOp::Eq: v = order == 0; break;
-        case CompareOp::Ne: v = order != 0; break;
+        case CompareOp::Lt:
+          v = order == -1;
+          break;
+        case CompareOp::Le:
+          v = order == -1 || order == 0;
+          break;
+        case CompareOp::Gt:
+          v = order == 1;
+          break;
+        case CompareOp::Ge:
+          v = order == 1 || order == 0;
+          break;
+        case CompareOp::Eq:
+          v = order == 0;
+          break;
+        case CompareOp::Ne:
+          v = order != 0;
+          break;
       }
       r.model[w] = v;
     }
@@ -227,7 +267,8 @@ class Generator {
     Slot r;
     r.value = select(c->value, a.value, b->value);
     r.exact = c->exact && a.exact && b->exact;
-    for (std::size_t w = 0; w < work_items; ++w) r.model[w] = c->model[w] ? a.model[w] : b->model[w];
+    for (std::size_t w = 0; w < work_items; ++w)
+      r.model[w] = c->model[w] ? a.model[w] : b->model[w];
     pool.push_back(r);
   }
 
@@ -254,7 +295,8 @@ class Generator {
     } else {
       r.value = negate(a.value);
       for (std::size_t w = 0; w < work_items; ++w) {
-        r.model[w] = is_float(t) ? from_double(-as_double(a.model[w])) : truncate(0 - a.model[w], t);
+        r.model[w] =
+            is_float(t) ? from_double(-as_double(a.model[w])) : truncate(0 - a.model[w], t);
       }
     }
     pool.push_back(r);
@@ -282,7 +324,8 @@ class Generator {
     });
     pool.resize(outer);
     r.exact = cond.exact && init.exact && inner.exact;
-    for (std::size_t w = 0; w < work_items; ++w) r.model[w] = cond.model[w] ? inner.model[w] : init.model[w];
+    for (std::size_t w = 0; w < work_items; ++w)
+      r.model[w] = cond.model[w] ? inner.model[w] : init.model[w];
     pool.push_back(r);
   }
 
@@ -361,7 +404,8 @@ Program generate(KernelBuilder& kb, ByteReader& bytes, const Inputs& inputs) {
       acc.value = binary(BinaryOp::Add, binary(BinaryOp::Mul, acc.value, k31),
                          cast(slot.value, Scalar::I64));
       for (std::size_t w = 0; w < work_items; ++w) {
-        acc.model[w] = acc.model[w] * 31 + cast_value(slot.model[w], slot.value.type(), Scalar::I64);
+        acc.model[w] =
+            acc.model[w] * 31 + cast_value(slot.model[w], slot.value.type(), Scalar::I64);
       }
     }
     program.result = acc;

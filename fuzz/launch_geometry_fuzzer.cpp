@@ -29,9 +29,8 @@ Jit& jit() {
 }
 
 std::size_t size_from(std::uint8_t b) {
-  static constexpr std::size_t hostile[] = {0, std::size_t{1} << 63,
-                                            std::numeric_limits<std::size_t>::max(),
-                                            std::size_t{1} << 40};
+  static constexpr std::size_t hostile[] = {
+      0, std::size_t{1} << 63, std::numeric_limits<std::size_t>::max(), std::size_t{1} << 40};
   if (b >= 0xf0) return hostile[b % std::size(hostile)];
   return b % small_limit + 1;
 }
@@ -74,8 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // An ndrange with a 0 anywhere is empty, however large the other sizes: a valid no-op that
   // must leave A alone (sizes above 2^63-1 are still refused first, as negative).
   const bool empty = nd.size[0] == 0 || nd.size[1] == 0 || nd.size[2] == 0;
-  const bool small =
-      empty || (nd.size[0] <= small_limit && nd.size[1] <= small_limit && nd.size[2] <= small_limit);
+  const bool small = empty || (nd.size[0] <= small_limit && nd.size[1] <= small_limit &&
+                               nd.size[2] <= small_limit);
   const std::size_t n = empty ? 0 : small ? nd.size[0] * nd.size[1] * nd.size[2] : 1;
   std::vector<float> in(n + 8);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 50);

@@ -15,14 +15,22 @@ namespace {
 
 const char* op_name(AtomicOp op) {
   switch (op) {
-    case AtomicOp::Add: return "atomic_add";
-    case AtomicOp::Sub: return "atomic_sub";
-    case AtomicOp::Min: return "atomic_min";
-    case AtomicOp::Max: return "atomic_max";
-    case AtomicOp::And: return "atomic_and";
-    case AtomicOp::Or: return "atomic_or";
-    case AtomicOp::Xor: return "atomic_xor";
-    case AtomicOp::Exchange: return "atomic_xchg";
+    case AtomicOp::Add:
+      return "atomic_add";
+    case AtomicOp::Sub:
+      return "atomic_sub";
+    case AtomicOp::Min:
+      return "atomic_min";
+    case AtomicOp::Max:
+      return "atomic_max";
+    case AtomicOp::And:
+      return "atomic_and";
+    case AtomicOp::Or:
+      return "atomic_or";
+    case AtomicOp::Xor:
+      return "atomic_xor";
+    case AtomicOp::Exchange:
+      return "atomic_xchg";
   }
   return "?";
 }
@@ -30,11 +38,16 @@ const char* op_name(AtomicOp op) {
 // Itanium code of an integer element: int, unsigned int, long, unsigned long.
 char type_code(Scalar t) {
   switch (t) {
-    case Scalar::I32: return 'i';
-    case Scalar::U32: return 'j';
-    case Scalar::I64: return 'l';
-    case Scalar::U64: return 'm';
-    default: return 0;
+    case Scalar::I32:
+      return 'i';
+    case Scalar::U32:
+      return 'j';
+    case Scalar::I64:
+      return 'l';
+    case Scalar::U64:
+      return 'm';
+    default:
+      return 0;
   }
 }
 
@@ -83,8 +96,8 @@ void check_value(const char* what, const Pointer& p, const Value& v) {
 
 Scalar bits_of(Scalar f) { return f == Scalar::F32 ? Scalar::U32 : Scalar::U64; }
 
-llvm::Value* cmpxchg_call(detail::BuilderState& s, AddressSpace space, Scalar t,
-                          llvm::Value* addr, llvm::Value* expected, llvm::Value* desired) {
+llvm::Value* cmpxchg_call(detail::BuilderState& s, AddressSpace space, Scalar t, llvm::Value* addr,
+                          llvm::Value* expected, llvm::Value* desired) {
   return s.call_builtin(mangle("atomic_cmpxchg", space, t, 2), expected->getType(),
                         {addr, expected, desired}, false);
 }

@@ -57,8 +57,9 @@ void check_kernel_name(Where where, std::string_view name, const char* what) {
   // name was taken for the builtin it is named after.
   if (name.size() >= 2 && name[0] == '_' &&
       (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) {
-    refuse("is reserved (names starting with '__' or '_' and a capital letter are the OpenCL "
-           "runtime's: mangled builtins, library symbols); rename the kernel");
+    refuse(
+        "is reserved (names starting with '__' or '_' and a capital letter are the OpenCL "
+        "runtime's: mangled builtins, library symbols); rename the kernel");
   }
   // The kernel library's printf, which print() calls.
   if (name == "printf") refuse("is the OpenCL printf builtin's name; rename the kernel");
@@ -81,18 +82,26 @@ BuilderState::BuilderState(std::string kernel_name)
 
 llvm::Type* BuilderState::register_type(Scalar s) {
   switch (s) {
-    case Scalar::Bool: return ir.getInt1Ty();
+    case Scalar::Bool:
+      return ir.getInt1Ty();
     case Scalar::I8:
-    case Scalar::U8: return ir.getInt8Ty();
+    case Scalar::U8:
+      return ir.getInt8Ty();
     case Scalar::I16:
-    case Scalar::U16: return ir.getInt16Ty();
+    case Scalar::U16:
+      return ir.getInt16Ty();
     case Scalar::I32:
-    case Scalar::U32: return ir.getInt32Ty();
+    case Scalar::U32:
+      return ir.getInt32Ty();
     case Scalar::I64:
-    case Scalar::U64: return ir.getInt64Ty();
-    case Scalar::F16: return ir.getFloatTy();  // arithmetic in float
-    case Scalar::F32: return ir.getFloatTy();
-    case Scalar::F64: return ir.getDoubleTy();
+    case Scalar::U64:
+      return ir.getInt64Ty();
+    case Scalar::F16:
+      return ir.getFloatTy();  // arithmetic in float
+    case Scalar::F32:
+      return ir.getFloatTy();
+    case Scalar::F64:
+      return ir.getDoubleTy();
   }
   internal_error << "register_type: unknown scalar";
   return ir.getVoidTy();
@@ -166,8 +175,8 @@ void BuilderState::check_same_builder(const Value& v, const char* what) const {
   check_same_builder(detail::state_of(v), detail::llvm_of(v), what, "an empty Value");
 }
 
-void BuilderState::check_same_builder(const BuilderState* owner, llvm::Value* raw,
-                                      const char* what, const char* empty) const {
+void BuilderState::check_same_builder(const BuilderState* owner, llvm::Value* raw, const char* what,
+                                      const char* empty) const {
   user_assert(raw, {what, name}) << "operand is " << empty;
   user_assert(owner == this, {what, name}) << "operand belongs to another kernel";
   check_in_current_function(raw, what);
@@ -178,8 +187,8 @@ void BuilderState::check_in_current_function(llvm::Value* v, const char* what) c
   if (auto* inst = llvm::dyn_cast<llvm::Instruction>(v)) owner = inst->getFunction();
   if (auto* arg = llvm::dyn_cast<llvm::Argument>(v)) owner = arg->getParent();
   if (owner && owner != kernel) {
-    const std::string here = function_name.empty() ? "kernel '" + name + "'"
-                                                   : "device function '" + function_name + "'";
+    const std::string here =
+        function_name.empty() ? "kernel '" + name + "'" : "device function '" + function_name + "'";
     user_error({what, name}) << "operand was computed in another function than " << here
                              << "; pass it in as an argument";
   }
@@ -199,14 +208,17 @@ std::string Param::describe() const {
                     : std::string(spvjit::name(type)) + (lanes ? "x" + std::to_string(lanes) : "");
   std::string out;
   switch (kind) {
-    case ParamKind::Scalar: return element;
-    case ParamKind::Struct: return struct_layout ? struct_layout->describe() : element;
+    case ParamKind::Scalar:
+      return element;
+    case ParamKind::Struct:
+      return struct_layout ? struct_layout->describe() : element;
     case ParamKind::Pointer:
       out = std::string(spvjit::name(space)) + (read_only ? " const " : " ") + element;
       if (rank == 0) return out + "*";
       return out + "[" + std::to_string(rank) + "-d" +
              (layout == Layout::ColumnMajor ? " column-major]" : "]");
-    case ParamKind::LocalArray: return "local " + element + "[]";
+    case ParamKind::LocalArray:
+      return "local " + element + "[]";
   }
   return "?";
 }
@@ -251,8 +263,8 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
   // Hand out an instruction, not the Argument: a later parameter rebuilds the function and
   // replaces every Argument, while instructions move along with their blocks.
   llvm::IRBuilder<> entry(s.alloca_block);
-  auto* handle = entry.CreateInBoundsGEP(pointee, arg, entry.getInt64(0),
-                                         std::string(name) + ".ptr");
+  auto* handle =
+      entry.CreateInBoundsGEP(pointee, arg, entry.getInt64(0), std::string(name) + ".ptr");
   Param p;
   p.name = std::string(name);
   p.kind = space == AddressSpace::Local ? ParamKind::LocalArray : ParamKind::Pointer;
@@ -263,9 +275,9 @@ Pointer KernelBuilder::pointer_param(std::string_view name, Scalar element, Addr
   // How many elements the launch passed: a hidden argument once finished (common/bounds.hpp).
   auto* extent_fn = detail::bounds_marker(*s.module, detail::marker_extent, entry.getInt64Ty(),
                                           {entry.getInt32Ty()}, true);
-  auto* extent = entry.CreateCall(
-      extent_fn, {entry.getInt32(static_cast<std::uint32_t>(s.params.size()))},
-      std::string(name) + ".extent");
+  auto* extent =
+      entry.CreateCall(extent_fn, {entry.getInt32(static_cast<std::uint32_t>(s.params.size()))},
+                       std::string(name) + ".extent");
   const int array = s.add_array(
       space == AddressSpace::Local ? "LocalMemory " + std::string(name) : std::string(name),
       std::string(name));

@@ -143,8 +143,8 @@ detail::CountedLoop KernelBuilder::begin_counted_loop(Value first, Value last, V
     // The step's sign picks the test; a step of 0 fails both, and the loop runs no iterations.
     const Value zero = constant_int(state_.get(), step.type(), 0);
     const Value upward = compare(CompareOp::Gt, step, zero);
-    const Value downward = binary(BinaryOp::And, compare(CompareOp::Lt, step, zero),
-                                  compare(down, i, last));
+    const Value downward =
+        binary(BinaryOp::And, compare(CompareOp::Lt, step, zero), compare(down, i, last));
     go = select(upward, compare(up, i, last), downward);
   }
   loop_condition(h.scope, Val<bool>(go));

@@ -61,10 +61,12 @@ llvm::Value* emit_checked_float_to_int(BuilderState& s, llvm::Value* x, Scalar f
   llvm::Type* bits_type = ir.getIntNTy(float_type->getPrimitiveSizeInBits());
   llvm::Value* failing_bits = ir.getInt64(0);
   if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
-    llvm::Value* bits = ir.CreateBitCast(x, llvm::FixedVectorType::get(bits_type, vector->getNumElements()));
+    llvm::Value* bits =
+        ir.CreateBitCast(x, llvm::FixedVectorType::get(bits_type, vector->getNumElements()));
     for (unsigned l = vector->getNumElements(); l-- > 0;) {
-      failing_bits = ir.CreateSelect(ir.CreateExtractElement(converts, l), failing_bits,
-                                     ir.CreateZExt(ir.CreateExtractElement(bits, l), ir.getInt64Ty()));
+      failing_bits =
+          ir.CreateSelect(ir.CreateExtractElement(converts, l), failing_bits,
+                          ir.CreateZExt(ir.CreateExtractElement(bits, l), ir.getInt64Ty()));
     }
   } else {
     failing_bits = ir.CreateSelect(converts, failing_bits,
@@ -78,8 +80,9 @@ llvm::Value* emit_checked_float_to_int(BuilderState& s, llvm::Value* x, Scalar f
 }
 
 void check_bit_cast(const Where& where, Scalar from, Scalar to) {
-  user_assert(from != Scalar::Bool && to != Scalar::Bool && from != Scalar::F16 && to != Scalar::F16,
-              (where))
+  user_assert(
+      from != Scalar::Bool && to != Scalar::Bool && from != Scalar::F16 && to != Scalar::F16,
+      (where))
       << name(from) << " to " << name(to)
       << ": bool and f16 have no register bits to reinterpret; expected integer, f32 or f64 types";
   user_assert(size_of(from) == size_of(to), (where))
@@ -113,9 +116,10 @@ llvm::Value* emit_cast_sat(BuilderState& s, llvm::Value* x, Scalar from, Scalar 
     auto* above_f = llvm::ConstantFP::get(ft, static_cast<double>(hi) + 1.0);
     llvm::Value* in_range = ir.CreateAnd(ir.CreateFCmpOGE(x, lo_f), ir.CreateFCmpOLT(x, above_f));
     llvm::Value* safe = ir.CreateSelect(in_range, x, llvm::ConstantFP::get(ft, 0.0));
-    llvm::Value* converted = is_signed(to) ? ir.CreateFPToSI(safe, target) : ir.CreateFPToUI(safe, target);
-    llvm::Value* bound = ir.CreateSelect(ir.CreateFCmpOLT(x, lo_f), splat_int(target, lo),
-                                         splat_int(target, hi));
+    llvm::Value* converted =
+        is_signed(to) ? ir.CreateFPToSI(safe, target) : ir.CreateFPToUI(safe, target);
+    llvm::Value* bound =
+        ir.CreateSelect(ir.CreateFCmpOLT(x, lo_f), splat_int(target, lo), splat_int(target, hi));
     bound = ir.CreateSelect(ir.CreateFCmpUNO(x, x), llvm::Constant::getNullValue(target), bound);
     return ir.CreateSelect(in_range, converted, bound);
   }

@@ -62,8 +62,7 @@ llvm::Type* value_type(BuilderState& s, Scalar t, unsigned lanes, const std::str
 
 DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view name,
                                          std::optional<Scalar> result,
-                                         std::vector<FunctionParam> params,
-                                         unsigned result_lanes,
+                                         std::vector<FunctionParam> params, unsigned result_lanes,
                                          bool results_through_pointers)
     : frame_(std::make_unique<FunctionFrame>()) {
   auto& s = *detail::state_of(kb);
@@ -242,10 +241,10 @@ llvm::Value* call_operand(BuilderState& s, const std::string& what, std::size_t 
   user_assert(detail::state_of(a.pointer) == &s, (where))
       << "argument " << i << " belongs to another kernel";
   s.check_in_current_function(detail::llvm_of(a.pointer), what.c_str());
-  const FunctionParam given{a.pointer.element(), true, a.pointer.space(), a.pointer.read_only(),
-                            1, a.pointer.layout()};
-  const bool same_layout = given.layout == p.layout ||
-                           (given.layout && p.layout && p.layout->accepts(*given.layout));
+  const FunctionParam given{a.pointer.element(),   true, a.pointer.space(),
+                            a.pointer.read_only(), 1,    a.pointer.layout()};
+  const bool same_layout =
+      given.layout == p.layout || (given.layout && p.layout && p.layout->accepts(*given.layout));
   if (given.type != p.type || given.space != p.space || (given.read_only && !p.read_only) ||
       !same_layout) {
     user_error((where)) << "argument " << i << " is " << describe(given) << "; expected "
@@ -291,9 +290,8 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
   return result ? detail::make_value(detail::state_of(kb), call, *result) : Value();
 }
 
-VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name,
-                              Scalar element, unsigned lanes,
-                              const std::vector<FunctionParam>& params,
+VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name, Scalar element,
+                              unsigned lanes, const std::vector<FunctionParam>& params,
                               const std::vector<CallArg>& args) {
   auto* call = emit_call(kb, fn, name, params, args);
   auto* type = llvm::dyn_cast<llvm::FixedVectorType>(call->getType());

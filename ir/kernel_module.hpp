@@ -16,23 +16,23 @@ namespace spvjit::detail {
 /// Names of the calls the builder leaves for the JIT to specialize.
 inline constexpr const char* marker_ndrange = "__spvjit.ndrange";        // i64 (i32 dim)
 inline constexpr const char* marker_group_size = "__spvjit.group_size";  // i64 (i32 dim)
-inline constexpr const char* marker_in_ndrange = "__spvjit.in_ndrange";    // i1 ()
+inline constexpr const char* marker_in_ndrange = "__spvjit.in_ndrange";  // i1 ()
 inline constexpr const char* hidden_ndrange_name = "__spvjit_ndrange";   // + dim
 /// Bounds checks (ir/bounds.hpp). The extent of user parameter i, and the record address, are
 /// markers until specialized into hidden arguments.
-inline constexpr const char* marker_extent = "__spvjit.extent";          // i64 (i32 param)
-inline constexpr const char* marker_record = "__spvjit.bounds.record";   // i64 () (an address)
+inline constexpr const char* marker_extent = "__spvjit.extent";         // i64 (i32 param)
+inline constexpr const char* marker_record = "__spvjit.bounds.record";  // i64 () (an address)
 /// `.N`, N = 1 to 4: i1 (i64 index, i64 extent) x N, true when every index is below its extent.
 inline constexpr const char* marker_check = "__spvjit.bounds.check.";
 /// `.N`: void (i64 record address, i32 site, i64 global id 0, (i64 index, i64 extent) x N).
 inline constexpr const char* marker_report = "__spvjit.bounds.report.";
-inline constexpr const char* hidden_extent_name = "__spvjit_extent_";   // + parameter name
+inline constexpr const char* hidden_extent_name = "__spvjit_extent_";  // + parameter name
 inline constexpr const char* hidden_record_name = "__spvjit_bounds";
 inline constexpr const char* hidden_fast_end_name = "__spvjit_fast_end";
 /// Shapes (common/shape_args.hpp): extent `dim` of user parameter `param` (dim -1: the elements
 /// passed), a marker until finish() turns it into a hidden argument or a bounds extent.
-inline constexpr const char* marker_shape = "__spvjit.shape";           // i64 (i32 param, i32 dim)
-inline constexpr const char* hidden_shape_name = "__spvjit_shape_";     // + parameter name, dim
+inline constexpr const char* marker_shape = "__spvjit.shape";        // i64 (i32 param, i32 dim)
+inline constexpr const char* hidden_shape_name = "__spvjit_shape_";  // + parameter name, dim
 /// The builder's float atomic add: SPV_EXT_shader_atomic_float_add's OpAtomicFAddEXT in the
 /// translator's SPIR-V-friendly spelling, (ptr, scope, semantics, value) -> old value. The JIT
 /// keeps it where the device adds floats atomically and lowers it to a compare-exchange loop

@@ -20,13 +20,13 @@ enum class Domain { Float, Integer, Any };
 
 /// How the operands and results look beside the first operand's type T.
 enum class Form {
-  Same,       ///< (T, ...) -> T
+  Same,         ///< (T, ...) -> T
   ExponentI32,  ///< (T, i32) -> T
-  ToI32,      ///< T -> i32
-  Test,       ///< T -> bool, computed inline
-  OutI32,     ///< (T, ...) -> (T, i32), the second through a private pointer
-  OutSame,    ///< T -> (T, T), the second through a private pointer
-  SinCos,     ///< T -> (sin, cos), two calls
+  ToI32,        ///< T -> i32
+  Test,         ///< T -> bool, computed inline
+  OutI32,       ///< (T, ...) -> (T, i32), the second through a private pointer
+  OutSame,      ///< T -> (T, T), the second through a private pointer
+  SinCos,       ///< T -> (sin, cos), two calls
 };
 
 struct FnInfo {
@@ -39,90 +39,174 @@ struct FnInfo {
 FnInfo info(MathFn fn) {
   using D = Domain;
   switch (fn) {
-    case MathFn::Sqrt: return {"sqrt", 1, D::Float};
-    case MathFn::Rsqrt: return {"rsqrt", 1, D::Float};
-    case MathFn::Cbrt: return {"cbrt", 1, D::Float};
-    case MathFn::Exp: return {"exp", 1, D::Float};
-    case MathFn::Exp2: return {"exp2", 1, D::Float};
-    case MathFn::Exp10: return {"exp10", 1, D::Float};
-    case MathFn::Expm1: return {"expm1", 1, D::Float};
-    case MathFn::Log: return {"log", 1, D::Float};
-    case MathFn::Log2: return {"log2", 1, D::Float};
-    case MathFn::Log10: return {"log10", 1, D::Float};
-    case MathFn::Log1p: return {"log1p", 1, D::Float};
-    case MathFn::Logb: return {"logb", 1, D::Float};
-    case MathFn::Sin: return {"sin", 1, D::Float};
-    case MathFn::Cos: return {"cos", 1, D::Float};
-    case MathFn::Tan: return {"tan", 1, D::Float};
-    case MathFn::Sinpi: return {"sinpi", 1, D::Float};
-    case MathFn::Cospi: return {"cospi", 1, D::Float};
-    case MathFn::Tanpi: return {"tanpi", 1, D::Float};
-    case MathFn::Asin: return {"asin", 1, D::Float};
-    case MathFn::Acos: return {"acos", 1, D::Float};
-    case MathFn::Atan: return {"atan", 1, D::Float};
-    case MathFn::Asinpi: return {"asinpi", 1, D::Float};
-    case MathFn::Acospi: return {"acospi", 1, D::Float};
-    case MathFn::Atanpi: return {"atanpi", 1, D::Float};
-    case MathFn::Sinh: return {"sinh", 1, D::Float};
-    case MathFn::Cosh: return {"cosh", 1, D::Float};
-    case MathFn::Tanh: return {"tanh", 1, D::Float};
-    case MathFn::Asinh: return {"asinh", 1, D::Float};
-    case MathFn::Acosh: return {"acosh", 1, D::Float};
-    case MathFn::Atanh: return {"atanh", 1, D::Float};
-    case MathFn::Erf: return {"erf", 1, D::Float};
-    case MathFn::Erfc: return {"erfc", 1, D::Float};
-    case MathFn::Tgamma: return {"tgamma", 1, D::Float};
-    case MathFn::Lgamma: return {"lgamma", 1, D::Float};
-    case MathFn::Fabs: return {"fabs", 1, D::Float};
-    case MathFn::Floor: return {"floor", 1, D::Float};
-    case MathFn::Ceil: return {"ceil", 1, D::Float};
-    case MathFn::Round: return {"round", 1, D::Float};
-    case MathFn::Rint: return {"rint", 1, D::Float};
-    case MathFn::Trunc: return {"trunc", 1, D::Float};
-    case MathFn::Pow: return {"pow", 2, D::Float};
-    case MathFn::Powr: return {"powr", 2, D::Float};
-    case MathFn::Atan2: return {"atan2", 2, D::Float};
-    case MathFn::Atan2pi: return {"atan2pi", 2, D::Float};
-    case MathFn::Hypot: return {"hypot", 2, D::Float};
-    case MathFn::Fmin: return {"fmin", 2, D::Float};
-    case MathFn::Fmax: return {"fmax", 2, D::Float};
-    case MathFn::Fdim: return {"fdim", 2, D::Float};
-    case MathFn::Fmod: return {"fmod", 2, D::Float};
-    case MathFn::Remainder: return {"remainder", 2, D::Float};
-    case MathFn::Maxmag: return {"maxmag", 2, D::Float};
-    case MathFn::Minmag: return {"minmag", 2, D::Float};
-    case MathFn::Nextafter: return {"nextafter", 2, D::Float};
-    case MathFn::Copysign: return {"copysign", 2, D::Float};
-    case MathFn::Ldexp: return {"ldexp", 2, D::Float, Form::ExponentI32};
-    case MathFn::Pown: return {"pown", 2, D::Float, Form::ExponentI32};
-    case MathFn::Rootn: return {"rootn", 2, D::Float, Form::ExponentI32};
-    case MathFn::Ilogb: return {"ilogb", 1, D::Float, Form::ToI32};
-    case MathFn::Fma: return {"fma", 3, D::Float};
-    case MathFn::Isnan: return {"isnan", 1, D::Float, Form::Test};
-    case MathFn::Isinf: return {"isinf", 1, D::Float, Form::Test};
-    case MathFn::Isfinite: return {"isfinite", 1, D::Float, Form::Test};
-    case MathFn::Isnormal: return {"isnormal", 1, D::Float, Form::Test};
-    case MathFn::Signbit: return {"signbit", 1, D::Float, Form::Test};
-    case MathFn::Frexp: return {"frexp", 1, D::Float, Form::OutI32};
-    case MathFn::Modf: return {"modf", 1, D::Float, Form::OutSame};
-    case MathFn::Fract: return {"fract", 1, D::Float, Form::OutSame};
-    case MathFn::Sincos: return {"sincos", 1, D::Float, Form::SinCos};
-    case MathFn::LgammaR: return {"lgamma_r", 1, D::Float, Form::OutI32};
-    case MathFn::Remquo: return {"remquo", 2, D::Float, Form::OutI32};
-    case MathFn::Clamp: return {"clamp", 3, D::Any};
-    case MathFn::Abs: return {"abs", 1, D::Integer};
-    case MathFn::Popcount: return {"popcount", 1, D::Integer};
-    case MathFn::Clz: return {"clz", 1, D::Integer};
-    case MathFn::Ctz: return {"ctz", 1, D::Integer};
-    case MathFn::MulHi: return {"mul_hi", 2, D::Integer};
-    case MathFn::Rotate: return {"rotate", 2, D::Integer};
-    case MathFn::AddSat: return {"add_sat", 2, D::Integer};
-    case MathFn::SubSat: return {"sub_sat", 2, D::Integer};
-    case MathFn::AbsDiff: return {"abs_diff", 2, D::Integer};
-    case MathFn::Hadd: return {"hadd", 2, D::Integer};
-    case MathFn::Rhadd: return {"rhadd", 2, D::Integer};
-    case MathFn::MadHi: return {"mad_hi", 3, D::Integer};
-    case MathFn::MadSat: return {"mad_sat", 3, D::Integer};
+    case MathFn::Sqrt:
+      return {"sqrt", 1, D::Float};
+    case MathFn::Rsqrt:
+      return {"rsqrt", 1, D::Float};
+    case MathFn::Cbrt:
+      return {"cbrt", 1, D::Float};
+    case MathFn::Exp:
+      return {"exp", 1, D::Float};
+    case MathFn::Exp2:
+      return {"exp2", 1, D::Float};
+    case MathFn::Exp10:
+      return {"exp10", 1, D::Float};
+    case MathFn::Expm1:
+      return {"expm1", 1, D::Float};
+    case MathFn::Log:
+      return {"log", 1, D::Float};
+    case MathFn::Log2:
+      return {"log2", 1, D::Float};
+    case MathFn::Log10:
+      return {"log10", 1, D::Float};
+    case MathFn::Log1p:
+      return {"log1p", 1, D::Float};
+    case MathFn::Logb:
+      return {"logb", 1, D::Float};
+    case MathFn::Sin:
+      return {"sin", 1, D::Float};
+    case MathFn::Cos:
+      return {"cos", 1, D::Float};
+    case MathFn::Tan:
+      return {"tan", 1, D::Float};
+    case MathFn::Sinpi:
+      return {"sinpi", 1, D::Float};
+    case MathFn::Cospi:
+      return {"cospi", 1, D::Float};
+    case MathFn::Tanpi:
+      return {"tanpi", 1, D::Float};
+    case MathFn::Asin:
+      return {"asin", 1, D::Float};
+    case MathFn::Acos:
+      return {"acos", 1, D::Float};
+    case MathFn::Atan:
+      return {"atan", 1, D::Float};
+    case MathFn::Asinpi:
+      return {"asinpi", 1, D::Float};
+    case MathFn::Acospi:
+      return {"acospi", 1, D::Float};
+    case MathFn::Atanpi:
+      return {"atanpi", 1, D::Float};
+    case MathFn::Sinh:
+      return {"sinh", 1, D::Float};
+    case MathFn::Cosh:
+      return {"cosh", 1, D::Float};
+    case MathFn::Tanh:
+      return {"tanh", 1, D::Float};
+    case MathFn::Asinh:
+      return {"asinh", 1, D::Float};
+    case MathFn::Acosh:
+      return {"acosh", 1, D::Float};
+    case MathFn::Atanh:
+      return {"atanh", 1, D::Float};
+    case MathFn::Erf:
+      return {"erf", 1, D::Float};
+    case MathFn::Erfc:
+      return {"erfc", 1, D::Float};
+    case MathFn::Tgamma:
+      return {"tgamma", 1, D::Float};
+    case MathFn::Lgamma:
+      return {"lgamma", 1, D::Float};
+    case MathFn::Fabs:
+      return {"fabs", 1, D::Float};
+    case MathFn::Floor:
+      return {"floor", 1, D::Float};
+    case MathFn::Ceil:
+      return {"ceil", 1, D::Float};
+    case MathFn::Round:
+      return {"round", 1, D::Float};
+    case MathFn::Rint:
+      return {"rint", 1, D::Float};
+    case MathFn::Trunc:
+      return {"trunc", 1, D::Float};
+    case MathFn::Pow:
+      return {"pow", 2, D::Float};
+    case MathFn::Powr:
+      return {"powr", 2, D::Float};
+    case MathFn::Atan2:
+      return {"atan2", 2, D::Float};
+    case MathFn::Atan2pi:
+      return {"atan2pi", 2, D::Float};
+    case MathFn::Hypot:
+      return {"hypot", 2, D::Float};
+    case MathFn::Fmin:
+      return {"fmin", 2, D::Float};
+    case MathFn::Fmax:
+      return {"fmax", 2, D::Float};
+    case MathFn::Fdim:
+      return {"fdim", 2, D::Float};
+    case MathFn::Fmod:
+      return {"fmod", 2, D::Float};
+    case MathFn::Remainder:
+      return {"remainder", 2, D::Float};
+    case MathFn::Maxmag:
+      return {"maxmag", 2, D::Float};
+    case MathFn::Minmag:
+      return {"minmag", 2, D::Float};
+    case MathFn::Nextafter:
+      return {"nextafter", 2, D::Float};
+    case MathFn::Copysign:
+      return {"copysign", 2, D::Float};
+    case MathFn::Ldexp:
+      return {"ldexp", 2, D::Float, Form::ExponentI32};
+    case MathFn::Pown:
+      return {"pown", 2, D::Float, Form::ExponentI32};
+    case MathFn::Rootn:
+      return {"rootn", 2, D::Float, Form::ExponentI32};
+    case MathFn::Ilogb:
+      return {"ilogb", 1, D::Float, Form::ToI32};
+    case MathFn::Fma:
+      return {"fma", 3, D::Float};
+    case MathFn::Isnan:
+      return {"isnan", 1, D::Float, Form::Test};
+    case MathFn::Isinf:
+      return {"isinf", 1, D::Float, Form::Test};
+    case MathFn::Isfinite:
+      return {"isfinite", 1, D::Float, Form::Test};
+    case MathFn::Isnormal:
+      return {"isnormal", 1, D::Float, Form::Test};
+    case MathFn::Signbit:
+      return {"signbit", 1, D::Float, Form::Test};
+    case MathFn::Frexp:
+      return {"frexp", 1, D::Float, Form::OutI32};
+    case MathFn::Modf:
+      return {"modf", 1, D::Float, Form::OutSame};
+    case MathFn::Fract:
+      return {"fract", 1, D::Float, Form::OutSame};
+    case MathFn::Sincos:
+      return {"sincos", 1, D::Float, Form::SinCos};
+    case MathFn::LgammaR:
+      return {"lgamma_r", 1, D::Float, Form::OutI32};
+    case MathFn::Remquo:
+      return {"remquo", 2, D::Float, Form::OutI32};
+    case MathFn::Clamp:
+      return {"clamp", 3, D::Any};
+    case MathFn::Abs:
+      return {"abs", 1, D::Integer};
+    case MathFn::Popcount:
+      return {"popcount", 1, D::Integer};
+    case MathFn::Clz:
+      return {"clz", 1, D::Integer};
+    case MathFn::Ctz:
+      return {"ctz", 1, D::Integer};
+    case MathFn::MulHi:
+      return {"mul_hi", 2, D::Integer};
+    case MathFn::Rotate:
+      return {"rotate", 2, D::Integer};
+    case MathFn::AddSat:
+      return {"add_sat", 2, D::Integer};
+    case MathFn::SubSat:
+      return {"sub_sat", 2, D::Integer};
+    case MathFn::AbsDiff:
+      return {"abs_diff", 2, D::Integer};
+    case MathFn::Hadd:
+      return {"hadd", 2, D::Integer};
+    case MathFn::Rhadd:
+      return {"rhadd", 2, D::Integer};
+    case MathFn::MadHi:
+      return {"mad_hi", 3, D::Integer};
+    case MathFn::MadSat:
+      return {"mad_sat", 3, D::Integer};
   }
   return {"?", 0, D::Any};
 }
@@ -131,17 +215,28 @@ bool two_results(Form f) { return f == Form::OutI32 || f == Form::OutSame || f =
 
 char type_code(Scalar t) {
   switch (t) {
-    case Scalar::I8: return 'c';
-    case Scalar::U8: return 'h';
-    case Scalar::I16: return 's';
-    case Scalar::U16: return 't';
-    case Scalar::I32: return 'i';
-    case Scalar::U32: return 'j';
-    case Scalar::I64: return 'l';
-    case Scalar::U64: return 'm';
-    case Scalar::F32: return 'f';
-    case Scalar::F64: return 'd';
-    default: return 0;
+    case Scalar::I8:
+      return 'c';
+    case Scalar::U8:
+      return 'h';
+    case Scalar::I16:
+      return 's';
+    case Scalar::U16:
+      return 't';
+    case Scalar::I32:
+      return 'i';
+    case Scalar::U32:
+      return 'j';
+    case Scalar::I64:
+      return 'l';
+    case Scalar::U64:
+      return 'm';
+    case Scalar::F32:
+      return 'f';
+    case Scalar::F64:
+      return 'd';
+    default:
+      return 0;
   }
 }
 
@@ -178,7 +273,8 @@ std::string mangle(std::string_view base, const std::vector<MangledParam>& param
       out += type;
       continue;
     }
-    const std::string pointer = "P" + (lanes > 1 ? "Dv" + std::to_string(lanes) + "_" + element : element);
+    const std::string pointer =
+        "P" + (lanes > 1 ? "Dv" + std::to_string(lanes) + "_" + element : element);
     if (std::string sub = substitution(pointer); !sub.empty()) {
       out += sub;
     } else {
@@ -206,9 +302,12 @@ llvm::Value* emit_test(detail::BuilderState& s, MathFn fn, Scalar t, llvm::Value
   const std::uint64_t infinity = ((std::uint64_t{1} << (bits - 1 - mantissa)) - 1) << mantissa;
   llvm::Value* magnitude = b.CreateAnd(raw, constant(sign - 1));
   switch (fn) {
-    case MathFn::Isnan: return b.CreateFCmpUNO(x, x, "isnan");
-    case MathFn::Isinf: return b.CreateICmpEQ(magnitude, constant(infinity), "isinf");
-    case MathFn::Isfinite: return b.CreateICmpULT(magnitude, constant(infinity), "isfinite");
+    case MathFn::Isnan:
+      return b.CreateFCmpUNO(x, x, "isnan");
+    case MathFn::Isinf:
+      return b.CreateICmpEQ(magnitude, constant(infinity), "isinf");
+    case MathFn::Isfinite:
+      return b.CreateICmpULT(magnitude, constant(infinity), "isfinite");
     case MathFn::Isnormal: {
       // The exponent field, less one: normals give 0 .. max - 2 (unsigned), zero and
       // subnormals wrap to the top, infinities and NaNs give max - 1.
@@ -217,8 +316,10 @@ llvm::Value* emit_test(detail::BuilderState& s, MathFn fn, Scalar t, llvm::Value
       return b.CreateICmpULT(shifted, constant(infinity - (std::uint64_t{1} << mantissa)),
                              "isnormal");
     }
-    case MathFn::Signbit: return b.CreateICmpSLT(raw, constant(0), "signbit");
-    default: break;
+    case MathFn::Signbit:
+      return b.CreateICmpSLT(raw, constant(0), "signbit");
+    default:
+      break;
   }
   internal_assert(false) << "not a test: " << name(fn);
   return nullptr;

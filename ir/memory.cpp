@@ -29,7 +29,8 @@ void barrier(KernelBuilder& kb, Fence fence) {
   const unsigned flags = static_cast<unsigned>(fence);
   user_assert(flags != 0 && (flags & ~all_fences) == 0, {"barrier", s.name})
       << "fence flags " << flags << "; expected Fence::Local, Fence::Global or both";
-  auto* call = s.call_builtin(detail::builtin::barrier, s.ir.getVoidTy(), {s.ir.getInt32(flags)}, false);
+  auto* call =
+      s.call_builtin(detail::builtin::barrier, s.ir.getVoidTy(), {s.ir.getInt32(flags)}, false);
   // Convergent: LLVM must not move the barrier into or out of conditions.
   call->getCalledFunction()->addFnAttr(llvm::Attribute::Convergent);
   call->getCalledFunction()->addFnAttr(llvm::Attribute::NoDuplicate);
@@ -138,8 +139,8 @@ Pointer make_local_array(KernelBuilder& kb, Scalar element, std::uint64_t count,
   global->setAlignment(llvm::Align(array_alignment));
   s.static_local_bytes += count * size_of(element);
   llvm::Constant* zero = s.ir.getInt64(0);
-  llvm::Constant* first = llvm::ConstantExpr::getInBoundsGetElementPtr(type, global,
-                                                                      llvm::ArrayRef{zero, zero});
+  llvm::Constant* first =
+      llvm::ConstantExpr::getInBoundsGetElementPtr(type, global, llvm::ArrayRef{zero, zero});
   const int array = s.add_array("local array " + std::string(array_name), std::string(array_name));
   return detail::make_pointer(&s, first, element, AddressSpace::Local, false, s.ir.getInt64(count),
                               array);

@@ -25,8 +25,8 @@ namespace {
 /// One conversion of the format: `%-08.3ld` is flags "-0", width 8, precision 3, length "l",
 /// conversion 'd'.
 struct Conversion {
-  std::string spec;    ///< the whole conversion as written, `%-08.3ld`
-  std::string flags;   ///< any of "-+ #0"
+  std::string spec;   ///< the whole conversion as written, `%-08.3ld`
+  std::string flags;  ///< any of "-+ #0"
   bool precision = false;
   std::string length;  ///< "", "hh", "h" or "l"
   char conversion = 0;
@@ -106,7 +106,14 @@ std::string mismatch(const Conversion& c, Scalar t) {
       }
       if (!integer || bits_of(t) > 32) return "an integer of at most 32 bits (a character code)";
       return {};
-    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+    case 'a':
+    case 'A':
       if (!c.length.empty()) {
         return "no length modifier for " + c.spec + " (f32 and f64 both print with %" +
                c.conversion + ")";
@@ -115,11 +122,12 @@ std::string mismatch(const Conversion& c, Scalar t) {
       return {};
     case 's':
       return "a C++ string (written into the format when the kernel is built)";
-    default: break;
+    default:
+      break;
   }
   // Integer conversions.
   const bool wants_signed = c.conversion == 'd' || c.conversion == 'i';
-  const char* sign = wants_signed            ? "a signed integer"
+  const char* sign = wants_signed          ? "a signed integer"
                      : c.conversion == 'u' ? "an unsigned integer"
                                            : "an integer";
   std::string width;
@@ -212,10 +220,9 @@ void print(KernelBuilder& kb, std::string_view format, std::span<const PrintArg>
   lowered += format.substr(copied);
 
   auto* text = llvm::ConstantDataArray::getString(s.ctx(), lowered, true);
-  auto* global = new llvm::GlobalVariable(*s.module, text->getType(), true,
-                                          llvm::GlobalValue::PrivateLinkage, text, "print.format",
-                                          nullptr, llvm::GlobalValue::NotThreadLocal,
-                                          static_cast<unsigned>(AddressSpace::Constant));
+  auto* global = new llvm::GlobalVariable(
+      *s.module, text->getType(), true, llvm::GlobalValue::PrivateLinkage, text, "print.format",
+      nullptr, llvm::GlobalValue::NotThreadLocal, static_cast<unsigned>(AddressSpace::Constant));
   global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   global->setAlignment(llvm::Align(1));
   auto* zero = s.ir.getInt64(0);

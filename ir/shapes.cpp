@@ -44,8 +44,8 @@ int parameter_of(const BuilderState& s, const Pointer& p) {
 
 }  // namespace
 
-ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar element,
-                          bool read_only, unsigned rank, Layout layout) {
+ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar element, bool read_only,
+                          unsigned rank, Layout layout) {
   auto& s = *detail::state_of(kb);
   user_assert(rank >= 1 && rank <= 3, {"param", s.name})
       << "parameter '" << name << "': an array of " << rank << " dimensions; expected 1 to 3";

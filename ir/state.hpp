@@ -113,7 +113,7 @@ class SPVJIT_INTERNAL BuilderState {
   bool uses_ndrange = false;
   bool allow_padding = false;
   bool declared_elementwise = false;
-  std::size_t work_per_item = 1;  ///< KernelBuilder::work_per_item
+  std::size_t work_per_item = 1;                ///< KernelBuilder::work_per_item
   std::optional<WorkGroup> declared_workgroup;  ///< KernelBuilder::workgroup
   bool finished = false;
 };

@@ -165,9 +165,8 @@ llvm::Value* load_pointer(BuilderState& s, const Pointer& p, llvm::Value* i,
 void copy_pointer(BuilderState& s, const Pointer& dst, Value dst_index, const FieldPath& to,
                   const Pointer& src, Value src_index, const FieldPath& from) {
   llvm::Value* si = index64(s, src_index, "struct copy");
-  llvm::Value* value = guarded_access(s, src, si, nullptr, 1, [&]() -> llvm::Value* {
-    return load_pointer(s, src, si, from);
-  });
+  llvm::Value* value = guarded_access(
+      s, src, si, nullptr, 1, [&]() -> llvm::Value* { return load_pointer(s, src, si, from); });
   llvm::Value* di = index64(s, dst_index, "struct copy");
   guarded_access(s, dst, di, nullptr, 1, [&]() -> llvm::Value* {
     s.ir.CreateAlignedStore(value, element_address(s, dst, di, &to),
@@ -238,9 +237,8 @@ Pointer pointer_member(const Pointer& p, Value index, const FieldPath& path, Sca
   s.check_in_current_function(detail::llvm_of(p), "struct pointer member");
   if (pointee) s.struct_type(*pointee);  // laid out before any member of it is reached
   llvm::Value* i = index64(s, index, "struct pointer member");
-  llvm::Value* loaded = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
-    return load_pointer(s, p, i, path);
-  });
+  llvm::Value* loaded = guarded_access(
+      s, p, i, nullptr, 1, [&]() -> llvm::Value* { return load_pointer(s, p, i, path); });
   // The launch cannot know how far the pointer reaches: its accesses go unchecked.
   return detail::make_pointer(&s, loaded, pointee ? Scalar::U8 : element, AddressSpace::Global,
                               read_only, nullptr, -1, pointee);

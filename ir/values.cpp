@@ -26,18 +26,30 @@ void throw_type_mismatch(const char* what, Scalar expected, const Value& given) 
 
 std::string_view name(BinaryOp op) noexcept {
   switch (op) {
-    case BinaryOp::Add: return "add";
-    case BinaryOp::Sub: return "sub";
-    case BinaryOp::Mul: return "mul";
-    case BinaryOp::Div: return "div";
-    case BinaryOp::Rem: return "rem";
-    case BinaryOp::And: return "and";
-    case BinaryOp::Or: return "or";
-    case BinaryOp::Xor: return "xor";
-    case BinaryOp::Shl: return "shl";
-    case BinaryOp::Shr: return "shr";
-    case BinaryOp::Min: return "min";
-    case BinaryOp::Max: return "max";
+    case BinaryOp::Add:
+      return "add";
+    case BinaryOp::Sub:
+      return "sub";
+    case BinaryOp::Mul:
+      return "mul";
+    case BinaryOp::Div:
+      return "div";
+    case BinaryOp::Rem:
+      return "rem";
+    case BinaryOp::And:
+      return "and";
+    case BinaryOp::Or:
+      return "or";
+    case BinaryOp::Xor:
+      return "xor";
+    case BinaryOp::Shl:
+      return "shl";
+    case BinaryOp::Shr:
+      return "shr";
+    case BinaryOp::Min:
+      return "min";
+    case BinaryOp::Max:
+      return "max";
   }
   return "?";
 }
@@ -110,8 +122,10 @@ llvm::Value* emit_binary(BuilderState& s, BinaryOp op, Scalar t, llvm::Value* a,
       if (!is_integer(t)) unsupported(s, what, t, "an integer type");
       const unsigned bits = a->getType()->getScalarSizeInBits();
       auto* amount = ir.CreateAnd(b, llvm::ConstantInt::get(b->getType(), bits - 1));
-      if (op == BinaryOp::Shl) r = ir.CreateShl(a, amount);
-      else r = sign ? ir.CreateAShr(a, amount) : ir.CreateLShr(a, amount);
+      if (op == BinaryOp::Shl)
+        r = ir.CreateShl(a, amount);
+      else
+        r = sign ? ir.CreateAShr(a, amount) : ir.CreateLShr(a, amount);
       break;
     }
     case BinaryOp::Min:
@@ -133,18 +147,18 @@ llvm::Value* emit_compare(BuilderState& s, CompareOp op, Scalar t, llvm::Value* 
   llvm::CmpInst::Predicate p;
   if (is_float(t)) {
     constexpr llvm::CmpInst::Predicate fp[] = {llvm::CmpInst::FCMP_OLT, llvm::CmpInst::FCMP_OLE,
-                                              llvm::CmpInst::FCMP_OGT, llvm::CmpInst::FCMP_OGE,
-                                              llvm::CmpInst::FCMP_OEQ, llvm::CmpInst::FCMP_UNE};
+                                               llvm::CmpInst::FCMP_OGT, llvm::CmpInst::FCMP_OGE,
+                                               llvm::CmpInst::FCMP_OEQ, llvm::CmpInst::FCMP_UNE};
     p = fp[static_cast<int>(op)];
   } else if (is_signed(t)) {
     constexpr llvm::CmpInst::Predicate si[] = {llvm::CmpInst::ICMP_SLT, llvm::CmpInst::ICMP_SLE,
-                                              llvm::CmpInst::ICMP_SGT, llvm::CmpInst::ICMP_SGE,
-                                              llvm::CmpInst::ICMP_EQ, llvm::CmpInst::ICMP_NE};
+                                               llvm::CmpInst::ICMP_SGT, llvm::CmpInst::ICMP_SGE,
+                                               llvm::CmpInst::ICMP_EQ,  llvm::CmpInst::ICMP_NE};
     p = si[static_cast<int>(op)];
   } else {
     constexpr llvm::CmpInst::Predicate ui[] = {llvm::CmpInst::ICMP_ULT, llvm::CmpInst::ICMP_ULE,
-                                              llvm::CmpInst::ICMP_UGT, llvm::CmpInst::ICMP_UGE,
-                                              llvm::CmpInst::ICMP_EQ, llvm::CmpInst::ICMP_NE};
+                                               llvm::CmpInst::ICMP_UGT, llvm::CmpInst::ICMP_UGE,
+                                               llvm::CmpInst::ICMP_EQ,  llvm::CmpInst::ICMP_NE};
     p = ui[static_cast<int>(op)];
   }
   return s.ir.CreateCmp(p, a, b);
@@ -152,12 +166,18 @@ llvm::Value* emit_compare(BuilderState& s, CompareOp op, Scalar t, llvm::Value* 
 
 const char* compare_name(CompareOp op) {
   switch (op) {
-    case CompareOp::Lt: return "lt";
-    case CompareOp::Le: return "le";
-    case CompareOp::Gt: return "gt";
-    case CompareOp::Ge: return "ge";
-    case CompareOp::Eq: return "eq";
-    case CompareOp::Ne: return "ne";
+    case CompareOp::Lt:
+      return "lt";
+    case CompareOp::Le:
+      return "le";
+    case CompareOp::Gt:
+      return "gt";
+    case CompareOp::Ge:
+      return "ge";
+    case CompareOp::Eq:
+      return "eq";
+    case CompareOp::Ne:
+      return "ne";
   }
   return "?";
 }
@@ -280,7 +300,6 @@ Value constant_int(detail::BuilderState* state, Scalar type, std::uint64_t bits)
 }
 
 namespace {
-
 
 std::string half_builtin(const char* base, AddressSpace space, bool is_const) {
   // Itanium mangling of vload_half(size_t, const <space> half*) / vstore_half(float, size_t, ...)

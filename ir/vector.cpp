@@ -224,8 +224,10 @@ std::pair<VecValue, VecValue> math_pair(MathFn fn, std::initializer_list<VecValu
     for (llvm::Value* a : raw) lane_args.push_back(s.ir.CreateExtractElement(a, lane));
     lane_results = detail::emit_math(s, fn, lane_args, types, 1, true);
     if (!first) {
-      first = llvm::PoisonValue::get(llvm::FixedVectorType::get(lane_results.value->getType(), lanes));
-      second = llvm::PoisonValue::get(llvm::FixedVectorType::get(lane_results.second->getType(), lanes));
+      first =
+          llvm::PoisonValue::get(llvm::FixedVectorType::get(lane_results.value->getType(), lanes));
+      second =
+          llvm::PoisonValue::get(llvm::FixedVectorType::get(lane_results.second->getType(), lanes));
     }
     first = s.ir.CreateInsertElement(first, lane_results.value, lane);
     second = s.ir.CreateInsertElement(second, lane_results.second, lane);

@@ -230,8 +230,8 @@ class JitCore {
     static_cast<KernelInterface&>(facts) = km;
     facts.spec = spec;
     facts.stack = group_stack(def);
-    facts.stack.per_item = std::max<std::uint64_t>(facts.stack.per_item,
-                                                   built.launch.stack_bytes_per_item);
+    facts.stack.per_item =
+        std::max<std::uint64_t>(facts.stack.per_item, built.launch.stack_bytes_per_item);
     facts.coarsen = built.launch.coarsen;
     facts.group_per_item = built.launch.group_per_item;
     facts.runs_with_offsets = built.launch.runs_with_offsets;
@@ -283,9 +283,10 @@ class JitCore {
 
     std::string elapsed_ms() const {
       char text[32];
-      std::snprintf(text, sizeof text, "%.1f",
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              started).count());
+      std::snprintf(
+          text, sizeof text, "%.1f",
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count());
       return text;
     }
   };
@@ -304,8 +305,14 @@ class JitCore {
     if (km.raw) {
       std::string module_kernels;
       for (const auto& k : km.raw->kernels) module_kernels += "[module] " + k + "\n";
-      subject.key = cache_key({module_kernels, km.raw->ir_text, {}, false, spec, key_options(),
-                               &runtime->info, ToolVersions::current()});
+      subject.key = cache_key({module_kernels,
+                               km.raw->ir_text,
+                               {},
+                               false,
+                               spec,
+                               key_options(),
+                               &runtime->info,
+                               ToolVersions::current()});
     } else {
       subject.key = cache_key({km.name, km.ir_text, km.params, km.hidden_ndrange(), spec,
                                key_options(), &runtime->info, ToolVersions::current()});
@@ -341,8 +348,8 @@ class JitCore {
   std::optional<Built> from_disk(const KernelDef& def, const Subject& subject,
                                  const DiskCache::Loaded& hit) {
     try {
-      auto program = build_program_from_binary(*runtime, hit.entry.binary, options.build_options,
-                                               def.name());
+      auto program =
+          build_program_from_binary(*runtime, hit.entry.binary, options.build_options, def.name());
       disk_hits.fetch_add(1, std::memory_order_relaxed);
       SPVJIT_LOG_INFO(subject.what + ": disk cache hit " + disk.path_for(subject.key) +
                       ", loaded in " + subject.elapsed_ms() + " ms");
@@ -394,12 +401,13 @@ class JitCore {
   std::string key_options() const {
     std::string coarsen;
     if (coarsening()) {
-      coarsen = "\n[coarsen " + (options.coarsen_width ? std::to_string(options.coarsen_width)
-                                                       : std::string("auto")) +
-                (options.coarsen_vectors > 1
-                     ? " x " + std::to_string(options.coarsen_vectors) + " vectors"
-                     : std::string()) +
-                "]";
+      coarsen =
+          "\n[coarsen " +
+          (options.coarsen_width ? std::to_string(options.coarsen_width) : std::string("auto")) +
+          (options.coarsen_vectors > 1
+               ? " x " + std::to_string(options.coarsen_vectors) + " vectors"
+               : std::string()) +
+          "]";
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +

@@ -72,11 +72,12 @@ class PassRunner {
     ++step_;
     if (timed) {
       char ms[32];
-      std::snprintf(ms, sizeof ms, "%.2f",
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              started).count());
-      log_line(LogLevel::Debug, subject_ + ": pass " + std::to_string(step_) + " " + name +
-                                    " in " + ms + " ms");
+      std::snprintf(
+          ms, sizeof ms, "%.2f",
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count());
+      log_line(LogLevel::Debug,
+               subject_ + ": pass " + std::to_string(step_) + " " + name + " in " + ms + " ms");
     }
     if (!dump_dir_.empty()) dump(name);
   }
@@ -97,8 +98,8 @@ class PassRunner {
     for (char& c : stem) {
       if (c == '/') c = '_';
     }
-    const std::string path = dump_dir_ + "/" + stem + "." +
-                             std::to_string(dump_id_) + "." + number + "-" + pass + ".ll";
+    const std::string path =
+        dump_dir_ + "/" + stem + "." + std::to_string(dump_id_) + "." + number + "-" + pass + ".ll";
     std::error_code error;
     llvm::sys::fs::create_directories(dump_dir_);
     llvm::raw_fd_ostream out(path, error);
@@ -167,9 +168,8 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
     passes.run("coarsen", [&](llvm::Module& m) {
-      const CoarsenResult r =
-          coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width,
-                              target.coarsen_vectors);
+      const CoarsenResult r = coarsen_elementwise(
+          m, def, spec, target.widths, target.forced_coarsen_width, target.coarsen_vectors);
       launch.coarsen = r.width * r.vectors;
       launch.index_bits = r.index_bits;
       if (r.width > 1) {

@@ -42,7 +42,7 @@ struct LoweringTarget {
   unsigned forced_coarsen_width = 0;
   unsigned coarsen_vectors = 1;  ///< JitOptions::coarsen_vectors
   VectorWidths widths;
-  FloatAtomicAdd float_atomics;       ///< what the device adds natively
+  FloatAtomicAdd float_atomics;  ///< what the device adds natively
   /// A CPU device and JitOptions::group_loops: a work-group per work-item where it applies.
   bool group_loops = false;
   /// With group loops, loops the whole group runs alike iterate outside the loop over work-items

@@ -31,19 +31,24 @@ bool scalar_of_type(llvm::Type* t, Scalar& out) {
   if (t->isDoubleTy()) return out = Scalar::F64, true;
   if (!t->isIntegerTy()) return false;
   switch (t->getIntegerBitWidth()) {
-    case 8: return out = Scalar::I8, true;
-    case 16: return out = Scalar::I16, true;
-    case 32: return out = Scalar::I32, true;
-    case 64: return out = Scalar::I64, true;
-    default: return false;
+    case 8:
+      return out = Scalar::I8, true;
+    case 16:
+      return out = Scalar::I16, true;
+    case 32:
+      return out = Scalar::I32, true;
+    case 64:
+      return out = Scalar::I64, true;
+    default:
+      return false;
   }
 }
 
 // What a pointer parameter's memory holds: a scalar, or an OpenCL C vector of 2, 3, 4, 8 or 16
 // of them (`lanes`), which the launch passes as memory of the scalar. The vector's size in the
 // module must be what element_scalars() counts, or bounds and sizes would disagree with it.
-bool pointee_of_memory(llvm::Type* t, const llvm::DataLayout& dl, Scalar& type,
-                       std::uint8_t& lanes, std::string& why) {
+bool pointee_of_memory(llvm::Type* t, const llvm::DataLayout& dl, Scalar& type, std::uint8_t& lanes,
+                       std::string& why) {
   auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(t);
   if (!vector) return scalar_of_type(t, type);
   const unsigned n = vector->getNumElements();
@@ -55,9 +60,8 @@ bool pointee_of_memory(llvm::Type* t, const llvm::DataLayout& dl, Scalar& type,
   const unsigned scalars = n == 3 ? 4 : n;
   if (dl.getTypeAllocSize(vector) != std::uint64_t{scalars} * size_of(type)) {
     return why = "the module's data layout gives a " + std::to_string(n) + "-lane vector " +
-                 std::to_string(dl.getTypeAllocSize(vector).getFixedSize()) +
-                 " bytes, not the " + std::to_string(scalars * size_of(type)) +
-                 " OpenCL C gives it",
+                 std::to_string(dl.getTypeAllocSize(vector).getFixedSize()) + " bytes, not the " +
+                 std::to_string(scalars * size_of(type)) + " OpenCL C gives it",
            false;
   }
   return true;
@@ -279,12 +283,12 @@ KernelDef kernel_of(llvm::Module& module, const std::string& name,
       std::string type;
       llvm::raw_string_ostream os(type);
       t->print(os);
-      user_error({operation, name}) << "parameter " << arg.getArgNo() << " '"
-                                    << p.name + "' has type " + os.str() +
-                      (why.empty() ? "" : ": " + why) +
-                      "; expected a scalar (i8..i64, half, float, double), a typed pointer to "
-                      "one or to a vector of 2, 3, 4, 8 or 16 of them in address space 1, 2 or 3, "
-                      "a struct by value (byval) or a pointer to structs in address space 1 or 2";
+      user_error({operation, name})
+          << "parameter " << arg.getArgNo() << " '"
+          << p.name + "' has type " + os.str() + (why.empty() ? "" : ": " + why) +
+                 "; expected a scalar (i8..i64, half, float, double), a typed pointer to "
+                 "one or to a vector of 2, 3, 4, 8 or 16 of them in address space 1, 2 or 3, "
+                 "a struct by value (byval) or a pointer to structs in address space 1 or 2";
     }
     km->params.push_back(p);
   }

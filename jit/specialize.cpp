@@ -90,8 +90,7 @@ void inline_functions_reading_ndrange(llvm::Module& m, const llvm::Function& ker
       internal_assert(inlined.isSuccess())
           << "cannot inline device function '" << fn->getName().str() << "', which reads the "
           << "ndrange, into kernel '" << kernel_name << "': " << inlined.getFailureReason();
-      if (caller != &kernel &&
-          std::find(pending.begin(), pending.end(), caller) == pending.end()) {
+      if (caller != &kernel && std::find(pending.begin(), pending.end(), caller) == pending.end()) {
         pending.push_back(caller);
       }
     }

@@ -47,24 +47,24 @@ std::string float_text(std::uint64_t bits, Scalar type) {
 std::string conversion_text(const BoundsSite& site, std::uint64_t bits) {
   const Scalar to = site.target;
   const std::string type(spvjit::name(to));
-  return "cast to " + type + " of " + float_text(bits, site.element) + " is out of range: " +
-         type + " holds " + integer_text(least_value(to)) + " to " +
-         integer_text(greatest_value(to)) + " (NaN converts to no integer)";
+  return "cast to " + type + " of " + float_text(bits, site.element) + " is out of range: " + type +
+         " holds " + integer_text(least_value(to)) + " to " + integer_text(greatest_value(to)) +
+         " (NaN converts to no integer)";
 }
 
 // Throws the error one filled slot of `owner` reports: a BoundsError, e.g. "kernel 'saxpy':
 // Z[1000] is out of bounds: Z holds 1000 f32 (work-item 1000 of ndrange (1100))", or an
 // InexactError for a failed conversion.
 [[noreturn]] void throw_failure(const LaunchState& owner, const std::uint64_t* slot,
-                               const NDRange& nd, unsigned others) {
+                                const NDRange& nd, unsigned others) {
   if (slot[record::flag] != bounds_seal(slot)) {
     // Two work-items failed at the same moment and their reports interleaved.
     throw BoundsError(owner.facts.name, "",
                       "kernel '" + owner.facts.name +
-                           "': out-of-bounds accesses in several work-items "
-                           "at once of its launch over ndrange " +
-                           nd.to_string() +
-                           " (their reports overlapped; run with a smaller ndrange to see one)");
+                          "': out-of-bounds accesses in several work-items "
+                          "at once of its launch over ndrange " +
+                          nd.to_string() +
+                          " (their reports overlapped; run with a smaller ndrange to see one)");
   }
   const std::uint64_t site_number = slot[record::site];
   const std::uint64_t* pairs = slot + record::pairs;
@@ -144,9 +144,9 @@ std::uint64_t* BoundsRecords::acquire(const LaunchState* owner) {
     if (regions_.empty() || regions_.back()->used == slots_per_region) {
       auto region = std::make_unique<Region>();
       const std::size_t bytes = slots_per_region * bounds_slot_bytes;
-      region->memory = static_cast<std::uint64_t*>(clSVMAlloc(
-          core_.context.get(), CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes,
-          static_cast<cl_uint>(bounds_slot_bytes)));
+      region->memory = static_cast<std::uint64_t*>(
+          clSVMAlloc(core_.context.get(), CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes,
+                     static_cast<cl_uint>(bounds_slot_bytes)));
       if (!region->memory) {
         throw OpenCLError("clSVMAlloc", CL_MEM_OBJECT_ALLOCATION_FAILURE,
                           std::to_string(bytes) + " bytes for bounds-check records");

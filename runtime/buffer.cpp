@@ -33,8 +33,8 @@ void buffer_retain(_cl_mem* mem) noexcept {
 _cl_mem* buffer_sub_create(_cl_mem* parent, std::size_t offset, std::size_t bytes) {
   const cl_buffer_region region{offset, bytes};
   cl_int err = CL_SUCCESS;
-  cl_mem mem = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
-                                 &err);
+  cl_mem mem =
+      clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
   check_cl(err, "clCreateSubBuffer",
            std::to_string(bytes) + " bytes at offset " + std::to_string(offset));
   return mem;
@@ -63,8 +63,7 @@ void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size
                   const void* src) {
   if (bytes == 0) return;
   const Transfer t(core);
-  check_cl(clEnqueueWriteBuffer(t.queue, mem, CL_TRUE, offset, bytes, src, 0, nullptr,
-                                nullptr),
+  check_cl(clEnqueueWriteBuffer(t.queue, mem, CL_TRUE, offset, bytes, src, 0, nullptr, nullptr),
            "clEnqueueWriteBuffer");
 }
 
@@ -72,8 +71,7 @@ void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_
                  void* dst) {
   if (bytes == 0) return;
   const Transfer t(core);
-  check_cl(clEnqueueReadBuffer(t.queue, mem, CL_TRUE, offset, bytes, dst, 0, nullptr,
-                               nullptr),
+  check_cl(clEnqueueReadBuffer(t.queue, mem, CL_TRUE, offset, bytes, dst, 0, nullptr, nullptr),
            "clEnqueueReadBuffer");
 }
 
@@ -100,8 +98,9 @@ void buffer_fill(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_
     return;
   }
   const Transfer t(core);
-  check_cl(clEnqueueFillBuffer(t.queue, mem, pattern, pattern_bytes, offset, bytes, 0, nullptr, nullptr),
-           "clEnqueueFillBuffer");
+  check_cl(
+      clEnqueueFillBuffer(t.queue, mem, pattern, pattern_bytes, offset, bytes, 0, nullptr, nullptr),
+      "clEnqueueFillBuffer");
   check_cl(clFinish(t.queue), "clFinish");
 }
 
@@ -113,8 +112,9 @@ void buffer_copy_region(RuntimeCore& core, _cl_mem* from, std::size_t from_offse
                         std::size_t to_offset, std::size_t bytes) {
   if (bytes == 0) return;
   const Transfer t(core);
-  check_cl(clEnqueueCopyBuffer(t.queue, from, to, from_offset, to_offset, bytes, 0, nullptr, nullptr),
-           "clEnqueueCopyBuffer");
+  check_cl(
+      clEnqueueCopyBuffer(t.queue, from, to, from_offset, to_offset, bytes, 0, nullptr, nullptr),
+      "clEnqueueCopyBuffer");
   check_cl(clFinish(t.queue), "clFinish");
 }
 

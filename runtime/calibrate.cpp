@@ -44,8 +44,8 @@ double fastest_split_us(RuntimeCore& core, cl_kernel k, std::size_t n, int reps)
   double best = 1e300;
   const std::size_t global[3] = {n, 1, 1};
   const std::size_t local[3] = {std::min<std::size_t>(n, 256), 1, 1};
-  const unsigned parts = static_cast<unsigned>(
-      std::min<std::size_t>(n / local[0], core.inline_pool->threads()));
+  const unsigned parts =
+      static_cast<unsigned>(std::min<std::size_t>(n / local[0], core.inline_pool->threads()));
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
     check_cl(core.inline_pool->run(k, core.inline_queue.get(), 1, global, local, 0, parts),
@@ -63,8 +63,8 @@ Thresholds measure_now(RuntimeCore& core) {
       clCreateProgramWithSource(core.context.get(), 1, &source, nullptr, &err));
   check_cl(err, "clCreateProgramWithSource", "inline threshold calibration");
   const auto devices = core.devices();
-  check_cl(clBuildProgram(program.get(), static_cast<cl_uint>(devices.size()), devices.data(),
-                          "", nullptr, nullptr),
+  check_cl(clBuildProgram(program.get(), static_cast<cl_uint>(devices.size()), devices.data(), "",
+                          nullptr, nullptr),
            "clBuildProgram", "inline threshold calibration");
   ClHandle<cl_kernel> kernel(clCreateKernel(program.get(), "spvjit_calibrate", &err));
   check_cl(err, "clCreateKernel", "inline threshold calibration");
@@ -76,8 +76,8 @@ Thresholds measure_now(RuntimeCore& core) {
   ClHandle<cl_mem> b(clCreateBuffer(core.context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err));
   check_cl(err, "clCreateBuffer", "inline threshold calibration");
   const double zero = 0.0;
-  check_cl(clEnqueueFillBuffer(core.queue.get(), b.get(), &zero, sizeof(zero), 0, bytes, 0,
-                               nullptr, nullptr),
+  check_cl(clEnqueueFillBuffer(core.queue.get(), b.get(), &zero, sizeof(zero), 0, bytes, 0, nullptr,
+                               nullptr),
            "clEnqueueFillBuffer", "inline threshold calibration");
   check_cl(clFinish(core.queue.get()), "clFinish", "inline threshold calibration");
   cl_mem args[2] = {a.get(), b.get()};

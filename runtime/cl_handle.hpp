@@ -10,7 +10,8 @@
 
 namespace spvjit::detail {
 
-template <class T> struct ClTraits;
+template <class T>
+struct ClTraits;
 template <>
 struct ClTraits<cl_context> {
   static void release(cl_context h) { clReleaseContext(h); }
@@ -23,9 +24,18 @@ template <>
 struct ClTraits<cl_program> {
   static void release(cl_program h) { clReleaseProgram(h); }
 };
-template <> struct ClTraits<cl_kernel> { static void release(cl_kernel h) { clReleaseKernel(h); } };
-template <> struct ClTraits<cl_mem> { static void release(cl_mem h) { clReleaseMemObject(h); } };
-template <> struct ClTraits<cl_event> { static void release(cl_event h) { clReleaseEvent(h); } };
+template <>
+struct ClTraits<cl_kernel> {
+  static void release(cl_kernel h) { clReleaseKernel(h); }
+};
+template <>
+struct ClTraits<cl_mem> {
+  static void release(cl_mem h) { clReleaseMemObject(h); }
+};
+template <>
+struct ClTraits<cl_event> {
+  static void release(cl_event h) { clReleaseEvent(h); }
+};
 
 template <class T>
 class ClHandle {

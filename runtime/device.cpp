@@ -11,8 +11,8 @@
 namespace spvjit {
 
 std::string DeviceInfo::summary() const {
-  return platform_name + " " + platform_version + " / " + name + " (IL: " +
-         (il_version.empty() ? std::string("none") : il_version) + ")";
+  return platform_name + " " + platform_version + " / " + name +
+         " (IL: " + (il_version.empty() ? std::string("none") : il_version) + ")";
 }
 
 namespace detail {
@@ -69,8 +69,8 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   info.fma_f64 = info.fp64 && (device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) &
                                CL_FP_FMA) != 0;
   const cl_device_info widths[6] = {
-      CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
-      CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,  CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR,  CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,   CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
       CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE};
   for (unsigned k = 0; k < 6; ++k)
     info.preferred_vector_width[k] = device_value<cl_uint>(d, widths[k], 1);

@@ -140,8 +140,8 @@ cl_int InlinePool::run_part(cl_command_queue queue, const Job& job, unsigned par
   global[d] = (last - first) * job.local[d];
   // basic runs the command inside the enqueue (in order, after the queue's previous command,
   // which ran the same way): when it returns, the part is done.
-  return clEnqueueNDRangeKernel(queue, job.kernel, job.dims, offset, global, job.local, 0,
-                                nullptr, nullptr);
+  return clEnqueueNDRangeKernel(queue, job.kernel, job.dims, offset, global, job.local, 0, nullptr,
+                                nullptr);
 }
 
 void InlinePool::work(cl_command_queue queue) {

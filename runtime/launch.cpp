@@ -41,31 +41,46 @@ inline std::optional<std::int64_t> converted_integer(const Param& p, const ArgVi
 // Whether integer type `t` holds `v`.
 inline bool holds(Scalar t, std::int64_t v) {
   switch (t) {
-    case Scalar::I8: return std::in_range<std::int8_t>(v);
-    case Scalar::U8: return std::in_range<std::uint8_t>(v);
-    case Scalar::I16: return std::in_range<std::int16_t>(v);
-    case Scalar::U16: return std::in_range<std::uint16_t>(v);
-    case Scalar::I32: return std::in_range<std::int32_t>(v);
-    case Scalar::U32: return std::in_range<std::uint32_t>(v);
-    case Scalar::I64: return true;
-    case Scalar::U64: return v >= 0;
-    default: return false;
+    case Scalar::I8:
+      return std::in_range<std::int8_t>(v);
+    case Scalar::U8:
+      return std::in_range<std::uint8_t>(v);
+    case Scalar::I16:
+      return std::in_range<std::int16_t>(v);
+    case Scalar::U16:
+      return std::in_range<std::uint16_t>(v);
+    case Scalar::I32:
+      return std::in_range<std::int32_t>(v);
+    case Scalar::U32:
+      return std::in_range<std::uint32_t>(v);
+    case Scalar::I64:
+      return true;
+    case Scalar::U64:
+      return v >= 0;
+    default:
+      return false;
   }
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_argument(const LaunchState& s, std::size_t i,
-                                                          const ArgView& given) {
+                                                         const ArgView& given) {
   std::string got;
-  const std::string element = given.struct_layout ? "struct " + given.struct_layout->name()
-                                           : std::string(name(given.type));
+  const std::string element =
+      given.struct_layout ? "struct " + given.struct_layout->name() : std::string(name(given.type));
   switch (given.kind) {
-    case ParamKind::Scalar: got = "a scalar " + element; break;
-    case ParamKind::Struct: got = "a " + given.struct_layout->describe(); break;
+    case ParamKind::Scalar:
+      got = "a scalar " + element;
+      break;
+    case ParamKind::Struct:
+      got = "a " + given.struct_layout->describe();
+      break;
     case ParamKind::Pointer:
       got = (given.svm ? "SharedArray<" : "Buffer<") + element + ">";
       if (given.struct_layout) got += " of " + given.struct_layout->describe();
       break;
-    case ParamKind::LocalArray: got = "LocalMemory"; break;
+    case ParamKind::LocalArray:
+      got = "LocalMemory";
+      break;
   }
   const Param& p = s.facts.params[i];
   std::string why;
@@ -73,15 +88,14 @@ inline bool holds(Scalar t, std::int64_t v) {
       given.kind == p.kind && given.type == p.type && same_layout(p, given)) {
     why = ": the buffer is empty (moved from or default-constructed)";
   } else if (given.kind == ParamKind::Pointer && given.kind == p.kind && given.type == p.type &&
-             same_layout(p, given) &&
-             given.owner != nullptr && given.owner != s.core.get()) {
+             same_layout(p, given) && given.owner != nullptr && given.owner != s.core.get()) {
     // OpenCL leaves a buffer of another context undefined behaviour; PoCL does not check it.
     why = given.svm ? ": the SharedArray belongs to another Runtime (another OpenCL context)"
                     : ": the buffer belongs to another Runtime (another OpenCL context)";
   } else if (given.kind == ParamKind::Pointer && p.kind == ParamKind::Pointer &&
              given.type == p.type && p.lanes != 0 && given.count % p.element_scalars() != 0) {
-    why = ": " + std::to_string(given.count) + " " + std::string(name(p.type)) +
-          " passed for " + p.describe() + ", which is not a whole number of vectors of " +
+    why = ": " + std::to_string(given.count) + " " + std::string(name(p.type)) + " passed for " +
+          p.describe() + ", which is not a whole number of vectors of " +
           std::to_string(p.element_scalars()) + " " + std::string(name(p.type)) +
           (p.lanes == 3 ? " (a 3-lane vector takes the room of 4)" : "");
   } else if (const auto number = converted_integer(p, given)) {
@@ -109,20 +123,19 @@ inline bool holds(Scalar t, std::int64_t v) {
 // A raw module's p[get_global_id(0)], run by every work-item, past the end of what was passed:
 // certain before the launch (jit/bounds/raw_bounds.hpp).
 [[noreturn, gnu::cold, gnu::noinline]] void bad_raw_extent(const LaunchState& s, unsigned param,
-                                                            std::size_t count, const NDRange& nd) {
+                                                           std::size_t count, const NDRange& nd) {
   const Param& p = s.facts.params[param];
   throw BoundsError(s.facts.name, p.name,
                     "kernel '" + s.facts.name + "': " + p.name + "[" + std::to_string(count) +
                         "] is out of bounds: " + p.name + " holds " + std::to_string(count) + " " +
                         std::string(name(p.type)) + (p.lanes ? "x" + std::to_string(p.lanes) : "") +
-                        " (work-item " + std::to_string(count) +
-                        " of ndrange " + nd.to_string() + " reads or writes " + p.name +
-                        "[get_global_id(0)]); nothing was launched");
+                        " (work-item " + std::to_string(count) + " of ndrange " + nd.to_string() +
+                        " reads or writes " + p.name + "[get_global_id(0)]); nothing was launched");
 }
 
 // A kernel coarsened on the fact that get_global_id(0) fits its 32-bit index, launched past it.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_narrow_index(const LaunchState& s,
-                                                              const NDRange& nd) {
+                                                             const NDRange& nd) {
   const bool is_signed = s.facts.index_bits == 31;
   user_error({"launch", s.facts.name})
       << "ndrange " << nd.to_string() << " has " << nd.size[0]
@@ -133,7 +146,7 @@ inline bool holds(Scalar t, std::int64_t v) {
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void failed(const LaunchState& s, const char* function,
-                                                    cl_int err, std::size_t index) {
+                                                   cl_int err, std::size_t index) {
   std::string where = "kernel '" + s.facts.name + "'";
   if (index != SIZE_MAX) where += ", argument " + std::to_string(index);
   throw OpenCLError(function, err, where);
@@ -141,7 +154,7 @@ inline bool holds(Scalar t, std::int64_t v) {
 
 // The kernel's local arrays and its LocalMemory arguments share the device's local memory.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_local_total(const LaunchState& s,
-                                                             std::uint64_t launch_bytes) {
+                                                            std::uint64_t launch_bytes) {
   const std::uint64_t total = s.facts.static_local_bytes + launch_bytes;
   user_error({"launch", s.facts.name})
       << "local memory: " << s.facts.static_local_bytes << " bytes static (local_array) + "
@@ -156,7 +169,7 @@ inline std::uint64_t elements_passed(const Param& p, const ArgView& a) {
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_shape(const LaunchState& s, std::size_t i,
-                                                       const ArgView& a) {
+                                                      const ArgView& a) {
   const Param& p = s.facts.params[i];
   if (p.rank != 0 && a.rank != p.rank && !(a.rank == 0 && p.rank == 1)) {
     std::string want = "shaped(memory, {";
@@ -181,10 +194,12 @@ inline std::uint64_t elements_passed(const Param& p, const ArgView& a) {
 inline void check_shape(const LaunchState& s, std::size_t i, const ArgView& a) {
   const Param& p = s.facts.params[i];
   if (a.rank == 0) {
-    if (p.rank > 1) [[unlikely]] bad_shape(s, i, a);
+    if (p.rank > 1) [[unlikely]]
+      bad_shape(s, i, a);
     return;
   }
-  if (p.rank != 0 && a.rank != p.rank) [[unlikely]] bad_shape(s, i, a);
+  if (p.rank != 0 && a.rank != p.rank) [[unlikely]]
+    bad_shape(s, i, a);
   std::uint64_t product = 1;
   bool overflow = false;
   // An extent past 2^63 - 1 is a negative one passed as unsigned (shaped.hpp): the kernel reads
@@ -193,7 +208,8 @@ inline void check_shape(const LaunchState& s, std::size_t i, const ArgView& a) {
     overflow |= __builtin_mul_overflow(product, a.shape[d], &product) ||
                 a.shape[d] > static_cast<std::uint64_t>(INT64_MAX);
   }
-  if (overflow || product != elements_passed(p, a)) [[unlikely]] bad_shape(s, i, a);
+  if (overflow || product != elements_passed(p, a)) [[unlikely]]
+    bad_shape(s, i, a);
 }
 
 inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a) {
@@ -201,23 +217,41 @@ inline void check_argument(const LaunchState& s, std::size_t i, const ArgView& a
   const std::optional<std::int64_t> number = converted_integer(p, a);
   const bool ok =
       a.kind == p.kind && (a.any_type || a.type == p.type || (number && holds(p.type, *number))) &&
-      same_layout(p, a) &&
-      (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
+      same_layout(p, a) && (a.kind != ParamKind::Pointer || a.mem != nullptr || a.svm != nullptr) &&
       (a.owner == nullptr || a.owner == s.core.get()) &&
       (a.kind != ParamKind::LocalArray || (a.size != 0 && a.size <= s.local_mem_size)) &&
       (p.lanes == 0 || a.kind != ParamKind::Pointer || a.count % p.element_scalars() == 0);
-  if (!ok) [[unlikely]] bad_argument(s, i, a);
+  if (!ok) [[unlikely]]
+    bad_argument(s, i, a);
   if (a.rank != 0 || p.rank != 0) check_shape(s, i, a);
 }
 
 // The value's bytes, zero-extended, when it is small enough to remember.
 inline bool memo_bits(std::size_t size, const void* value, std::uint64_t& bits) {
   switch (size) {
-    case 1: { std::uint8_t v; std::memcpy(&v, value, 1); bits = v; return true; }
-    case 2: { std::uint16_t v; std::memcpy(&v, value, 2); bits = v; return true; }
-    case 4: { std::uint32_t v; std::memcpy(&v, value, 4); bits = v; return true; }
-    case 8: std::memcpy(&bits, value, 8); return true;
-    default: return false;
+    case 1: {
+      std::uint8_t v;
+      std::memcpy(&v, value, 1);
+      bits = v;
+      return true;
+    }
+    case 2: {
+      std::uint16_t v;
+      std::memcpy(&v, value, 2);
+      bits = v;
+      return true;
+    }
+    case 4: {
+      std::uint32_t v;
+      std::memcpy(&v, value, 4);
+      bits = v;
+      return true;
+    }
+    case 8:
+      std::memcpy(&bits, value, 8);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -229,7 +263,8 @@ inline void set_argument(LaunchState& s, cl_uint index, std::size_t size, const 
   const bool remembered = value == nullptr || memo_bits(size, value, bits);
   if (remembered && m.set && !m.svm && m.size == size && m.bits == bits) return;
   const cl_int err = clSetKernelArg(s.kernel.get(), index, size, value);
-  if (err != CL_SUCCESS) [[unlikely]] failed(s, "clSetKernelArg", err, index);
+  if (err != CL_SUCCESS) [[unlikely]]
+    failed(s, "clSetKernelArg", err, index);
   m.set = remembered;
   m.svm = false;
   m.size = size;
@@ -242,7 +277,8 @@ inline void set_svm_argument(LaunchState& s, cl_uint index, const void* ptr) {
   const auto bits = reinterpret_cast<std::uintptr_t>(ptr);
   if (m.set && m.svm && m.bits == bits) return;
   const cl_int err = clSetKernelArgSVMPointer(s.kernel.get(), index, ptr);
-  if (err != CL_SUCCESS) [[unlikely]] failed(s, "clSetKernelArgSVMPointer", err, index);
+  if (err != CL_SUCCESS) [[unlikely]]
+    failed(s, "clSetKernelArgSVMPointer", err, index);
   m.set = true;
   m.svm = true;
   m.size = sizeof(ptr);
@@ -359,7 +395,8 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
   const auto order = core.enter(queue);
   const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, enqueued_global(s, g),
                                            enqueued_local(s, g), dim, parts);
-  if (err != CL_SUCCESS) [[unlikely]] failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
+  if (err != CL_SUCCESS) [[unlikely]]
+    failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
   core.count_launch();
   core.split_launches.fetch_add(1, std::memory_order_relaxed);
   return true;
@@ -367,9 +404,8 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
 
 }  // namespace detail
 
-void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
-                           const detail::ArgView* args, std::size_t count,
-                           _cl_event** event) {
+void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given, const detail::ArgView* args,
+                           std::size_t count, _cl_event** event) {
   // exit() waits for the launch (common/exit_gate.hpp).
   const detail::WorkScope scope(detail::WorkScope::Quiet{});
   // On `basic` the groups run on this thread, their context arrays sized against a default
@@ -380,7 +416,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   }
   user_assert(state_, {"launch"}) << "the Kernel is empty (default-constructed)";
   auto& s = *state_;
-  if (count != s.facts.params.size()) [[unlikely]] detail::bad_count(s, count);
+  if (count != s.facts.params.size()) [[unlikely]]
+    detail::bad_count(s, count);
   // Each LocalMemory is at most the device's local memory (check_argument): no overflow.
   std::uint64_t local = 0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -398,7 +435,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   for (unsigned p : s.facts.extent_covers_ndrange) {
     // Counted in the elements the kernel indexes: vectors for a pointer to them.
     const std::size_t held = args[p].count / s.facts.params[p].element_scalars();
-    if (held < nd.size[0]) [[unlikely]] detail::bad_raw_extent(s, p, held, nd);
+    if (held < nd.size[0]) [[unlikely]]
+      detail::bad_raw_extent(s, p, held, nd);
   }
 
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -415,7 +453,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   const Partition& g = *geometry;
   // PoCL writes a kernel's printf output to file descriptor 1 when the launch completes; text
   // the host printed before it must be out of stdio's buffer by then.
-  if (s.facts.prints) [[unlikely]] std::fflush(stdout);
+  if (s.facts.prints) [[unlikely]]
+    std::fflush(stdout);
   for (std::size_t i = 0; i < count; ++i) {
     const auto& a = args[i];
     const auto index = static_cast<cl_uint>(i);
@@ -429,7 +468,9 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
         }
         detail::set_argument(s, index, a.size, a.data);
         break;
-      case ParamKind::Struct: detail::set_argument(s, index, a.size, a.data); break;
+      case ParamKind::Struct:
+        detail::set_argument(s, index, a.size, a.data);
+        break;
       case ParamKind::Pointer:
         if (a.svm) {
           detail::set_svm_argument(s, index, a.svm);
@@ -437,7 +478,9 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
           detail::set_argument(s, index, sizeof(cl_mem), &a.mem);
         }
         break;
-      case ParamKind::LocalArray: detail::set_argument(s, index, a.size, nullptr); break;
+      case ParamKind::LocalArray:
+        detail::set_argument(s, index, a.size, nullptr);
+        break;
     }
   }
   detail::set_hidden_arguments(s, nd, args, count);
@@ -465,7 +508,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given,
   const cl_int err =
       clEnqueueNDRangeKernel(queue, s.kernel.get(), g.dims, nullptr, detail::enqueued_global(s, g),
                              detail::enqueued_local(s, g), 0, nullptr, event);
-  if (err != CL_SUCCESS) [[unlikely]] detail::failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
+  if (err != CL_SUCCESS) [[unlikely]]
+    detail::failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
   core.count_launch();
 }
 

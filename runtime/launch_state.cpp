@@ -27,9 +27,9 @@ ClHandle<cl_kernel> create_kernel(cl_program program, const std::string& name) {
 
 std::size_t kernel_workgroup_size(cl_kernel kernel, cl_device_id device) {
   size_t wg = 0;
-  check_cl(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg,
-                                    nullptr),
-           "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+  check_cl(
+      clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, nullptr),
+      "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
   return wg;
 }
 
@@ -130,8 +130,9 @@ const Specialization& Kernel::specialization() const {
 
 NDRange Kernel::ndrange_of(const Groups& groups, const WorkGroup* workgroup) const {
   const auto& s = state_of(state_, "launch");
-  const WorkGroup* wg = workgroup ? workgroup : s.facts.spec.workgroup ? &*s.facts.spec.workgroup
-                                                                        : nullptr;
+  const WorkGroup* wg = workgroup                ? workgroup
+                        : s.facts.spec.workgroup ? &*s.facts.spec.workgroup
+                                                 : nullptr;
   user_assert(wg, {"launch", s.facts.name})
       << "Groups " << groups.to_string()
       << ": a group count needs a workgroup size; pass a WorkGroup or compile the kernel with a "

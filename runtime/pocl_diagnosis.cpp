@@ -20,8 +20,8 @@ namespace {
 // "cpu-minimal", tbb's "cpu-tbb").
 constexpr std::string_view cpu_drivers[] = {"basic", "cpu-minimal", "pthread",
                                             "cpu",   "tbb",         "cpu-tbb"};
-constexpr std::string_view other_drivers[] = {"cuda",   "hsa",   "vulkan", "level0",
-                                              "almaif", "ttasim", "proxy", "remote"};
+constexpr std::string_view other_drivers[] = {"cuda",   "hsa",    "vulkan", "level0",
+                                              "almaif", "ttasim", "proxy",  "remote"};
 
 template <std::size_t N>
 bool listed(const std::string_view (&names)[N], std::string_view word) {

@@ -56,9 +56,8 @@ ClHandle<cl_program> build_program_from_binary(RuntimeCore& core,
   std::vector<size_t> sizes(count, binary.size());
   std::vector<cl_int> status(count, CL_SUCCESS);
   cl_int err = CL_SUCCESS;
-  ClHandle<cl_program> program(clCreateProgramWithBinary(core.context.get(), count,
-                                                         devices.data(), sizes.data(),
-                                                         data.data(), status.data(), &err));
+  ClHandle<cl_program> program(clCreateProgramWithBinary(
+      core.context.get(), count, devices.data(), sizes.data(), data.data(), status.data(), &err));
   for (cl_int st : status) {
     if (err == CL_SUCCESS && st != CL_SUCCESS) err = st;
   }
@@ -73,8 +72,8 @@ std::vector<std::uint8_t> program_binary(cl_program program) {
   check_cl(clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof(count), &count, nullptr),
            "clGetProgramInfo(CL_PROGRAM_NUM_DEVICES)");
   std::vector<size_t> sizes(count);
-  check_cl(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, count * sizeof(size_t),
-                            sizes.data(), nullptr),
+  check_cl(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, count * sizeof(size_t), sizes.data(),
+                            nullptr),
            "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
   std::vector<std::vector<std::uint8_t>> binaries(count);
   std::vector<unsigned char*> pointers(count);

@@ -146,7 +146,8 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
     const std::string problems = pocl_startup_problems(seen);
     throw DeviceNotFoundError(
         "Dispatch::Adaptive needs PoCL's basic (cpu-minimal-*) and pthread (cpu-*) devices on "
-        "one platform, both accepting SPIR-V; devices seen: " + devices_seen(seen) + ". " +
+        "one platform, both accepting SPIR-V; devices seen: " +
+        devices_seen(seen) + ". " +
         (!problems.empty()
              ? problems
              : "POCL_DEVICES is " + (env ? std::string("'") + env + "'" : std::string("unset")) +
@@ -174,19 +175,19 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                    reinterpret_cast<cl_context_properties>(platform), 0};
-  context = ClHandle<cl_context>(clCreateContext(props, static_cast<cl_uint>(all.size()),
-                                                 all.data(), nullptr, nullptr, &err));
+  context = ClHandle<cl_context>(
+      clCreateContext(props, static_cast<cl_uint>(all.size()), all.data(), nullptr, nullptr, &err));
   check_cl(err, "clCreateContext", info.name);
   queue = make_queue(context.get(), device, info.name);
   last_queue_ = queue.get();
   if (adaptive) {
     inline_queue = make_queue(context.get(), inline_device, inline_info.name);
     if (threads > 1) {
-      const auto spin = env.inline_spin_us ? std::chrono::microseconds(*env.inline_spin_us)
-                                           : inline_spin;
+      const auto spin =
+          env.inline_spin_us ? std::chrono::microseconds(*env.inline_spin_us) : inline_spin;
       inline_pool = std::make_unique<InlinePool>(context.get(), inline_device, threads, spin);
     }
-    const auto split = !inline_pool             ? std::optional<std::size_t>(SIZE_MAX)
+    const auto split = !inline_pool              ? std::optional<std::size_t>(SIZE_MAX)
                        : options.split_threshold ? options.split_threshold
                                                  : env.split_threshold;
     Thresholds measured;

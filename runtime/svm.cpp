@@ -72,8 +72,8 @@ void* svm_allocate(RuntimeCore& core, std::size_t bytes) {
         << "' has no fine-grained buffer SVM (CL_DEVICE_SVM_FINE_GRAIN_BUFFER); use Buffer<T> "
            "instead";
   }
-  void* p = clSVMAlloc(core.context.get(), CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
-                       bytes, 0);
+  void* p =
+      clSVMAlloc(core.context.get(), CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes, 0);
   if (!p) {
     throw OpenCLError("clSVMAlloc", CL_MEM_OBJECT_ALLOCATION_FAILURE,
                       std::to_string(bytes) + " bytes of fine-grained SVM");

@@ -41,8 +41,10 @@ void same_results_on_both_devices(Runtime& rt, Jit& jit) {
   for (std::size_t n : {std::size_t{16}, std::size_t{1000}, std::size_t{65537}}) {
     std::vector<T> x(n), y(n);
     auto make = [](A v) {
-      if constexpr (std::is_same_v<T, half>) return to_half(v);
-      else return v;
+      if constexpr (std::is_same_v<T, half>)
+        return to_half(v);
+      else
+        return v;
     };
     for (std::size_t i = 0; i < n; ++i) {  // inexact products: rounding must match too
       x[i] = make(A(i % 17) * A(0.37));
@@ -81,8 +83,9 @@ void ordered_across_devices(Runtime& rt, Jit& jit) {
   const auto a = A.to_vector();  // no synchronize: the read must queue behind the launches
   bool ok = true;
   for (std::size_t i = 0; i < n; ++i) ok = ok && a[i] == (i < 16 ? 8.0 : 0.0);
-  check(ok, "pthread -> basic -> pthread chains and a read see each other's results without a "
-            "synchronize");
+  check(ok,
+        "pthread -> basic -> pthread chains and a read see each other's results without a "
+        "synchronize");
 }
 
 // Threads alternating small (basic) and large (pthread) launches of one kernel.
@@ -136,7 +139,10 @@ void no_allocations_inline(Runtime& rt, Jit& jit) {
   cl_mem a = A.handle(), b = B.handle();
   const cl_long extent[3] = {16, 1, 1};
   std::size_t global[3] = {16, 1, 1}, local[3] = {16, 1, 1};
-  auto ours = [&] { k.launch(NDRange{16}, A, B); rt.synchronize(); };
+  auto ours = [&] {
+    k.launch(NDRange{16}, A, B);
+    rt.synchronize();
+  };
   auto raw = [&] {
     clSetKernelArg(ck, 0, sizeof(cl_mem), &a);
     clSetKernelArg(ck, 1, sizeof(cl_mem), &b);
@@ -144,11 +150,16 @@ void no_allocations_inline(Runtime& rt, Jit& jit) {
     clEnqueueNDRangeKernel(q, ck, 1, nullptr, global, local, 0, nullptr, nullptr);
     clFinish(q);
   };
-  for (int i = 0; i < 20; ++i) { ours(); raw(); }
+  for (int i = 0; i < 20; ++i) {
+    ours();
+    raw();
+  }
   auto fewest = [](auto& f) {
     std::uint64_t best = UINT64_MAX;
     for (int r = 0; r < 5; ++r) {
-      best = std::min(best, support::count_allocations([&] { for (int i = 0; i < 50; ++i) f(); }).allocations);
+      best = std::min(best, support::count_allocations([&] {
+                              for (int i = 0; i < 50; ++i) f();
+                            }).allocations);
     }
     return best;
   };
@@ -172,7 +183,10 @@ void no_allocations_split(Runtime& rt, Jit& jit) {
   cl_kernel ck = detail::KernelAccess::kernel(k);
   cl_command_queue q = s.core->inline_queue.get();
   const unsigned parts = rt.inline_threads();
-  auto ours = [&] { k.launch(NDRange{n}, A, B); rt.synchronize(); };
+  auto ours = [&] {
+    k.launch(NDRange{n}, A, B);
+    rt.synchronize();
+  };
   ours();
   const std::size_t local = s.last_geometry.workgroup.size[0], global = s.last_geometry.global[0];
   const std::size_t groups = global / local;
@@ -185,11 +199,16 @@ void no_allocations_split(Runtime& rt, Jit& jit) {
     }
   };
   const auto splits_before = s.core->split_launches.load();
-  for (int i = 0; i < 20; ++i) { ours(); raw(); }
+  for (int i = 0; i < 20; ++i) {
+    ours();
+    raw();
+  }
   auto fewest = [](auto& f) {
     std::uint64_t best = UINT64_MAX;
     for (int r = 0; r < 5; ++r) {
-      best = std::min(best, support::count_allocations([&] { for (int i = 0; i < 20; ++i) f(); }).allocations);
+      best = std::min(best, support::count_allocations([&] {
+                              for (int i = 0; i < 20; ++i) f();
+                            }).allocations);
     }
     return best;
   };
@@ -214,12 +233,17 @@ void no_allocations_split_local(Runtime& rt, Jit& jit) {
   auto A = rt.upload(std::vector<double>(n, 1.0));
   auto B = rt.upload(std::vector<double>(n, 2.0));
   auto& s = detail::KernelAccess::state(k);
-  auto ours = [&] { k.launch(NDRange{n}, partial, A, B); rt.synchronize(); };
+  auto ours = [&] {
+    k.launch(NDRange{n}, partial, A, B);
+    rt.synchronize();
+  };
   const auto splits_before = s.core->split_launches.load();
   for (int i = 0; i < 20; ++i) ours();
   std::uint64_t best = UINT64_MAX;
   for (int r = 0; r < 5; ++r) {
-    best = std::min(best, support::count_allocations([&] { for (int i = 0; i < 20; ++i) ours(); }).allocations);
+    best = std::min(best, support::count_allocations([&] {
+                            for (int i = 0; i < 20; ++i) ours();
+                          }).allocations);
   }
   const bool sums = partial.to_vector() == std::vector<double>(groups, 2048.0);
   const auto split = s.core->split_launches.load() - splits_before;
@@ -282,14 +306,17 @@ void split_launches(Runtime& rt, Jit& jit) {
     auto X = rt.upload(x), Y = rt.upload(y);
     auto Z = rt.zeros<float>(n);
     // Small ones with a workgroup given, so that they have several groups to split.
-    auto [same, splits] = run_both([&] {
-      if (n < 10000) {
-        saxpy.launch(NDRange{n}, WorkGroup{64}, Z, X, Y, 1.5f);
-      } else {
-        saxpy.launch(NDRange{n}, Z, X, Y, 1.5f);
-      }
-    }, Z);
-    check(same && splits == 1, "saxpy n=" + std::to_string(n) + ": split launch gives basic's bits");
+    auto [same, splits] = run_both(
+        [&] {
+          if (n < 10000) {
+            saxpy.launch(NDRange{n}, WorkGroup{64}, Z, X, Y, 1.5f);
+          } else {
+            saxpy.launch(NDRange{n}, Z, X, Y, 1.5f);
+          }
+        },
+        Z);
+    check(same && splits == 1,
+          "saxpy n=" + std::to_string(n) + ": split launch gives basic's bits");
   }
   {
     const std::int64_t n = 70, p = 33, m = 129;
@@ -299,13 +326,18 @@ void split_launches(Runtime& rt, Jit& jit) {
     auto A = rt.upload(a), B = rt.upload(b);
     auto C = rt.zeros<float>(n * m);
     Kernel naive = jit.compile(examples::naive_matmul());
-    auto [same, splits] = run_both([&] { naive.launch(NDRange{m, n}, WorkGroup{8, 8}, C, A, B, n, p, m); }, C);
+    auto [same, splits] = run_both(
+        [&] {
+          naive.launch(NDRange{m, n}, WorkGroup{8, 8}, C, A, B, n, p, m);
+        },
+        C);
     check(same && splits == 1, "naive matmul 70x33x129 (2D): split launch gives basic's bits");
     Specialization tile;
     tile.workgroup = WorkGroup{16, 16};
     Kernel tiled = jit.compile(examples::tiled_matmul(16), tile);
     auto [same2, splits2] = run_both([&] { tiled.launch(NDRange{m, n}, C, A, B, n, p, m); }, C);
-    check(same2 && splits2 == 1, "tiled matmul (local memory, barriers): split launch gives basic's bits");
+    check(same2 && splits2 == 1,
+          "tiled matmul (local memory, barriers): split launch gives basic's bits");
     // KernelAbstractions' dot asks for its group index; as loops in one work-item per group
     // (jit/workgroup/group_loops.hpp) that index is the work-item's global id, right under an
     // offset, so it splits too.
@@ -326,25 +358,30 @@ void split_launches(Runtime& rt, Jit& jit) {
         "KA's dot, a group per work-item reading its group index: split launch gives basic's bits");
     // After the workers' spin ran out: they are woken, or the caller runs every part.
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    auto [same3, splits3] = run_both([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      naive.launch(NDRange{m, n}, WorkGroup{8, 8}, C, A, B, n, p, m);
-    }, C);
+    auto [same3, splits3] = run_both(
+        [&] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          naive.launch(NDRange{m, n}, WorkGroup{8, 8}, C, A, B, n, p, m);
+        },
+        C);
     check(same3 && splits3 == 1, "a split launch after the workers fell asleep gives basic's bits");
   }
   {
     KernelBuilder kb("group_ids");
     auto out = kb.param<Global<std::int64_t>>("out");
     auto i = kb.global_index();
-    kb.if_(kb.in_ndrange(), [&] { out[i] = kb.group_index() * std::int64_t{100000} + kb.local_index(); });
+    kb.if_(kb.in_ndrange(),
+           [&] { out[i] = kb.group_index() * std::int64_t{100000} + kb.local_index(); });
     Kernel groups = jit.compile(kb.finish());
     const std::size_t n = 50000;
     auto Out = rt.zeros<std::int64_t>(n);
     auto [same, splits] = run_both([&] { groups.launch(NDRange{n}, WorkGroup{100}, Out); }, Out);
     const auto v = Out.to_vector();
     bool exact = true;
-    for (std::size_t k = 0; k < n; ++k) exact = exact && v[k] == static_cast<std::int64_t>((k / 100) * 100000 + k % 100);
-    check(same && exact && splits == 0, "a kernel reading group ids is not split and sees its true group ids");
+    for (std::size_t k = 0; k < n; ++k)
+      exact = exact && v[k] == static_cast<std::int64_t>((k / 100) * 100000 + k % 100);
+    check(same && exact && splits == 0,
+          "a kernel reading group ids is not split and sees its true group ids");
     // Ordered without a synchronize: pthread (group ids) -> split (copy) -> basic (16 items).
     KernelBuilder cb("plus_one");
     auto dst = cb.param<Global<std::int64_t>>("dst");
@@ -366,16 +403,19 @@ void split_launches(Runtime& rt, Jit& jit) {
       for (std::size_t k = 0; k < n; ++k) ordered = ordered && c[k] == v[k] + 1;
       for (std::size_t k = 0; k < 16; ++k) ordered = ordered && h[k] == v[k] + 2;
     }
-    check(ordered, "pthread -> split -> basic launches and reads see each other's results in order");
+    check(ordered,
+          "pthread -> split -> basic launches and reads see each other's results in order");
   }
   {
     Kernel count = jit.compile(test::counting_kernel());
     const std::size_t n = 100000;
     auto Counter = rt.zeros<std::int32_t>(1);
-    auto [same, splits] = run_both([&] {
-      Counter.write(std::vector<std::int32_t>{0});
-      count.launch(NDRange{n}, Counter);
-    }, Counter);
+    auto [same, splits] = run_both(
+        [&] {
+          Counter.write(std::vector<std::int32_t>{0});
+          count.launch(NDRange{n}, Counter);
+        },
+        Counter);
     check(same && Counter.to_vector()[0] == static_cast<std::int32_t>(n) && splits == 0,
           "a kernel using atomics is not split and counts exactly");
   }
@@ -423,9 +463,9 @@ void split_threshold_boundary(Runtime& rt, Jit& jit) {
   }
   check(ok && split_count > 0 && split_count < sizes,
         "saxpy " + std::string(name(scalar_of<T>)) + " around split threshold " +
-            std::to_string(threshold) + ": split exactly above it (" +
-            std::to_string(split_count) + " of " + std::to_string(sizes) +
-            " sizes), basic's bits" + (detail.empty() ? std::string() : ": wrong at" + detail));
+            std::to_string(threshold) + ": split exactly above it (" + std::to_string(split_count) +
+            " of " + std::to_string(sizes) + " sizes), basic's bits" +
+            (detail.empty() ? std::string() : ": wrong at" + detail));
 }
 
 // A kernel declared heavy (KernelBuilder::work_per_item) counts its work-items times the
@@ -448,7 +488,8 @@ void heavy_work_items_split(Runtime& rt, Jit& jit) {
   };
   constexpr std::size_t rows = 64, cols = 2000;
   std::vector<std::int32_t> values(rows * cols);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int32_t>(i % 1001) - 500;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<std::int32_t>(i % 1001) - 500;
   auto In = rt.upload(values);
   rt.set_inline_threshold(SIZE_MAX);
   rt.set_split_threshold(8192);
@@ -488,8 +529,9 @@ KernelDef upwind_kernel() {
   kb.allow_padding();
   kb.if_(i >= std::int64_t{1} && i < Lp - std::int64_t{1}, [&] {
     auto wi = vel[i];
-    kb.if_else(wi > 0.0f, [&] { qn[i] = qo[i] - nu * wi * (qo[i] - qo[i - std::int64_t{1}]); },
-               [&] { qn[i] = qo[i] - nu * wi * (qo[i + std::int64_t{1}] - qo[i]); });
+    kb.if_else(
+        wi > 0.0f, [&] { qn[i] = qo[i] - nu * wi * (qo[i] - qo[i - std::int64_t{1}]); },
+        [&] { qn[i] = qo[i] - nu * wi * (qo[i + std::int64_t{1}] - qo[i]); });
   });
   return kb.finish();
 }
@@ -525,16 +567,18 @@ void upwind_every_width(Runtime& rt) {
     Kernel k = jit.compile(upwind_kernel());
     auto Q0 = rt.upload(q), Q1 = rt.upload(q), W = rt.upload(w);
     for (int s = 0; s < steps; ++s) {
-      if (s % 2) k.launch(NDRange{L}, Q0, Q1, W, static_cast<std::int64_t>(L), nu);
-      else k.launch(NDRange{L}, Q1, Q0, W, static_cast<std::int64_t>(L), nu);
+      if (s % 2)
+        k.launch(NDRange{L}, Q0, Q1, W, static_cast<std::int64_t>(L), nu);
+      else
+        k.launch(NDRange{L}, Q1, Q0, W, static_cast<std::int64_t>(L), nu);
     }
     rt.synchronize();
     const auto got = (steps % 2 ? Q1 : Q0).to_vector();
     // The lowered kernel's stack per work-item (its lane buffers) is known to the launch, and
     // the groups it chose fit half the thread's stack.
     const auto& s = detail::KernelAccess::state(k);
-    const std::size_t group = s.last_geometry.workgroup[0] * s.last_geometry.workgroup[1] *
-                              s.last_geometry.workgroup[2];
+    const std::size_t group =
+        s.last_geometry.workgroup[0] * s.last_geometry.workgroup[1] * s.last_geometry.workgroup[2];
     if (s.facts.coarsen > 1) {
       check(s.facts.stack.per_item > 0 && group * s.facts.stack.per_item <= s.facts.stack.budget(),
             "upwind, width " + std::to_string(s.facts.coarsen) + ": groups of " +
@@ -543,7 +587,8 @@ void upwind_every_width(Runtime& rt) {
                 std::to_string(s.facts.stack.budget()));
     }
     double worst = 0;
-    for (std::size_t i = 0; i < L; ++i) worst = std::max(worst, std::fabs(double(got[i]) - expected[i]));
+    for (std::size_t i = 0; i < L; ++i)
+      worst = std::max(worst, std::fabs(double(got[i]) - expected[i]));
     check(worst <= 1e-5, "upwind, 2^20 floats, 200 steps, width " +
                              (width ? std::to_string(width) : std::string("native")) +
                              ": max difference from the host loop " + std::to_string(worst));

@@ -40,11 +40,16 @@ inline const Pattern all_patterns[] = {Pattern::Random, Pattern::Sorted, Pattern
                                        Pattern::AllEqual, Pattern::FewDistinct};
 inline const char* name(Pattern p) {
   switch (p) {
-    case Pattern::Random: return "random";
-    case Pattern::Sorted: return "sorted";
-    case Pattern::Reversed: return "reversed";
-    case Pattern::AllEqual: return "all-equal";
-    case Pattern::FewDistinct: return "few-distinct";
+    case Pattern::Random:
+      return "random";
+    case Pattern::Sorted:
+      return "sorted";
+    case Pattern::Reversed:
+      return "reversed";
+    case Pattern::AllEqual:
+      return "all-equal";
+    case Pattern::FewDistinct:
+      return "few-distinct";
   }
   return "?";
 }
@@ -53,10 +58,17 @@ template <class T>
 std::vector<T> pattern_values(Pattern p, std::size_t n, unsigned seed) {
   auto v = random_values<T>(n, seed);
   switch (p) {
-    case Pattern::Random: break;
-    case Pattern::Sorted: std::sort(v.begin(), v.end()); break;
-    case Pattern::Reversed: std::sort(v.begin(), v.end(), [](T a, T b) { return b < a; }); break;
-    case Pattern::AllEqual: std::fill(v.begin(), v.end(), n ? v[0] : T{}); break;
+    case Pattern::Random:
+      break;
+    case Pattern::Sorted:
+      std::sort(v.begin(), v.end());
+      break;
+    case Pattern::Reversed:
+      std::sort(v.begin(), v.end(), [](T a, T b) { return b < a; });
+      break;
+    case Pattern::AllEqual:
+      std::fill(v.begin(), v.end(), n ? v[0] : T{});
+      break;
     case Pattern::FewDistinct:
       // Five values: integers by their remainder (no product that could overflow), floats by
       // a third of their range.

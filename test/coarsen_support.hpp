@@ -86,7 +86,9 @@ inline void check_same_bits(const std::vector<T>& scalar_out, const std::vector<
   for (std::size_t i = 0; i < n && first_difference == n; ++i) {
     if (std::memcmp(&scalar_out[i], &coarse_out[i], sizeof(T)) == 0) continue;
     if constexpr (std::is_floating_point_v<T>) {
-      if (nan_payloads_may_differ && scalar_out[i] != scalar_out[i] && coarse_out[i] != coarse_out[i]) continue;
+      if (nan_payloads_may_differ && scalar_out[i] != scalar_out[i] &&
+          coarse_out[i] != coarse_out[i])
+        continue;
     }
     first_difference = i;
   }
@@ -97,10 +99,11 @@ inline void check_same_bits(const std::vector<T>& scalar_out, const std::vector<
     if (first_difference < a.size()) std::memcpy(&bits[2], &a[first_difference], sizeof(T));
     if (first_difference < b.size()) std::memcpy(&bits[3], &b[first_difference], sizeof(T));
     char text[160];
-    std::snprintf(text, sizeof text, "element %zu: scalar kernel %#llx, coarsened %#llx (inputs %#llx, %#llx)",
-                  first_difference, static_cast<unsigned long long>(bits[0]),
-                  static_cast<unsigned long long>(bits[1]), static_cast<unsigned long long>(bits[2]),
-                  static_cast<unsigned long long>(bits[3]));
+    std::snprintf(
+        text, sizeof text,
+        "element %zu: scalar kernel %#llx, coarsened %#llx (inputs %#llx, %#llx)", first_difference,
+        static_cast<unsigned long long>(bits[0]), static_cast<unsigned long long>(bits[1]),
+        static_cast<unsigned long long>(bits[2]), static_cast<unsigned long long>(bits[3]));
     FAIL_CHECK(text);
   }
 }
@@ -135,7 +138,7 @@ inline void compare_runs_on(const KernelDef& def, const std::vector<T>& a, const
 // The same on random inputs of `n` elements.
 template <class T, class S>
 inline void compare_runs(const KernelDef& def, std::size_t n, S scalar, Jit& coarse,
-                  const Specialization& spec = {}, const WorkGroup* given = nullptr) {
+                         const Specialization& spec = {}, const WorkGroup* given = nullptr) {
   compare_runs_on<T>(def, random_data<T>(n, 1), random_data<T>(n, 2), scalar, coarse, spec, given);
 }
 

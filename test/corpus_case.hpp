@@ -41,7 +41,8 @@ struct Float3 {  // Rodinia cfd: FLOAT3
   float x, y, z;
 };
 SPVJIT_STRUCT(Float3, x, y, z)
-struct Knode {  // Rodinia b+tree: knode with DEFAULT_ORDER 256 (clang: {i32, [257 x i32] x2, i8, i32})
+struct Knode {  // Rodinia b+tree: knode with DEFAULT_ORDER 256 (clang: {i32, [257 x i32] x2, i8,
+                // i32})
   std::int32_t location;
   std::int32_t indices[257];
   std::int32_t keys[257];
@@ -77,16 +78,16 @@ struct DimStr {  // Rodinia lavaMD: dim_str, passed by value
   std::int32_t cur_arg, arch_arg, cores_arg, boxes1d_arg;
   std::int64_t number_boxes, box_mem, space_elem, space_mem, space_mem2;
 };
-SPVJIT_STRUCT(DimStr, cur_arg, arch_arg, cores_arg, boxes1d_arg, number_boxes, box_mem, space_elem, space_mem,
-              space_mem2)
+SPVJIT_STRUCT(DimStr, cur_arg, arch_arg, cores_arg, boxes1d_arg, number_boxes, box_mem, space_elem,
+              space_mem, space_mem2)
 
 /// A buffer's initial contents. Integers are signed: raw kernels' i8..i64 parameters are.
-using HostData = std::variant<std::vector<std::int8_t>, std::vector<std::int16_t>,
-                              std::vector<std::int32_t>, std::vector<std::int64_t>,
-                              std::vector<float>, std::vector<double>, std::vector<LatLong>,
-                              std::vector<Node>, std::vector<PointStruct>, std::vector<Float3>,
-                              std::vector<Knode>, std::vector<Record>, std::vector<FourVector>,
-                              std::vector<BoxStr>>;
+using HostData =
+    std::variant<std::vector<std::int8_t>, std::vector<std::int16_t>, std::vector<std::int32_t>,
+                 std::vector<std::int64_t>, std::vector<float>, std::vector<double>,
+                 std::vector<LatLong>, std::vector<Node>, std::vector<PointStruct>,
+                 std::vector<Float3>, std::vector<Knode>, std::vector<Record>,
+                 std::vector<FourVector>, std::vector<BoxStr>>;
 
 template <class T>
 HostData zeros(std::size_t n) {
@@ -121,8 +122,8 @@ HostData values(std::vector<T> v) {
 /// A launch argument: a buffer by name, a scalar of exactly the parameter's type (an OpenCL
 /// `int` takes int32_t, `long` int64_t, `short` int16_t) or a struct by value, or local memory
 /// of some bytes.
-using ScalarValue = std::variant<std::int8_t, std::int16_t, std::int32_t, std::int64_t, float, double,
-                                 ParStr, DimStr>;
+using ScalarValue = std::variant<std::int8_t, std::int16_t, std::int32_t, std::int64_t, float,
+                                 double, ParStr, DimStr>;
 template <class T, class V>
 struct IsAlternative;
 template <class T, class... A>
@@ -220,9 +221,13 @@ void check(const Case& c, Opt opt);
 
 }  // namespace spvjit::corpus
 
-#define CORPUS_CASE(ident, name)                                                             \
-  static ::spvjit::corpus::Case ident();                                                     \
-  static const ::spvjit::corpus::Registration ident##_registration(name, &ident);            \
-  TEST_CASE("corpus: " name " -O2") { ::spvjit::corpus::check(ident(), ::spvjit::corpus::Opt::O2); } \
-  TEST_CASE("corpus: " name " -O0") { ::spvjit::corpus::check(ident(), ::spvjit::corpus::Opt::O0); } \
+#define CORPUS_CASE(ident, name)                                                  \
+  static ::spvjit::corpus::Case ident();                                          \
+  static const ::spvjit::corpus::Registration ident##_registration(name, &ident); \
+  TEST_CASE("corpus: " name " -O2") {                                             \
+    ::spvjit::corpus::check(ident(), ::spvjit::corpus::Opt::O2);                  \
+  }                                                                               \
+  TEST_CASE("corpus: " name " -O0") {                                             \
+    ::spvjit::corpus::check(ident(), ::spvjit::corpus::Opt::O0);                  \
+  }                                                                               \
   static ::spvjit::corpus::Case ident()

@@ -20,7 +20,8 @@ void check(const Case& c, Opt opt) {
   const std::string kind = known.pending ? "pending: " : "refused: ";
   INFO(kind, known.why);
   CHECK_MESSAGE(!out.ok, "this case passes now: remove its known failure");
-  const std::string expected = "expected a failure containing '" + known.message + "', got: " + out.message;
+  const std::string expected =
+      "expected a failure containing '" + known.message + "', got: " + out.message;
   CHECK_MESSAGE(out.message.find(known.message) != std::string::npos, expected);
 }
 

@@ -13,7 +13,8 @@ std::string source_path(const std::string& file) {
 
 std::string bitcode_path(const std::string& file, Opt opt) {
   const std::string stem = file.substr(0, file.rfind(".cl"));
-  return std::string(SPVJIT_CORPUS_BITCODE_DIR) + "/" + stem + (opt == Opt::O2 ? ".O2.bc" : ".O0.bc");
+  return std::string(SPVJIT_CORPUS_BITCODE_DIR) + "/" + stem +
+         (opt == Opt::O2 ? ".O2.bc" : ".O0.bc");
 }
 
 std::string read_file(const std::string& path) {
@@ -39,7 +40,8 @@ detail::ClHandle<cl_program> build_reference(const detail::RuntimeCore& core,
     std::size_t size = 0;
     clGetProgramBuildInfo(program.get(), core.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
     std::string log(size, '\0');
-    clGetProgramBuildInfo(program.get(), core.device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    clGetProgramBuildInfo(program.get(), core.device, CL_PROGRAM_BUILD_LOG, size, log.data(),
+                          nullptr);
     throw BuildError(err, "(corpus reference)", log);
   }
   return program;

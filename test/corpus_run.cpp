@@ -24,9 +24,9 @@ namespace {
 // HostData's alternatives, on the device.
 using DeviceBuffer =
     std::variant<Buffer<std::int8_t>, Buffer<std::int16_t>, Buffer<std::int32_t>,
-                 Buffer<std::int64_t>, Buffer<float>, Buffer<double>, Buffer<LatLong>,
-                 Buffer<Node>, Buffer<PointStruct>, Buffer<Float3>,
-                 Buffer<Knode>, Buffer<Record>, Buffer<FourVector>, Buffer<BoxStr>>;
+                 Buffer<std::int64_t>, Buffer<float>, Buffer<double>, Buffer<LatLong>, Buffer<Node>,
+                 Buffer<PointStruct>, Buffer<Float3>, Buffer<Knode>, Buffer<Record>,
+                 Buffer<FourVector>, Buffer<BoxStr>>;
 
 std::size_t bytes_of(const HostData& h) {
   return std::visit([](const auto& v) { return v.size() * sizeof(v[0]); }, h);
@@ -38,7 +38,8 @@ void* data_of(HostData& h) {
 template <class Map>
 auto& named(Map& map, const std::string& name) {
   const auto it = map.find(name);
-  if (it == map.end()) throw std::logic_error("the case names a buffer '" + name + "' it does not define");
+  if (it == map.end())
+    throw std::logic_error("the case names a buffer '" + name + "' it does not define");
   return it->second;
 }
 
@@ -46,7 +47,8 @@ std::map<std::string, HostData> run_spvjit(Runtime& rt, Jit& jit, const Case& c,
   const std::string bitcode = read_file(bitcode_path(c.file, opt));
   std::map<std::string, DeviceBuffer> buffers;
   for (const auto& [name, data] : c.buffers) {
-    buffers.emplace(name, std::visit([&](const auto& v) -> DeviceBuffer { return rt.upload(v); }, data));
+    buffers.emplace(name,
+                    std::visit([&](const auto& v) -> DeviceBuffer { return rt.upload(v); }, data));
   }
   std::map<std::string, Kernel> kernels;
   for (const Launch& l : c.launches) {
@@ -58,7 +60,8 @@ std::map<std::string, HostData> run_spvjit(Runtime& rt, Jit& jit, const Case& c,
     for (const Arg& a : l.args) {
       switch (a.kind) {
         case Arg::Kind::Buffer:
-          views.push_back(std::visit([](const auto& b) { return detail::arg_view(b); }, named(buffers, a.buffer)));
+          views.push_back(std::visit([](const auto& b) { return detail::arg_view(b); },
+                                     named(buffers, a.buffer)));
           break;
         case Arg::Kind::Scalar:
           views.push_back(std::visit([](const auto& v) { return detail::arg_view(v); }, a.scalar));
@@ -74,7 +77,8 @@ std::map<std::string, HostData> run_spvjit(Runtime& rt, Jit& jit, const Case& c,
   rt.synchronize();
   std::map<std::string, HostData> out;
   for (const std::string& name : c.outputs) {
-    out.emplace(name, std::visit([](const auto& b) -> HostData { return b.to_vector(); }, named(buffers, name)));
+    out.emplace(name, std::visit([](const auto& b) -> HostData { return b.to_vector(); },
+                                 named(buffers, name)));
   }
   return out;
 }
@@ -85,8 +89,9 @@ std::map<std::string, HostData> run_reference(const detail::RuntimeCore& core, c
   for (const auto& [name, data] : c.buffers) {
     HostData copy = data;
     cl_int err = CL_SUCCESS;
-    buffers.emplace(name, clCreateBuffer(core.context.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                         bytes_of(copy), data_of(copy), &err));
+    buffers.emplace(name,
+                    clCreateBuffer(core.context.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                   bytes_of(copy), data_of(copy), &err));
     detail::check_cl(err, "clCreateBuffer", name);
   }
   std::map<std::string, detail::ClHandle<cl_kernel>> kernels;
@@ -108,7 +113,9 @@ std::map<std::string, HostData> run_reference(const detail::RuntimeCore& core, c
           break;
         }
         case Arg::Kind::Scalar:
-          err = std::visit([&](const auto& v) { return clSetKernelArg(k->second.get(), i, sizeof(v), &v); }, a.scalar);
+          err = std::visit(
+              [&](const auto& v) { return clSetKernelArg(k->second.get(), i, sizeof(v), &v); },
+              a.scalar);
           break;
         case Arg::Kind::Local:
           err = clSetKernelArg(k->second.get(), i, a.local_bytes, nullptr);
@@ -116,9 +123,10 @@ std::map<std::string, HostData> run_reference(const detail::RuntimeCore& core, c
       }
       detail::check_cl(err, "clSetKernelArg", l.kernel + " argument " + std::to_string(i));
     }
-    detail::check_cl(clEnqueueNDRangeKernel(queue, k->second.get(), l.global.dims, nullptr,
-                                            l.global.size.data(), l.local.size.data(), 0, nullptr, nullptr),
-                     "clEnqueueNDRangeKernel", l.kernel);
+    detail::check_cl(
+        clEnqueueNDRangeKernel(queue, k->second.get(), l.global.dims, nullptr, l.global.size.data(),
+                               l.local.size.data(), 0, nullptr, nullptr),
+        "clEnqueueNDRangeKernel", l.kernel);
   }
   std::map<std::string, HostData> out;
   for (const std::string& name : c.outputs) {
@@ -128,8 +136,8 @@ std::map<std::string, HostData> run_reference(const detail::RuntimeCore& core, c
       }
       throw std::logic_error("the case compares a buffer '" + name + "' it does not define");
     }();
-    detail::check_cl(clEnqueueReadBuffer(queue, named(buffers, name).get(), CL_TRUE, 0, bytes_of(data),
-                                         data_of(data), 0, nullptr, nullptr),
+    detail::check_cl(clEnqueueReadBuffer(queue, named(buffers, name).get(), CL_TRUE, 0,
+                                         bytes_of(data), data_of(data), 0, nullptr, nullptr),
                      "clEnqueueReadBuffer", name);
     out.emplace(name, std::move(data));
   }
@@ -193,10 +201,11 @@ std::string difference(const std::string& name, const HostData& got, const HostD
         }
         if (differ == 0) return {};
         std::ostringstream os;
-        os << "buffer '" << name << "' differs from clBuildProgram's in " << differ << " of " << g.size()
-           << " elements; first [" << first << "]: spvjit " << show(g[first]) << ", clBuildProgram "
-           << show(w[first]);
-        if constexpr (std::is_floating_point_v<T>) os << "; at most " << worst << " ulps (bound " << max_ulps << ")";
+        os << "buffer '" << name << "' differs from clBuildProgram's in " << differ << " of "
+           << g.size() << " elements; first [" << first << "]: spvjit " << show(g[first])
+           << ", clBuildProgram " << show(w[first]);
+        if constexpr (std::is_floating_point_v<T>)
+          os << "; at most " << worst << " ulps (bound " << max_ulps << ")";
         return os.str();
       },
       got);

@@ -25,7 +25,8 @@ template <class F>
 double milliseconds(F&& f) {
   const auto start = std::chrono::steady_clock::now();
   f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 // spvjit's cold compile of one file's module, or -1 when it throws (the corpus test says why).
@@ -56,13 +57,16 @@ int main() {
   ::setenv("POCL_KERNEL_CACHE", "0", 1);
   Runtime rt;
   std::printf("device: %s\n\n", rt.device().summary().c_str());
-  std::printf("| file | its kernels the corpus runs | spvjit -O2 (ms) | spvjit -O0 (ms) | clBuildProgram (ms) |\n");
+  std::printf(
+      "| file | its kernels the corpus runs | spvjit -O2 (ms) | spvjit -O0 (ms) | clBuildProgram "
+      "(ms) |\n");
   std::printf("|---|---|---:|---:|---:|\n");
   // A file's kernels, in the order the cases first launch them.
   std::vector<std::pair<std::string, std::vector<std::string>>> files;
   for (const Entry& entry : registry()) {
     const Case c = entry.make();
-    auto file = std::find_if(files.begin(), files.end(), [&](const auto& f) { return f.first == c.file; });
+    auto file =
+        std::find_if(files.begin(), files.end(), [&](const auto& f) { return f.first == c.file; });
     if (file == files.end()) file = files.insert(files.end(), {c.file, {}});
     for (const Launch& l : c.launches) {
       if (std::find(file->second.begin(), file->second.end(), l.kernel) == file->second.end()) {

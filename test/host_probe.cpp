@@ -130,8 +130,8 @@ int main(int argc, char** argv) {
     }
     const auto start = std::chrono::steady_clock::now();
     Kernel k = jit.compile(affine_kernel(name));
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                                start).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (released) {
       report = "compile waited for the stdout lock another thread held";
       status = 1;

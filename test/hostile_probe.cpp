@@ -99,8 +99,8 @@ void check_fill(Runtime& rt, Kernel& k, std::size_t n, float value, const std::s
   const auto zs = z.to_vector();
   for (std::size_t j = 0; j < n; ++j) {
     if (zs[j] != value) {
-      fail(what + " n=" + std::to_string(n) + ": z[" + std::to_string(j) + "]=" +
-           std::to_string(zs[j]) + " expected " + std::to_string(value));
+      fail(what + " n=" + std::to_string(n) + ": z[" + std::to_string(j) +
+           "]=" + std::to_string(zs[j]) + " expected " + std::to_string(value));
     }
   }
 }
@@ -136,8 +136,8 @@ int two_runtimes(int rounds, const std::string& single_device) {
   auto worker = [&](Runtime& rt, Jit& jit, int id) {
     try {
       for (int r = 0; r < rounds && !failed; ++r) {
-        Kernel k = jit.compile(fill_kernel(unique("two_rt_" + std::to_string(id) + "_" +
-                                                  std::to_string(r))));
+        Kernel k = jit.compile(
+            fill_kernel(unique("two_rt_" + std::to_string(id) + "_" + std::to_string(r))));
         for (std::size_t n : {1000u, 16u, 100000u, 1u << 20}) {
           check_fill(rt, k, n, 100.5f + id + r, "runtime " + std::to_string(id) + " fill");
         }
@@ -176,7 +176,8 @@ int closed_fds(const char* report_path) {
     check_fill(rt, k, 1000, 7.25f, "fill");
     // Nothing of spvjit's may have been left open on 0-2 for the host to trip over.
     for (int fd = 0; fd < 3; ++fd) {
-      if (::fcntl(fd, F_GETFD) != -1) fail("fd " + std::to_string(fd) + " is open after the compile");
+      if (::fcntl(fd, F_GETFD) != -1)
+        fail("fd " + std::to_string(fd) + " is open after the compile");
     }
     verdict = "ok closed fds: compiled and ran on " + rt.device().name + "\n";
   } catch (const std::exception& e) {
@@ -200,13 +201,15 @@ int small_stack(std::size_t kib) {
       check_fill(adaptive, fill, 1000, 3.5f, "adaptive fill");
       check_fill(adaptive, fill, 1u << 18, 4.5f, "adaptive fill (split)");
       const std::uint64_t count = 1024;
-      Kernel priv = jit_adaptive.compile(private_array_kernel(unique("small_stack_private"), count));
+      Kernel priv =
+          jit_adaptive.compile(private_array_kernel(unique("small_stack_private"), count));
       check_private_array(adaptive, priv, 4096, count, "adaptive private array");
       Runtime single;
       Jit jit_single(single);
       Kernel fill2 = jit_single.compile(fill_kernel(unique("small_stack_fill_single")));
       check_fill(single, fill2, 1000, 5.5f, "single fill");
-      Kernel priv2 = jit_single.compile(private_array_kernel(unique("small_stack_private_single"), count));
+      Kernel priv2 =
+          jit_single.compile(private_array_kernel(unique("small_stack_private_single"), count));
       check_private_array(single, priv2, 4096, count, "single private array");
       summary = "ok small stack: " + std::to_string(kib) + " KiB";
     } catch (const std::exception& e) {
@@ -440,15 +443,36 @@ int concurrent_opencl() {
 int names() {
   Runtime rt;
   Jit jit(rt);
-  const std::vector<std::string> candidates = {
-      "printf", "_Z13get_global_idj", "_Z3sinf", "get_global_id", "main", "memcpy", "malloc",
-      "_pocl_kernel", "__spvjit", "llvm_memcpy", "sin", "exit", "abort", "spvjit_kernel",
-      "Sleef_expf_u10", "LOG_INV_TBL",  // symbols of PoCL's kernel library
-      std::string(255, 'k'), std::string(1000, 'm'), std::string(1001, 'k'), std::string(2048, 'k'),
-      std::string(4096, 'n'), "with space", "dash-name", "9starts_with_digit", "", "ümlaut"};
+  const std::vector<std::string> candidates = {"printf",
+                                               "_Z13get_global_idj",
+                                               "_Z3sinf",
+                                               "get_global_id",
+                                               "main",
+                                               "memcpy",
+                                               "malloc",
+                                               "_pocl_kernel",
+                                               "__spvjit",
+                                               "llvm_memcpy",
+                                               "sin",
+                                               "exit",
+                                               "abort",
+                                               "spvjit_kernel",
+                                               "Sleef_expf_u10",
+                                               "LOG_INV_TBL",  // symbols of PoCL's kernel library
+                                               std::string(255, 'k'),
+                                               std::string(1000, 'm'),
+                                               std::string(1001, 'k'),
+                                               std::string(2048, 'k'),
+                                               std::string(4096, 'n'),
+                                               "with space",
+                                               "dash-name",
+                                               "9starts_with_digit",
+                                               "",
+                                               "ümlaut"};
   int ran = 0, refused = 0;
   for (const auto& name : candidates) {
-    const std::string shown = name.size() > 40 ? name.substr(0, 8) + "...(" + std::to_string(name.size()) + ")" : name;
+    const std::string shown =
+        name.size() > 40 ? name.substr(0, 8) + "...(" + std::to_string(name.size()) + ")" : name;
     try {
       Kernel k = jit.compile(fill_kernel(name));
       check_fill(rt, k, 100, 9.0f, "kernel '" + shown + "'");
@@ -488,7 +512,8 @@ int statements(std::size_t count) {
 int main(int argc, char** argv) {
   const std::string which = argc > 1 ? argv[1] : "";
   try {
-    if (which == "two-runtimes") return two_runtimes(argc > 2 ? std::atoi(argv[2]) : 6, argc > 3 ? argv[3] : "");
+    if (which == "two-runtimes")
+      return two_runtimes(argc > 2 ? std::atoi(argv[2]) : 6, argc > 3 ? argv[3] : "");
     if (which == "closed-fds" && argc > 2) return closed_fds(argv[2]);
     if (which == "small-stack" && argc > 2) return small_stack(std::strtoull(argv[2], nullptr, 10));
     if (which == "exit-with-jit" && argc > 2) return exit_with_jit(argv[2]);
@@ -503,8 +528,10 @@ int main(int argc, char** argv) {
     std::printf("exception: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr,
-               "usage: hostile_probe two-runtimes [ROUNDS [DEVICE]] | closed-fds REPORT | small-stack KIB | "
-               "exit-with-jit DIR | exit-during WORK CACHE DELAY_US | signal-storm ROUNDS | concurrent-opencl | names | statements N\n");
+  std::fprintf(
+      stderr,
+      "usage: hostile_probe two-runtimes [ROUNDS [DEVICE]] | closed-fds REPORT | small-stack KIB | "
+      "exit-with-jit DIR | exit-during WORK CACHE DELAY_US | signal-storm ROUNDS | "
+      "concurrent-opencl | names | statements N\n");
   return 2;
 }

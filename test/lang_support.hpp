@@ -41,8 +41,10 @@ inline Specialization static_workgroup(WorkGroup wg) {
 /// rules instead.
 inline bool spirv_valid(const std::vector<std::uint32_t>& words, std::string& out) {
   int rc = run_spirv_val(words, out);
-  if (rc != 0 && (out.find("Capability Int64Atomics is not allowed by OpenCL 1.2") != std::string::npos ||
-                  out.find("Capability FPFastMathModeINTEL is not allowed by OpenCL 1.2") != std::string::npos)) {
+  if (rc != 0 &&
+      (out.find("Capability Int64Atomics is not allowed by OpenCL 1.2") != std::string::npos ||
+       out.find("Capability FPFastMathModeINTEL is not allowed by OpenCL 1.2") !=
+           std::string::npos)) {
     out.clear();
     rc = run_spirv_val(words, out, "spv1.2");
   }

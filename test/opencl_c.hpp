@@ -23,7 +23,8 @@ inline std::string opencl_c_bitcode(const std::string& source, const std::string
   std::string out;
   const int rc = run_command(std::string(SPVJIT_CLANG) +
                                  " -target spir64 -cl-std=CL1.2 -O2 -Xclang -no-opaque-pointers "
-                                 "-emit-llvm -c " + flags + " -o " + bc + " " + cl + " 2>&1",
+                                 "-emit-llvm -c " +
+                                 flags + " -o " + bc + " " + cl + " 2>&1",
                              out);
   INFO(out);
   REQUIRE(rc == 0);

@@ -74,14 +74,16 @@ int main(int argc, char** argv) {
     Jit jit(rt);
     if (argc > 1 && std::string_view(argv[1]) == "kernel_print") {
       std::printf("== kernel_print\n");
-      jit.compile(ka::kernel_print(), ka::kernel_print_sizes()).launch(NDRange{4});  // ndrange = (4,)
+      jit.compile(ka::kernel_print(), ka::kernel_print_sizes())
+          .launch(NDRange{4});  // ndrange = (4,)
       rt.synchronize();
       std::printf("== end\n");
       return 0;
     }
     std::printf("== types\n");
-    jit.compile(types_kernel()).launch(NDRange{4}, 1.5f, 2.25, std::int64_t{-9000000000},
-                                std::int8_t{-5}, std::uint16_t{65535});
+    jit.compile(types_kernel())
+        .launch(NDRange{4}, 1.5f, 2.25, std::int64_t{-9000000000}, std::int8_t{-5},
+                std::uint16_t{65535});
     rt.synchronize();
     std::printf("== items\n");
     std::vector<std::int32_t> values(8);

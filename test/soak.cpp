@@ -51,7 +51,8 @@ bool exact(const Buffer<float>& z, const std::vector<float>& x, const std::vecto
 }
 
 std::size_t arg_or(int argc, char** argv, int index, std::size_t fallback) {
-  return argc > index ? static_cast<std::size_t>(std::strtoull(argv[index], nullptr, 10)) : fallback;
+  return argc > index ? static_cast<std::size_t>(std::strtoull(argv[index], nullptr, 10))
+                      : fallback;
 }
 
 }  // namespace
@@ -98,16 +99,18 @@ int main(int argc, char** argv) {
     }
     const auto end = std::chrono::steady_clock::now();
     const long end_rss = rss_kib();
-    const double growth = 100.0 * static_cast<double>(end_rss - base_rss) / static_cast<double>(base_rss);
+    const double growth =
+        100.0 * static_cast<double>(end_rss - base_rss) / static_cast<double>(base_rss);
     const double seconds = std::chrono::duration<double>(end - start).count();
     const double warm_seconds = std::chrono::duration<double>(end - warm_start).count();
     std::printf("soak: %zu launches of %s in %.1f s (%.1f us per launch, synchronized every %zu)\n",
                 launches, k.name().c_str(), seconds,
                 1e6 * warm_seconds / static_cast<double>(launches - warmup), batch);
     std::printf("soak: device %s\n", rt.device().summary().c_str());
-    std::printf("soak: RSS after %zu launches %ld KiB, peak after %ld KiB, at the end %ld KiB: "
-                "growth %+.3f %% (limit 1 %%)\n",
-                warmup, base_rss, peak_rss, end_rss, growth);
+    std::printf(
+        "soak: RSS after %zu launches %ld KiB, peak after %ld KiB, at the end %ld KiB: "
+        "growth %+.3f %% (limit 1 %%)\n",
+        warmup, base_rss, peak_rss, end_rss, growth);
     std::printf("soak: %zu result checks, all exact\n", checks);
     if (growth >= 1.0) {
       std::fprintf(stderr, "soak: FAILED: resident memory grew by %.3f %%\n", growth);

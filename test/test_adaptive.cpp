@@ -18,9 +18,9 @@
 
 using namespace spvjit;
 
-
-TEST_CASE("adaptive dispatch: same bits on both devices, ordered across queues, thread-safe, "
-          "no allocations, and spvjit sets POCL_DEVICES when it is unset") {
+TEST_CASE(
+    "adaptive dispatch: same bits on both devices, ordered across queues, thread-safe, "
+    "no allocations, and spvjit sets POCL_DEVICES when it is unset") {
   std::string out;
   const int code = test::run_command("env -u POCL_DEVICES " SPVJIT_ADAPTIVE_PROBE, out);
   CHECK_MESSAGE(code == 0, out);
@@ -33,7 +33,8 @@ TEST_CASE("adaptive dispatch: same bits on both devices, ordered across queues, 
 // of 2^20 floats, against the host loop.
 TEST_CASE("adaptive dispatch: a KA-style upwind step is right at every coarsening width") {
   std::string out;
-  const int code = test::run_command("POCL_DEVICES='basic pthread' " SPVJIT_ADAPTIVE_PROBE " upwind", out);
+  const int code =
+      test::run_command("POCL_DEVICES='basic pthread' " SPVJIT_ADAPTIVE_PROBE " upwind", out);
   CHECK_MESSAGE(code == 0, out);
   CHECK_MESSAGE(out.find("FAIL") == std::string::npos, out);
   CHECK_MESSAGE(out.find("width 16: max difference") != std::string::npos, out);
@@ -41,7 +42,8 @@ TEST_CASE("adaptive dispatch: a KA-style upwind step is right at every coarsenin
 
 TEST_CASE("adaptive dispatch takes its threshold from SPVJIT_INLINE_THRESHOLD and rejects junk") {
   std::string out;
-  CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=123 " SPVJIT_ADAPTIVE_PROBE,
+  CHECK(test::run_command(
+            "POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=123 " SPVJIT_ADAPTIVE_PROBE,
             out) == 0);
   CHECK_MESSAGE(out.find("threshold 123;") != std::string::npos, out);
   std::string bad;
@@ -85,42 +87,52 @@ TEST_CASE("adaptive dispatch: warm split launches allocate nothing, both cores b
 #endif
 
 TEST_SUITE("concurrency") {
-// The inline threads (runtime/inline_pool.hpp) under the ThreadSanitizer build too: split
-// launches against basic alone, kernels that must not split, ordering across the three ways a
-// launch can go, and 4 threads launching at once. Three inline threads on two cores: the
-// workers are descheduled mid-part, which is when a hand-off goes wrong if it can.
-TEST_CASE("adaptive dispatch: large launches split over inline threads give basic's bits") {
-  std::string out;
-  const int code = test::run_command(
-      "POCL_DEVICES='basic pthread' SPVJIT_INLINE_THREADS=3 SPVJIT_INLINE_THRESHOLD=1024 " SPVJIT_ADAPTIVE_PROBE " split",
-      out);
-  CHECK_MESSAGE(code == 0, out);
-  CHECK(out.find("FAIL") == std::string::npos);
-  CHECK(out.find("inline threads: 3") != std::string::npos);
-  CHECK_MESSAGE(out.find("ok: 64 work-items declared work_per_item(2000) split") != std::string::npos, out);
-}
+  // The inline threads (runtime/inline_pool.hpp) under the ThreadSanitizer build too: split
+  // launches against basic alone, kernels that must not split, ordering across the three ways a
+  // launch can go, and 4 threads launching at once. Three inline threads on two cores: the
+  // workers are descheduled mid-part, which is when a hand-off goes wrong if it can.
+  TEST_CASE("adaptive dispatch: large launches split over inline threads give basic's bits") {
+    std::string out;
+    const int code = test::run_command(
+        "POCL_DEVICES='basic pthread' SPVJIT_INLINE_THREADS=3 "
+        "SPVJIT_INLINE_THRESHOLD=1024 " SPVJIT_ADAPTIVE_PROBE " split",
+        out);
+    CHECK_MESSAGE(code == 0, out);
+    CHECK(out.find("FAIL") == std::string::npos);
+    CHECK(out.find("inline threads: 3") != std::string::npos);
+    CHECK_MESSAGE(
+        out.find("ok: 64 work-items declared work_per_item(2000) split") != std::string::npos, out);
+  }
 
-// SPVJIT_INLINE_SPIN_US=0: the workers block after every part, so each split launch wakes them
-// and they join late or not at all (the caller then runs their parts): the same bits.
-TEST_CASE("split launches with workers that never spin give basic's bits") {
-  std::string out;
-  const int code = test::run_command(
-      "POCL_DEVICES='basic pthread' SPVJIT_INLINE_THREADS=2 SPVJIT_INLINE_SPIN_US=0 "
-      "SPVJIT_INLINE_THRESHOLD=1024 " SPVJIT_ADAPTIVE_PROBE " split",
-      out);
-  CHECK_MESSAGE(code == 0, out);
-  CHECK(out.find("FAIL") == std::string::npos);
-  CHECK(out.find("around split threshold 8192: split exactly above it") != std::string::npos);
-}
+  // SPVJIT_INLINE_SPIN_US=0: the workers block after every part, so each split launch wakes them
+  // and they join late or not at all (the caller then runs their parts): the same bits.
+  TEST_CASE("split launches with workers that never spin give basic's bits") {
+    std::string out;
+    const int code = test::run_command(
+        "POCL_DEVICES='basic pthread' SPVJIT_INLINE_THREADS=2 SPVJIT_INLINE_SPIN_US=0 "
+        "SPVJIT_INLINE_THRESHOLD=1024 " SPVJIT_ADAPTIVE_PROBE " split",
+        out);
+    CHECK_MESSAGE(code == 0, out);
+    CHECK(out.find("FAIL") == std::string::npos);
+    CHECK(out.find("around split threshold 8192: split exactly above it") != std::string::npos);
+  }
 
-TEST_CASE("SPVJIT_INLINE_THREADS and SPVJIT_SPLIT_THRESHOLD are checked") {
-  std::string out;
-  CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=1 SPVJIT_INLINE_THREADS=x " SPVJIT_ADAPTIVE_PROBE, out) == 1);
-  CHECK_MESSAGE(out.find("SPVJIT_INLINE_THREADS='x': expected a number of threads") != std::string::npos, out);
-  out.clear();
-  CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=1 SPVJIT_SPLIT_THRESHOLD=-4 " SPVJIT_ADAPTIVE_PROBE, out) == 1);
-  CHECK_MESSAGE(out.find("SPVJIT_SPLIT_THRESHOLD='-4': expected a number of work-items") != std::string::npos, out);
-}
+  TEST_CASE("SPVJIT_INLINE_THREADS and SPVJIT_SPLIT_THRESHOLD are checked") {
+    std::string out;
+    CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=1 "
+                            "SPVJIT_INLINE_THREADS=x " SPVJIT_ADAPTIVE_PROBE,
+                            out) == 1);
+    CHECK_MESSAGE(
+        out.find("SPVJIT_INLINE_THREADS='x': expected a number of threads") != std::string::npos,
+        out);
+    out.clear();
+    CHECK(test::run_command("POCL_DEVICES='basic pthread' SPVJIT_INLINE_THRESHOLD=1 "
+                            "SPVJIT_SPLIT_THRESHOLD=-4 " SPVJIT_ADAPTIVE_PROBE,
+                            out) == 1);
+    CHECK_MESSAGE(out.find("SPVJIT_SPLIT_THRESHOLD='-4': expected a number of work-items") !=
+                      std::string::npos,
+                  out);
+  }
 }  // TEST_SUITE("concurrency")
 
 TEST_CASE("which kernels may run split with global offsets, read from their SPIR-V") {
@@ -146,8 +158,9 @@ TEST_CASE("which kernels may run split with global offsets, read from their SPIR
   CHECK(offsets_ok(reads([](KernelBuilder& kb) { return kb.local_index(2); })));
   // Malformed or truncated SPIR-V: the safe answer.
   const auto words = test::jit().spirv(examples::saxpy(Scalar::F32));
-  std::vector<std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(words.data()),
-                                  reinterpret_cast<const std::uint8_t*>(words.data()) + words.size() * 4);
+  std::vector<std::uint8_t> bytes(
+      reinterpret_cast<const std::uint8_t*>(words.data()),
+      reinterpret_cast<const std::uint8_t*>(words.data()) + words.size() * 4);
   CHECK_FALSE(detail::runs_with_offsets({bytes.data(), 16}));
   CHECK(detail::runs_with_offsets(bytes));
   bytes[5 * 4 + 2] = bytes[5 * 4 + 3] = 0;  // the first instruction's word count: 0

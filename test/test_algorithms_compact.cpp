@@ -55,10 +55,8 @@ std::vector<T> with_specials(std::vector<T> v) {
 struct Positive {
   static constexpr bool host_callable = true;
   template <class T>
-    requires std::is_arithmetic_v<T>
-  bool operator()(T v) const {
-    return v > T(0);
-  }
+  requires std::is_arithmetic_v<T>
+  bool operator()(T v) const { return v > T(0); }
   template <class T>
   Val<bool> operator()(Val<T> v) const {
     return v > T(0);
@@ -167,7 +165,8 @@ TEST_CASE("copy_if, partition, unique: uint8, int16 and uint64") {
 
 TEST_CASE("copy_if, partition, unique: half in, half out") {
   std::vector<half> in;
-  const auto floats = with_specials(spvjit::test::pattern_values<float>(Pattern::FewDistinct, 70001, 15));
+  const auto floats =
+      with_specials(spvjit::test::pattern_values<float>(Pattern::FewDistinct, 70001, 15));
   for (float f : floats) in.push_back(to_half(f));
   std::vector<half> want_copy, want_other, want_unique;
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -207,8 +206,8 @@ TEST_CASE("copy_if and partition: a predicate true for none and for all") {
 }
 
 TEST_CASE("unique: a user equality, and -0.0 equal to 0.0 while NaNs are all kept") {
-  const std::vector<float> host = {0.0f, -0.0f, 0.0f, std::nanf(""), std::nanf(""), 1.0f, 1.5f,
-                                   2.0f, -0.0f, 0.0f};
+  const std::vector<float> host = {0.0f, -0.0f, 0.0f, std::nanf(""), std::nanf(""),
+                                   1.0f, 1.5f,  2.0f, -0.0f,         0.0f};
   auto& rt = algorithms().runtime();
   auto x = rt.upload(host);
   auto out = rt.allocate<float>(host.size());
@@ -221,7 +220,8 @@ TEST_CASE("unique: a user equality, and -0.0 equal to 0.0 while NaNs are all kep
   REQUIRE(want.size() == 7);  // 0, NaN, NaN, 1, 1.5, 2, -0
   CHECK(same_bits(got, want));
   // Same integer part: 1.0 and 1.5 fall together.
-  const std::size_t m = unique(algorithms(), x, out, [](auto a, auto b) { return trunc(a) == trunc(b); });
+  const std::size_t m =
+      unique(algorithms(), x, out, [](auto a, auto b) { return trunc(a) == trunc(b); });
   got = out.to_vector();
   got.resize(m);
   want.clear();
@@ -278,14 +278,16 @@ std::vector<H> expected_histogram(const std::vector<T>& in, std::size_t bins, T 
   const T scale = static_cast<T>(bins) / (hi - lo);
   for (T v : in) {
     if (!(v >= lo && v < hi)) continue;
-    want[std::min<std::size_t>(static_cast<std::size_t>(static_cast<T>((v - lo) * scale)), bins - 1)] += 1;
+    want[std::min<std::size_t>(static_cast<std::size_t>(static_cast<T>((v - lo) * scale)),
+                               bins - 1)] += 1;
   }
   return want;
 }
 
 }  // namespace
 
-TEST_CASE("histogram: float and double ranges, NaNs and outside values ignored, every memory kind") {
+TEST_CASE(
+    "histogram: float and double ranges, NaNs and outside values ignored, every memory kind") {
   auto& rt = algorithms().runtime();
   for (std::size_t n : sizes) {
     for (std::size_t bins : {std::size_t{1}, std::size_t{7}, std::size_t{256}, std::size_t{5000}}) {
@@ -344,7 +346,8 @@ TEST_CASE("histogram: integer values as bin indices, and integer ranges") {
     CHECK(ranged.to_vector() == want_ranged);
 
     std::vector<std::uint64_t> big(n);
-    for (std::size_t i = 0; i < n; ++i) big[i] = static_cast<std::uint64_t>(host[i]) % 40;  // negatives become huge
+    for (std::size_t i = 0; i < n; ++i)
+      big[i] = static_cast<std::uint64_t>(host[i]) % 40;  // negatives become huge
     auto bx = spvjit::test::shared_copy(big);
     auto bout = allocate_shared<std::uint32_t>(rt, 40);
     histogram(algorithms(), bx, bout);

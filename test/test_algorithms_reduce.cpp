@@ -89,10 +89,12 @@ TEST_CASE("count_if, any_of, all_of against std::") {
     auto x = algorithms().runtime().upload(host);
     auto positive = [](auto v) { return v > 0.0; };
     CHECK(count_if(algorithms(), x, positive) ==
-          static_cast<std::size_t>(std::count_if(host.begin(), host.end(), [](double v) { return v > 0.0; })));
+          static_cast<std::size_t>(
+              std::count_if(host.begin(), host.end(), [](double v) { return v > 0.0; })));
     CHECK(any_of(algorithms(), x, [](auto v) { return v > 2.0; }) == false);
     CHECK(all_of(algorithms(), x, [](auto v) { return v < 2.0; }) == true);
-    CHECK(any_of(algorithms(), x, positive) == (std::count_if(host.begin(), host.end(), [](double v) { return v > 0.0; }) > 0));
+    CHECK(any_of(algorithms(), x, positive) ==
+          (std::count_if(host.begin(), host.end(), [](double v) { return v > 0.0; }) > 0));
   }
 }
 
@@ -121,7 +123,9 @@ TEST_CASE("reduce: views and half storage") {
   CHECK(std::fabs(got - half_exact) <= 20000 * 1.2e-7 * 20000);
 }
 
-TEST_CASE("reduce: functors over Val<T> alone run scalar, and small shared inputs launch unless the functors run on the host") {
+TEST_CASE(
+    "reduce: functors over Val<T> alone run scalar, and small shared inputs launch unless the "
+    "functors run on the host") {
   for (std::size_t n : sizes) {
     CAPTURE(n);
     const auto host = spvjit::test::random_values<std::int64_t>(n, 7);
@@ -135,7 +139,8 @@ TEST_CASE("reduce: functors over Val<T> alone run scalar, and small shared input
   }
 }
 
-TEST_CASE("reduce: AlgorithmOptions steer chunking and the host route, and min_chunk 0 is a UserError") {
+TEST_CASE(
+    "reduce: AlgorithmOptions steer chunking and the host route, and min_chunk 0 is a UserError") {
   Algorithms launches_always(spvjit::test::runtime(), spvjit::test::jit(),
                              {.host_threshold = 0, .min_chunk = 16, .max_chunks = 3});
   CHECK(launches_always.chunks(0).count == 0);
@@ -145,9 +150,11 @@ TEST_CASE("reduce: AlgorithmOptions steer chunking and the host route, and min_c
   const auto host = spvjit::test::random_values<std::int32_t>(1000, 8);
   auto shared = spvjit::test::shared_copy(host);
   CHECK(reduce(launches_always, shared, 0, plus{}) ==
-        std::accumulate(host.begin(), host.end(), std::int32_t{0}, [](std::int32_t a, std::int32_t b) {
-          return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
-        }));
+        std::accumulate(host.begin(), host.end(), std::int32_t{0},
+                        [](std::int32_t a, std::int32_t b) {
+                          return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) +
+                                                           static_cast<std::uint32_t>(b));
+                        }));
   CHECK(launches_always.scratch_bytes() > 0);  // it launched: the host route needs no scratch
   CHECK_THROWS_WITH_AS(Algorithms(spvjit::test::runtime(), spvjit::test::jit(), {.min_chunk = 0}),
                        doctest::Contains("min_chunk is 0"), UserError);

@@ -78,7 +78,8 @@ TEST_CASE("scans: a non-commutative combine keeps the order (the last non-zero e
   }
 }
 
-TEST_CASE("scans: float prefix sums within the rounding bound, and a NaN propagates from its index") {
+TEST_CASE(
+    "scans: float prefix sums within the rounding bound, and a NaN propagates from its index") {
   for (std::size_t n : sizes) {
     CAPTURE(n);
     auto host = spvjit::test::random_values<double>(n, 13);
@@ -133,7 +134,8 @@ TEST_CASE("scans and extrema: float patterns, signed zeros bit for bit") {
     auto out = algorithms().runtime().allocate<float>(n);
     inclusive_scan(algorithms(), zeros, out, plus{});
     const auto negative = out.to_vector();
-    CHECK(std::all_of(negative.begin(), negative.end(), [](float v) { return v == 0 && std::signbit(v); }));
+    CHECK(std::all_of(negative.begin(), negative.end(),
+                      [](float v) { return v == 0 && std::signbit(v); }));
     exclusive_scan(algorithms(), zeros, out, 0.0f, plus{});  // +0 + -0 = +0
     const auto positive = out.to_vector();
     CHECK(std::none_of(positive.begin(), positive.end(), [](float v) { return std::signbit(v); }));
@@ -176,7 +178,9 @@ TEST_CASE("min_element and max_element: std::'s answer, ties and NaNs included")
       CAPTURE(where);
       auto host = spvjit::test::random_values<float>(n, 16);
       host[where] = nan;
-      if (n > 8) std::fill(host.begin() + n / 2, host.begin() + n / 2 + 100, nan);  // a chunk edge may be NaN
+      if (n > 8)
+        std::fill(host.begin() + n / 2, host.begin() + n / 2 + 100,
+                  nan);  // a chunk edge may be NaN
       auto x = algorithms().runtime().upload(host);
       CHECK(min_element(algorithms(), x).index ==
             std::size_t(std::min_element(host.begin(), host.end()) - host.begin()));

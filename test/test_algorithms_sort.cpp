@@ -67,8 +67,16 @@ template <class T>
 std::vector<T> with_specials(std::vector<T> v) {
   using L = std::numeric_limits<T>;
   using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  const T specials[] = {L::quiet_NaN(), -L::quiet_NaN(), L::infinity(), -L::infinity(),
-                        T(0), -T(0), L::denorm_min(), -L::denorm_min(), L::max(), L::lowest(),
+  const T specials[] = {L::quiet_NaN(),
+                        -L::quiet_NaN(),
+                        L::infinity(),
+                        -L::infinity(),
+                        T(0),
+                        -T(0),
+                        L::denorm_min(),
+                        -L::denorm_min(),
+                        L::max(),
+                        L::lowest(),
                         std::bit_cast<T>(U(std::bit_cast<U>(L::quiet_NaN()) | 5)),
                         std::bit_cast<T>(U(std::bit_cast<U>(-L::quiet_NaN()) | 9)),
                         L::signaling_NaN()};
@@ -94,7 +102,8 @@ void check_sort_everywhere(const std::vector<T>& host) {
     auto buffer = rt.upload(padded);
     sort(algorithms(), view(buffer, offset, host.size()));
     auto got = buffer.to_vector();
-    CHECK(same_bits(std::vector<T>(got.begin() + offset, got.begin() + offset + host.size()), want));
+    CHECK(
+        same_bits(std::vector<T>(got.begin() + offset, got.begin() + offset + host.size()), want));
     CHECK(std::all_of(got.begin(), got.begin() + offset, [](T v) { return v == T(7); }));
     CHECK(std::all_of(got.end() - 5, got.end(), [](T v) { return v == T(7); }));
   }
@@ -142,8 +151,8 @@ TEST_CASE("sort: NaNs of both signs, signed zeros and infinities land in total o
   using L = std::numeric_limits<float>;
   std::vector<float> host(20000);
   for (std::size_t i = 0; i < host.size(); ++i) {
-    const float choices[] = {L::quiet_NaN(), -L::quiet_NaN(), 0.0f, -0.0f, L::infinity(),
-                             -L::infinity(), 1.5f, -1.5f};
+    const float choices[] = {L::quiet_NaN(), -L::quiet_NaN(), 0.0f, -0.0f,
+                             L::infinity(),  -L::infinity(),  1.5f, -1.5f};
     host[i] = choices[(i * 7919) % 8];
   }
   auto buffer = spvjit::test::runtime().upload(host);

@@ -87,9 +87,11 @@ TEST_CASE("bounds: the first and the last work-item, reads and writes, negative 
   auto in_buf = rt.upload(std::vector<std::int32_t>(64, 5));
   auto out_buf = rt.zeros<std::int32_t>(64);
   CHECK(bounds_message([&] { k.launch(NDRange{64}, out_buf, in_buf, std::int64_t{-1}); }) ==
-        "kernel 'bounds_shift': in[-1] is out of bounds: in holds 64 i32 (work-item 0 of ndrange (64))");
+        "kernel 'bounds_shift': in[-1] is out of bounds: in holds 64 i32 (work-item 0 of ndrange "
+        "(64))");
   CHECK(bounds_message([&] { k.launch(NDRange{64}, out_buf, in_buf, std::int64_t{1}); }) ==
-        "kernel 'bounds_shift': in[64] is out of bounds: in holds 64 i32 (work-item 63 of ndrange (64))");
+        "kernel 'bounds_shift': in[64] is out of bounds: in holds 64 i32 (work-item 63 of ndrange "
+        "(64))");
   // The work-item whose read failed stopped there (a kernel without barriers: as Julia's
   // BoundsError ends it), so out[63] keeps the 5 the launch before wrote; the others ran.
   auto got = out_buf.to_vector();
@@ -97,7 +99,8 @@ TEST_CASE("bounds: the first and the last work-item, reads and writes, negative 
   CHECK(got[0] == 5);
   CHECK(got[62] == 5);
   CHECK(bounds_message([&] { k.launch(NDRange{65}, out_buf, in_buf, std::int64_t{0}); }) ==
-        "kernel 'bounds_shift': in[64] is out of bounds: in holds 64 i32 (work-item 64 of ndrange (65))");
+        "kernel 'bounds_shift': in[64] is out of bounds: in holds 64 i32 (work-item 64 of ndrange "
+        "(65))");
   CHECK(bounds_message([&] { k.launch(NDRange{64}, out_buf, in_buf, std::int64_t{0}); }).empty());
   CHECK(out_buf.to_vector() == std::vector<std::int32_t>(64, 5));
 }
@@ -117,11 +120,17 @@ TEST_CASE("bounds: views check each index against its extent, then the offset ag
   // Column 4 of a 3 x 4 view is inside the memory (row 0, col 4 = element 4) but not the view.
   // One row, so one work-item fails: over 3, the coarsened launch's rows {0, 1} and {2} are
   // two work-groups, and which fails first is up to the cores.
-  CHECK(bounds_message([&] { k.launch(NDRange{4, 1}, buf, std::int64_t{3}, std::int64_t{4}, std::int64_t{1}); }) ==
-        "kernel 'bounds_view2d': out(0, 4) is out of bounds: out is viewed as (3, 4) (work-item (3, 0) of ndrange (4, 1))");
+  CHECK(bounds_message([&] {
+          k.launch(NDRange{4, 1}, buf, std::int64_t{3}, std::int64_t{4}, std::int64_t{1});
+        }) ==
+        "kernel 'bounds_view2d': out(0, 4) is out of bounds: out is viewed as (3, 4) (work-item "
+        "(3, 0) of ndrange (4, 1))");
   // A view larger than its memory: the offset fails.
-  CHECK(bounds_message([&] { k.launch(NDRange{4, 4}, buf, std::int64_t{4}, std::int64_t{4}, std::int64_t{0}); }) ==
-        "kernel 'bounds_view2d': out(3, 0) is out of bounds: its offset 12 is past out, which holds 12 f32 (work-item (0, 3) of ndrange (4, 4))");
+  CHECK(bounds_message([&] {
+          k.launch(NDRange{4, 4}, buf, std::int64_t{4}, std::int64_t{4}, std::int64_t{0});
+        }) ==
+        "kernel 'bounds_view2d': out(3, 0) is out of bounds: its offset 12 is past out, which "
+        "holds 12 f32 (work-item (0, 3) of ndrange (4, 4))");
 }
 
 TEST_CASE("bounds: a 3-D read, local arrays, LocalMemory and private arrays") {
@@ -136,8 +145,11 @@ TEST_CASE("bounds: a 3-D read, local arrays, LocalMemory and private arrays") {
     Kernel k = test::jit().compile(kb.finish());
     auto in_buf = rt.zeros<float>(8);
     auto out_buf = rt.zeros<float>(8);
-    CHECK(bounds_message([&] { k.launch(NDRange{2, 2, 2}, WorkGroup{2, 2, 2}, out_buf, in_buf); }) ==
-          "kernel 'bounds_view3d': in(0, 0, 2) is out of bounds: in is viewed as (2, 2, 2) (work-item (1, 0, 0) of ndrange (2, 2, 2))");
+    CHECK(bounds_message([&] {
+            k.launch(NDRange{2, 2, 2}, WorkGroup{2, 2, 2}, out_buf, in_buf);
+          }) ==
+          "kernel 'bounds_view3d': in(0, 0, 2) is out of bounds: in is viewed as (2, 2, 2) "
+          "(work-item (1, 0, 0) of ndrange (2, 2, 2))");
   }
   {
     KernelBuilder kb("bounds_local");
@@ -152,24 +164,32 @@ TEST_CASE("bounds: a 3-D read, local arrays, LocalMemory and private arrays") {
     out[kb.global_index()] = tile(l).get() + scratch[l].get();
     Kernel k = test::jit().compile(kb.finish());
     auto out_buf = rt.zeros<float>(16);
-    CHECK(bounds_message([&] { k.launch(NDRange{16}, WorkGroup{16}, out_buf, LocalMemory{64}, std::int64_t{1}); }) ==
-          "kernel 'bounds_local': tile(16) is out of bounds: local array tile is viewed as (16) (work-item 15 of ndrange (16))");
+    CHECK(bounds_message([&] {
+            k.launch(NDRange{16}, WorkGroup{16}, out_buf, LocalMemory{64}, std::int64_t{1});
+          }) ==
+          "kernel 'bounds_local': tile(16) is out of bounds: local array tile is viewed as (16) "
+          "(work-item 15 of ndrange (16))");
     // LocalMemory of 15 floats: scratch[15] is past it (the local array now fits).
     auto k2 = k;
-    CHECK(bounds_message([&] { k2.launch(NDRange{16}, WorkGroup{16}, out_buf, LocalMemory{60}, std::int64_t{0}); }) ==
-          "kernel 'bounds_local': scratch[15] is out of bounds: LocalMemory scratch holds 15 f32 (work-item 15 of ndrange (16))");
+    CHECK(bounds_message([&] {
+            k2.launch(NDRange{16}, WorkGroup{16}, out_buf, LocalMemory{60}, std::int64_t{0});
+          }) ==
+          "kernel 'bounds_local': scratch[15] is out of bounds: LocalMemory scratch holds 15 f32 "
+          "(work-item 15 of ndrange (16))");
   }
   {
     KernelBuilder kb("bounds_private");
     auto out = kb.param<Global<std::int32_t>>("out");
     auto n = kb.param<std::int64_t>("n");
     auto acc = private_array<std::int32_t>(kb, {4});
-    kb.for_(kb.lit<std::int64_t>(0), n, kb.lit<std::int64_t>(1), [&](Val<std::int64_t> j) { acc[j] = 1; });
+    kb.for_(kb.lit<std::int64_t>(0), n, kb.lit<std::int64_t>(1),
+            [&](Val<std::int64_t> j) { acc[j] = 1; });
     out[kb.global_index()] = acc[0].get();
     Kernel k = test::jit().compile(kb.finish());
     auto out_buf = rt.zeros<std::int32_t>(1);
     CHECK(bounds_message([&] { k.launch(NDRange{1}, out_buf, std::int64_t{5}); }) ==
-          "kernel 'bounds_private': private[4] is out of bounds: private array holds 4 i32 (work-item 0 of ndrange (1))");
+          "kernel 'bounds_private': private[4] is out of bounds: private array holds 4 i32 "
+          "(work-item 0 of ndrange (1))");
   }
 }
 
@@ -188,7 +208,8 @@ TEST_CASE("bounds: inside a device function, through vectors, atomics and shared
     auto X = rt.zeros<float>(10);
     auto Y = rt.zeros<float>(12);
     CHECK(bounds_message([&] { k.launch(NDRange{12}, Y, X); }) ==
-          "kernel 'bounds_device_fn': axpy.arg1[10] is out of bounds: argument 1 of device function axpy holds 10 f32 (work-item 10 of ndrange (12))");
+          "kernel 'bounds_device_fn': axpy.arg1[10] is out of bounds: argument 1 of device "
+          "function axpy holds 10 f32 (work-item 10 of ndrange (12))");
   }
   {
     KernelBuilder kb("bounds_vector");
@@ -198,7 +219,8 @@ TEST_CASE("bounds: inside a device function, through vectors, atomics and shared
     Kernel k = test::jit().compile(kb.finish());
     auto Z = rt.zeros<float>(10);
     CHECK(bounds_message([&] { k.launch(NDRange{3}, Z); }) ==
-          "kernel 'bounds_vector': Z[8..11] is out of bounds: Z holds 10 f32 (work-item 2 of ndrange (3))");
+          "kernel 'bounds_vector': Z[8..11] is out of bounds: Z holds 10 f32 (work-item 2 of "
+          "ndrange (3))");
     CHECK(Z.to_vector() == std::vector<float>{1, 1, 1, 1, 1, 1, 1, 1, 0, 0});
   }
   {
@@ -208,7 +230,8 @@ TEST_CASE("bounds: inside a device function, through vectors, atomics and shared
     Kernel k = test::jit().compile(kb.finish());
     auto C = rt.zeros<std::int32_t>(4);
     CHECK(bounds_message([&] { k.launch(NDRange{5}, C); }) ==
-          "kernel 'bounds_atomic': counts[4] is out of bounds: counts holds 4 i32 (work-item 4 of ndrange (5))");
+          "kernel 'bounds_atomic': counts[4] is out of bounds: counts holds 4 i32 (work-item 4 of "
+          "ndrange (5))");
     CHECK(C.to_vector() == std::vector<std::int32_t>(4, 1));
   }
   {
@@ -241,7 +264,8 @@ TEST_CASE("bounds: coarsened kernels report the failing lane, in the vector body
       auto Z = rt.zeros<float>(size);
       CHECK(bounds_message([&] { k.launch(NDRange{1000}, Z, X); }) ==
             "kernel 'bounds_coarse': Z[" + std::to_string(size) + "] is out of bounds: Z holds " +
-                std::to_string(size) + " f32 (work-item " + std::to_string(size) + " of ndrange (1000))");
+                std::to_string(size) + " f32 (work-item " + std::to_string(size) +
+                " of ndrange (1000))");
     }
     auto Z = rt.zeros<float>(1000);
     CHECK(bounds_message([&] { k.launch(NDRange{1000}, Z, X); }).empty());
@@ -318,7 +342,8 @@ TEST_CASE("bounds: Event::wait throws too, and failures of several kernels are t
   Kernel other = test::jit().compile(kb.finish());
   k.launch(NDRange{5}, small);
   other.launch(NDRange{4}, small);
-  CHECK_THROWS_WITH_AS(rt.synchronize(), doctest::Contains("1 more kernel failed bounds checks"), BoundsError);
+  CHECK_THROWS_WITH_AS(rt.synchronize(), doctest::Contains("1 more kernel failed bounds checks"),
+                       BoundsError);
   rt.synchronize();
 }
 
@@ -389,11 +414,14 @@ TEST_CASE("bounds: opting out is visible in the kernel and in the SPIR-V") {
   const std::string text(reinterpret_cast<const char*>(words.data()), words.size() * 4);
   CHECK(text.find("out.of.bounds") == std::string::npos);
   const auto checked_words = test::jit().spirv(fill_ones());
-  const std::string checked_text(reinterpret_cast<const char*>(checked_words.data()), checked_words.size() * 4);
+  const std::string checked_text(reinterpret_cast<const char*>(checked_words.data()),
+                                 checked_words.size() * 4);
   CHECK(checked_text.find("out.of.bounds") != std::string::npos);
 }
 
-TEST_CASE("bounds: a loop's checks are tested once before it, and a failing loop still reports the access") {
+TEST_CASE(
+    "bounds: a loop's checks are tested once before it, and a failing loop still reports the "
+    "access") {
   auto& rt = test::runtime();
   const KernelDef def = examples::naive_matmul();
   // Versioned: the loop without checks, and its copy with them (jit/bounds/hoist_bounds.hpp).
@@ -408,7 +436,9 @@ TEST_CASE("bounds: a loop's checks are tested once before it, and a failing loop
   auto C = rt.zeros<float>(16);
   const std::int64_t n = 1, p = 4, m = 16;
   auto short_b = rt.upload(std::vector<float>(63, 2.0f));
-  CHECK(bounds_message([&] { k.launch(NDRange{16, 1}, C, A, short_b, n, p, m); }) ==
+  CHECK(bounds_message([&] {
+          k.launch(NDRange{16, 1}, C, A, short_b, n, p, m);
+        }) ==
         "kernel 'naive_matmul': B(3, 15) is out of bounds: its offset 63 is past B, which holds 63 "
         "f32 (work-item (15, 0) of ndrange (16, 1))");
   auto B = rt.upload(std::vector<float>(64, 2.0f));
@@ -426,7 +456,8 @@ TEST_CASE("bounds: a loop's checks are tested once before it, and a failing loop
   auto run = [&](Jit& jit) {
     auto A2 = rt.upload(a), B2 = rt.upload(b);
     auto C2 = rt.zeros<float>(rows * cols);
-    jit.compile(def).launch(NDRange{std::size_t(cols), std::size_t(rows)}, C2, A2, B2, rows, inner, cols);
+    jit.compile(def).launch(NDRange{std::size_t(cols), std::size_t(rows)}, C2, A2, B2, rows, inner,
+                            cols);
     rt.synchronize();
     return C2.to_vector();
   };
@@ -436,7 +467,8 @@ TEST_CASE("bounds: a loop's checks are tested once before it, and a failing loop
 
 TEST_CASE("bounds: a record whose seal does not match its words is told as overlapping reports") {
   // Two work-items failing at the same moment may interleave their plain stores (no atomics in
-  // the report: jit/bounds/bounds_lowering.cpp); the host must not tell a mixed record as one access.
+  // the report: jit/bounds/bounds_lowering.cpp); the host must not tell a mixed record as one
+  // access.
   auto& rt = test::runtime();
   Kernel k = test::jit().compile(fill_ones());
   auto Z = rt.zeros<float>(8);
@@ -450,15 +482,21 @@ TEST_CASE("bounds: a record whose seal does not match its words is told as overl
   slot[detail::record::pairs + 1] = 8;
   slot[detail::record::pair_count] = 1;
   slot[detail::record::flag] = detail::bounds_seal(slot);
-  CHECK_THROWS_WITH_AS(rt.synchronize(), "kernel 'fill_ones': Z[9] is out of bounds: Z holds 8 f32 (work-item 9 of ndrange (8))", BoundsError);
+  CHECK_THROWS_WITH_AS(
+      rt.synchronize(),
+      "kernel 'fill_ones': Z[9] is out of bounds: Z holds 8 f32 (work-item 9 of ndrange (8))",
+      BoundsError);
   slot[detail::record::pairs] = 9;
   slot[detail::record::pair_count] = 1;
   slot[detail::record::flag] = detail::bounds_seal(slot) ^ 2;  // a word changed after sealing
-  CHECK_THROWS_WITH_AS(rt.synchronize(), doctest::Contains("out-of-bounds accesses in several work-items at once"), BoundsError);
+  CHECK_THROWS_WITH_AS(rt.synchronize(),
+                       doctest::Contains("out-of-bounds accesses in several work-items at once"),
+                       BoundsError);
   rt.synchronize();  // both told once
 }
 
-TEST_CASE("bounds: a coarsened kernel's fast vectors still check view extents that are no buffer's") {
+TEST_CASE(
+    "bounds: a coarsened kernel's fast vectors still check view extents that are no buffer's") {
   // A(0, c) with c = get_global_id(0) over a 1 x 8 view of 16 floats: columns 8..15 are inside
   // the memory, so only the view's own extent (a scalar parameter) catches them. The fast vector
   // body skips only what the launch's least buffer extent covers.
@@ -476,7 +514,8 @@ TEST_CASE("bounds: a coarsened kernel's fast vectors still check view extents th
   REQUIRE(detail::KernelAccess::state(k).facts.coarsen == 16);
   auto buf = rt.zeros<float>(16);
   CHECK(bounds_message([&] { k.launch(NDRange{16}, buf, std::int64_t{8}); }) ==
-        "kernel 'bounds_fast_view': out(0, 8) is out of bounds: out is viewed as (1, 8) (work-item 8 of ndrange (16))");
+        "kernel 'bounds_fast_view': out(0, 8) is out of bounds: out is viewed as (1, 8) (work-item "
+        "8 of ndrange (16))");
 }
 
 namespace {
@@ -492,15 +531,15 @@ KernelDef guarded_neighbours(std::int64_t slack) {
   auto v = kb.param<ConstArray<float, 2, ColumnMajor>>("v");
   auto [i, j] = global_indices<2>(kb);
   auto n = size(u, 0), m = size(u, 1);
-  kb.if_(0 < i && i < n - 1 + slack && 0 < j && j < m - 1, [&, i = i, j = j] {
-    unew(i, j) = u(i + 1, j) + v(i, j - 1);
-  });
+  kb.if_(0 < i && i < n - 1 + slack && 0 < j && j < m - 1,
+         [&, i = i, j = j] { unew(i, j) = u(i + 1, j) + v(i, j - 1); });
   return kb.finish();
 }
 
 }  // namespace
 
-TEST_CASE("bounds: checks the kernel's own conditions prove are dropped, and every other still reports") {
+TEST_CASE(
+    "bounds: checks the kernel's own conditions prove are dropped, and every other still reports") {
   auto& rt = test::runtime();
   JitOptions scalar;
   scalar.coarsen = false;
@@ -534,13 +573,15 @@ TEST_CASE("bounds: checks the kernel's own conditions prove are dropped, and eve
     CHECK(bounds_message([&] {
             exact.launch(NDRange{n, m}, shaped(out, {n, m}), shaped(u, {n, m}),
                          shaped(small, {n - 2, m}));
-          }) == "kernel 'guarded_neighbours_0': v(35, 0) is out of bounds: v is viewed as (35, 3) "
-                "(work-item (35, 1) of ndrange (37, 3))");
+          }) ==
+          "kernel 'guarded_neighbours_0': v(35, 0) is out of bounds: v is viewed as (35, 3) "
+          "(work-item (35, 1) of ndrange (37, 3))");
     // One past the interior: u(i + 1, j) reaches u(n, j), which no condition rules out.
     Kernel past = jit->compile(guarded_neighbours(1));
     CHECK(bounds_message([&] {
             past.launch(NDRange{n, m}, shaped(out, {n, m}), shaped(u, {n, m}), shaped(v, {n, m}));
-          }) == "kernel 'guarded_neighbours_1': u(37, 1) is out of bounds: u is viewed as (37, 3) "
-                "(work-item (36, 1) of ndrange (37, 3))");
+          }) ==
+          "kernel 'guarded_neighbours_1': u(37, 1) is out of bounds: u is viewed as (37, 3) "
+          "(work-item (36, 1) of ndrange (37, 3))");
   }
 }

@@ -31,15 +31,15 @@ TEST_CASE("a cache entry decodes to what was encoded") {
   CHECK(std::vector<std::uint8_t>(d.entry.binary.begin(), d.entry.binary.end()) == binary);
 }
 
-TEST_CASE("a cache entry carries what a launch needs: coarsening, offset safety, group loops, "
-          "stack per work-item") {
-  for (const EntryLaunch launch : {EntryLaunch{1, false}, EntryLaunch{16, true},
-                                   EntryLaunch{8, false}, EntryLaunch{entry_max_coarsen, true},
-                                   EntryLaunch{1, false, true}, EntryLaunch{1, true, true},
-                                   EntryLaunch{16, true, false, 64},
-                                   EntryLaunch{8, false, false, entry_max_stack_bytes},
-                                   EntryLaunch{16, true, false, 0, 31},
-                                   EntryLaunch{8, false, false, 16, 32}}) {
+TEST_CASE(
+    "a cache entry carries what a launch needs: coarsening, offset safety, group loops, "
+    "stack per work-item") {
+  for (const EntryLaunch launch :
+       {EntryLaunch{1, false}, EntryLaunch{16, true}, EntryLaunch{8, false},
+        EntryLaunch{entry_max_coarsen, true}, EntryLaunch{1, false, true},
+        EntryLaunch{1, true, true}, EntryLaunch{16, true, false, 64},
+        EntryLaunch{8, false, false, entry_max_stack_bytes}, EntryLaunch{16, true, false, 0, 31},
+        EntryLaunch{8, false, false, 16, 32}}) {
     CAPTURE(launch.coarsen);
     const DecodedEntry d = decode_entry(encode_entry("k", spirv, binary, launch));
     REQUIRE_MESSAGE(d.ok(), d.error);
@@ -93,7 +93,8 @@ TEST_CASE("the entry reader names what is wrong") {
   CHECK(std::string(decode_entry(bad).error) == "checksum mismatch");
   // Valid framing around content that is not SPIR-V or lacks a binary.
   const std::vector<std::uint32_t> not_spirv = {1, 2, 3, 4, 5};
-  CHECK(std::string(decode_entry(encode_entry("k", not_spirv, binary)).error) == "bad SPIR-V magic");
+  CHECK(std::string(decode_entry(encode_entry("k", not_spirv, binary)).error) ==
+        "bad SPIR-V magic");
   CHECK(std::string(decode_entry(encode_entry("k", spirv, {})).error) == "empty device binary");
   CHECK(std::string(decode_entry(encode_entry("", spirv, binary)).error) == "empty key");
 }
@@ -108,8 +109,10 @@ TEST_CASE("the cache key changes with each of its parts and nothing else") {
   const std::vector<Param> params = {
       Param{"Z", ParamKind::Pointer, Scalar::F32, AddressSpace::Global, false},
       Param{"a", ParamKind::Scalar, Scalar::F32, AddressSpace::Private, false}};
-  const KeyInputs base{"saxpy", "define spir_kernel void @saxpy() { ret void }", params, true,
-                       {}, "", &device, ToolVersions::current()};
+  const KeyInputs base{"saxpy", "define spir_kernel void @saxpy() { ret void }",
+                       params,  true,
+                       {},      "",
+                       &device, ToolVersions::current()};
   const std::string base_key = cache_key(base);
   CHECK(cache_key(base) == base_key);  // deterministic
   CHECK(cache_file_name(base_key) == cache_file_name(cache_key(base)));
@@ -177,9 +180,15 @@ TEST_CASE("the entry reader survives random damage and only accepts in-bounds vi
     const int edits = 1 + static_cast<int>(rng() % 4);
     for (int e = 0; e < edits; ++e) {
       switch (rng() % 3) {
-        case 0: bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng()); break;
-        case 1: bytes.resize(rng() % (bytes.size() + 1)); break;
-        case 2: bytes.push_back(static_cast<std::uint8_t>(rng())); break;
+        case 0:
+          bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
+          break;
+        case 1:
+          bytes.resize(rng() % (bytes.size() + 1));
+          break;
+        case 2:
+          bytes.push_back(static_cast<std::uint8_t>(rng()));
+          break;
       }
       if (bytes.empty()) bytes.push_back(0);
     }

@@ -67,7 +67,8 @@ TEST_CASE("a symlink at an entry's path is removed, never followed, and its targ
   std::string out;
   CHECK_MESSAGE(probe_with_deadline(dir, out) == 0, out);
   CHECK_MESSAGE(out.find("compiles=1 disk_hits=0 disk_writes=1 wrong=0") != std::string::npos, out);
-  CHECK_MESSAGE(out.find("is a symbolic link, not a regular file; removed") != std::string::npos, out);
+  CHECK_MESSAGE(out.find("is a symbolic link, not a regular file; removed") != std::string::npos,
+                out);
   CHECK(fs::is_regular_file(fs::symlink_status(entry)));
   CHECK(fs::is_fifo(fs::symlink_status(target)));
 }
@@ -123,7 +124,8 @@ TEST_CASE("a directory at an entry's path is left alone, and the Jit keeps its d
   Jit reader(runtime(), in_dir(dir));
   Kernel k = reader.compile(def, wg(16));
   CHECK(detail::warning_count() == warnings + 1);
-  CHECK(detail::last_warning().find("is a directory, not a regular file; left alone") != std::string::npos);
+  CHECK(detail::last_warning().find("is a directory, not a regular file; left alone") !=
+        std::string::npos);
   CHECK(saxpy_right(k));
   CHECK(reader.stats().disk_writes == 0);
   CHECK(std::ifstream(entry / "someone's file").good());
@@ -134,7 +136,8 @@ TEST_CASE("a directory at an entry's path is left alone, and the Jit keeps its d
   CHECK(entries(dir.path()).size() == 2);
 }
 
-TEST_CASE("the cache's directory walks count and remove regular files only, never through a symlink") {
+TEST_CASE(
+    "the cache's directory walks count and remove regular files only, never through a symlink") {
   TempDir dir, elsewhere;
   const auto def = examples::saxpy(Scalar::F32);
   JitOptions options = in_dir(dir);

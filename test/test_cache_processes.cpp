@@ -78,7 +78,8 @@ TEST_CASE("a process leaving right after a compile leaves its entry whole, by ex
     CHECK(detail::decode_entry(read_all(files[0])).ok());
     out.clear();
     CHECK_MESSAGE(run_command(probe(dir), out) == 0, out);
-    CHECK_MESSAGE(out.find("compiles=0 disk_hits=1 disk_writes=0 wrong=0") != std::string::npos, out);
+    CHECK_MESSAGE(out.find("compiles=0 disk_hits=1 disk_writes=0 wrong=0") != std::string::npos,
+                  out);
   }
 }
 
@@ -104,7 +105,8 @@ TEST_CASE("an entry loads in a process with an empty PoCL cache and runs right")
   // one for its local size at its first launch.
   TempDir dir, pocl_first, pocl_second;
   std::string out;
-  CHECK_MESSAGE(run_command("POCL_CACHE_DIR=" + pocl_first.path() + " " + probe(dir), out) == 0, out);
+  CHECK_MESSAGE(run_command("POCL_CACHE_DIR=" + pocl_first.path() + " " + probe(dir), out) == 0,
+                out);
   CHECK_MESSAGE(out.find("compiles=1 disk_hits=0 disk_writes=1 wrong=0") != std::string::npos, out);
   const auto files = entries(dir.path());
   REQUIRE(files.size() == 1);
@@ -112,6 +114,7 @@ TEST_CASE("an entry loads in a process with an empty PoCL cache and runs right")
   const std::string text(bytes.begin(), bytes.end());
   CHECK(text.find("0-0-0/") != std::string::npos);
   out.clear();
-  CHECK_MESSAGE(run_command("POCL_CACHE_DIR=" + pocl_second.path() + " " + probe(dir), out) == 0, out);
+  CHECK_MESSAGE(run_command("POCL_CACHE_DIR=" + pocl_second.path() + " " + probe(dir), out) == 0,
+                out);
   CHECK_MESSAGE(out.find("compiles=0 disk_hits=1 disk_writes=0 wrong=0") != std::string::npos, out);
 }

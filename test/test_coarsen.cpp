@@ -52,7 +52,9 @@ TEST_CASE("coarsened saxpy is bit-identical for every vector width") {
   }
 }
 
-TEST_CASE("coarsened saxpy with U vectors per work-item is bit-identical, and the launch divides by U*W") {
+TEST_CASE(
+    "coarsened saxpy with U vectors per work-item is bit-identical, and the launch divides by "
+    "U*W") {
   const KernelDef f32 = examples::saxpy(Scalar::F32);
   const KernelDef f64 = examples::saxpy(Scalar::F64);
   for (unsigned width : {2u, 16u}) {
@@ -64,8 +66,8 @@ TEST_CASE("coarsened saxpy with U vectors per work-item is bit-identical, and th
       // Sizes below one vector, one short of and one past a work-item's strip, many strips with
       // a straddling vector: the fast, full and tail paths of the dispatcher.
       const std::size_t strip = width * vectors;
-      for (std::size_t n : {std::size_t{1}, strip - 1, strip + 1, 3 * strip + width + 1,
-                            std::size_t{65537}}) {
+      for (std::size_t n :
+           {std::size_t{1}, strip - 1, strip + 1, 3 * strip + width + 1, std::size_t{65537}}) {
         CAPTURE(n);
         compare_runs<float>(f32, n, 0.5f, jit);
         compare_runs<double>(f64, n, 0.5, jit);
@@ -87,8 +89,8 @@ TEST_CASE("JitOptions::coarsen_vectors other than 1, 2, 4 or 8 is refused by nam
     JitOptions o;
     o.coarsen_vectors = bad;
     CHECK_THROWS_WITH_AS(Jit(runtime(), o),
-                         doctest::Contains(("JitOptions::coarsen_vectors is " + std::to_string(bad) +
-                                            "; expected 1, 2, 4 or 8")
+                         doctest::Contains(("JitOptions::coarsen_vectors is " +
+                                            std::to_string(bad) + "; expected 1, 2, 4 or 8")
                                                .c_str()),
                          UserError);
   }
@@ -122,7 +124,8 @@ TEST_CASE("coarsened saxpy with static and given workgroups and a static ndrange
   compare_runs<float>(def, 4097, 3.0f, coarse_jit(), dynamic_wg);
 }
 
-TEST_CASE("coarsened half stores round every float as vstore_half does (NaN, subnormal, overflow)") {
+TEST_CASE(
+    "coarsened half stores round every float as vstore_half does (NaN, subnormal, overflow)") {
   KernelBuilder kb("coarse_narrow");
   auto z = kb.param<Global<half>>("Z");
   auto x = kb.param<Const<float>>("X");
@@ -132,7 +135,8 @@ TEST_CASE("coarsened half stores round every float as vstore_half does (NaN, sub
   CHECK(is_coarsened(coarse_jit(), def));
   // A sweep over all 2^32 float bit patterns (every 4093rd) plus the rounding edges.
   std::vector<std::uint32_t> bits;
-  for (std::uint64_t u = 0; u < (std::uint64_t{1} << 32); u += 4093) bits.push_back(static_cast<std::uint32_t>(u));
+  for (std::uint64_t u = 0; u < (std::uint64_t{1} << 32); u += 4093)
+    bits.push_back(static_cast<std::uint32_t>(u));
   for (std::uint32_t edge : {0x477fefffu, 0x477ff000u, 0x477ff001u, 0x477fffffu, 0x47800000u,
                              0x387fffffu, 0x38800000u, 0x33800000u, 0x33000000u, 0x33000001u,
                              0x33c00000u, 0x7f800000u, 0x7f800001u, 0x7fc00000u, 0x80000000u}) {

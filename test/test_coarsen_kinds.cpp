@@ -61,19 +61,21 @@ void math_identical() {
       {"min", [](Val<T> x, Val<T> y) { return min(x, -y); }},
   };
   for (const auto& [fn, f] : fns) {
-    const KernelDef def = binary_kernel<T>(std::string("coarse_") + fn + "_" +
-                                               std::string(name(scalar_of<T>)), f);
+    const KernelDef def =
+        binary_kernel<T>(std::string("coarse_") + fn + "_" + std::string(name(scalar_of<T>)), f);
     CAPTURE(std::string(fn));
     CHECK(is_coarsened(coarse_jit(), def));
-    for (std::size_t n : {std::size_t{37}, std::size_t{4099}}) compare_runs<T>(def, n, T(0), coarse_jit());
+    for (std::size_t n : {std::size_t{37}, std::size_t{4099}})
+      compare_runs<T>(def, n, T(0), coarse_jit());
   }
 }
 
 template <class T>
 void integer_identical() {
   const KernelDef def = binary_kernel<T>(
-      std::string("coarse_int_") + std::string(name(scalar_of<T>)),
-      [](Val<T> x, Val<T> y) { return select(x < y, (x * T(3) + y) ^ (y >> T(2)), max(x, y) - x); });
+      std::string("coarse_int_") + std::string(name(scalar_of<T>)), [](Val<T> x, Val<T> y) {
+        return select(x < y, (x * T(3) + y) ^ (y >> T(2)), max(x, y) - x);
+      });
   CHECK(is_coarsened(coarse_jit(), def));
   for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{1001}}) {
     compare_runs<T>(def, n, T(5), coarse_jit());
@@ -129,7 +131,8 @@ TEST_CASE("a 2D kernel with a loop (matmul, row * m + col) is coarsened and bit-
 
 TEST_CASE("kernels that are not element-wise are left alone and stay correct") {
   // Reads a neighbour: not indexed by exactly the global index.
-  const KernelDef shifted = binary_kernel<float>("coarse_not_shift", [](Val<float> x, Val<float>) { return x; });
+  const KernelDef shifted =
+      binary_kernel<float>("coarse_not_shift", [](Val<float> x, Val<float>) { return x; });
   (void)shifted;
   auto gather = [] {
     KernelBuilder kb("coarse_not_gather");
@@ -176,7 +179,8 @@ TEST_CASE("kernels that are not element-wise are left alone and stay correct") {
   for (const KernelDef* def : {&gather, &unguarded, &local, &atomic}) {
     CAPTURE(def->name());
     CHECK_FALSE(is_coarsened(coarse_jit(), *def));
-    for (std::size_t n : {std::size_t{1}, std::size_t{100}}) compare_runs<float>(*def, n, 0.25f, coarse_jit());
+    for (std::size_t n : {std::size_t{1}, std::size_t{100}})
+      compare_runs<float>(*def, n, 0.25f, coarse_jit());
   }
 }
 
@@ -184,8 +188,9 @@ TEST_CASE("KA's 3D scale kernel (x + nx * (y + ny * z)) is coarsened along x, bi
   const KernelDef def = examples::scale(Scalar::F64, 3);
   CHECK(is_coarsened(coarse_jit(), def));
   auto& rt = runtime();
-  for (auto [nx, ny, nz] : {std::array<std::size_t, 3>{4, 4, 4}, std::array<std::size_t, 3>{13, 5, 3},
-                            std::array<std::size_t, 3>{33, 2, 7}}) {
+  for (auto [nx, ny, nz] :
+       {std::array<std::size_t, 3>{4, 4, 4}, std::array<std::size_t, 3>{13, 5, 3},
+        std::array<std::size_t, 3>{33, 2, 7}}) {
     const std::size_t n = nx * ny * nz;
     const std::vector<double> b = spvjit::test::random_data<double>(n, 6);
     std::vector<double> out[2];

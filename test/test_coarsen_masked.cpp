@@ -40,8 +40,9 @@ std::vector<unsigned> widths_for() {
   } else {
     const unsigned other = std::is_same_v<T, half> || std::is_same_v<T, std::int32_t> ? 16
                            : std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint32_t> ? 8
-                           : std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint64_t> ? 4
-                                                                                                 : 2;
+                           : std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint64_t>
+                               ? 4
+                               : 2;
     return {0, other};
   }
 }
@@ -140,8 +141,8 @@ A middle() {
   return A(0);
 }
 
-// At the widths for T: the kernel is coarsened and bit-identical on every size; `scalar(n)` gives the
-// scalar parameter of a launch of n.
+// At the widths for T: the kernel is coarsened and bit-identical on every size; `scalar(n)` gives
+// the scalar parameter of a launch of n.
 template <class T, class S>
 void identical_everywhere(const Kernels& k, S scalar) {
   for (unsigned width : widths_for<T>()) {
@@ -172,24 +173,27 @@ enum class Edges { Skip, Copy, InBounds };
 
 template <class T>
 Kernels stencil(Edges edges) {
-  const char* what = edges == Edges::Skip ? "stencil_skip" : edges == Edges::Copy ? "stencil_copy" : "stencil_inbounds";
-  return build_1d<T>(named<T>(what), [edges](KernelBuilder& kb, auto& z, auto& x, auto&, auto& n, auto& i) {
-    auto interior = 0 < i && i < n - 1;
-    auto sum = [&] { z[i] = x[i - 1] + x[i] + x[i + 1]; };
-    switch (edges) {
-      case Edges::Skip:
-        kb.allow_padding();
-        kb.if_(interior, sum);
-        break;
-      case Edges::Copy:
-        kb.allow_padding();
-        kb.if_(i < n, [&] { kb.if_else(interior, sum, [&] { z[i] = x[i]; }); });
-        break;
-      case Edges::InBounds:
-        kb.if_(kb.in_ndrange() && interior, sum);
-        break;
-    }
-  });
+  const char* what = edges == Edges::Skip   ? "stencil_skip"
+                     : edges == Edges::Copy ? "stencil_copy"
+                                            : "stencil_inbounds";
+  return build_1d<T>(named<T>(what),
+                     [edges](KernelBuilder& kb, auto& z, auto& x, auto&, auto& n, auto& i) {
+                       auto interior = 0 < i && i < n - 1;
+                       auto sum = [&] { z[i] = x[i - 1] + x[i] + x[i + 1]; };
+                       switch (edges) {
+                         case Edges::Skip:
+                           kb.allow_padding();
+                           kb.if_(interior, sum);
+                           break;
+                         case Edges::Copy:
+                           kb.allow_padding();
+                           kb.if_(i < n, [&] { kb.if_else(interior, sum, [&] { z[i] = x[i]; }); });
+                           break;
+                         case Edges::InBounds:
+                           kb.if_(kb.in_ndrange() && interior, sum);
+                           break;
+                       }
+                     });
 }
 
 // ---- early return ----
@@ -197,58 +201,65 @@ Kernels stencil(Edges edges) {
 template <class T>
 Kernels early_return(bool on_data) {
   using A = arithmetic_t<T>;
-  return build_1d<T>(named<T>(on_data ? "return_data" : "return_range"), [on_data](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& n, auto& i) {
-    kb.allow_padding();
-    kb.if_(!(i < n), [&] { kb.return_(); });
-    if (on_data) kb.if_(x[i] < y[i], [&] { kb.return_(); });
-    Val<A> a = x[i], b = y[i];
-    z[i] = max(a, b) - min(a, b);
-  });
+  return build_1d<T>(named<T>(on_data ? "return_data" : "return_range"),
+                     [on_data](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& n, auto& i) {
+                       kb.allow_padding();
+                       kb.if_(!(i < n), [&] { kb.return_(); });
+                       if (on_data) kb.if_(x[i] < y[i], [&] { kb.return_(); });
+                       Val<A> a = x[i], b = y[i];
+                       z[i] = max(a, b) - min(a, b);
+                     });
 }
 
 // ---- data-dependent branches ----
 
 template <class T>
 Kernels branch_both_sides() {
-  return build_1d<T>(named<T>("branch"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_ndrange(), [&] {
-      kb.if_else(x[i] > y[i], [&] { z[i] = x[i] - y[i]; }, [&] { z[i] = y[i] + y[i]; });
-    });
-  });
+  return build_1d<T>(named<T>("branch"),
+                     [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
+                       kb.if_(kb.in_ndrange(), [&] {
+                         kb.if_else(
+                             x[i] > y[i], [&] { z[i] = x[i] - y[i]; }, [&] { z[i] = y[i] + y[i]; });
+                       });
+                     });
 }
 
 template <class T>
 Kernels branch_sqrt() {
-  return build_1d<T>(named<T>("sqrt"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto&, auto& i) {
-    kb.if_(kb.in_ndrange(), [&] {
-      kb.if_else(x[i] > 0, [&] { z[i] = sqrt(x[i].get()); }, [&] { z[i] = -x[i].get(); });
-    });
-  });
+  return build_1d<T>(
+      named<T>("sqrt"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto&, auto& i) {
+        kb.if_(kb.in_ndrange(), [&] {
+          kb.if_else(
+              x[i] > 0, [&] { z[i] = sqrt(x[i].get()); }, [&] { z[i] = -x[i].get(); });
+        });
+      });
 }
 
 // Nested ifs, a variable set on some paths only, and a path that writes nothing.
 template <class T>
 Kernels nested() {
   using A = arithmetic_t<T>;
-  return build_1d<T>(named<T>("nested"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_ndrange(), [&] {
-      Val<A> a = x[i], b = y[i];
-      auto s = kb.lit(middle<A>());
-      auto v = kb.var(a);
-      kb.if_else(
-          a > b,
-          [&] {
-            kb.if_else(b > s, [&] { v = a - b; }, [&] { v = b; });
-            z[i] = v;
-          },
-          [&] {
-            kb.if_(a > s, [&] {
-              kb.if_(b < s, [&] { v = b + b; });
-              z[i] = v;
-            });
-          });
-    });
-  });
+  return build_1d<T>(named<T>("nested"),
+                     [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
+                       kb.if_(kb.in_ndrange(), [&] {
+                         Val<A> a = x[i], b = y[i];
+                         auto s = kb.lit(middle<A>());
+                         auto v = kb.var(a);
+                         kb.if_else(
+                             a > b,
+                             [&] {
+                               kb.if_else(
+                                   b > s, [&] { v = a - b; }, [&] { v = b; });
+                               z[i] = v;
+                             },
+                             [&] {
+                               kb.if_(a > s, [&] {
+                                 kb.if_(b < s, [&] { v = b + b; });
+                                 z[i] = v;
+                               });
+                             });
+                       });
+                     });
 }
 
 // A variable set before a varying if_else, changed on one side only and read after the join:
@@ -257,14 +268,16 @@ Kernels nested() {
 template <class T>
 Kernels keep_value() {
   using A = arithmetic_t<T>;
-  return build_1d<T>(named<T>("keep"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_ndrange(), [&] {
-      Val<A> a = x[i], b = y[i];
-      auto v = kb.var(a);
-      kb.if_else(a > b, [&] { v = b; }, [&] { z[i] = b; });
-      z[i] = v;
-    });
-  });
+  return build_1d<T>(named<T>("keep"),
+                     [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
+                       kb.if_(kb.in_ndrange(), [&] {
+                         Val<A> a = x[i], b = y[i];
+                         auto v = kb.var(a);
+                         kb.if_else(
+                             a > b, [&] { v = b; }, [&] { z[i] = b; });
+                         z[i] = v;
+                       });
+                     });
 }
 
 // Writes in one branch only, after an unconditional store: the later store must win where it
@@ -272,12 +285,13 @@ Kernels keep_value() {
 template <class T>
 Kernels overwrite() {
   using A = arithmetic_t<T>;
-  return build_1d<T>(named<T>("overwrite"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_ndrange(), [&] {
-      kb.if_(x[i] != y[i], [&] { z[i] = x[i]; });
-      kb.if_(y[i] > kb.lit(middle<A>()), [&] { z[i] = y[i]; });
-    });
-  });
+  return build_1d<T>(named<T>("overwrite"),
+                     [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
+                       kb.if_(kb.in_ndrange(), [&] {
+                         kb.if_(x[i] != y[i], [&] { z[i] = x[i]; });
+                         kb.if_(y[i] > kb.lit(middle<A>()), [&] { z[i] = y[i]; });
+                       });
+                     });
 }
 
 // ---- clamps and selects, behind i < n without in_ndrange() ----
@@ -285,34 +299,39 @@ Kernels overwrite() {
 template <class T>
 Kernels clamps() {
   using A = arithmetic_t<T>;
-  return build_1d<T>(named<T>("clamp"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& n, auto& i) {
-    kb.allow_padding();
-    kb.if_(i < n, [&] {
-      Val<A> a = x[i], b = y[i];
-      auto s = kb.lit(middle<A>());
-      auto lo = min(b, s), hi = max(b, s);
-      auto chain = select(a < b, max(a, s), select(a > s, min(b, a), select(a == b, s, b)));
-      kb.if_else(a != b, [&] { z[i] = clamp(a, lo, hi); }, [&] { z[i] = chain; });
-    });
-  });
+  return build_1d<T>(
+      named<T>("clamp"), [](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& n, auto& i) {
+        kb.allow_padding();
+        kb.if_(i < n, [&] {
+          Val<A> a = x[i], b = y[i];
+          auto s = kb.lit(middle<A>());
+          auto lo = min(b, s), hi = max(b, s);
+          auto chain = select(a < b, max(a, s), select(a > s, min(b, a), select(a == b, s, b)));
+          kb.if_else(
+              a != b, [&] { z[i] = clamp(a, lo, hi); }, [&] { z[i] = chain; });
+        });
+      });
 }
 
 // ---- integer division where the guard keeps the divisor safe ----
 
 template <class T>
 Kernels division(bool by_return) {
-  return build_1d<T>(named<T>(by_return ? "div_return" : "div"), [by_return](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
-    kb.if_(kb.in_ndrange(), [&] {
-      Val<T> a = x[i], b = y[i];
-      auto safe = b != T(0) && !(a == std::numeric_limits<T>::min() && b == T(-1));
-      if (by_return) {
-        kb.if_(!safe, [&] { kb.return_(); });
-        z[i] = a / b - a % b;
-      } else {
-        kb.if_else(safe, [&] { z[i] = a / b + a % b; }, [&] { z[i] = a; });
-      }
-    });
-  });
+  return build_1d<T>(named<T>(by_return ? "div_return" : "div"),
+                     [by_return](KernelBuilder& kb, auto& z, auto& x, auto& y, auto&, auto& i) {
+                       kb.if_(kb.in_ndrange(), [&] {
+                         Val<T> a = x[i], b = y[i];
+                         auto safe =
+                             b != T(0) && !(a == std::numeric_limits<T>::min() && b == T(-1));
+                         if (by_return) {
+                           kb.if_(!safe, [&] { kb.return_(); });
+                           z[i] = a / b - a % b;
+                         } else {
+                           kb.if_else(
+                               safe, [&] { z[i] = a / b + a % b; }, [&] { z[i] = a; });
+                         }
+                       });
+                     });
 }
 
 // Dividends with the type's least value in a third of the lanes; divisors 0, -1 and 1 in half.
@@ -340,45 +359,51 @@ std::vector<T> edgy(std::size_t n, unsigned seed, bool divisor) {
 template <class T>
 Kernels loop(bool inside_branch) {
   using A = arithmetic_t<T>;
-  return build_1d<T>(named<T>(inside_branch ? "loop_inside" : "loop_before"), [inside_branch](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& m, auto& i) {
-    kb.if_(kb.in_ndrange(), [&] {
-      auto acc = kb.var(kb.lit(A(0)));
-      auto add = [&] { kb.for_(0, m, [&](Val<std::int64_t>) { acc += x[i]; }); };
-      if (inside_branch) {
-        kb.if_(x[i] > y[i], add);
-        z[i] = acc;
-      } else {
-        add();
-        kb.if_else(acc > y[i], [&] { z[i] = acc; }, [&] { z[i] = y[i]; });
-      }
-    });
-  });
+  return build_1d<T>(
+      named<T>(inside_branch ? "loop_inside" : "loop_before"),
+      [inside_branch](KernelBuilder& kb, auto& z, auto& x, auto& y, auto& m, auto& i) {
+        kb.if_(kb.in_ndrange(), [&] {
+          auto acc = kb.var(kb.lit(A(0)));
+          auto add = [&] { kb.for_(0, m, [&](Val<std::int64_t>) { acc += x[i]; }); };
+          if (inside_branch) {
+            kb.if_(x[i] > y[i], add);
+            z[i] = acc;
+          } else {
+            add();
+            kb.if_else(
+                acc > y[i], [&] { z[i] = acc; }, [&] { z[i] = y[i]; });
+          }
+        });
+      });
 }
 
 // A loop whose exit differs between the lanes: left alone, and still correct.
 template <class T>
 Kernels halving() {
   using A = arithmetic_t<T>;
-  return build_1d<T>(named<T>("halving"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto&, auto& i) {
-    kb.if_(kb.in_ndrange(), [&] {
-      auto v = kb.var(x[i].get());
-      // Infinities would never get there.
-      kb.while_([&] { return v > A(1) && v < std::numeric_limits<A>::max(); }, [&] { v = v / A(2); });
-      z[i] = v;
-    });
-  });
+  return build_1d<T>(named<T>("halving"),
+                     [](KernelBuilder& kb, auto& z, auto& x, auto&, auto&, auto& i) {
+                       kb.if_(kb.in_ndrange(), [&] {
+                         auto v = kb.var(x[i].get());
+                         // Infinities would never get there.
+                         kb.while_([&] { return v > A(1) && v < std::numeric_limits<A>::max(); },
+                                   [&] { v = v / A(2); });
+                         z[i] = v;
+                       });
+                     });
 }
 
 // Neighbours at clamped indices (clamp-to-edge): not x[i + k], so either way.
 template <class T>
 Kernels clamped_index() {
-  return build_1d<T>(named<T>("clamped_index"), [](KernelBuilder& kb, auto& z, auto& x, auto&, auto& n, auto& i) {
-    kb.allow_padding();
-    kb.if_(i < n, [&] {
-      auto left = max(i - 1, kb.lit(std::int64_t{0})), right = min(i + 1, n - 1);
-      z[i] = x[left] + x[i] + x[right];
-    });
-  });
+  return build_1d<T>(named<T>("clamped_index"),
+                     [](KernelBuilder& kb, auto& z, auto& x, auto&, auto& n, auto& i) {
+                       kb.allow_padding();
+                       kb.if_(i < n, [&] {
+                         auto left = max(i - 1, kb.lit(std::int64_t{0})), right = min(i + 1, n - 1);
+                         z[i] = x[left] + x[i] + x[right];
+                       });
+                     });
 }
 
 // ---- 2D and 3D stencils over column-major arrays, KernelAbstractions' way ----
@@ -405,7 +430,8 @@ Kernels heat2d(bool copy_edges) {
     } else {
       kb.allow_padding();
       kb.if_(interior, [&] {
-        unew(i, j) = u(i, j) + a * (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - T(4) * u(i, j));
+        unew(i, j) =
+            u(i, j) + a * (u(i - 1, j) + u(i + 1, j) + u(i, j - 1) + u(i, j + 1) - T(4) * u(i, j));
       });
     }
   });
@@ -420,11 +446,12 @@ Kernels heat3d() {
     kb.allow_padding();
     auto index = global_indices<3>(kb);
     auto i = index[0], j = index[1], k = index[2];
-    auto interior = 0 < i && i < size(u, 0) - 1 && 0 < j && j < size(u, 1) - 1 && 0 < k &&
-                    k < size(u, 2) - 1;
+    auto interior =
+        0 < i && i < size(u, 0) - 1 && 0 < j && j < size(u, 1) - 1 && 0 < k && k < size(u, 2) - 1;
     kb.if_(interior, [&] {
-      unew(i, j, k) = u(i, j, k) + a * (u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k) +
-                                        u(i, j, k - 1) + u(i, j, k + 1) - T(6) * u(i, j, k));
+      unew(i, j, k) =
+          u(i, j, k) + a * (u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k) +
+                            u(i, j, k - 1) + u(i, j, k + 1) - T(6) * u(i, j, k));
     });
   });
 }
@@ -435,7 +462,8 @@ void compare_grids(const Kernels& k, std::array<std::size_t, 3> dims, unsigned r
                    const Specialization& spec) {
   auto& rt = runtime();
   const std::size_t total = dims[0] * dims[1] * dims[2];
-  const auto start = spvjit::test::random_data<T>(total, 7), other = spvjit::test::random_data<T>(total, 8);
+  const auto start = spvjit::test::random_data<T>(total, 7),
+             other = spvjit::test::random_data<T>(total, 8);
   std::vector<T> out[2];
   Jit* jits[2] = {&scalar_jit(), &coarse};
   for (int j = 0; j < 2; ++j) {
@@ -465,7 +493,8 @@ void compare_grids(const Kernels& k, std::array<std::size_t, 3> dims, unsigned r
 
 template <class T>
 void grids_identical(const Kernels& k, unsigned rank) {
-  const std::array<std::size_t, 3> grids2[] = {{37, 23, 1}, {3, 50, 1}, {1, 1, 1}, {17, 1, 1}, {1029, 3, 1}};
+  const std::array<std::size_t, 3> grids2[] = {
+      {37, 23, 1}, {3, 50, 1}, {1, 1, 1}, {17, 1, 1}, {1029, 3, 1}};
   const std::array<std::size_t, 3> grids3[] = {{9, 7, 5}, {33, 4, 3}, {1, 1, 1}, {2, 3, 4}};
   const Specialization dynamic;
   Specialization grouped;
@@ -533,21 +562,15 @@ Kernels guarded_neighbour(bool left) {
 }  // namespace
 
 TEST_CASE("masked coarsening: a 1D 3-point stencil behind 0 < i < n - 1, with allow_padding()") {
-  for_all_types([]<class T>() {
-    identical_with_n<T>(stencil<T>(Edges::Skip));
-  });
+  for_all_types([]<class T>() { identical_with_n<T>(stencil<T>(Edges::Skip)); });
 }
 
 TEST_CASE("masked coarsening: a 1D 3-point stencil that copies x[i] at the edges (if_else)") {
-  for_all_types([]<class T>() {
-    identical_with_n<T>(stencil<T>(Edges::Copy));
-  });
+  for_all_types([]<class T>() { identical_with_n<T>(stencil<T>(Edges::Copy)); });
 }
 
 TEST_CASE("masked coarsening: a 1D 3-point stencil behind in_ndrange() and the interior check") {
-  for_all_types([]<class T>() {
-    identical_with_n<T>(stencil<T>(Edges::InBounds));
-  });
+  for_all_types([]<class T>() { identical_with_n<T>(stencil<T>(Edges::InBounds)); });
 }
 
 TEST_CASE("masked coarsening: early return_() for lanes past n, and for lanes the data picks") {
@@ -575,12 +598,12 @@ TEST_CASE("masked coarsening: nested ifs, variables set on some paths, elements 
 }
 
 TEST_CASE("masked coarsening: clamps and select chains behind i < n") {
-  for_all_types([]<class T>() {
-    identical_with_n<T>(clamps<T>());
-  });
+  for_all_types([]<class T>() { identical_with_n<T>(clamps<T>()); });
 }
 
-TEST_CASE("masked coarsening: integer division by zero and INT_MIN / -1 in masked-off lanes does not trap") {
+TEST_CASE(
+    "masked coarsening: integer division by zero and INT_MIN / -1 in masked-off lanes does not "
+    "trap") {
   for_types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t,
             std::int64_t, std::uint64_t>([]<class T>() {
     for (bool by_return : {false, true}) {
@@ -609,27 +632,24 @@ TEST_CASE("masked coarsening: a loop with a uniform trip count before a varying 
     for (unsigned width : widths_for<T>()) {
       CAPTURE(width);
       (void)check_told(coarse_jit(width), inside);
-      for (std::size_t n : sizes) compare_runs<T>(inside.def, n, std::int64_t(n % 4), coarse_jit(width));
+      for (std::size_t n : sizes)
+        compare_runs<T>(inside.def, n, std::int64_t(n % 4), coarse_jit(width));
     }
   });
 }
 
-TEST_CASE("masked coarsening: 2D heat step (global_indices<2>, ColumnMajor, allow_padding, interior check)") {
-  for_types<float, double>([]<class T>() {
-    grids_identical<T>(heat2d<T>(false), 2);
-  });
+TEST_CASE(
+    "masked coarsening: 2D heat step (global_indices<2>, ColumnMajor, allow_padding, interior "
+    "check)") {
+  for_types<float, double>([]<class T>() { grids_identical<T>(heat2d<T>(false), 2); });
 }
 
 TEST_CASE("masked coarsening: 2D Jacobi step (in_ndrange, interior if_else copying the edges)") {
-  for_types<float, double>([]<class T>() {
-    grids_identical<T>(heat2d<T>(true), 2);
-  });
+  for_types<float, double>([]<class T>() { grids_identical<T>(heat2d<T>(true), 2); });
 }
 
 TEST_CASE("masked coarsening: 3D 7-point heat step (global_indices<3>, allow_padding)") {
-  for_types<float, double>([]<class T>() {
-    grids_identical<T>(heat3d<T>(), 3);
-  });
+  for_types<float, double>([]<class T>() { grids_identical<T>(heat3d<T>(), 3); });
 }
 
 TEST_CASE("masked coarsening: lanes masked off outside the buffer raise no BoundsError") {
@@ -646,7 +666,8 @@ TEST_CASE("masked coarsening: lanes masked off outside the buffer raise no Bound
   }
 }
 
-TEST_CASE("masked coarsening: an active lane outside the buffer raises the scalar kernel's BoundsError") {
+TEST_CASE(
+    "masked coarsening: an active lane outside the buffer raises the scalar kernel's BoundsError") {
   auto& rt = runtime();
   const Kernels k = masked_reach();
   for (unsigned width : widths) {
@@ -659,7 +680,8 @@ TEST_CASE("masked coarsening: an active lane outside the buffer raises the scala
     std::size_t failing;  // the one active lane that reaches outside Y
   };
   // In a tail (1000 = 62 * 16 + 8), inside a full vector, and below 0.
-  for (const Case c : {Case{1000, 5, 997}, Case{1024, 3, 1021}, Case{1024, 9, 1017}, Case{64, -3, 1}}) {
+  for (const Case c :
+       {Case{1000, 5, 997}, Case{1024, 3, 1021}, Case{1024, 9, 1017}, Case{64, -3, 1}}) {
     CAPTURE(c.n);
     CAPTURE(c.shift);
     // Lanes that would reach outside are switched off, except `failing`.
@@ -673,7 +695,8 @@ TEST_CASE("masked coarsening: an active lane outside the buffer raises the scala
       CAPTURE(fails);
       flags[c.failing] = fails ? 1.0f : -1.0f;
       const std::string expected =
-          fails ? "kernel 'masked_reach': Y[" + std::to_string(static_cast<std::int64_t>(c.failing) + c.shift) +
+          fails ? "kernel 'masked_reach': Y[" +
+                      std::to_string(static_cast<std::int64_t>(c.failing) + c.shift) +
                       "] is out of bounds: Y holds " + std::to_string(c.n) + " f32 (work-item " +
                       std::to_string(c.failing) + " of ndrange (" + std::to_string(c.n) + "))"
                 : "";
@@ -695,7 +718,8 @@ TEST_CASE("masked coarsening: an active lane outside the buffer raises the scala
   }
 }
 
-TEST_CASE("masked coarsening: a loop whose exit differs between lanes is left alone, and stays correct") {
+TEST_CASE(
+    "masked coarsening: a loop whose exit differs between lanes is left alone, and stays correct") {
   for_types<float, double, std::int32_t, std::uint64_t>([]<class T>() {
     const Kernels k = halving<T>();
     for (unsigned width : widths_for<T>()) {

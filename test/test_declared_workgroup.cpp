@@ -82,8 +82,8 @@ TEST_CASE("declared workgroup: another at compile or launch, none declared, or t
   twice.workgroup(WorkGroup{4, 4});
   CHECK(twice.static_group_size(1) == 4);
   CHECK(twice.static_group_size(2) == 1);
-  CHECK_THROWS_WITH_AS(twice.workgroup(WorkGroup{4}),
-                       doctest::Contains("declared already (4,4)"), UserError);
+  CHECK_THROWS_WITH_AS(twice.workgroup(WorkGroup{4}), doctest::Contains("declared already (4,4)"),
+                       UserError);
   CHECK_THROWS_WITH_AS(twice.static_group_size(3), doctest::Contains("expected 0, 1 or 2"),
                        UserError);
   KernelBuilder empty("empty_group");

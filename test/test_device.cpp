@@ -9,7 +9,6 @@
 
 using namespace spvjit;
 
-
 TEST_CASE("the runtime picks a device that accepts SPIR-V") {
   const auto& info = test::runtime().device();
   CHECK(info.accepts_spirv());
@@ -22,7 +21,8 @@ TEST_CASE("the runtime picks a device that accepts SPIR-V") {
 TEST_CASE("with no SPIR-V device visible, the runtime throws and lists what it saw") {
   test::TempDir dir("spvjit-empty-vendors");
   std::string out;
-  const int code = test::run_command("OCL_ICD_VENDORS=" + dir.path() + " " SPVJIT_DEVICE_PROBE, out);
+  const int code =
+      test::run_command("OCL_ICD_VENDORS=" + dir.path() + " " SPVJIT_DEVICE_PROBE, out);
   CHECK_MESSAGE(code == 2, out);
   CHECK(out.find("no OpenCL device accepts SPIR-V") != std::string::npos);
   CHECK(out.find("devices seen: none") != std::string::npos);
@@ -52,18 +52,25 @@ TEST_CASE("a kernel cache folder PoCL cannot create is named in DeviceNotFoundEr
   CHECK(out.find("set POCL_CACHE_DIR to a folder this process may write") != std::string::npos);
   CHECK(out.find("make deps") == std::string::npos);
   out.clear();
-  CHECK_MESSAGE(test::run_command(clean + "XDG_CACHE_HOME=" + file + " " SPVJIT_DEVICE_PROBE, out) == 2, out);
+  CHECK_MESSAGE(
+      test::run_command(clean + "XDG_CACHE_HOME=" + file + " " SPVJIT_DEVICE_PROBE, out) == 2, out);
   CHECK_MESSAGE(out.find("PoCL cannot create its kernel cache folder " + file + "/pocl/kcache") !=
                     std::string::npos,
                 out);
   out.clear();
-  CHECK_MESSAGE(test::run_command(clean + "POCL_CACHE_DIR=" + file + "/pocl " SPVJIT_DEVICE_PROBE, out) == 2, out);
-  CHECK_MESSAGE(out.find("folder " + file + "/pocl (" + file + " is not a folder)") != std::string::npos, out);
+  CHECK_MESSAGE(
+      test::run_command(clean + "POCL_CACHE_DIR=" + file + "/pocl " SPVJIT_DEVICE_PROBE, out) == 2,
+      out);
+  CHECK_MESSAGE(
+      out.find("folder " + file + "/pocl (" + file + " is not a folder)") != std::string::npos,
+      out);
   CHECK(out.find("point POCL_CACHE_DIR at a folder this process may write") != std::string::npos);
   // The fix the message gives works.
   out.clear();
   CHECK_MESSAGE(test::run_command(clean + "HOME=" + file + " POCL_CACHE_DIR=" + dir.path() +
-                                      "/pocl " SPVJIT_DEVICE_PROBE, out) == 0, out);
+                                      "/pocl " SPVJIT_DEVICE_PROBE,
+                                  out) == 0,
+                out);
 }
 
 TEST_CASE("a POCL_DEVICES naming no CPU driver is named in DeviceNotFoundError") {
@@ -81,6 +88,8 @@ TEST_CASE("a POCL_DEVICES naming no CPU driver is named in DeviceNotFoundError")
   for (const char* ok : {"cpu", "pthread", "'garbage pthread'"}) {
     CAPTURE(ok);
     out.clear();
-    CHECK_MESSAGE(test::run_command(std::string("POCL_DEVICES=") + ok + " " SPVJIT_DEVICE_PROBE, out) == 0, out);
+    CHECK_MESSAGE(
+        test::run_command(std::string("POCL_DEVICES=") + ok + " " SPVJIT_DEVICE_PROBE, out) == 0,
+        out);
   }
 }

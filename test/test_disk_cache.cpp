@@ -140,8 +140,8 @@ TEST_CASE("a binary the device rejects is rebuilt from the entry's SPIR-V") {
   std::memcpy(words.data(), d.entry.spirv.data(), d.entry.spirv.size());
   const std::string junk = "this is not a device binary";
   write_all(entry, detail::encode_entry(d.entry.key, words,
-                                           std::vector<std::uint8_t>(junk.begin(), junk.end()),
-                                           d.entry.launch));
+                                        std::vector<std::uint8_t>(junk.begin(), junk.end()),
+                                        d.entry.launch));
   const auto warnings = detail::warning_count();
   Jit reader(runtime(), in_dir(dir));
   Kernel k = reader.compile(def, wg(16));

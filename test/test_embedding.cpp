@@ -46,8 +46,9 @@ TEST_CASE("embedding: Debian's own PoCL installed beside ours, no OCL_ICD_VENDOR
   CHECK_MESSAGE(test::run_command(probe_command(dir, ""), out) == 0, out);
   CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
   out.clear();
-  CHECK_MESSAGE(test::run_command("env -u OCL_ICD_VENDORS timeout 120 " SPVJIT_TOOL " devices", out) == 0,
-                out);
+  CHECK_MESSAGE(
+      test::run_command("env -u OCL_ICD_VENDORS timeout 120 " SPVJIT_TOOL " devices", out) == 0,
+      out);
   CHECK_MESSAGE(out.find("Portable Computing Language") != std::string::npos, out);
 }
 
@@ -56,22 +57,26 @@ TEST_CASE("embedding: a host that ignores SIGCHLD compiles, cold and from the di
   // aborted ("pocl: waitpid() failed.") or failed the final link ("No child processes").
   test::TempDir dir("spvjit-embed");
   std::string out;
-  CHECK_MESSAGE(test::run_command(probe_command(dir, "--sigchld=ignore --name=sigchld_ignore"),
-                                  out) == 0, out);
+  CHECK_MESSAGE(
+      test::run_command(probe_command(dir, "--sigchld=ignore --name=sigchld_ignore"), out) == 0,
+      out);
   CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
   // The same kernel again from spvjit's warm disk cache, with PoCL's own cache empty.
   test::TempDir pocl_empty("spvjit-embed");
   out.clear();
-  CHECK_MESSAGE(test::run_command(probe_command(pocl_empty, "--sigchld=ignore --name=sigchld_ignore",
-                                                dir.path() + "/spvjit"), out) == 0, out);
+  CHECK_MESSAGE(
+      test::run_command(probe_command(pocl_empty, "--sigchld=ignore --name=sigchld_ignore",
+                                      dir.path() + "/spvjit"),
+                        out) == 0,
+      out);
   CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
 }
 
 TEST_CASE("embedding: a host whose SIGCHLD handler reaps every child compiles") {
   test::TempDir dir("spvjit-embed");
   std::string out;
-  CHECK_MESSAGE(test::run_command(probe_command(dir, "--sigchld=reap --name=sigchld_reap"), out) == 0,
-                out);
+  CHECK_MESSAGE(
+      test::run_command(probe_command(dir, "--sigchld=reap --name=sigchld_reap"), out) == 0, out);
   CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
 }
 
@@ -98,12 +103,16 @@ TEST_CASE("embedding: a host at its pids limit gets an exception from compile, t
   test::TempDir dir("spvjit-embed");
   std::string out;
   const std::string enter = "sh -c 'echo $$ > " + cgroup + "/cgroup.procs && exec " +
-                            probe_command(dir, "--pids-cgroup=" + cgroup + " --name=pids_limit") + "'";
+                            probe_command(dir, "--pids-cgroup=" + cgroup + " --name=pids_limit") +
+                            "'";
   const int code = test::run_command(enter, out);
   ::rmdir(cgroup.c_str());
   CHECK_MESSAGE(code == 0, out);
-  CHECK_MESSAGE(out.find("at the limit: compile of kernel 'pids_limit_limited': the SPIR-V translator program "
-                         "could not run") != std::string::npos, out);
+  CHECK_MESSAGE(
+      out.find(
+          "at the limit: compile of kernel 'pids_limit_limited': the SPIR-V translator program "
+          "could not run") != std::string::npos,
+      out);
   CHECK_MESSAGE(out.find("ok compile_ms=") != std::string::npos, out);
 }
 
@@ -116,14 +125,16 @@ TEST_CASE("embedding: a host that links its own LLVM statically") {
       "POCL_CACHE_DIR=" + dir.path() + " SPVJIT_CACHE_DIR=" + dir.path() + "/spvjit timeout 300 ";
   std::string out;
   // With the system's ICD list: Debian's PoCL 3.1 loads too when it is installed.
-  CHECK_MESSAGE(test::run_command("env -u OCL_ICD_VENDORS " + caches + SPVJIT_STATIC_LLVM_HOST, out) == 0,
-                out);
+  CHECK_MESSAGE(
+      test::run_command("env -u OCL_ICD_VENDORS " + caches + SPVJIT_STATIC_LLVM_HOST, out) == 0,
+      out);
   CHECK_MESSAGE(out.find("ok") == 0, out);
   // A host exporting its LLVM (-rdynamic) cannot load Debian's PoCL 3.1, which brings the
   // shared libLLVM-15 whose options then clash with the host's, with or without spvjit: run it
   // with a vendor list holding our PoCL alone, whatever the caller's environment says.
   const std::string ours = "/etc/OpenCL/vendors/spvjit-pocl6.icd";
-  REQUIRE_MESSAGE(std::filesystem::exists(ours), ours << " is missing: make deps installs it (third_party/pocl/build.sh)");
+  REQUIRE_MESSAGE(std::filesystem::exists(ours),
+                  ours << " is missing: make deps installs it (third_party/pocl/build.sh)");
   std::filesystem::create_directory(dir / "vendors");
   std::filesystem::copy_file(ours, dir / "vendors/spvjit-pocl6.icd");
   out.clear();

@@ -42,7 +42,8 @@ TEST_CASE("environment flags accept on/off, true/false, yes/no, 1/0 in any case,
     CAPTURE(no);
     CHECK_FALSE(detail::parse_flag("SPVJIT_CACHE", no));
   }
-  for (const char* bad : {"maybe", "2", "-1", "o", " on", "off ", "enabled", "disable", "nope", "00"}) {
+  for (const char* bad :
+       {"maybe", "2", "-1", "o", " on", "off ", "enabled", "disable", "nope", "00"}) {
     CAPTURE(bad);
     CHECK(parse_error([&] { detail::parse_flag("SPVJIT_CACHE", bad); }) ==
           std::string("SPVJIT_CACHE='") + bad +
@@ -54,10 +55,12 @@ TEST_CASE("environment choices accept their choices in any case and list them ot
   CHECK(detail::parse_choice("SPVJIT_LOG", "off", {"off", "info", "debug"}) == 0);
   CHECK(detail::parse_choice("SPVJIT_LOG", "INFO", {"off", "info", "debug"}) == 1);
   CHECK(detail::parse_choice("SPVJIT_LOG", "Debug", {"off", "info", "debug"}) == 2);
-  CHECK(parse_error([] { detail::parse_choice("SPVJIT_LOG", "verbose", {"off", "info", "debug"}); }) ==
-        "SPVJIT_LOG='verbose': expected one of off, info, debug (any case)");
-  CHECK(parse_error([] { detail::parse_choice("SPVJIT_LOG", "info ", {"off", "info", "debug"}); }) ==
-        "SPVJIT_LOG='info ': expected one of off, info, debug (any case)");
+  CHECK(parse_error([] {
+          detail::parse_choice("SPVJIT_LOG", "verbose", {"off", "info", "debug"});
+        }) == "SPVJIT_LOG='verbose': expected one of off, info, debug (any case)");
+  CHECK(parse_error([] {
+          detail::parse_choice("SPVJIT_LOG", "info ", {"off", "info", "debug"});
+        }) == "SPVJIT_LOG='info ': expected one of off, info, debug (any case)");
 }
 
 TEST_CASE("environment numbers are decimal digits within their range, nothing else") {
@@ -70,13 +73,16 @@ TEST_CASE("environment numbers are decimal digits within their range, nothing el
     CHECK(parse_error([&] { detail::parse_number("N", bad, 0, 256, "a number of threads"); }) ==
           std::string("N='") + bad + "': expected a number of threads from 0 to 256");
   }
-  CHECK(parse_error([] { detail::parse_number("N", "18446744073709551616", 0, UINT64_MAX, "a number"); }) ==
-        "N='18446744073709551616': expected a number from 0 to 18446744073709551615");
+  CHECK(parse_error([] {
+          detail::parse_number("N", "18446744073709551616", 0, UINT64_MAX, "a number");
+        }) == "N='18446744073709551616': expected a number from 0 to 18446744073709551615");
   CHECK(parse_error([] { detail::parse_number("N", "3", 4, 8, "a number"); }) ==
         "N='3': expected a number from 4 to 8");
 }
 
-TEST_CASE("SPVJIT_CACHE: each spelling of off writes nothing, of on writes the entry, junk stops the Jit") {
+TEST_CASE(
+    "SPVJIT_CACHE: each spelling of off writes nothing, of on writes the entry, junk stops the "
+    "Jit") {
   for (const char* off : {"OFF", "false", "No", "0"}) {
     CAPTURE(off);
     TempDir dir;
@@ -96,7 +102,8 @@ TEST_CASE("SPVJIT_CACHE: each spelling of off writes nothing, of on writes the e
   TempDir dir;
   std::string out;
   CHECK(cache_probe_with("SPVJIT_CACHE=maybe", dir.path(), out) == 2);
-  CHECK_MESSAGE(out.find("error: SPVJIT_CACHE='maybe': expected on or off") != std::string::npos, out);
+  CHECK_MESSAGE(out.find("error: SPVJIT_CACHE='maybe': expected on or off") != std::string::npos,
+                out);
   CHECK(entries(dir.path()).empty());
 }
 
@@ -127,7 +134,8 @@ TEST_CASE("SPVJIT_COARSEN: off, on or a width in any case, and anything else sto
     CAPTURE(c.value);
     TempDir dir;  // a fresh cache: a disk hit would not log the coarsening
     std::string out;
-    CHECK(cache_probe_with(std::string("SPVJIT_LOG=debug SPVJIT_COARSEN=") + c.value, dir.path(), out) == 0);
+    CHECK(cache_probe_with(std::string("SPVJIT_LOG=debug SPVJIT_COARSEN=") + c.value, dir.path(),
+                           out) == 0);
     CHECK(out.find("wrong=0") != std::string::npos);
     if (c.expected) {
       CHECK_MESSAGE(out.find(c.expected) != std::string::npos, out);
@@ -140,13 +148,15 @@ TEST_CASE("SPVJIT_COARSEN: off, on or a width in any case, and anything else sto
     TempDir dir;
     std::string out;
     CHECK(cache_probe_with(std::string("SPVJIT_COARSEN=") + bad, dir.path(), out) == 2);
-    CHECK_MESSAGE(out.find(std::string("error: SPVJIT_COARSEN='") + bad +
-                           "': expected one of off, on, 2, 4, 8, 16 (any case)") != std::string::npos,
-                  out);
+    CHECK_MESSAGE(
+        out.find(std::string("error: SPVJIT_COARSEN='") + bad +
+                 "': expected one of off, on, 2, 4, 8, 16 (any case)") != std::string::npos,
+        out);
   }
 }
 
-TEST_CASE("SPVJIT_COARSEN_VECTORS: 1, 2, 4 or 8 vectors per work-item, and anything else stops the Jit") {
+TEST_CASE(
+    "SPVJIT_COARSEN_VECTORS: 1, 2, 4 or 8 vectors per work-item, and anything else stops the Jit") {
   {
     TempDir dir;  // a fresh cache: a disk hit would not log the coarsening
     std::string out;
@@ -206,11 +216,14 @@ TEST_CASE("the adaptive-dispatch numbers are checked by every Runtime, not only 
     CAPTURE(b[1]);
     std::string out;
     CHECK(run_command(std::string(b[0]) + "=" + b[1] + " " SPVJIT_DEVICE_PROBE, out) == 1);
-    CHECK_MESSAGE(out.find(std::string(b[0]) + "='" + b[1] + "': expected " + b[2]) != std::string::npos, out);
+    CHECK_MESSAGE(
+        out.find(std::string(b[0]) + "='" + b[1] + "': expected " + b[2]) != std::string::npos,
+        out);
   }
   std::string out;
-  CHECK(run_command("SPVJIT_INLINE_THREADS=2 SPVJIT_INLINE_THRESHOLD=0 SPVJIT_SPLIT_THRESHOLD= "
-                    SPVJIT_DEVICE_PROBE, out) == 0);
+  CHECK(run_command("SPVJIT_INLINE_THREADS=2 SPVJIT_INLINE_THRESHOLD=0 "
+                    "SPVJIT_SPLIT_THRESHOLD= " SPVJIT_DEVICE_PROBE,
+                    out) == 0);
   CHECK_MESSAGE(out.find("device: ") != std::string::npos, out);
 }
 
@@ -222,11 +235,16 @@ TEST_CASE("SPVJIT_DEVICE empty is unset") {
 
 // The one way errors are raised (common/error_report.hpp): a user error starts with where it
 // arose, an internal one with the source file and line that found it.
-TEST_CASE("error reports: user errors start with the operation and kernel, internal ones with file and line") {
-  CHECK_THROWS_WITH_AS(([] { user_assert(1 + 1 == 3, {"launch", "saxpy"}) << "n " << 5 << "; expected 4"; }()),
-                       "launch of kernel 'saxpy': n 5; expected 4", UserError);
-  CHECK_THROWS_WITH_AS(([] { user_error({"Buffer::read"}) << "too many"; }()), "Buffer::read: too many",
-                       UserError);
+TEST_CASE(
+    "error reports: user errors start with the operation and kernel, internal ones with file and "
+    "line") {
+  CHECK_THROWS_WITH_AS(
+      ([] {
+        user_assert(1 + 1 == 3, {"launch", "saxpy"}) << "n " << 5 << "; expected 4";
+      }()),
+      "launch of kernel 'saxpy': n 5; expected 4", UserError);
+  CHECK_THROWS_WITH_AS(([] { user_error({"Buffer::read"}) << "too many"; }()),
+                       "Buffer::read: too many", UserError);
   CHECK_NOTHROW(([] { user_assert(true, {"launch", "saxpy"}) << "never"; }()));
   const std::string where = "test_env.cpp:" + std::to_string(__LINE__ + 1) + ": lost";
   CHECK_THROWS_WITH_AS(([] { internal_error << "lost"; }()), doctest::Contains(where.c_str()),

@@ -47,8 +47,8 @@ std::vector<float> reference_step(const std::vector<float>& u, std::array<std::s
     for (std::size_t j = 1; j + 1 < m; ++j)
       for (std::size_t i = 1; i + 1 < n; ++i) {
         const std::size_t at = i + j * n + k * plane;
-        unew[at] = u[at] + alpha * (u[at - 1] + u[at + 1] + u[at - n] + u[at + n] +
-                                    u[at - plane] + u[at + plane] - 6.0f * u[at]);
+        unew[at] = u[at] + alpha * (u[at - 1] + u[at + 1] + u[at - n] + u[at + n] + u[at - plane] +
+                                    u[at + plane] - 6.0f * u[at]);
       }
   return unew;
 }
@@ -70,14 +70,15 @@ void check_steps(const KernelDef& def, const Specialization& spec,
   test::compile_checked(def, spec);  // spirv-val
   for (Jit* jit : {&test::jit(), &scalar_jit(), &test::multi_vector_jit(16, 2),
                    &test::multi_vector_jit(4, 8)}) {
-    const std::string coarsening = jit == &scalar_jit()   ? "off"
+    const std::string coarsening = jit == &scalar_jit()  ? "off"
                                    : jit == &test::jit() ? "on"
                                                          : "with several vectors per work-item";
     CAPTURE(coarsening);
     Kernel kernel = jit->compile(def, spec);
     for (const auto& shape : shapes) {
       std::string extents;
-      for (std::size_t extent : shape) extents += (extents.empty() ? "" : "x") + std::to_string(extent);
+      for (std::size_t extent : shape)
+        extents += (extents.empty() ? "" : "x") + std::to_string(extent);
       CAPTURE(extents);
       std::size_t cells = 1;
       for (std::size_t extent : shape) cells *= extent;
@@ -115,7 +116,8 @@ TEST_CASE("examples::heat2d_step: swapped-grid steps equal the C++ loop bit for 
 
 TEST_CASE("examples::heat3d_step: swapped-grid steps equal the C++ loop bit for bit") {
   const KernelDef def = examples::heat3d_step();
-  for (const Specialization& spec : {Specialization{}, test::static_workgroup(WorkGroup{8, 4, 2})}) {
+  for (const Specialization& spec :
+       {Specialization{}, test::static_workgroup(WorkGroup{8, 4, 2})}) {
     CAPTURE(spec.workgroup.has_value());
     check_steps<3>(def, spec, {{19, 7, 5}, {3, 3, 3}, {33, 4, 6}, {5, 2, 7}});
   }

@@ -74,7 +74,8 @@ std::vector<float> run(const std::vector<float>& a, const std::vector<float>& b,
 
 std::size_t differing_bits(const std::vector<float>& x, const std::vector<float>& y) {
   std::size_t count = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) count += std::bit_cast<std::uint32_t>(x[i]) != std::bit_cast<std::uint32_t>(y[i]);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    count += std::bit_cast<std::uint32_t>(x[i]) != std::bit_cast<std::uint32_t>(y[i]);
   return count;
 }
 
@@ -82,8 +83,8 @@ std::size_t differing_bits(const std::vector<float>& x, const std::vector<float>
 
 TEST_CASE("performant_matmul equals the fma chain over k bit for bit, edges included") {
   const bool fused = test::runtime().device().fma_f32;
-  for (Shape s : {Shape{1, 1, 1}, Shape{7, 13, 5}, Shape{6, 1, 16}, Shape{6, 16, 1}, Shape{5, 3, 17},
-                  Shape{12, 9, 32}, Shape{100, 37, 250}, Shape{13, 300, 35}}) {
+  for (Shape s : {Shape{1, 1, 1}, Shape{7, 13, 5}, Shape{6, 1, 16}, Shape{6, 16, 1},
+                  Shape{5, 3, 17}, Shape{12, 9, 32}, Shape{100, 37, 250}, Shape{13, 300, 35}}) {
     CAPTURE(s.n);
     CAPTURE(s.p);
     CAPTURE(s.m);

@@ -101,13 +101,14 @@ TEST_CASE("examples::stream_dot: each group's tree sum, as the host computes it 
                        UserError);
 }
 
-TEST_CASE("examples::stream_dot_grid_stride: each work-item's strided sum, then its group's tree "
-          "sum, as the host computes them in that order") {
+TEST_CASE(
+    "examples::stream_dot_grid_stride: each work-item's strided sum, then its group's tree "
+    "sum, as the host computes them in that order") {
   auto& rt = test::runtime();
   for (std::int64_t group : {std::int64_t{1}, std::int64_t{64}, std::int64_t{1024}}) {
-    Kernel dot = test::compile_checked(
-        examples::stream_dot_grid_stride(group),
-        test::static_workgroup(WorkGroup{static_cast<std::size_t>(group)}));
+    Kernel dot =
+        test::compile_checked(examples::stream_dot_grid_stride(group),
+                              test::static_workgroup(WorkGroup{static_cast<std::size_t>(group)}));
     const std::size_t g = static_cast<std::size_t>(group);
     for (std::size_t groups : {std::size_t{1}, std::size_t{3}}) {
       const std::size_t items = g * groups;

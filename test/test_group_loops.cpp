@@ -271,8 +271,9 @@ TEST_CASE("group loops: one kernel compiles to the same SPIR-V every time") {
     const std::vector<std::uint32_t> first = jit.spirv(def, spec);
     for (int again = 0; again < 6; ++again) {
       // Memory taken between compiles moves where the next one's blocks land.
-      std::vector<std::vector<char>> spacers(static_cast<std::size_t>(again + 1),
-                                             std::vector<char>(static_cast<std::size_t>(again) * 40 + 8));
+      std::vector<std::vector<char>> spacers(
+          static_cast<std::size_t>(again + 1),
+          std::vector<char>(static_cast<std::size_t>(again) * 40 + 8));
       CHECK(jit.spirv(def, spec) == first);
       CHECK(spacers.back().size() == static_cast<std::size_t>(again) * 40 + 8);
     }

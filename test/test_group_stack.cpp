@@ -20,7 +20,9 @@ using namespace spvjit;
 
 namespace {
 
-std::uint64_t per_item(const KernelDef& def) { return detail::kernel_module(def).stack_bytes_per_item; }
+std::uint64_t per_item(const KernelDef& def) {
+  return detail::kernel_module(def).stack_bytes_per_item;
+}
 
 // out[0] = in[0] + in[1], both loaded before a barrier when `across`, after it otherwise.
 KernelDef two_loads(bool across) {
@@ -37,7 +39,8 @@ KernelDef two_loads(bool across) {
 
 }  // namespace
 
-TEST_CASE("stack estimate: variables cost nothing without a barrier, private arrays their padded size") {
+TEST_CASE(
+    "stack estimate: variables cost nothing without a barrier, private arrays their padded size") {
   KernelBuilder vars("stack_vars");
   auto out = vars.param<Global<float>>("out");
   auto v = vars.var(1.0f);
@@ -59,7 +62,8 @@ TEST_CASE("stack estimate: variables cost nothing without a barrier, private arr
   auto q = private_array<double>(two, {3, 5});  // 120 bytes -> 128
   p(0) = 1.0f;
   q(1, 2) = 2.0;
-  o2[0] = p(two.lit<std::int64_t>(0)).get() + cast<float>(q(two.lit<std::int64_t>(1), two.lit<std::int64_t>(2)).get());
+  o2[0] = p(two.lit<std::int64_t>(0)).get() +
+          cast<float>(q(two.lit<std::int64_t>(1), two.lit<std::int64_t>(2)).get());
   CHECK(per_item(two.finish()) == 256 + 128);
 }
 
@@ -84,7 +88,8 @@ TEST_CASE("stack estimate: values live across a barrier count, values made after
   CHECK(per_item(kb.finish()) == 8 + 4 + 8);
 }
 
-TEST_CASE("stack estimate: 512 floats held across a barrier, and a raw module's locals and arrays") {
+TEST_CASE(
+    "stack estimate: 512 floats held across a barrier, and a raw module's locals and arrays") {
   KernelBuilder kb("stack_held_512");
   auto out = kb.param<Global<float>>("out");
   auto in = kb.param<Const<float>>("in");
@@ -127,8 +132,9 @@ TEST_CASE("stack estimate: 512 floats held across a barrier, and a raw module's 
   CHECK(per_item(raw) == 48);  // 40 bytes padded to the alloca's 16-byte alignment
 }
 
-TEST_CASE("group stack: the budget is half the default thread stack, and the Jit shrinks and "
-          "refuses by it") {
+TEST_CASE(
+    "group stack: the budget is half the default thread stack, and the Jit shrinks and "
+    "refuses by it") {
   pthread_attr_t attr;
   REQUIRE(pthread_getattr_default_np(&attr) == 0);
   std::size_t stack = 0;
@@ -141,8 +147,8 @@ TEST_CASE("group stack: the budget is half the default thread stack, and the Jit
   CHECK(s.max_items() == (4u << 20) / 2064);
   CHECK(s.fits(s.max_items()));
   CHECK_FALSE(s.fits(s.max_items() + 1));
-  CHECK(s.refusal("static workgroup (4096,)", 4096).find(
-            "static workgroup (4096,) would keep 4096 x 2064 = 8454144 bytes") == 0);
+  CHECK(s.refusal("static workgroup (4096,)", 4096)
+            .find("static workgroup (4096,) would keep 4096 x 2064 = 8454144 bytes") == 0);
   CHECK(detail::GroupStack{0, 8u << 20}.max_items() == SIZE_MAX);
   CHECK_FALSE(detail::GroupStack{5u << 20, 8u << 20}.fits(1));
 
@@ -151,8 +157,8 @@ TEST_CASE("group stack: the budget is half the default thread stack, and the Jit
   CHECK(per_item(tiled) < 256);
   Kernel k = test::jit().compile(tiled, {.workgroup = WorkGroup{16, 16}, .ndrange = {}});
   CHECK(k.workgroup_for(NDRange{64, 64}).total() == 256);
-  for (const KernelDef& def : {examples::saxpy(Scalar::F32), examples::naive_matmul(),
-                               examples::scale(Scalar::F64, 3)}) {
+  for (const KernelDef& def :
+       {examples::saxpy(Scalar::F32), examples::naive_matmul(), examples::scale(Scalar::F64, 3)}) {
     CHECK(per_item(def) == 0);
   }
 }

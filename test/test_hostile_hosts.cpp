@@ -25,8 +25,9 @@ namespace {
 // without OCL_ICD_VENDORS: the ICD loader reads the system's list, Debian's PoCL 3.1 included.
 std::string probe(const test::TempDir& dir, const std::string& args,
                   const std::string& prefix = {}) {
-  return "env -u POCL_DEVICES -u OCL_ICD_VENDORS POCL_CACHE_DIR=" + dir.path() + "/pocl SPVJIT_CACHE_DIR=" +
-         dir.path() + "/spvjit " + prefix + " timeout 300 " SPVJIT_HOSTILE_PROBE " " + args;
+  return "env -u POCL_DEVICES -u OCL_ICD_VENDORS POCL_CACHE_DIR=" + dir.path() +
+         "/pocl SPVJIT_CACHE_DIR=" + dir.path() + "/spvjit " + prefix +
+         " timeout 300 " SPVJIT_HOSTILE_PROBE " " + args;
 }
 
 std::string read_file(const std::string& path) {
@@ -58,7 +59,8 @@ TEST_CASE("hostile hosts: an adaptive and a Single Runtime, four threads, right 
   CHECK_MESSAGE(out.find("and cpu-minimal") == std::string::npos, out);
 }
 
-TEST_CASE("hostile hosts: a Single Runtime asked for `basic` beside an adaptive one, four threads") {
+TEST_CASE(
+    "hostile hosts: a Single Runtime asked for `basic` beside an adaptive one, four threads") {
   // Two threads on one `basic` device: one thread's enqueue ran the other's kernel, whose
   // clFinish returned before it was done (third_party/pocl/patches/0007).
   test::TempDir dir("spvjit-hostile");
@@ -83,8 +85,10 @@ TEST_CASE("hostile hosts: two Runtimes under jemalloc" * doctest::skip(asan_buil
   for (const char* single : {"", " cpu-minimal"}) {
     CAPTURE(single);
     out.clear();
-    CHECK_MESSAGE(test::run_command(probe(dir, std::string("two-runtimes 4") + single,
-                                          "LD_PRELOAD=" + lib), out) == 0, out);
+    CHECK_MESSAGE(
+        test::run_command(probe(dir, std::string("two-runtimes 4") + single, "LD_PRELOAD=" + lib),
+                          out) == 0,
+        out);
     CHECK_MESSAGE(out.find("ok two runtimes") != std::string::npos, out);
   }
 }
@@ -120,8 +124,8 @@ TEST_CASE("hostile hosts: exit() with a Jit alive and its entries on disk exits 
   for (int run = 0; run < 5; ++run) {
     CAPTURE(run);
     std::string out;
-    CHECK_MESSAGE(test::run_command(probe(dir, "exit-with-jit " + dir.path() + "/spvjit"), out) == 0,
-                  out);
+    CHECK_MESSAGE(
+        test::run_command(probe(dir, "exit-with-jit " + dir.path() + "/spvjit"), out) == 0, out);
     CHECK_MESSAGE(out.find("ok exit with a Jit alive") != std::string::npos, out);
   }
 }
@@ -145,8 +149,8 @@ static void exits_cleanly_during(const std::string& work, bool disk_cache) {
     const std::string cache = disk_cache ? dir.path() + "/spvjit" : "off";
     const std::string delay_us = std::to_string(run * 15000);
     std::string out;
-    CHECK_MESSAGE(test::run_command(probe(dir, "exit-during " + work + " " + cache + " " + delay_us),
-                                    out) == 0,
+    CHECK_MESSAGE(test::run_command(
+                      probe(dir, "exit-during " + work + " " + cache + " " + delay_us), out) == 0,
                   out);
     CHECK_MESSAGE(out.find("host atexit ran") != std::string::npos, out);
   }
@@ -217,14 +221,15 @@ TEST_CASE("hostile hosts: kernel names like the device's symbols run or are a Us
   CHECK_MESSAGE(test::run_command(probe(dir, "names"), out) == 0, out);
   CHECK_MESSAGE(out.find("ok names") != std::string::npos, out);
   // Each outcome as designed: reserved and over-long names refused, plain ones run.
-  for (const char* refused : {"refused printf:", "refused _Z13get_global_idj:", "refused _Z3sinf:",
-                              "refused __spvjit:", "refused kkkkkkkk...(1001)", "refused kkkkkkkk...(2048)",
-                              "refused nnnnnnnn...(4096)", "refused with space"}) {
+  for (const char* refused :
+       {"refused printf:", "refused _Z13get_global_idj:", "refused _Z3sinf:", "refused __spvjit:",
+        "refused kkkkkkkk...(1001)", "refused kkkkkkkk...(2048)", "refused nnnnnnnn...(4096)",
+        "refused with space"}) {
     CHECK_MESSAGE(out.find(refused) != std::string::npos, refused << "\n" << out);
   }
-  for (const char* ran : {"ran get_global_id", "ran main", "ran sin", "ran memcpy",
-                          "ran Sleef_expf_u10", "ran LOG_INV_TBL",
-                          "ran kkkkkkkk...(255)", "ran mmmmmmmm...(1000)"}) {
+  for (const char* ran :
+       {"ran get_global_id", "ran main", "ran sin", "ran memcpy", "ran Sleef_expf_u10",
+        "ran LOG_INV_TBL", "ran kkkkkkkk...(255)", "ran mmmmmmmm...(1000)"}) {
     CHECK_MESSAGE(out.find(ran) != std::string::npos, ran << "\n" << out);
   }
 }
@@ -238,11 +243,14 @@ TEST_CASE("hostile input: a kernel of 10,000 statements compiles, runs and stays
   REQUIRE_MESSAGE(test::run_command(probe(dir, "statements 10000"), out) == 0, out);
   const auto at = out.find("ok statements=10000 spirv_bytes=");
   REQUIRE_MESSAGE(at != std::string::npos, out);
-  const std::size_t bytes = std::stoull(out.substr(at + std::string("ok statements=10000 spirv_bytes=").size()));
+  const std::size_t bytes =
+      std::stoull(out.substr(at + std::string("ok statements=10000 spirv_bytes=").size()));
   CHECK_MESSAGE(bytes <= 100 * 10000, bytes);
 }
 
-TEST_CASE("full stacks: the main thread and std::thread run calls themselves, a 256 KiB thread hands them off") {
+TEST_CASE(
+    "full stacks: the main thread and std::thread run calls themselves, a 256 KiB thread hands "
+    "them off") {
   // The main thread's stack is reported a page short of RLIMIT_STACK: it was taken for a small
   // one, and every launch from it went through a companion thread.
   CHECK(detail::this_thread_has_full_stack());
@@ -257,13 +265,17 @@ TEST_CASE("full stacks: the main thread and std::thread run calls themselves, a 
     bool ran_elsewhere = false;
   } seen;
   pthread_t thread;
-  REQUIRE(pthread_create(&thread, &attr, [](void* p) -> void* {
-            auto* s = static_cast<Seen*>(p);
-            s->full = detail::this_thread_has_full_stack();
-            const pthread_t self = pthread_self();
-            detail::with_full_stack([&] { s->ran_elsewhere = !pthread_equal(self, pthread_self()); });
-            return nullptr;
-          }, &seen) == 0);
+  REQUIRE(pthread_create(
+              &thread, &attr,
+              [](void* p) -> void* {
+                auto* s = static_cast<Seen*>(p);
+                s->full = detail::this_thread_has_full_stack();
+                const pthread_t self = pthread_self();
+                detail::with_full_stack(
+                    [&] { s->ran_elsewhere = !pthread_equal(self, pthread_self()); });
+                return nullptr;
+              },
+              &seen) == 0);
   pthread_join(thread, nullptr);
   pthread_attr_destroy(&attr);
   CHECK_FALSE(seen.full);

@@ -42,8 +42,11 @@ TEST_CASE("atomics under contention give exact totals") {
   for (std::size_t n : {1u, 1000u, 4099u}) {
     CAPTURE(n);
     const auto N = static_cast<std::int64_t>(n);
-    CHECK(contend<std::int32_t>("add_i32", n, 0, 1, [](auto&, auto c, auto) { atomic_add(c[0], 1); })[0] == N);
-    CHECK(contend<std::uint32_t>("sub_u32", n, 5000u, 1, [](auto&, auto c, auto) { atomic_sub(c[0], 1u); })[0] == 5000u - n);
+    CHECK(contend<std::int32_t>("add_i32", n, 0, 1,
+                                [](auto&, auto c, auto) { atomic_add(c[0], 1); })[0] == N);
+    CHECK(contend<std::uint32_t>("sub_u32", n, 5000u, 1, [](auto&, auto c, auto) {
+            atomic_sub(c[0], 1u);
+          })[0] == 5000u - n);
     CHECK(contend<std::int64_t>("add_i64", n, 0, 1, [](auto&, auto c, auto) {
             atomic_add(c[0], std::int64_t{1} << 33);
           })[0] == N << 33);
@@ -66,14 +69,18 @@ TEST_CASE("atomics under contention give exact totals") {
     CHECK(contend<std::uint64_t>("and_u64", n, ~0ull, 1, [](auto&, auto c, auto i) {
             atomic_and(c[0], ~(std::uint64_t{1} << cast<std::uint64_t>(i % 64)));
           })[0] == (n >= 64 ? 0ull : ~0ull << n));
-    CHECK(contend<std::int32_t>("xor_i32", n, 0, 1, [](auto&, auto c, auto) { atomic_xor(c[0], 1); })[0] ==
-          static_cast<std::int32_t>(n % 2));
-    CHECK(contend<float>("add_f32", n, 0.0f, 1, [](auto&, auto c, auto) { atomic_add(c[0], 1.0f); })[0] ==
-          static_cast<float>(n));
-    CHECK(contend<double>("add_f64", n, 0.0, 1, [](auto&, auto c, auto) { atomic_add(c[0], 0.5); })[0] ==
-          static_cast<double>(n) / 2);
-    CHECK(contend<float>("sub_f32", n, 0.0f, 1, [](auto&, auto c, auto) { atomic_sub(c[0], 2.0f); })[0] ==
-          -2.0f * static_cast<float>(n));
+    CHECK(contend<std::int32_t>("xor_i32", n, 0, 1, [](auto&, auto c, auto) {
+            atomic_xor(c[0], 1);
+          })[0] == static_cast<std::int32_t>(n % 2));
+    CHECK(contend<float>("add_f32", n, 0.0f, 1, [](auto&, auto c, auto) {
+            atomic_add(c[0], 1.0f);
+          })[0] == static_cast<float>(n));
+    CHECK(contend<double>("add_f64", n, 0.0, 1, [](auto&, auto c, auto) {
+            atomic_add(c[0], 0.5);
+          })[0] == static_cast<double>(n) / 2);
+    CHECK(contend<float>("sub_f32", n, 0.0f, 1, [](auto&, auto c, auto) {
+            atomic_sub(c[0], 2.0f);
+          })[0] == -2.0f * static_cast<float>(n));
 
     // Exchange: every old value is seen exactly once, so olds plus the last value are 0..n.
     auto seen = contend<std::int64_t>("xchg_i64", n, 0, n + 1, [](auto&, auto c, auto i) {
@@ -171,7 +178,8 @@ TEST_CASE("float atomic add: native where the device has it, a compare-exchange 
       auto s32 = rt.zeros<float>(2);
       k.launch(NDRange{n}, WorkGroup{128}, s64, s32);
       rt.synchronize();
-      CHECK(s64.to_vector() == std::vector<double>{0.25 * static_cast<double>(n), -static_cast<double>(n)});
+      CHECK(s64.to_vector() ==
+            std::vector<double>{0.25 * static_cast<double>(n), -static_cast<double>(n)});
       const auto got32 = s32.to_vector();
       CHECK(got32.at(0) == static_cast<float>(n));
       CHECK(got32.at(1) - std::floor(got32.at(1)) == 0.5f);  // some work-item's i + 0.5

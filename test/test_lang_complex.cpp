@@ -25,9 +25,20 @@ using i64 = std::int64_t;
 template <class T>
 std::vector<T> edge_parts() {
   using L = std::numeric_limits<T>;
-  return {T(0),       -T(0),        T(1),         T(-1),      T(0.5),       T(2.5),
-          T(-3),      L::infinity(), -L::infinity(), L::quiet_NaN(), L::max(), -L::max(),
-          L::denorm_min(), T(1e-30)};
+  return {T(0),
+          -T(0),
+          T(1),
+          T(-1),
+          T(0.5),
+          T(2.5),
+          T(-3),
+          L::infinity(),
+          -L::infinity(),
+          L::quiet_NaN(),
+          L::max(),
+          -L::max(),
+          L::denorm_min(),
+          T(1e-30)};
 }
 
 template <class T>
@@ -90,8 +101,8 @@ KernelDef complex_functions() {
   put(8, Complex<T>(abs(x)));
   put(9, Complex<T>(arg(x)));
   put(10, Complex<T>(norm(x)));
-  put(11, x * real(y));   // complex times real: each part scaled
-  put(12, real(y) / x);   // real over complex: a full division
+  put(11, x * real(y));  // complex times real: each part scaled
+  put(12, real(y) / x);  // real over complex: a full division
   put(13, -x);
   put(14, Complex<T>(select(x == y, kb.lit(T(1)), kb.lit(T(0)))));
   return kb.finish();
@@ -100,29 +111,43 @@ KernelDef complex_functions() {
 template <class T>
 std::complex<T> host_function(unsigned k, std::complex<T> x, std::complex<T> y) {
   switch (k) {
-    case 0: return x + y;
-    case 1: return x - y;
-    case 2: return x * y;
+    case 0:
+      return x + y;
+    case 1:
+      return x - y;
+    case 2:
+      return x * y;
     // Division in long double, rounded once: libgcc's __divdc3 gives NaN + NaN i for some
     // quotients that overflow ((1 + i) / (4.9e-324 i)), where Annex G's is an infinity.
-    case 3: return std::complex<T>(std::complex<long double>(x) / std::complex<long double>(y));
-    case 4: return std::exp(x);
-    case 5: return std::log(x);
-    case 6: return std::sqrt(x);
-    case 7: return std::conj(x);
-    case 8: return std::abs(x);
-    case 9: return std::arg(x);
-    case 10: return std::norm(x);
-    case 11: return x * y.real();
+    case 3:
+      return std::complex<T>(std::complex<long double>(x) / std::complex<long double>(y));
+    case 4:
+      return std::exp(x);
+    case 5:
+      return std::log(x);
+    case 6:
+      return std::sqrt(x);
+    case 7:
+      return std::conj(x);
+    case 8:
+      return std::abs(x);
+    case 9:
+      return std::arg(x);
+    case 10:
+      return std::norm(x);
+    case 11:
+      return x * y.real();
     case 12:
       return std::complex<T>(static_cast<long double>(y.real()) / std::complex<long double>(x));
-    case 13: return -x;
-    default: return x == y ? T(1) : T(0);
+    case 13:
+      return -x;
+    default:
+      return x == y ? T(1) : T(0);
   }
 }
 
 const char* function_name(unsigned k) {
-  static const char* names[] = {"+",   "-",   "*",   "/",   "exp",     "log",        "sqrt", "conj",
+  static const char* names[] = {"+",   "-",   "*",    "/",   "exp", "log",    "sqrt", "conj",
                                 "abs", "arg", "norm", "z*x", "x/z", "negate", "=="};
   return names[k];
 }
@@ -131,9 +156,19 @@ const char* function_name(unsigned k) {
 // the real functions they call plus the rounding of the steps between.
 double tolerance(unsigned k) {
   switch (k) {
-    case 2: case 3: case 11: case 12: return 8;
-    case 4: case 5: case 6: case 8: case 9: return 16;
-    default: return 2;
+    case 2:
+    case 3:
+    case 11:
+    case 12:
+      return 8;
+    case 4:
+    case 5:
+    case 6:
+    case 8:
+    case 9:
+      return 16;
+    default:
+      return 2;
   }
 }
 
@@ -157,8 +192,9 @@ void run_functions(const std::vector<std::complex<T>>& as, const std::vector<std
       const T floor = k == 5 ? T(1) : std::numeric_limits<T>::min();
       if (!close(have, want, static_cast<T>(tolerance(k)), floor)) {
         ++failures;
-        FAIL_CHECK(std::string(function_name(k)) << " of (" << as[i] << ", " << bs[i] << "): spvjit " << have
-                                    << ", std::complex " << want << (edges ? " (edge values)" : ""));
+        FAIL_CHECK(std::string(function_name(k))
+                   << " of (" << as[i] << ", " << bs[i] << "): spvjit " << have << ", std::complex "
+                   << want << (edges ? " (edge values)" : ""));
       }
     }
   }

@@ -84,8 +84,8 @@ TEST_CASE("device functions read their kernel's index and ndrange, dynamic and s
     for (std::size_t i = 0; i < n; ++i) expected[i] = static_cast<i64>(i + 1000 * n);
     Specialization fixed;
     fixed.ndrange = NDRange{n};
-    for (const Specialization& spec : {Specialization{}, test::static_workgroup(WorkGroup{16}),
-                                       fixed}) {
+    for (const Specialization& spec :
+         {Specialization{}, test::static_workgroup(WorkGroup{16}), fixed}) {
       CAPTURE(spec.workgroup.has_value());
       CAPTURE(spec.ndrange.has_value());
       Kernel k = test::compile_checked(def, spec);
@@ -147,7 +147,8 @@ TEST_CASE("CartesianIndex: construction, unpacking, offsets and indexing arrays 
   rt.synchronize();
   std::vector<i64> expected(4 * 6);
   for (i64 a = 0; a < 4; ++a) {
-    for (i64 b = 0; b < 6; ++b) expected[static_cast<std::size_t>(a * 6 + b)] = a * 100 + b + 310000;
+    for (i64 b = 0; b < 6; ++b)
+      expected[static_cast<std::size_t>(a * 6 + b)] = a * 100 + b + 310000;
   }
   CHECK(buffer.to_vector() == expected);
 }

@@ -96,7 +96,8 @@ void check_edges_to_each_integer() {
 
 }  // namespace
 
-TEST_CASE("conversions: cast<int8_t>(200.0f) throws InexactError naming the value, types and work-item") {
+TEST_CASE(
+    "conversions: cast<int8_t>(200.0f) throws InexactError naming the value, types and work-item") {
   const KernelDef def = convert_kernel<float, std::int8_t>("to_int8");
   const std::string message = run_conversion<float, std::int8_t>(
       test::jit(), def, std::vector<float>{1.5f, 127.9f, -128.9f, 200.0f, 3.0f});
@@ -148,9 +149,8 @@ TEST_CASE("conversions: cast_sat clamps, inbounds() and bounds_checks = false tu
   JitOptions off;
   off.bounds_checks = false;
   Jit no_checks(rt, off);
-  CHECK(run_conversion<float, std::int8_t>(no_checks,
-                                           convert_kernel<float, std::int8_t>("to_int8_off"), xs,
-                                           &got) == "");
+  CHECK(run_conversion<float, std::int8_t>(
+            no_checks, convert_kernel<float, std::int8_t>("to_int8_off"), xs, &got) == "");
   CHECK(got[2] == 5);
 }
 

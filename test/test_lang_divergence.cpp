@@ -1,6 +1,6 @@
 // Barriers that only some work-items of a group reach hang the launch: finish() refuses them
-// (ir/analysis/uniformity.hpp), naming the kernel, the condition and the index it depends on. Barriers
-// every work-item reaches (in uniform loops, under conditions on the group or a parameter,
+// (ir/analysis/uniformity.hpp), naming the kernel, the condition and the index it depends on.
+// Barriers every work-item reaches (in uniform loops, under conditions on the group or a parameter,
 // after an `if lid < s` closes, on a var once it holds a value the group shares) still build,
 // and run right.
 #include <doctest/doctest.h>
@@ -52,102 +52,143 @@ std::vector<std::int32_t> run(const KernelDef& def, std::int64_t extra) {
 }  // namespace
 
 TEST_CASE("divergence: a barrier under an if on the local or global index is refused") {
-  check_refused("on_local", [](KernelBuilder& kb, auto, auto lid) {
-    kb.if_(lid < 5, [&] { barrier(kb, Fence::Local); });
-  }, {"barrier under a condition that differs between work-items", "local_index(0)", "icmp"});
-  check_refused("on_global", [](KernelBuilder& kb, auto, auto) {
-    kb.if_(kb.global_index(1) < 5, [&] { barrier(kb); });
-  }, {"global_index(1)"});
-  check_refused("on_in_ndrange", [](KernelBuilder& kb, auto out, auto) {
-    kb.if_(kb.in_ndrange(), [&] {
-      out[kb.global_index()] = 1;
-      barrier(kb);
-    });
-  }, {"in_ndrange()"});
-  check_refused("nested", [](KernelBuilder& kb, auto, auto lid) {
-    auto p = kb.param<std::int32_t>("p");
-    kb.if_(lid == 0, [&] { kb.if_(p > 0, [&] { barrier(kb); }); });
-  }, {"local_index(0)"});
-  check_refused("on_else", [](KernelBuilder& kb, auto out, auto lid) {
-    kb.if_else(lid < 2, [&] { out[lid] = 1; }, [&] { barrier(kb); });
-  }, {"local_index(0)"});
+  check_refused(
+      "on_local",
+      [](KernelBuilder& kb, auto, auto lid) {
+        kb.if_(lid < 5, [&] { barrier(kb, Fence::Local); });
+      },
+      {"barrier under a condition that differs between work-items", "local_index(0)", "icmp"});
+  check_refused(
+      "on_global",
+      [](KernelBuilder& kb, auto, auto) { kb.if_(kb.global_index(1) < 5, [&] { barrier(kb); }); },
+      {"global_index(1)"});
+  check_refused("on_in_ndrange",
+                [](KernelBuilder& kb, auto out, auto) {
+                  kb.if_(kb.in_ndrange(), [&] {
+                    out[kb.global_index()] = 1;
+                    barrier(kb);
+                  });
+                },
+                {"in_ndrange()"});
+  check_refused("nested",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  auto p = kb.param<std::int32_t>("p");
+                  kb.if_(lid == 0, [&] { kb.if_(p > 0, [&] { barrier(kb); }); });
+                },
+                {"local_index(0)"});
+  check_refused("on_else",
+                [](KernelBuilder& kb, auto out, auto lid) {
+                  kb.if_else(
+                      lid < 2, [&] { out[lid] = 1; }, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
 }
 
 TEST_CASE("divergence: conditions on values that depend on the index are refused") {
-  check_refused("loaded_at_index", [](KernelBuilder& kb, auto, auto lid) {
-    auto in = kb.param<Const<float>>("in");
-    kb.if_(in[lid] > 0.0f, [&] { barrier(kb); });
-  }, {"local_index(0)"});
-  check_refused("local_at_index", [](KernelBuilder& kb, auto, auto lid) {
-    auto tile = local_array<std::int32_t>(kb, {group}, "tile");
-    tile(lid) = 1;
-    barrier(kb);
-    kb.if_(tile(lid).get() == 1, [&] { barrier(kb); });
-  }, {"local_index(0)"});
-  check_refused("var_assigned_under_if", [](KernelBuilder& kb, auto, auto lid) {
-    auto flag = kb.var(false);
-    kb.if_(lid == 0, [&] { flag = kb.lit(true); });
-    kb.if_(flag, [&] { barrier(kb); });
-  }, {"local_index(0)"});
-  check_refused("var_assigned_index", [](KernelBuilder& kb, auto, auto lid) {
-    auto n = kb.var<std::int64_t>(0);
-    n = lid * 2;
-    kb.if_(n > 3, [&] { barrier(kb); });
-  }, {"local_index(0)"});
-  check_refused("private_array_at_index", [](KernelBuilder& kb, auto, auto lid) {
-    auto priv = private_array<std::int32_t>(kb, {group});
-    priv(0) = 0;
-    priv(lid) = 5;
-    kb.if_(priv(0).get() == 5, [&] { barrier(kb); });
-  }, {"local_index(0)"});
-  check_refused("atomic_result", [](KernelBuilder& kb, auto out, auto) {
-    auto old = atomic_add(out[0], 1);
-    kb.if_(old == 0, [&] { barrier(kb); });
-  }, {"atomic"});
-  check_refused("device_function_of_index", [](KernelBuilder& kb, auto, auto) {
-    auto id = device_function<std::int64_t()>(kb, "id", [&] { return kb.local_index(); });
-    kb.if_(id() < 3, [&] { barrier(kb); });
-  }, {"local_index(0)"});
-  check_refused("select_of_index", [](KernelBuilder& kb, auto, auto lid) {
-    auto c = select(lid < 3, kb.lit(1), kb.lit(0));
-    kb.if_(c == 1, [&] { barrier(kb); });
-  }, {"local_index(0)"});
+  check_refused("loaded_at_index",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  auto in = kb.param<Const<float>>("in");
+                  kb.if_(in[lid] > 0.0f, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
+  check_refused("local_at_index",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  auto tile = local_array<std::int32_t>(kb, {group}, "tile");
+                  tile(lid) = 1;
+                  barrier(kb);
+                  kb.if_(tile(lid).get() == 1, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
+  check_refused("var_assigned_under_if",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  auto flag = kb.var(false);
+                  kb.if_(lid == 0, [&] { flag = kb.lit(true); });
+                  kb.if_(flag, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
+  check_refused("var_assigned_index",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  auto n = kb.var<std::int64_t>(0);
+                  n = lid * 2;
+                  kb.if_(n > 3, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
+  check_refused("private_array_at_index",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  auto priv = private_array<std::int32_t>(kb, {group});
+                  priv(0) = 0;
+                  priv(lid) = 5;
+                  kb.if_(priv(0).get() == 5, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
+  check_refused("atomic_result",
+                [](KernelBuilder& kb, auto out, auto) {
+                  auto old = atomic_add(out[0], 1);
+                  kb.if_(old == 0, [&] { barrier(kb); });
+                },
+                {"atomic"});
+  check_refused("device_function_of_index",
+                [](KernelBuilder& kb, auto, auto) {
+                  auto id =
+                      device_function<std::int64_t()>(kb, "id", [&] { return kb.local_index(); });
+                  kb.if_(id() < 3, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
+  check_refused("select_of_index",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  auto c = select(lid < 3, kb.lit(1), kb.lit(0));
+                  kb.if_(c == 1, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
 }
 
 TEST_CASE("divergence: early exits and loops some work-items leave early are refused") {
-  check_refused("early_return", [](KernelBuilder& kb, auto out, auto lid) {
-    kb.if_(lid >= 4, [&] { kb.return_(); });
-    barrier(kb);
-    out[lid] = 1;
-  }, {"barrier after a return_()", "only some work-items", "local_index(0)"});
-  check_refused("trip_count", [](KernelBuilder& kb, auto, auto lid) {
-    kb.for_(lit64(kb, 0), lid, lit64(kb, 1), [&](Val<std::int64_t>) { barrier(kb); });
-  }, {"local_index(0)"});
-  check_refused("while_counter", [](KernelBuilder& kb, auto, auto lid) {
-    auto k = kb.var(lid);
-    kb.while_([&] { return k < 8; }, [&] {
-      barrier(kb);
-      k = k + 1;
-    });
-  }, {"local_index(0)"});
-  check_refused("divergent_break", [](KernelBuilder& kb, auto, auto lid) {
-    kb.for_(lit64(kb, 0), lit64(kb, 4), lit64(kb, 1), [&](Val<std::int64_t> t) {
-      kb.if_(lid == t, [&] { kb.break_(); });
-      barrier(kb);
-    });
-  }, {"break_()", "local_index(0)"});
-  check_refused("divergent_continue", [](KernelBuilder& kb, auto, auto lid) {
-    kb.for_(lit64(kb, 0), lit64(kb, 4), lit64(kb, 1), [&](Val<std::int64_t> t) {
-      kb.if_(lid < t, [&] { kb.continue_(); });
-      barrier(kb);
-    });
-  }, {"continue_()", "local_index(0)"});
-  check_refused("after_divergent_loop", [](KernelBuilder& kb, auto, auto lid) {
-    // The counter leaves the loop at a different value in each work-item.
-    auto k = kb.var<std::int64_t>(0);
-    kb.while_([&] { return k < lid; }, [&] { k = k + 1; });
-    kb.if_(k == 3, [&] { barrier(kb); });
-  }, {"local_index(0)"});
+  check_refused("early_return",
+                [](KernelBuilder& kb, auto out, auto lid) {
+                  kb.if_(lid >= 4, [&] { kb.return_(); });
+                  barrier(kb);
+                  out[lid] = 1;
+                },
+                {"barrier after a return_()", "only some work-items", "local_index(0)"});
+  check_refused("trip_count",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  kb.for_(lit64(kb, 0), lid, lit64(kb, 1), [&](Val<std::int64_t>) { barrier(kb); });
+                },
+                {"local_index(0)"});
+  check_refused("while_counter",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  auto k = kb.var(lid);
+                  kb.while_([&] { return k < 8; },
+                            [&] {
+                              barrier(kb);
+                              k = k + 1;
+                            });
+                },
+                {"local_index(0)"});
+  check_refused("divergent_break",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  kb.for_(lit64(kb, 0), lit64(kb, 4), lit64(kb, 1), [&](Val<std::int64_t> t) {
+                    kb.if_(lid == t, [&] { kb.break_(); });
+                    barrier(kb);
+                  });
+                },
+                {"break_()", "local_index(0)"});
+  check_refused("divergent_continue",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  kb.for_(lit64(kb, 0), lit64(kb, 4), lit64(kb, 1), [&](Val<std::int64_t> t) {
+                    kb.if_(lid < t, [&] { kb.continue_(); });
+                    barrier(kb);
+                  });
+                },
+                {"continue_()", "local_index(0)"});
+  check_refused("after_divergent_loop",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  // The counter leaves the loop at a different value in each work-item.
+                  auto k = kb.var<std::int64_t>(0);
+                  kb.while_([&] { return k < lid; }, [&] { k = k + 1; });
+                  kb.if_(k == 3, [&] { barrier(kb); });
+                },
+                {"local_index(0)"});
 }
 
 TEST_CASE("divergence: barriers every work-item reaches build and run") {
@@ -177,11 +218,14 @@ TEST_CASE("divergence: barriers every work-item reaches build and run") {
     auto tile = local_array<std::int32_t>(kb, {group}, "tile");
     auto lid = kb.local_index();
     auto gid = kb.global_index();
-    kb.if_else(kb.group_index() == which, [&] {
-      tile(lid) = cast<std::int32_t>(lid) * 10;
-      barrier(kb);
-      out[gid] = tile(group - 1 - lid).get();
-    }, [&] { out[gid] = -1; });
+    kb.if_else(
+        kb.group_index() == which,
+        [&] {
+          tile(lid) = cast<std::int32_t>(lid) * 10;
+          barrier(kb);
+          out[gid] = tile(group - 1 - lid).get();
+        },
+        [&] { out[gid] = -1; });
     const auto got = run(kb.finish(), 1);
     for (std::int64_t i = 0; i < 3 * group; ++i) {
       CHECK(got[i] == (i / group == 1 ? (group - 1 - i % group) * 10 : -1));
@@ -217,11 +261,12 @@ TEST_CASE("divergence: barriers every work-item reaches build and run") {
     tile(lid) = cast<std::int32_t>(kb.global_index() * scale);
     barrier(kb);
     auto s = kb.var<std::int64_t>(kb.group_size() / 2);
-    kb.while_([&] { return s > 0; }, [&] {
-      kb.if_(lid < s, [&] { tile(lid) = tile(lid).get() + tile(lid + s).get(); });
-      barrier(kb);
-      s = s / 2;
-    });
+    kb.while_([&] { return s > 0; },
+              [&] {
+                kb.if_(lid < s, [&] { tile(lid) = tile(lid).get() + tile(lid + s).get(); });
+                barrier(kb);
+                s = s / 2;
+              });
     // A value every work-item loads from one address is uniform: it may bound a loop.
     auto total = tile(0).get();
     auto rounds = kb.var<std::int32_t>(0);

@@ -42,14 +42,17 @@ KernelDef int_ops() {
   return kb.finish();
 }
 
-std::int32_t wrap(std::int64_t v) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(v)); }
+std::int32_t wrap(std::int64_t v) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+}
 
 }  // namespace
 
 TEST_CASE("integer edge cases: negative division, wide shifts, wrapping overflow") {
   const std::int32_t big = std::numeric_limits<std::int32_t>::max();
   const std::int32_t small = std::numeric_limits<std::int32_t>::min();
-  std::vector<std::int32_t> a = {-7, 7, -7, 7, big, small, big, -1, 1, 12345, small, -100, 0x0f0f0f0f, 0};
+  std::vector<std::int32_t> a = {-7, 7, -7,    7,     big,  small,      big,
+                                 -1, 1, 12345, small, -100, 0x0f0f0f0f, 0};
   std::vector<std::int32_t> b = {2, -2, -2, 32, 1, -2, 2, 33, 31, 63, 1, 64, 100, -1};
   const std::size_t n = a.size();
   auto& rt = test::runtime();
@@ -114,7 +117,9 @@ TEST_CASE("narrow and wide integers wrap, and integer min, max and clamp work") 
   k.launch(NDRange{1}, b8, b16, b64, std::int8_t{127}, std::uint16_t{40000}, huge);
   rt.synchronize();
   CHECK(b8.to_vector() == std::vector<std::int8_t>{-128, 127, 1});
-  CHECK(b16.to_vector() == std::vector<std::uint16_t>{static_cast<std::uint16_t>(120000 % 65536), static_cast<std::uint16_t>(std::popcount(40000u))});
+  CHECK(b16.to_vector() ==
+        std::vector<std::uint16_t>{static_cast<std::uint16_t>(120000 % 65536),
+                                   static_cast<std::uint16_t>(std::popcount(40000u))});
   CHECK(b64.to_vector() == std::vector<std::int64_t>{-2, -5, huge, 10, 9});
 }
 
@@ -153,7 +158,8 @@ TEST_CASE("Float16 round trip of every finite half value") {
     std::size_t wrong = 0;
     for (std::size_t j = 0; j < all.size(); ++j) {
       wrong += !(hs[j] == all[j]);
-      wrong += std::bit_cast<std::uint32_t>(fs[j]) != std::bit_cast<std::uint32_t>(to_float(all[j]));
+      wrong +=
+          std::bit_cast<std::uint32_t>(fs[j]) != std::bit_cast<std::uint32_t>(to_float(all[j]));
     }
     CHECK(wrong == 0);
   }

@@ -14,7 +14,9 @@ using namespace spvjit;
 namespace {
 
 template <class R, class V>
-concept assignable = requires(const R& r, V v) { r = v; };
+concept assignable = requires(const R& r, V v) {
+  r = v;
+};
 
 // Checks that `f` throws UserError whose message contains each of `parts`.
 template <class F>
@@ -49,7 +51,8 @@ TEST_CASE("control flow: continue, break and early return") {
   kb.while_([&] { return kb.lit(true); },
             [&] {
               steps += 1;
-              kb.if_else(steps >= i, [&] { kb.break_(); }, [&] { kb.continue_(); });
+              kb.if_else(
+                  steps >= i, [&] { kb.break_(); }, [&] { kb.continue_(); });
             });
   out[i] = acc * 1000 + steps;
   Kernel k = test::compile_checked(kb.finish());
@@ -83,9 +86,8 @@ TEST_CASE("device functions: called from the kernel and from each other") {
   auto out = kb.param<Global<float>>("out");
   auto x = kb.param<Const<float>>("x");
   auto square = device_function<float(float)>(kb, "square", [&](Val<float> v) { return v * v; });
-  auto norm = device_function<float(float, float)>(kb, "norm", [&](Val<float> a, Val<float> b) {
-    return sqrt(square(a) + square(b));
-  });
+  auto norm = device_function<float(float, float)>(
+      kb, "norm", [&](Val<float> a, Val<float> b) { return sqrt(square(a) + square(b)); });
   auto ipow = device_function<std::int32_t(std::int32_t, std::int32_t)>(
       kb, "ipow", [&](Val<std::int32_t> base, Val<std::int32_t> e) {
         auto r = kb.var<std::int32_t>(1);
@@ -226,20 +228,29 @@ TEST_CASE("bad input is a clear UserError at build time") {
                    {"array extent of kernel 'bad': dimension 2; the array has 2 dimensions"});
   check_user_error([&] { view(out, x, 4); }, {"view", "extent 0", "f32", "integer"});
   CHECK(tile.rank() == 2);
-  check_user_error([] { KernelBuilder k2("k2"); local_array<float>(k2, {0}); }, {"local_array", "positive"});
+  check_user_error(
+      [] {
+        KernelBuilder k2("k2");
+        local_array<float>(k2, {0});
+      },
+      {"local_array", "positive"});
   // Barriers, local arrays, parameters and kernel values do not belong in device functions.
-  check_user_error([&] {
-    device_function<void()>(kb, "syncs", [&] { barrier(kb); });
-  }, {"barrier", "device function 'syncs'"});
-  check_user_error([&] {
-    device_function<float(float)>(kb, "captures", [&](Val<float> v) { return v + x; });
-  }, {"another function", "pass it in as an argument"});
-  check_user_error([&] {
-    device_function<void()>(kb, "locals", [&] { local_array<float>(kb, {4}); });
-  }, {"local_array", "kernel body"});
-  check_user_error([&] {
-    device_function<float(float)>(kb, "returns", [&](Val<float> v) { kb.return_(); return v; });
-  }, {"return_", "returns a value"});
+  check_user_error([&] { device_function<void()>(kb, "syncs", [&] { barrier(kb); }); },
+                   {"barrier", "device function 'syncs'"});
+  check_user_error(
+      [&] { device_function<float(float)>(kb, "captures", [&](Val<float> v) { return v + x; }); },
+      {"another function", "pass it in as an argument"});
+  check_user_error(
+      [&] { device_function<void()>(kb, "locals", [&] { local_array<float>(kb, {4}); }); },
+      {"local_array", "kernel body"});
+  check_user_error(
+      [&] {
+        device_function<float(float)>(kb, "returns", [&](Val<float> v) {
+          kb.return_();
+          return v;
+        });
+      },
+      {"return_", "returns a value"});
   check_user_error([&] { barrier(kb, static_cast<Fence>(4)); }, {"barrier", "fence"});
   // The failed device functions left nothing behind: the kernel still finishes and runs.
   out[kb.global_index()] = x;

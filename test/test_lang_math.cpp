@@ -21,7 +21,7 @@ struct MathCase {
   unsigned arity;
   std::int64_t ulp_f32;  // OpenCL 1.2 section 7.4, full profile
   std::int64_t ulp_f64;
-  long double lo, hi;    // where the inputs lie
+  long double lo, hi;  // where the inputs lie
   long double (*ref)(long double, long double, long double);
 };
 
@@ -104,8 +104,6 @@ const MathCase cases[] = {
 };
 // clang-format on
 
-
-
 // in(f, a, i): the a-th input of function f for sample i; every function in one kernel.
 template <class T>
 KernelDef all_math() {
@@ -127,7 +125,7 @@ KernelDef all_math() {
         b = lo;
         c = hi;
       }
-      Value r = cases[f].arity == 1 ? math(cases[f].fn, {a})
+      Value r = cases[f].arity == 1   ? math(cases[f].fn, {a})
                 : cases[f].arity == 2 ? math(cases[f].fn, {a, b})
                                       : math(cases[f].fn, {a, b, c});
       store(outputs.data(), binary(BinaryOp::Add, binary(BinaryOp::Mul, kb.lit(F), n), i), r);
@@ -146,8 +144,10 @@ void check_math(Kernel& k, std::size_t samples) {
     for (std::size_t a = 0; a < 3; ++a)
       for (std::size_t s = 0; s < samples; ++s) {
         // A deterministic spread over [lo, hi], different for each argument.
-        const long double t = std::fmod(static_cast<long double>(s * (a + 1)) * 0.618033988749894848L, 1.0L);
-        in[(f * 3 + a) * samples + s] = static_cast<T>(cases[f].lo + t * (cases[f].hi - cases[f].lo));
+        const long double t =
+            std::fmod(static_cast<long double>(s * (a + 1)) * 0.618033988749894848L, 1.0L);
+        in[(f * 3 + a) * samples + s] =
+            static_cast<T>(cases[f].lo + t * (cases[f].hi - cases[f].lo));
       }
   auto In = rt.upload(in);
   auto Out = rt.zeros<T>(F * samples);
@@ -184,8 +184,12 @@ void check_math() {
   for (std::size_t samples : {1u, 64u, 1021u}) check_math<T>(k, samples);  // 1021: not a multiple
 }
 
-TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f32)") { check_math<float>(); }
-TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f64)") { check_math<double>(); }
+TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f32)") {
+  check_math<float>();
+}
+TEST_CASE("math functions match <cmath> within the OpenCL ulp bounds (f64)") {
+  check_math<double>();
+}
 
 namespace {
 // Two roundings, whatever the host compiler's own contraction setting.
@@ -211,7 +215,8 @@ TEST_CASE("mul_add: one rounding where the device fuses (PoCL with FMA), scalar 
   // keeps and two lose. The others are assorted values.
   const float e = 0x1p-12f;
   std::vector<float> args(48);
-  for (std::size_t k = 0; k < args.size(); ++k) args[k] = std::sin(static_cast<float>(k) * 1.7f) * 3.1f;
+  for (std::size_t k = 0; k < args.size(); ++k)
+    args[k] = std::sin(static_cast<float>(k) * 1.7f) * 3.1f;
   for (std::size_t first : {std::size_t{0}, std::size_t{24}}) {
     const std::size_t stride = first == 0 ? 1 : 8;
     args[first] = 1 + e;

@@ -25,10 +25,10 @@ namespace {
 template <class T>
 std::vector<T> float_classes() {
   using L = std::numeric_limits<T>;
-  std::vector<T> v = {T(0),          -T(0),         T(1),           T(-1),       T(0.5),
-                      T(-2.75),      L::min(),      -L::min(),      L::denorm_min(),
-                      -L::denorm_min(), L::min() / 4, L::max(),      -L::max(),   L::infinity(),
-                      -L::infinity(), L::quiet_NaN(), -L::quiet_NaN(), T(1e-30),  T(123456.5)};
+  std::vector<T> v = {T(0),           -T(0),           T(1),      T(-1),           T(0.5),
+                      T(-2.75),       L::min(),        -L::min(), L::denorm_min(), -L::denorm_min(),
+                      L::min() / 4,   L::max(),        -L::max(), L::infinity(),   -L::infinity(),
+                      L::quiet_NaN(), -L::quiet_NaN(), T(1e-30),  T(123456.5)};
   while (v.size() % 16 != 0) v.push_back(T(v.size()) * T(-0.375));
   return v;
 }
@@ -70,8 +70,9 @@ KernelDef vector_tests_kernel() {
     return select(t, Vec<std::int32_t, N>::splat(kb.lit(value)),
                   Vec<std::int32_t, N>::splat(kb.lit(std::int32_t{0})));
   };
-  vstore(out, k, one(isnan(x), 1) | one(isinf(x), 2) | one(isfinite(x), 4) | one(isnormal(x), 8) |
-                     one(signbit(x), 16));
+  vstore(out, k,
+         one(isnan(x), 1) | one(isinf(x), 2) | one(isfinite(x), 4) | one(isnormal(x), 8) |
+             one(signbit(x), 16));
   return kb.finish();
 }
 
@@ -91,9 +92,9 @@ void check_tests() {
   const KernelDef scalar = scalar_tests_kernel<T>();
   const KernelDef vector = vector_tests_kernel<T, 16 / sizeof(T) * 2>();
   CHECK(is_coarsened(coarse_jit(), scalar));  // bit tests, no call: coarsening keeps them
-  const std::vector<std::int32_t> got[3] = {
-      run(compile_checked(scalar), n), run(coarse_jit().compile(scalar), n),
-      run(compile_checked(vector), n / (32 / sizeof(T)))};
+  const std::vector<std::int32_t> got[3] = {run(compile_checked(scalar), n),
+                                            run(coarse_jit().compile(scalar), n),
+                                            run(compile_checked(vector), n / (32 / sizeof(T)))};
   for (std::size_t i = 0; i < n; ++i) {
     CAPTURE(i);
     CAPTURE(input[i]);
@@ -103,8 +104,9 @@ void check_tests() {
 
 }  // namespace
 
-TEST_CASE("isnan, isinf, isfinite, isnormal, signbit on every class of float: scalar, Vec, "
-          "coarsened") {
+TEST_CASE(
+    "isnan, isinf, isfinite, isnormal, signbit on every class of float: scalar, Vec, "
+    "coarsened") {
   check_tests<float>();
   check_tests<double>();
 }
@@ -158,7 +160,6 @@ KernelDef exponent_and_pair_kernel() {
   return kb.finish();
 }
 
-
 template <class T>
 void check_exponent_and_pairs() {
   CAPTURE(name(scalar_of<T>));
@@ -197,8 +198,10 @@ void check_exponent_and_pairs() {
     const T xi = x[i];
     CHECK(test::ulp_distance(at(0, i), std::ldexp(xi, e[i])) == 0);
     CHECK(test::ulp_distance(at(1, i), std::ldexp(xi, 3)) == 0);
-    CHECK(test::ulp_distance(at(2, i), static_cast<T>(std::pow(static_cast<long double>(xi), e[i]))) <= 16);
-    CHECK(test::ulp_distance(at(3, i), static_cast<T>(std::cbrt(std::fabs(static_cast<long double>(xi))))) <= 16);
+    CHECK(test::ulp_distance(at(2, i),
+                             static_cast<T>(std::pow(static_cast<long double>(xi), e[i]))) <= 16);
+    CHECK(test::ulp_distance(
+              at(3, i), static_cast<T>(std::cbrt(std::fabs(static_cast<long double>(xi))))) <= 16);
     if (xi != 0) CHECK(int_at(0, i) == std::ilogb(xi));  // ilogb(0) is the device's FP_ILOGB0
     int exponent = 0;
     const T mantissa = std::frexp(xi, &exponent);
@@ -210,8 +213,10 @@ void check_exponent_and_pairs() {
     CHECK(test::ulp_distance(at(6, i), integral) == 0);
     CHECK(test::ulp_distance(at(7, i), std::fmin(xi - std::floor(xi), below_one)) == 0);
     CHECK(test::ulp_distance(at(8, i), std::floor(xi)) == 0);
-    CHECK(test::ulp_distance(at(9, i), static_cast<T>(std::sin(static_cast<long double>(xi)))) <= 4);
-    CHECK(test::ulp_distance(at(10, i), static_cast<T>(std::cos(static_cast<long double>(xi)))) <= 4);
+    CHECK(test::ulp_distance(at(9, i), static_cast<T>(std::sin(static_cast<long double>(xi)))) <=
+          4);
+    CHECK(test::ulp_distance(at(10, i), static_cast<T>(std::cos(static_cast<long double>(xi)))) <=
+          4);
     if (xi > 0) {  // away from lgamma's poles and zeros the bound of pow
       const long double lg = std::lgamma(static_cast<long double>(xi));
       if (std::fabs(xi - 1) > 0.1 && std::fabs(xi - 2) > 0.1) {
@@ -278,10 +283,12 @@ void check_vector_pairs() {
   Kernel kernel = compile_checked(kb.finish());
   auto& rt = runtime();
   std::vector<T> input(N * 8);
-  for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<T>((static_cast<double>(i) - 20.3) * 1.7);
+  for (std::size_t i = 0; i < input.size(); ++i)
+    input[i] = static_cast<T>((static_cast<double>(i) - 20.3) * 1.7);
   auto In = rt.upload(input);
   auto Out = rt.zeros<T>(4 * input.size()), Ref = rt.zeros<T>(4 * input.size());
-  auto Ints = rt.zeros<std::int32_t>(3 * input.size()), IntRef = rt.zeros<std::int32_t>(3 * input.size());
+  auto Ints = rt.zeros<std::int32_t>(3 * input.size()),
+       IntRef = rt.zeros<std::int32_t>(3 * input.size());
   kernel.launch(NDRange{input.size() / N}, Out, Ref, Ints, IntRef, In);
   rt.synchronize();
   const auto o_ = Out.to_vector(), r_ = Ref.to_vector();
@@ -313,8 +320,10 @@ using Wide = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128
 
 template <class T>
 T saturate(__int128 v) {
-  if (v < static_cast<__int128>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-  if (v > static_cast<__int128>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  if (v < static_cast<__int128>(std::numeric_limits<T>::min()))
+    return std::numeric_limits<T>::min();
+  if (v > static_cast<__int128>(std::numeric_limits<T>::max()))
+    return std::numeric_limits<T>::max();
   return static_cast<T>(v);
 }
 
@@ -327,7 +336,8 @@ T host_mad_sat(T x, T y, T z) {
   } else if constexpr (std::is_signed_v<T>) {
     const __int128 p = static_cast<__int128>(x) * y;
     __int128 sum;
-    if (__builtin_add_overflow(p, static_cast<__int128>(z), &sum)) return p < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+    if (__builtin_add_overflow(p, static_cast<__int128>(z), &sum))
+      return p < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
     return saturate<T>(sum);
   } else {
     const unsigned __int128 p = static_cast<unsigned __int128>(x) * y + z;
@@ -341,18 +351,29 @@ T host_integer(int fn, T x, T y) {
   using U = std::make_unsigned_t<T>;
   const Wide<T> wx = x, wy = y;
   switch (fn) {
-    case 0: return x == 0 ? static_cast<T>(bits) : static_cast<T>(std::countr_zero(static_cast<U>(x)));
-    case 1: return static_cast<T>((wx * wy) >> bits);
-    case 2: return static_cast<T>(std::rotl(static_cast<U>(x), static_cast<int>(static_cast<U>(y) % bits)));
-    case 3: return saturate<T>(static_cast<__int128>(x) + static_cast<__int128>(y));
-    case 4: return saturate<T>(static_cast<__int128>(x) - static_cast<__int128>(y));
-    case 5: return static_cast<T>(x > y ? static_cast<U>(static_cast<U>(x) - static_cast<U>(y))
-                                        : static_cast<U>(static_cast<U>(y) - static_cast<U>(x)));
-    case 6: return static_cast<T>((wx + wy) >> 1);
-    case 7: return static_cast<T>((wx + wy + 1) >> 1);
+    case 0:
+      return x == 0 ? static_cast<T>(bits) : static_cast<T>(std::countr_zero(static_cast<U>(x)));
+    case 1:
+      return static_cast<T>((wx * wy) >> bits);
+    case 2:
+      return static_cast<T>(
+          std::rotl(static_cast<U>(x), static_cast<int>(static_cast<U>(y) % bits)));
+    case 3:
+      return saturate<T>(static_cast<__int128>(x) + static_cast<__int128>(y));
+    case 4:
+      return saturate<T>(static_cast<__int128>(x) - static_cast<__int128>(y));
+    case 5:
+      return static_cast<T>(x > y ? static_cast<U>(static_cast<U>(x) - static_cast<U>(y))
+                                  : static_cast<U>(static_cast<U>(y) - static_cast<U>(x)));
+    case 6:
+      return static_cast<T>((wx + wy) >> 1);
+    case 7:
+      return static_cast<T>((wx + wy + 1) >> 1);
     // mad_hi(x, y, y): the sum wraps, as OpenCL's does (added unsigned: no host overflow).
-    case 8: return static_cast<T>(static_cast<U>(static_cast<U>((wx * wy) >> bits) + static_cast<U>(y)));
-    case 9: return host_mad_sat<T>(x, y, x);
+    case 8:
+      return static_cast<T>(static_cast<U>(static_cast<U>((wx * wy) >> bits) + static_cast<U>(y)));
+    case 9:
+      return host_mad_sat<T>(x, y, x);
   }
   return 0;
 }
@@ -372,16 +393,36 @@ KernelDef integer_builtin_kernel(int fn) {
     const Val<T> x = xs[i], y = ys[i];
     Val<T> r = x;
     switch (fn) {
-      case 0: r = ctz(x); break;
-      case 1: r = mul_hi(x, y); break;
-      case 2: r = rotate(x, y); break;
-      case 3: r = add_sat(x, y); break;
-      case 4: r = sub_sat(x, y); break;
-      case 5: r = abs_diff(x, y); break;
-      case 6: r = hadd(x, y); break;
-      case 7: r = rhadd(x, y); break;
-      case 8: r = mad_hi(x, y, y); break;
-      case 9: r = mad_sat(x, y, x); break;
+      case 0:
+        r = ctz(x);
+        break;
+      case 1:
+        r = mul_hi(x, y);
+        break;
+      case 2:
+        r = rotate(x, y);
+        break;
+      case 3:
+        r = add_sat(x, y);
+        break;
+      case 4:
+        r = sub_sat(x, y);
+        break;
+      case 5:
+        r = abs_diff(x, y);
+        break;
+      case 6:
+        r = hadd(x, y);
+        break;
+      case 7:
+        r = rhadd(x, y);
+        break;
+      case 8:
+        r = mad_hi(x, y, y);
+        break;
+      case 9:
+        r = mad_sat(x, y, x);
+        break;
     }
     z[i] = r + a - a;
   });
@@ -394,8 +435,14 @@ void check_integer_builtins() {
   using L = std::numeric_limits<T>;
   std::vector<T> x = test::random_data<T>(301, 11);
   std::vector<T> y = test::random_data<T>(301, 12);
-  const T edges[] = {0, 1, L::max(), L::min(), static_cast<T>(L::max() - 1), static_cast<T>(L::min() + 1),
-                     static_cast<T>(-1), 7};
+  const T edges[] = {0,
+                     1,
+                     L::max(),
+                     L::min(),
+                     static_cast<T>(L::max() - 1),
+                     static_cast<T>(L::min() + 1),
+                     static_cast<T>(-1),
+                     7};
   std::size_t e = 0;
   for (T a : edges)
     for (T b : edges) {
@@ -427,7 +474,8 @@ void check_integer_builtins() {
 
 }  // namespace
 
-TEST_CASE("integer builtins (ctz, mul_hi, rotate, saturating, hadd, mad_hi, mad_sat) on every type") {
+TEST_CASE(
+    "integer builtins (ctz, mul_hi, rotate, saturating, hadd, mad_hi, mad_sat) on every type") {
   check_integer_builtins<std::int8_t>();
   check_integer_builtins<std::uint8_t>();
   check_integer_builtins<std::int16_t>();

@@ -69,7 +69,8 @@ TEST_CASE("2D naive transpose") {
     Specialization spec;
     if (static_wg) spec.workgroup = WorkGroup{8, 8};
     Kernel k = test::compile_checked(def, spec);
-    for (auto [rows, cols] : {std::pair<std::size_t, std::size_t>{1, 1}, {16, 16}, {17, 33}, {100, 7}}) {
+    for (auto [rows, cols] :
+         {std::pair<std::size_t, std::size_t>{1, 1}, {16, 16}, {17, 33}, {100, 7}}) {
       CAPTURE(static_wg);
       CAPTURE(rows);
       CAPTURE(cols);
@@ -92,8 +93,11 @@ TEST_CASE("2D naive transpose") {
 TEST_CASE("naive and tiled matmul match the C++ reference") {
   auto& rt = test::runtime();
   Kernel naive = test::compile_checked(examples::naive_matmul());
-  Kernel tiled = test::compile_checked(examples::tiled_matmul(tile), test::static_workgroup(WorkGroup{tile, tile}));
-  struct Size { std::size_t n, p, m; };
+  Kernel tiled = test::compile_checked(examples::tiled_matmul(tile),
+                                       test::static_workgroup(WorkGroup{tile, tile}));
+  struct Size {
+    std::size_t n, p, m;
+  };
   for (Size s : {Size{1, 1, 1}, Size{16, 16, 16}, Size{37, 45, 29}, Size{64, 32, 48}}) {
     CAPTURE(s.n);
     CAPTURE(s.p);
@@ -138,9 +142,13 @@ TEST_CASE("3D index test: every work-item writes its Cartesian global, local and
   });
   auto def = kb.finish();
   auto& rt = test::runtime();
-  struct Case { NDRange nd; WorkGroup wg; };
-  for (const Case& c : {Case{NDRange{5, 3, 2}, WorkGroup{2, 2, 2}}, Case{NDRange{8, 4, 4}, WorkGroup{4, 2, 2}},
-                        Case{NDRange{7, 1, 3}, WorkGroup{4, 1, 2}}}) {
+  struct Case {
+    NDRange nd;
+    WorkGroup wg;
+  };
+  for (const Case& c :
+       {Case{NDRange{5, 3, 2}, WorkGroup{2, 2, 2}}, Case{NDRange{8, 4, 4}, WorkGroup{4, 2, 2}},
+        Case{NDRange{7, 1, 3}, WorkGroup{4, 1, 2}}}) {
     CAPTURE(c.nd.to_string());
     Kernel k = test::compile_checked(def, test::static_workgroup(c.wg));
     const std::size_t total = c.nd.total();
@@ -162,12 +170,17 @@ TEST_CASE("3D index test: every work-item writes its Cartesian global, local and
             expected[3 + d] = static_cast<std::int64_t>(id[d] % c.wg[d]);
             expected[6 + d] = static_cast<std::int64_t>(id[d] / c.wg[d]);
           }
-          expected[9] = expected[3] + static_cast<std::int64_t>(c.wg[0]) * (expected[4] + static_cast<std::int64_t>(c.wg[1]) * expected[5]);
-          expected[10] = expected[6] + static_cast<std::int64_t>(groups[0]) * (expected[7] + static_cast<std::int64_t>(groups[1]) * expected[8]);
+          expected[9] =
+              expected[3] + static_cast<std::int64_t>(c.wg[0]) *
+                                (expected[4] + static_cast<std::int64_t>(c.wg[1]) * expected[5]);
+          expected[10] =
+              expected[6] + static_cast<std::int64_t>(groups[0]) *
+                                (expected[7] + static_cast<std::int64_t>(groups[1]) * expected[8]);
           expected[11] = static_cast<std::int64_t>(groups[0] * groups[1] * groups[2]);
           expected[12] = static_cast<std::int64_t>(c.wg.total());
           expected[13] = static_cast<std::int64_t>(lin_ref);
-          for (std::size_t f = 0; f < fields; ++f) wrong += got[lin_ref * fields + f] != expected[f];
+          for (std::size_t f = 0; f < fields; ++f)
+            wrong += got[lin_ref * fields + f] != expected[f];
         }
     CHECK(wrong == 0);
   }
@@ -226,7 +239,8 @@ TEST_CASE("large private arrays: chosen workgroups fit, oversized ones are a Use
   kb.if_(kb.in_ndrange(), [&] { out[i] = sum.get(); });
   auto def = kb.finish();
   Kernel k = test::compile_checked(def);
-  CHECK(k.workgroup_for(NDRange{4096}).total() * len * 4 <= detail::default_thread_stack_bytes() / 2);
+  CHECK(k.workgroup_for(NDRange{4096}).total() * len * 4 <=
+        detail::default_thread_stack_bytes() / 2);
   auto& rt = test::runtime();
   const std::size_t n = 1000;
   auto buf = rt.zeros<float>(n);
@@ -236,11 +250,12 @@ TEST_CASE("large private arrays: chosen workgroups fit, oversized ones are a Use
   float base = 0;
   for (std::int64_t j = 0; j < len; ++j) base += static_cast<float>(j % 7);
   std::size_t wrong = 0;
-  for (std::size_t x = 0; x < n; ++x) wrong += got[x] != base + static_cast<float>(len * static_cast<std::int64_t>(x % 3));
+  for (std::size_t x = 0; x < n; ++x)
+    wrong += got[x] != base + static_cast<float>(len * static_cast<std::int64_t>(x % 3));
   CHECK(wrong == 0);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, WorkGroup{4096}, buf),
-                       doctest::Contains("workgroup (4096,) would keep 4096 x 8192 = 33554432 bytes"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{n}, WorkGroup{4096}, buf),
+      doctest::Contains("workgroup (4096,) would keep 4096 x 8192 = 33554432 bytes"), UserError);
   CHECK_THROWS_WITH_AS(test::jit().compile(def, test::static_workgroup(WorkGroup{4096})),
                        doctest::Contains("static workgroup (4096,) would keep 4096 x 8192"),
                        UserError);
@@ -250,5 +265,6 @@ TEST_CASE("large private arrays: chosen workgroups fit, oversized ones are a Use
   h(0) = 1.0f;
   o[0] = h(0);
   CHECK_THROWS_WITH_AS(test::jit().compile(huge.finish()),
-                       doctest::Contains("one work-item alone would keep 8388608 bytes"), UserError);
+                       doctest::Contains("one work-item alone would keep 8388608 bytes"),
+                       UserError);
 }

@@ -53,9 +53,9 @@ TEST_CASE("print: the format is checked against the arguments when the kernel is
       {"print of kernel 'print_errors': format \"%d %d\n\" has 2 conversion(s) but 1 argument(s)"});
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "no conversion\n", 3); },
                     {"0 conversion(s) but 1 argument(s)"});
-  check_print_error([](KernelBuilder& kb, auto) { print(kb, "i=%d\n", kb.global_index()); },
-                    {"argument 1 (i64) for %d", "expected a signed integer of at most 32 bits",
-                     "%ld"});
+  check_print_error(
+      [](KernelBuilder& kb, auto) { print(kb, "i=%d\n", kb.global_index()); },
+      {"argument 1 (i64) for %d", "expected a signed integer of at most 32 bits", "%ld"});
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "%d %ld\n", 1, kb.lit(2)); },
                     {"argument 2 (i32) for %ld", "64 bits"});
   check_print_error([](KernelBuilder& kb, auto out) { print(kb, "%d\n", out[0]); },
@@ -84,10 +84,12 @@ TEST_CASE("print: the format is checked against the arguments when the kernel is
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "100%\n"); }, {"conversion"});
   check_print_error([](KernelBuilder& kb, auto) { print(kb, "50%"); },
                     {"ends inside a conversion"});
-  check_print_error([](KernelBuilder& kb, auto) {
-    KernelBuilder other("other");
-    print(kb, "%d\n", other.lit(1));
-  }, {"print argument 1", "another kernel"});
+  check_print_error(
+      [](KernelBuilder& kb, auto) {
+        KernelBuilder other("other");
+        print(kb, "%d\n", other.lit(1));
+      },
+      {"print argument 1", "another kernel"});
 }
 
 TEST_CASE("print: lowers to OpenCL.std printf with a constant format, valid SPIR-V") {
@@ -105,8 +107,7 @@ TEST_CASE("print: lowers to OpenCL.std printf with a constant format, valid SPIR
 
 TEST_CASE("print: the kernels' text reaches stdout by synchronize, in the host's order") {
   std::string out;
-  const int status = test::run_command(
-      "(timeout 300 " SPVJIT_PRINT_PROBE " 2>/dev/null)", out);
+  const int status = test::run_command("(timeout 300 " SPVJIT_PRINT_PROBE " 2>/dev/null)", out);
   INFO("spvjit_print_probe output:\n", out);
   REQUIRE(status == 0);
   const auto all = lines(out);
@@ -116,8 +117,8 @@ TEST_CASE("print: the kernels' text reaches stdout by synchronize, in the host's
   for (const auto& l : all) {
     if (l.rfind("== ", 0) == 0) headers.push_back(l);
   }
-  CHECK(headers == std::vector<std::string>{"== types", "== items", "== condition", "== function",
-                                            "== end"});
+  CHECK(headers ==
+        std::vector<std::string>{"== types", "== items", "== condition", "== function", "== end"});
   CHECK(section(all, "types") ==
         std::vector<std::string>{
             "i32=-7 u32=4000000000 i64=-9000000000 u64=18000000000000000000",

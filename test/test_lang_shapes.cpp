@@ -57,9 +57,7 @@ KernelDef scale_2d(Layout layout) {
     A = kb.param<ConstArray<float, 2>>("A");
   }
   const auto i = kb.global_index(0), j = kb.global_index(1);
-  kb.if_(i < size(B, 0) && j < size(B, 1), [&] {
-    B(i, j) = A(i, j) * 10.0f + cast<float>(i);
-  });
+  kb.if_(i < size(B, 0) && j < size(B, 1), [&] { B(i, j) = A(i, j) * 10.0f + cast<float>(i); });
   return kb.finish();
 }
 
@@ -106,8 +104,9 @@ TEST_CASE("size and length of array parameters in 1 to 3 dimensions, and length 
   }
 }
 
-TEST_CASE("length of a pointer parameter guards a padded launch, checked, inbounds() and with "
-          "checks off") {
+TEST_CASE(
+    "length of a pointer parameter guards a padded launch, checked, inbounds() and with "
+    "checks off") {
   auto& rt = test::runtime();
   JitOptions off;
   off.disk_cache = false;
@@ -173,13 +172,15 @@ TEST_CASE("a wrong shape at launch is a UserError naming the parameter") {
   auto A = rt.zeros<float>(12);
   auto B = rt.zeros<float>(12);
   const NDRange nd{4, 3};
-  CHECK_THROWS_WITH_AS(k.launch(nd, shaped(B, {4, 4}), shaped(A, {4, 3})),
-                       doctest::Contains("argument 0 'B': the shape (4, 4) does not match the 12 f32 passed"),
-                       UserError);
-  CHECK_THROWS_WITH_AS(k.launch(nd, shaped(B, {4, 3}), A),
-                       doctest::Contains("argument 1 'A': expected global const f32[2-d], memory with 2 "
-                                         "extents (shaped(memory, {n0, n1})), got memory without a shape"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(nd, shaped(B, {4, 4}), shaped(A, {4, 3})),
+      doctest::Contains("argument 0 'B': the shape (4, 4) does not match the 12 f32 passed"),
+      UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(nd, shaped(B, {4, 3}), A),
+      doctest::Contains("argument 1 'A': expected global const f32[2-d], memory with 2 "
+                        "extents (shaped(memory, {n0, n1})), got memory without a shape"),
+      UserError);
   CHECK_THROWS_WITH_AS(k.launch(nd, shaped(B, {4, 3}), shaped(A, 2, 2, 3)),
                        doctest::Contains("argument 1 'A'"), UserError);
   CHECK_THROWS_WITH_AS(k.launch(nd, shaped(B, {4, 3}), shaped(A, 4, -3)),
@@ -207,7 +208,8 @@ TEST_CASE("an index past an array parameter's extent is a BoundsError naming the
   Kernel k = test::jit().compile(kb.finish());
   auto buffer = rt.zeros<float>(12);
   k.launch(NDRange{1}, shaped(buffer, {3, 4}));
-  CHECK_THROWS_WITH_AS(rt.synchronize(), doctest::Contains("A(0, 4) is out of bounds: A is viewed as (3, 4)"),
+  CHECK_THROWS_WITH_AS(rt.synchronize(),
+                       doctest::Contains("A(0, 4) is out of bounds: A is viewed as (3, 4)"),
                        BoundsError);
   CHECK(buffer.to_vector() == std::vector<float>(12, 0.0f));
 }
@@ -345,15 +347,18 @@ TEST_CASE("device functions on vectors check their arguments and results") {
   KernelBuilder kb("vector_function_errors");
   auto in = kb.param<Const<float>>("in");
   CHECK_THROWS_WITH_AS((device_function<Vec<float, 4>(Vec<float, 4>)>(
-                           kb, "widens", [&](Vec<float, 4> v) { return make_vec(v[0], v[1], v[2], v[3], v[0], v[1], v[2], v[3]); })),
+                           kb, "widens",
+                           [&](Vec<float, 4> v) {
+                             return make_vec(v[0], v[1], v[2], v[3], v[0], v[1], v[2], v[3]);
+                           })),
                        doctest::Contains("expected f32x4, got f32x8"), UserError);
   const auto outside = vload<4>(in, 0);
   CHECK_THROWS_WITH_AS((device_function<Vec<float, 4>(Vec<float, 4>)>(
                            kb, "captures", [&](Vec<float, 4>) { return outside; })),
                        doctest::Contains("another function"), UserError);
   // The failed functions left the kernel buildable.
-  auto twice = device_function<Vec<float, 2>(Vec<float, 2>)>(kb, "twice",
-                                                             [&](Vec<float, 2> v) { return v + v; });
+  auto twice = device_function<Vec<float, 2>(Vec<float, 2>)>(
+      kb, "twice", [&](Vec<float, 2> v) { return v + v; });
   CHECK(twice(vload<2>(in, 0)).lanes() == 2);
   CHECK_NOTHROW(kb.finish());
 }
@@ -363,11 +368,13 @@ TEST_CASE("device functions take and return vectors of bool") {
   KernelBuilder kb("bool_vector_function");
   auto out = kb.param<Global<std::int32_t>>("out");
   auto in = kb.param<Const<float>>("in");
-  auto flip = device_function<Vec<bool, 4>(Vec<bool, 4>)>(kb, "flip",
-                                                          [&](Vec<bool, 4> v) { return !v; });
+  auto flip =
+      device_function<Vec<bool, 4>(Vec<bool, 4>)>(kb, "flip", [&](Vec<bool, 4> v) { return !v; });
   kb.if_(kb.global_index() == 0, [&] {
     auto mask = flip(vload<4>(in, 0) > 2.0f);
-    vstore(out, 0, select(mask, Vec<std::int32_t, 4>::splat(kb.lit(1)), Vec<std::int32_t, 4>::splat(kb.lit(0))));
+    vstore(out, 0,
+           select(mask, Vec<std::int32_t, 4>::splat(kb.lit(1)),
+                  Vec<std::int32_t, 4>::splat(kb.lit(0))));
   });
   Kernel k = test::compile_checked(kb.finish());
   auto In = rt.upload(iota_floats(4));

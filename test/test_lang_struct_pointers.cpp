@@ -61,7 +61,9 @@ using namespace struct_pointers_test;
 namespace {
 
 template <class R, class V>
-concept Assignable = requires(R r, V v) { r = v; };
+concept Assignable = requires(R r, V v) {
+  r = v;
+};
 
 std::vector<float> floats(std::size_t n, float base) {
   std::vector<float> out(n);
@@ -91,8 +93,10 @@ static_assert(requires(StructRef<Path> p) {
 });
 // A store through `float*` compiles, through `const float*` it does not.
 static_assert(Assignable<decltype(std::declval<Global<float>>()[0]), Val<float>>);
-static_assert(!Assignable<decltype(std::declval<StructVal<Tagged>>().get(&Tagged::values)[0]), Val<float>>);
-static_assert(!Assignable<decltype(std::declval<StructRef<Path>>()[&Path::points][0][&Point::x]), Val<float>>);
+static_assert(
+    !Assignable<decltype(std::declval<StructVal<Tagged>>().get(&Tagged::values)[0]), Val<float>>);
+static_assert(!Assignable<decltype(std::declval<StructRef<Path>>()[&Path::points][0][&Point::x]),
+                          Val<float>>);
 
 TEST_CASE("struct pointers: layouts of pointer members follow offsetof, padding and size") {
   const auto& seg = *struct_layout<Segment>();
@@ -117,18 +121,21 @@ TEST_CASE("struct pointers: layouts of pointer members follow offsetof, padding 
   CHECK(holder.fields()[1].offset == offsetof(Holder, inner));
   CHECK(holder.fields()[2].offset == offsetof(Holder, counts));
   CHECK(holder.fields()[3].offset == offsetof(Holder, last));
-  const std::vector<StructLeaf> leaves = {{0, Scalar::U8, false},
-                                          {offsetof(Holder, inner) + offsetof(Tagged, tag), Scalar::I32, false},
-                                          {offsetof(Holder, inner) + offsetof(Tagged, values), Scalar::F32, true},
-                                          {offsetof(Holder, counts), Scalar::I32, true},
-                                          {offsetof(Holder, last), Scalar::I16, false}};
+  const std::vector<StructLeaf> leaves = {
+      {0, Scalar::U8, false},
+      {offsetof(Holder, inner) + offsetof(Tagged, tag), Scalar::I32, false},
+      {offsetof(Holder, inner) + offsetof(Tagged, values), Scalar::F32, true},
+      {offsetof(Holder, counts), Scalar::I32, true},
+      {offsetof(Holder, last), Scalar::I16, false}};
   CHECK(holder.leaves() == leaves);
   CHECK(holder.first_pointer_member() == "Holder::inner.values");
   CHECK(holder.describe() ==
         "struct Holder{u8,struct Tagged{i32,global const f32*},global i32*,i16} (40 bytes)");
 
-  CHECK(struct_layout<Path>()->describe() == "struct Path{global const struct Point*,i32,f32} (16 bytes)");
-  CHECK(struct_layout<Node>()->describe() == "struct Node{f32,global const struct Node*} (16 bytes)");
+  CHECK(struct_layout<Path>()->describe() ==
+        "struct Path{global const struct Point*,i32,f32} (16 bytes)");
+  CHECK(struct_layout<Node>()->describe() ==
+        "struct Node{f32,global const struct Node*} (16 bytes)");
   CHECK(struct_layout<Node>()->fields()[1].offset == offsetof(Node, next));
   CHECK(struct_layout<Point>()->first_pointer_member().empty());
 
@@ -138,11 +145,14 @@ TEST_CASE("struct pointers: layouts of pointer members follow offsetof, padding 
   (void)kb.param<Const<Node>>("nodes");
   (void)kb.param<Path>("path");
   const std::string ir = kb.to_string();
-  CHECK(ir.find("%struct.Tagged = type { i32, [4 x i8], float addrspace(1)* }") != std::string::npos);
-  CHECK(ir.find("%struct.Holder = type { i8, [7 x i8], %struct.Tagged, i32 addrspace(1)*, i16, [6 x i8] }") !=
+  CHECK(ir.find("%struct.Tagged = type { i32, [4 x i8], float addrspace(1)* }") !=
         std::string::npos);
-  CHECK(ir.find("%struct.Node = type { float, [4 x i8], %struct.Node addrspace(1)* }") != std::string::npos);
-  CHECK(ir.find("%struct.Path = type { %struct.Point addrspace(1)*, i32, float }") != std::string::npos);
+  CHECK(ir.find("%struct.Holder = type { i8, [7 x i8], %struct.Tagged, i32 addrspace(1)*, i16, [6 "
+                "x i8] }") != std::string::npos);
+  CHECK(ir.find("%struct.Node = type { float, [4 x i8], %struct.Node addrspace(1)* }") !=
+        std::string::npos);
+  CHECK(ir.find("%struct.Path = type { %struct.Point addrspace(1)*, i32, float }") !=
+        std::string::npos);
   CHECK(ir.find("%struct.Point = type { float, float }") != std::string::npos);
 }
 
@@ -157,7 +167,8 @@ TEST_CASE("struct pointers: a by-value struct's pointer is read and written by t
     kb.for_(0, seg.get(&Segment::n), [&](Val<std::int64_t> k) { sum += cast<double>(d[k]); });
     out[i] = sum * seg.get(&Segment::scale);
     // A store through `float*`: past the n elements summed, so no work-item reads it.
-    kb.if_(i < seg.get(&Segment::n), [&] { seg[&Segment::data][seg.get(&Segment::n) + i] = d[i] * 2.0f; });
+    kb.if_(i < seg.get(&Segment::n),
+           [&] { seg[&Segment::data][seg.get(&Segment::n) + i] = d[i] * 2.0f; });
   });
   Kernel k = test::compile_checked(kb.finish());
   CHECK(k.params()[1].describe() == "struct Segment{global f32*,i64,f64} (24 bytes)");
@@ -191,9 +202,8 @@ TEST_CASE("struct pointers: an array of structs, each pointing into another Shar
   auto i = kb.global_index();
   kb.if_(kb.in_ndrange(), [&] {
     auto sum = kb.var(0.0);
-    kb.for_(0, segs[i][&Segment::n], [&](Val<std::int64_t> k) {
-      sum += cast<double>(segs[i][&Segment::data][k]);
-    });
+    kb.for_(0, segs[i][&Segment::n],
+            [&](Val<std::int64_t> k) { sum += cast<double>(segs[i][&Segment::data][k]); });
     out[i] = sum * segs[i][&Segment::scale];
   });
   Kernel k = test::compile_checked(kb.finish());
@@ -258,7 +268,8 @@ TEST_CASE("struct pointers: nested structs holding pointers, whole-struct copies
   for (std::size_t j = 0; j < count; ++j) {
     CAPTURE(j);
     const float a = values.data()[2 * j], b = values.data()[2 * j + 1];
-    CHECK(counts.data()[j] == static_cast<std::int32_t>(a + b) + static_cast<std::int32_t>(100 * j));
+    CHECK(counts.data()[j] ==
+          static_cast<std::int32_t>(a + b) + static_cast<std::int32_t>(100 * j));
     CHECK(got[j].last == static_cast<std::int16_t>(b));
     CHECK(got[j].inner.values == host[j].inner.values);  // the pointers come back untouched
     CHECK(got[j].counts == host[j].counts);
@@ -275,9 +286,8 @@ TEST_CASE("struct pointers: structs pointing to structs, and a linked list of on
   kb.if_(kb.in_ndrange(), [&] {
     auto points = paths[i][&Path::points];
     auto length = kb.var(0.0f);
-    kb.for_(0, paths[i][&Path::count], [&](Val<std::int32_t> k) {
-      length += points[k][&Point::x] * points[k][&Point::y];
-    });
+    kb.for_(0, paths[i][&Path::count],
+            [&](Val<std::int32_t> k) { length += points[k][&Point::x] * points[k][&Point::y]; });
     // Three hops down the list that starts at heads[i].
     Const<Node> node = heads;
     Val<std::int64_t> at = i;
@@ -299,7 +309,8 @@ TEST_CASE("struct pointers: structs pointing to structs, and a linked list of on
   auto points = shared_copy(host_points);
   std::vector<Path> host_paths(count);
   for (std::size_t j = 0; j < count; ++j) {
-    host_paths[j] = {points.data() + j, static_cast<std::int32_t>(j + 1), 0.5f * static_cast<float>(j)};
+    host_paths[j] = {points.data() + j, static_cast<std::int32_t>(j + 1),
+                     0.5f * static_cast<float>(j)};
   }
   auto paths_buf = test::runtime().upload(host_paths);
   // A pool of nodes: heads[j] -> pool[j] -> pool[(j + 1) % count].

@@ -30,11 +30,11 @@ struct Inner {
 SPVJIT_STRUCT(Inner, tag, weight)
 
 struct Outer {
-  std::uint8_t flag;       // then 3 bytes of padding
-  Inner inner;             // at 4
-  float v[3];              // at 12
-  std::int64_t count;      // at 24
-  std::uint16_t last;      // at 32, then tail padding to 40
+  std::uint8_t flag;   // then 3 bytes of padding
+  Inner inner;         // at 4
+  float v[3];          // at 12
+  std::int64_t count;  // at 24
+  std::uint16_t last;  // at 32, then tail padding to 40
 };
 SPVJIT_STRUCT(Outer, flag, inner, v, count, last)
 
@@ -91,16 +91,22 @@ using namespace structs_test;
 
 static_assert(KernelStruct<Particle> && KernelElement<Particle> && !KernelScalar<Particle>);
 static_assert(!KernelStruct<float> && KernelElement<float>);
-static_assert(requires(Runtime& rt) { rt.allocate<Particle>(4); });
+static_assert(requires(Runtime & rt) { rt.allocate<Particle>(4); });
 
 namespace {
 
 template <class S>
-concept MemberAssignable = requires(S s, Val<float> x) { s[&Particle::x] = x; };
+concept MemberAssignable = requires(S s, Val<float> x) {
+  s[&Particle::x] = x;
+};
 template <class R, class V>
-concept Assignable = requires(R r, V v) { r = v; };
+concept Assignable = requires(R r, V v) {
+  r = v;
+};
 template <class R, class V>
-concept PlusAssignable = requires(const R& r, V v) { r += v; };
+concept PlusAssignable = requires(const R& r, V v) {
+  r += v;
+};
 
 std::vector<Particle> particles(std::size_t n) {
   std::vector<Particle> out(n);
@@ -132,9 +138,9 @@ TEST_CASE("structs: layouts follow the C++ compiler's offsets, padding and size"
   CHECK(o.fields()[3].offset == offsetof(Outer, count));
   CHECK(o.fields()[4].offset == offsetof(Outer, last));
   CHECK(o.describe() == "struct Outer{u8,struct Inner{i16,f32},f32[3],i64,u16} (40 bytes)");
-  const std::vector<StructLeaf> leaves = {
-      {0, Scalar::U8},   {4, Scalar::I16},  {8, Scalar::F32},  {12, Scalar::F32},
-      {16, Scalar::F32}, {20, Scalar::F32}, {24, Scalar::I64}, {32, Scalar::U16}};
+  const std::vector<StructLeaf> leaves = {{0, Scalar::U8},   {4, Scalar::I16},  {8, Scalar::F32},
+                                          {12, Scalar::F32}, {16, Scalar::F32}, {20, Scalar::F32},
+                                          {24, Scalar::I64}, {32, Scalar::U16}};
   CHECK(o.leaves() == leaves);
 
   CHECK(struct_layout<Odd>()->size() == 6);
@@ -152,8 +158,8 @@ TEST_CASE("structs: the kernel's struct type has the C++ offsets, checked when b
   const std::string ir = kb.to_string();
   // u8, 3 bytes of padding, Inner (i16, 2 bytes, f32), f32[3], i64, u16, 6 bytes of tail.
   CHECK(ir.find("%struct.Inner = type { i16, [2 x i8], float }") != std::string::npos);
-  CHECK(ir.find("%struct.Outer = type { i8, [3 x i8], %struct.Inner, [3 x float], i64, i16, [6 x i8] }") !=
-        std::string::npos);
+  CHECK(ir.find("%struct.Outer = type { i8, [3 x i8], %struct.Inner, [3 x float], i64, i16, [6 x "
+                "i8] }") != std::string::npos);
 
   KernelBuilder packed("packed_layout");
   CHECK_THROWS_WITH_AS(packed.param<Global<Packed>>("ps"),
@@ -298,7 +304,8 @@ TEST_CASE("structs: arrays of structs as members: layout, members, element and w
   CHECK(b.fields()[3].offset == offsetof(Box, nei));
   CHECK(b.fields()[3].array);
   CHECK(b.fields()[3].count == 3);
-  CHECK(b.describe() == "struct Box{i32,i64,i32,struct Neighbour{i32,i32,i32,i32,i64}[3]} (96 bytes)");
+  CHECK(b.describe() ==
+        "struct Box{i32,i64,i32,struct Neighbour{i32,i32,i32,i32,i64}[3]} (96 bytes)");
   REQUIRE(b.leaves().size() == 3 + 3 * 5);
   CHECK(b.leaves()[3] == StructLeaf{24, Scalar::I32});
   CHECK(b.leaves()[8] == StructLeaf{48, Scalar::I32});
@@ -313,17 +320,21 @@ TEST_CASE("structs: arrays of structs as members: layout, members, element and w
   kb.if_(kb.in_ndrange(), [&] {
     out[i] = in[i];  // the whole struct, its array of structs included
     auto o = out[i];
-    o[&Box::nei][1][&Neighbour::number] = in[i][&Box::nei][0].get(&Neighbour::number) + in[i].get(&Box::nn);
-    o[&Box::nei][2][&Neighbour::offset] = q[&Box::nei][2].get(&Neighbour::offset) + in[i].get(&Box::offset);
+    o[&Box::nei][1][&Neighbour::number] =
+        in[i][&Box::nei][0].get(&Neighbour::number) + in[i].get(&Box::nn);
+    o[&Box::nei][2][&Neighbour::offset] =
+        q[&Box::nei][2].get(&Neighbour::offset) + in[i].get(&Box::offset);
     o[&Box::nei][0] = q[&Box::nei][1];  // one element, from a by-value struct
     auto copy = kb.var(in[i][&Box::nei][2]);
     copy[&Neighbour::x] = copy[&Neighbour::x] * 10;
     o[&Box::nei][2][&Neighbour::y] = copy.get(&Neighbour::x);
   });
-  CHECK(kb.to_string().find("%struct.Box = type { i32, [4 x i8], i64, i32, [4 x i8], [3 x %struct.Neighbour] }") !=
+  CHECK(kb.to_string().find(
+            "%struct.Box = type { i32, [4 x i8], i64, i32, [4 x i8], [3 x %struct.Neighbour] }") !=
         std::string::npos);
   CHECK_THROWS_WITH_AS((void)out[0][&Box::nei][3],
-                       doctest::Contains("index 3 is out of bounds: the array holds 3 elements"), UserError);
+                       doctest::Contains("index 3 is out of bounds: the array holds 3 elements"),
+                       UserError);
   Kernel k = test::compile_checked(kb.finish());
   auto& rt = test::runtime();
   const std::size_t n = 11;
@@ -333,7 +344,9 @@ TEST_CASE("structs: arrays of structs as members: layout, members, element and w
   };
   std::vector<Box> host(n);
   for (std::size_t j = 0; j < n; ++j) {
-    host[j] = Box{static_cast<std::int32_t>(j), static_cast<std::int64_t>(j) << 33, static_cast<std::int32_t>(7 * j),
+    host[j] = Box{static_cast<std::int32_t>(j),
+                  static_cast<std::int64_t>(j) << 33,
+                  static_cast<std::int32_t>(7 * j),
                   {neighbour(j, 0), neighbour(j, 1), neighbour(j, 2)}};
   }
   const Box host_q{-1, -2, -3, {neighbour(100, 0), neighbour(100, 1), neighbour(100, 2)}};
@@ -369,13 +382,16 @@ TEST_CASE("structs: device functions take structs and return a struct or several
   auto a = kb.param<Const<Point>>("a");
   auto b = kb.param<Const<Point>>("b");
   auto divmod = device_function<std::tuple<std::int32_t, std::int32_t>(std::int32_t, std::int32_t)>(
-      kb, "divmod", [&](Val<std::int32_t> x, Val<std::int32_t> y) { return std::tuple{x / y, x % y}; });
-  auto mid = device_function<Point(Point, Point)>(kb, "mid", [&](StructVal<Point> p, StructVal<Point> q) {
-    auto m = kb.var(p);
-    m[&Point::x] = (p.get(&Point::x) + q.get(&Point::x)) * 0.5f;
-    m[&Point::y] = (p.get(&Point::y) + q.get(&Point::y)) * 0.5f;
-    return m;
-  });
+      kb, "divmod", [&](Val<std::int32_t> x, Val<std::int32_t> y) {
+        return std::tuple{x / y, x % y};
+      });
+  auto mid =
+      device_function<Point(Point, Point)>(kb, "mid", [&](StructVal<Point> p, StructVal<Point> q) {
+        auto m = kb.var(p);
+        m[&Point::x] = (p.get(&Point::x) + q.get(&Point::x)) * 0.5f;
+        m[&Point::y] = (p.get(&Point::y) + q.get(&Point::y)) * 0.5f;
+        return m;
+      });
   auto i = kb.global_index();
   kb.if_(kb.in_ndrange(), [&] {
     out[i] = mid(a[i], b[i]);
@@ -428,8 +444,10 @@ TEST_CASE("structs: device functions mix structs, vectors and scalars in argumen
         const Val<float> x = p.get(&Point::x), y = p.get(&Point::y);
         return make_vec(x, y, x * f, y * f);
       });
-  auto split = device_function<std::tuple<float, float>(Vec<float, 4>)>(
-      kb, "split", [&](Vec<float, 4> v) { return std::tuple{reduce_add(v), v[3]}; });
+  auto split =
+      device_function<std::tuple<float, float>(Vec<float, 4>)>(kb, "split", [&](Vec<float, 4> v) {
+        return std::tuple{reduce_add(v), v[3]};
+      });
   auto i = kb.global_index();
   kb.if_(kb.in_ndrange(), [&] {
     out[i] = shift(a[i], make_vec(kb.lit(1.0f), kb.lit(-2.0f)));
@@ -443,7 +461,8 @@ TEST_CASE("structs: device functions mix structs, vectors and scalars in argumen
   auto& rt = test::runtime();
   const std::size_t n = 9;
   std::vector<Point> ha(n);
-  for (std::size_t j = 0; j < n; ++j) ha[j] = {static_cast<float>(j) * 0.5f, 7.0f - static_cast<float>(j)};
+  for (std::size_t j = 0; j < n; ++j)
+    ha[j] = {static_cast<float>(j) * 0.5f, 7.0f - static_cast<float>(j)};
   auto ba = rt.upload(ha);
   auto bo = rt.zeros<Point>(n);
   auto bl = rt.zeros<float>(4 * n);
@@ -497,8 +516,8 @@ TEST_CASE("structs: a launch checks the C++ type of struct arguments") {
                        "Particle{f32,f32,i32,f64} (24 bytes), got a struct "
                        "SameShape{f32,f32,i32,f64} (24 bytes)",
                        UserError);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{4}, good, 1.0), doctest::Contains("argument 1 'q': expected struct Particle"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{4}, good, 1.0),
+                       doctest::Contains("argument 1 'q': expected struct Particle"), UserError);
   const Particle q4{0, 0, 0, 4.5};
   k.launch(NDRange{4}, good, q4);
   rt.synchronize();
@@ -514,7 +533,8 @@ TEST_CASE("structs: a launch checks the C++ type of struct arguments") {
   k.launch(NDRange{4}, view(big, 16, 4), q4);
   rt.synchronize();
   const auto all = big.to_vector();
-  for (std::size_t j = 0; j < all.size(); ++j) CHECK(all[j].mass == (j >= 16 && j < 20 ? 4.5 : 0.0));
+  for (std::size_t j = 0; j < all.size(); ++j)
+    CHECK(all[j].mass == (j >= 16 && j < 20 ? 4.5 : 0.0));
 }
 
 TEST_CASE("structs: array parameters with shapes and struct parameters in one kernel") {
@@ -560,15 +580,14 @@ TEST_CASE("structs: array parameters with shapes and struct parameters in one ke
   // Shapes are for arrays of scalars (GlobalArray<T, N> takes kernel scalars too); memory of
   // structs passes whole, and never for an array of floats.
   static_assert(!ShapeableMemory<Buffer<Particle>> && ShapeableMemory<Buffer<float>>);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, particles_buf, particles_buf, q_host,
-                                shaped(cm_buf, {n, 2})),
-                       doctest::Contains("argument 0 'grid': expected global f32[2-d], got "
-                                         "Buffer<struct Particle>"),
-                       UserError);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, shaped(grid_buf, {n, 2}), grid_buf, q_host,
-                                shaped(cm_buf, {n, 2})),
-                       doctest::Contains("argument 1 'ps': expected global struct Particle*"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{n}, particles_buf, particles_buf, q_host, shaped(cm_buf, {n, 2})),
+      doctest::Contains("argument 0 'grid': expected global f32[2-d], got "
+                        "Buffer<struct Particle>"),
+      UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{n}, shaped(grid_buf, {n, 2}), grid_buf, q_host, shaped(cm_buf, {n, 2})),
+      doctest::Contains("argument 1 'ps': expected global struct Particle*"), UserError);
 }
 
 TEST_CASE("structs: bounds checks count structs, not bytes") {
@@ -584,7 +603,8 @@ TEST_CASE("structs: bounds checks count structs, not bytes") {
   rt.synchronize();
   CHECK(buf.to_vector()[2].id == 7);
   k.launch(NDRange{1}, buf, std::int64_t{3});
-  CHECK_THROWS_WITH_AS(rt.synchronize(), doctest::Contains("ps[3] is out of bounds: ps holds 3 struct Particle"),
+  CHECK_THROWS_WITH_AS(rt.synchronize(),
+                       doctest::Contains("ps[3] is out of bounds: ps holds 3 struct Particle"),
                        BoundsError);
 }
 
@@ -619,13 +639,13 @@ TEST_CASE("structs: misuse is a UserError when the kernel is built") {
                        UserError);
   CHECK_THROWS_WITH_AS(store(gs, kb.lit<std::int64_t>(0), kb.lit(1.0f)),
                        doctest::Contains("the pointer points to struct Particle"), UserError);
-  CHECK_THROWS_WITH_AS(atomic_add(gs[0][&Particle::id], 1), doctest::Contains("atomics on struct members"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(atomic_add(gs[0][&Particle::id], 1),
+                       doctest::Contains("atomics on struct members"), UserError);
   static_assert(!MemberAssignable<StructVal<Particle>>);
   static_assert(MemberAssignable<StructVar<Particle>>);
   static_assert(!Assignable<StructRef<const Particle>, StructVal<Particle>>);
   static_assert(Assignable<StructRef<Particle>, StructVal<Particle>>);
   KernelBuilder local("struct_local");
-  CHECK_THROWS_WITH_AS(local.param<Local<Particle>>("l"), doctest::Contains("local memory of struct Particle"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(local.param<Local<Particle>>("l"),
+                       doctest::Contains("local memory of struct Particle"), UserError);
 }

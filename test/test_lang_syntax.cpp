@@ -55,17 +55,29 @@ struct Recorder {
 };
 
 template <class A, class B>
-concept plus_assignable = requires(const A& a, B b) { a += b; };
+concept plus_assignable = requires(const A& a, B b) {
+  a += b;
+};
 template <class A, class B>
-concept shift_assignable = requires(const A& a, B b) { a <<= b; };
+concept shift_assignable = requires(const A& a, B b) {
+  a <<= b;
+};
 template <class A, class B>
-concept and_assignable = requires(const A& a, B b) { a &= b; };
+concept and_assignable = requires(const A& a, B b) {
+  a &= b;
+};
 template <class A, class B>
-concept mod_assignable = requires(const A& a, B b) { a %= b; };
+concept mod_assignable = requires(const A& a, B b) {
+  a %= b;
+};
 template <class A, class B>
-concept bit_and = requires(const A& a, B b) { a & b; };
+concept bit_and = requires(const A& a, B b) {
+  a& b;
+};
 template <class A, class B>
-concept shift_right = requires(const A& a, B b) { a >> b; };
+concept shift_right = requires(const A& a, B b) {
+  a >> b;
+};
 
 }  // namespace
 
@@ -73,15 +85,18 @@ concept shift_right = requires(const A& a, B b) { a >> b; };
 
 static_assert(std::is_same_v<detail::loop_counter_t<int, int, int>, std::int64_t>);
 static_assert(std::is_same_v<detail::loop_counter_t<int, Val<std::int32_t>, int>, std::int32_t>);
-static_assert(std::is_same_v<detail::loop_counter_t<Var<std::uint16_t>, long, unsigned>, std::uint16_t>);
-static_assert(std::is_same_v<detail::loop_counter_t<Ref<const std::int8_t>, Val<std::int8_t>>, std::int8_t>);
-static_assert(!detail::LoopBound<float> && !detail::LoopBound<Val<float>> && !detail::LoopBound<bool>);
+static_assert(
+    std::is_same_v<detail::loop_counter_t<Var<std::uint16_t>, long, unsigned>, std::uint16_t>);
+static_assert(
+    std::is_same_v<detail::loop_counter_t<Ref<const std::int8_t>, Val<std::int8_t>>, std::int8_t>);
+static_assert(!detail::LoopBound<float> && !detail::LoopBound<Val<float>> &&
+              !detail::LoopBound<bool>);
 
 TEST_CASE("for_: plain C++ bounds, typed counters, negative and run-time steps") {
   KernelBuilder kb("loops_plain");
   auto out = kb.param<Global<std::int64_t>>("out");
   auto n = kb.param<std::int64_t>("n");          // 7
-  auto n32 = kb.param<std::int32_t>("n32");       // 7
+  auto n32 = kb.param<std::int32_t>("n32");      // 7
   auto step = kb.param<std::int64_t>("step");    // run-time step
   auto down = kb.param<std::int64_t>("down");    // a negative run-time step
   auto zero = kb.param<std::int64_t>("zero");    // 0
@@ -138,8 +153,8 @@ TEST_CASE("for_: plain C++ bounds, typed counters, negative and run-time steps")
 TEST_CASE("for_: Julia ranges first:last and first:step:last, to the type's limits") {
   KernelBuilder kb("loops_range");
   auto out = kb.param<Global<std::int64_t>>("out");
-  auto n = kb.param<std::int64_t>("n");    // 6
-  auto m8 = kb.param<std::int8_t>("m8");  // 127
+  auto n = kb.param<std::int64_t>("n");        // 6
+  auto m8 = kb.param<std::int8_t>("m8");       // 127
   auto step = kb.param<std::int64_t>("step");  // -3
   Recorder r(kb, out);
   kb.for_(range(1, n), [&](Val<std::int64_t> i) { r.visit(i); });
@@ -272,10 +287,13 @@ TEST_CASE("ternary: only the taken side runs, so a guarded read past the end is 
   auto len = kb.param<std::int64_t>("len");
   auto tid = kb.global_index();
   auto inside = tid < len;
-  auto bin = kb.ternary(inside, [&] { return in[tid]; }, [&] { return kb.lit(0.0f); });
-  auto scaled = kb.ternary(inside, [&] { return in[tid] * 2.0f; }, [] { return -1; });
+  auto bin = kb.ternary(
+      inside, [&] { return in[tid]; }, [&] { return kb.lit(0.0f); });
+  auto scaled = kb.ternary(
+      inside, [&] { return in[tid] * 2.0f; }, [] { return -1; });
   auto counter = kb.var<std::int32_t>(7);
-  auto plain = kb.ternary(!inside, [] { return 10; }, [&] { return counter; });
+  auto plain = kb.ternary(
+      !inside, [] { return 10; }, [&] { return counter; });
   out[tid] = bin + scaled;
   ints[tid] = plain;
   Kernel k = test::compile_checked(kb.finish());
@@ -300,7 +318,8 @@ TEST_CASE("ternary: only the taken side runs, so a guarded read past the end is 
 
 static_assert(std::is_same_v<detail::ternary_t<Val<float>, float>, float>);
 static_assert(std::is_same_v<detail::ternary_t<int, Ref<const half>>, float>);
-static_assert(std::is_same_v<detail::ternary_t<Var<std::uint8_t>, Val<std::uint8_t>>, std::uint8_t>);
+static_assert(
+    std::is_same_v<detail::ternary_t<Var<std::uint8_t>, Val<std::uint8_t>>, std::uint8_t>);
 static_assert(std::is_same_v<detail::ternary_t<double, double>, double>);
 
 // --- operators on variables and elements -----------------------------------------------------
@@ -335,66 +354,66 @@ TEST_CASE("compound assignment and integer operators on Var and on elements") {
   auto seven = kb.var<std::int32_t>(7);
   auto v = kb.var<std::int32_t>(100);
   // Var with Val, Var, element and plain operands.
-  v += a[1];         // 107
+  v += a[1];  // 107
   o[0] = v;
-  v -= seven;        // 100
+  v -= seven;  // 100
   o[1] = v;
-  v *= 3;            // 300
+  v *= 3;  // 300
   o[2] = v;
-  v /= kb.lit(7);    // 42
+  v /= kb.lit(7);  // 42
   o[3] = v;
-  v %= a[2] + 2;     // 2
+  v %= a[2] + 2;  // 2
   o[4] = v;
-  v <<= 4;           // 32
+  v <<= 4;  // 32
   o[5] = v;
-  v |= seven;        // 39
+  v |= seven;  // 39
   o[6] = v;
-  v &= a[2] * 5;     // 39 & 15 = 7
+  v &= a[2] * 5;  // 39 & 15 = 7
   o[7] = v;
-  v ^= 5;            // 2
+  v ^= 5;  // 2
   o[8] = v;
   v = kb.lit(-64);
-  v >>= 2;           // -16 (arithmetic shift)
+  v >>= 2;  // -16 (arithmetic shift)
   o[9] = v;
   // Elements with Val, Var, element and plain operands.
   o[10] = 5;
-  o[10] += 1;        // 6
-  o[10] *= seven;    // 42
-  o[10] -= a[1];     // 35
-  o[10] /= 2;        // 17
-  o[10] %= seven;    // 3
+  o[10] += 1;      // 6
+  o[10] *= seven;  // 42
+  o[10] -= a[1];   // 35
+  o[10] /= 2;      // 17
+  o[10] %= seven;  // 3
   o[11] = 1;
-  o[11] <<= a[2];    // 8
-  o[11] |= 3;        // 11
-  o[11] ^= seven;    // 12
+  o[11] <<= a[2];      // 8
+  o[11] |= 3;          // 11
+  o[11] ^= seven;      // 12
   o[11] &= kb.lit(4);  // 4
-  o[11] >>= 1;       // 2
+  o[11] >>= 1;         // 2
   // Binary operators on Var and element operands.
-  o[12] = a[0] % seven;    // 1000 % 7 = 6
-  o[13] = seven % a[2];    // 1
-  o[14] = a[0] & seven;    // 1000 & 7 = 0
-  o[15] = a[0] | a[2];     // 1003
-  o[16] = seven ^ a[1];    // 0
-  o[17] = a[2] << seven;   // 384
-  o[18] = a[0] >> a[2];    // 125
-  o[19] = seven << 2;      // 28
-  o[20] = 1000 >> seven;   // 7
-  o[21] = a[0] % 7;        // 6
-  o[22] = seven % seven;   // 0
+  o[12] = a[0] % seven;       // 1000 % 7 = 6
+  o[13] = seven % a[2];       // 1
+  o[14] = a[0] & seven;       // 1000 & 7 = 0
+  o[15] = a[0] | a[2];        // 1003
+  o[16] = seven ^ a[1];       // 0
+  o[17] = a[2] << seven;      // 384
+  o[18] = a[0] >> a[2];       // 125
+  o[19] = seven << 2;         // 28
+  o[20] = 1000 >> seven;      // 7
+  o[21] = a[0] % 7;           // 6
+  o[22] = seven % seven;      // 0
   o[23] = kb.lit(99) % a[0];  // 99
   // Floats: the arithmetic compound assignments, `o[i] += 1.0f` among them.
   f[0] = 1.0f;
-  f[0] += 1.0f;      // 2
-  f[0] *= x[0];      // 5
-  f[0] -= 0.5f;      // 4.5
-  f[0] /= 3;         // 1.5
+  f[0] += 1.0f;  // 2
+  f[0] *= x[0];  // 5
+  f[0] -= 0.5f;  // 4.5
+  f[0] /= 3;     // 1.5
   auto acc = kb.var(10.0f);
-  acc += x[0];       // 12.5
-  acc %= 5.0f;       // 2.5
+  acc += x[0];  // 12.5
+  acc %= 5.0f;  // 2.5
   f[1] = acc;
   f[2] = 0.25f;
-  f[2] += acc;       // 2.75
-  f[2] += f[0];      // 4.25
+  f[2] += acc;   // 2.75
+  f[2] += f[0];  // 4.25
   Kernel k = test::compile_checked(kb.finish());
   auto& rt = test::runtime();
   auto ob = rt.zeros<std::int32_t>(30);
@@ -404,9 +423,8 @@ TEST_CASE("compound assignment and integer operators on Var and on elements") {
   k.launch(NDRange{1}, WorkGroup{1}, ob, fb, ab, xb);
   rt.synchronize();
   const auto got = ob.to_vector();
-  const std::vector<std::int32_t> expected = {107, 100, 300, 42, 2,  32,   39, 7, 2,  -16,
-                                              3,   2,   6,   1,  0,  1003, 0,  384, 125, 28,
-                                              7,   6,   0,   99};
+  const std::vector<std::int32_t> expected = {107, 100, 300, 42,   2, 32,  39,  7,  2, -16, 3, 2,
+                                              6,   1,   0,   1003, 0, 384, 125, 28, 7, 6,   0, 99};
   for (std::size_t i = 0; i < expected.size(); ++i) {
     CAPTURE(i);
     CHECK(got[i] == expected[i]);

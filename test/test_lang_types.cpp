@@ -110,9 +110,9 @@ TEST_CASE("explicit casts between integer, float and bool types") {
   auto x = kb.param<double>("x");
   auto u = kb.param<std::uint8_t>("u");
   auto b = kb.param<bool>("b");
-  out_i[0] = cast<std::int32_t>(x);                        // toward zero
-  out_i[1] = cast<std::int32_t>(u);                        // zero-extended
-  out_i[2] = cast<std::int32_t>(cast<std::int8_t>(u));     // sign-extended
+  out_i[0] = cast<std::int32_t>(x);                     // toward zero
+  out_i[1] = cast<std::int32_t>(u);                     // zero-extended
+  out_i[2] = cast<std::int32_t>(cast<std::int8_t>(u));  // sign-extended
   out_i[3] = cast<std::int32_t>(b);
   out_i[4] = cast<std::int32_t>(cast<bool>(x));
   out_f[0] = cast<double>(cast<float>(x));

@@ -35,7 +35,7 @@ void set_raw(cl_kernel k, cl_uint index, const Shaped<S>& s) {
   set_raw(k, index, s.source());  // the extents are hidden arguments the spvjit launches set
 }
 template <class T>
-  requires KernelScalar<T> || KernelStruct<T>
+requires KernelScalar<T> || KernelStruct<T>
 void set_raw(cl_kernel k, cl_uint index, const T& v) {
   REQUIRE(clSetKernelArg(k, index, sizeof(T), &v) == CL_SUCCESS);
 }
@@ -159,13 +159,14 @@ void check_saxpy(std::size_t n) {
   const Arith a = Arith(2);
   const auto def = examples::saxpy(scalar_of<T>);
   check_zero_allocations(test::jit().compile(def), NDRange{n}, {}, Z, X, Y, a);
-  check_zero_allocations(test::jit().compile(def, spec(WorkGroup{1024}, {})), NDRange{n}, {},
-                         Z, X, Y, a);
+  check_zero_allocations(test::jit().compile(def, spec(WorkGroup{1024}, {})), NDRange{n}, {}, Z, X,
+                         Y, a);
 }
 }  // namespace
 
-TEST_CASE("a warm launch of saxpy (f16, f32, f64, default and static workgroup 1024) allocates "
-          "nothing in spvjit") {
+TEST_CASE(
+    "a warm launch of saxpy (f16, f32, f64, default and static workgroup 1024) allocates "
+    "nothing in spvjit") {
   check_saxpy<half>(1024);
   check_saxpy<float>(1024);
   check_saxpy<double>(1024);
@@ -197,8 +198,9 @@ struct Body {
 SPVJIT_STRUCT(Body, x, id, mass)
 }  // namespace alloc_structs
 
-TEST_CASE("a warm launch with a Buffer of structs and a struct by value allocates nothing in "
-          "spvjit") {
+TEST_CASE(
+    "a warm launch with a Buffer of structs and a struct by value allocates nothing in "
+    "spvjit") {
   using alloc_structs::Body;
   KernelBuilder kb("struct_alloc");
   auto bodies = kb.param<Global<Body>>("bodies");

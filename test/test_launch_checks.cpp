@@ -25,14 +25,14 @@ TEST_CASE("bad launch geometry is reported with the values that conflict") {
                        doctest::Contains("workgroup (0,) has a zero dimension"), UserError);
   CHECK_THROWS_WITH_AS(k.launch(NDRange{64, 64, 64}, WorkGroup{64, 64, 64}, A, B),
                        doctest::Contains("work-items; the kernel allows at most"), UserError);
-  CHECK_THROWS_WITH_AS(Kernel{}.launch(NDRange{64}, A, B),
-                       doctest::Contains("the Kernel is empty"), UserError);
+  CHECK_THROWS_WITH_AS(Kernel{}.launch(NDRange{64}, A, B), doctest::Contains("the Kernel is empty"),
+                       UserError);
   Buffer<double> moved = std::move(B);
   CHECK_THROWS_WITH_AS(k.launch(NDRange{64}, A, B),
                        doctest::Contains("argument 1 'B': the buffer is empty"), UserError);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{64}, A, 2.0),
-                       doctest::Contains("argument 1 'B': expected global const f64*, got a scalar f64"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{64}, A, 2.0),
+      doctest::Contains("argument 1 'B': expected global const f64*, got a scalar f64"), UserError);
   // After the errors the kernel still launches correctly: no half-set arguments were kept.
   auto C = rt.upload(std::vector<double>(64, 1.0));
   k.launch(NDRange{64}, A, C);

@@ -61,8 +61,8 @@ std::vector<Mismatch> hammer(Runtime& rt, const Kernel& k, unsigned threads, int
 
 void check_exact(const std::vector<Mismatch>& wrong) {
   for (std::size_t i = 0; i < wrong.size() && i < 3; ++i) {
-    FAIL_CHECK("thread " << wrong[i].thread << " element " << wrong[i].index << ": "
-                         << wrong[i].got << ", expected " << wrong[i].expected);
+    FAIL_CHECK("thread " << wrong[i].thread << " element " << wrong[i].index << ": " << wrong[i].got
+                         << ", expected " << wrong[i].expected);
   }
   CHECK(wrong.empty());
 }

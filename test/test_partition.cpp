@@ -46,10 +46,14 @@ TEST_CASE("partition needs the bounds check exactly when some dimension does not
     bool check;
   };
   const Case cases[] = {
-      {NDRange{1024}, WorkGroup{64}, false},       {NDRange{1000}, WorkGroup{64}, true},
-      {NDRange{64, 64}, WorkGroup{8, 8}, false},   {NDRange{64, 63}, WorkGroup{8, 8}, true},
-      {NDRange{8, 8, 9}, WorkGroup{8, 8, 3}, false}, {NDRange{8, 8, 9}, WorkGroup{8, 8, 2}, true},
-      {NDRange{7}, WorkGroup{7}, false},           {NDRange{1}, WorkGroup{1}, false},
+      {NDRange{1024}, WorkGroup{64}, false},
+      {NDRange{1000}, WorkGroup{64}, true},
+      {NDRange{64, 64}, WorkGroup{8, 8}, false},
+      {NDRange{64, 63}, WorkGroup{8, 8}, true},
+      {NDRange{8, 8, 9}, WorkGroup{8, 8, 3}, false},
+      {NDRange{8, 8, 9}, WorkGroup{8, 8, 2}, true},
+      {NDRange{7}, WorkGroup{7}, false},
+      {NDRange{1}, WorkGroup{1}, false},
   };
   for (const auto& c : cases) {
     CAPTURE(c.nd.to_string());
@@ -107,30 +111,38 @@ TEST_CASE("partition errors name what is missing or conflicting, with static and
                         "for [ndrange static (1000,), launch (999,); workgroup static dynamic, "
                         "launch (64,)]"),
       UserError);
-  CHECK_THROWS_WITH_AS(partition(statics(std::nullopt, wg), &nd, &wg32, cpu, "saxpy"),
-                       doctest::Contains("workgroup (32,) differs from the static workgroup (64,) it was specialized for"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      partition(statics(std::nullopt, wg), &nd, &wg32, cpu, "saxpy"),
+      doctest::Contains(
+          "workgroup (32,) differs from the static workgroup (64,) it was specialized for"),
+      UserError);
   const WorkGroup zero{0};
-  CHECK_THROWS_WITH_AS(partition({}, &nd, &zero, cpu), doctest::Contains("zero dimension"), UserError);
+  CHECK_THROWS_WITH_AS(partition({}, &nd, &zero, cpu), doctest::Contains("zero dimension"),
+                       UserError);
   const WorkGroup flat{16, 16};
-  CHECK_THROWS_WITH_AS(partition({}, &nd, &flat, cpu), doctest::Contains("workgroup (16,16) has more dimensions than the ndrange (1000,)"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      partition({}, &nd, &flat, cpu),
+      doctest::Contains("workgroup (16,16) has more dimensions than the ndrange (1000,)"),
+      UserError);
   const WorkGroup huge{8192};
-  CHECK_THROWS_WITH_AS(partition({}, &nd, &huge, cpu), doctest::Contains("maximum of 4096 in dimension 0"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(partition({}, &nd, &huge, cpu),
+                       doctest::Contains("maximum of 4096 in dimension 0"), UserError);
   const WorkGroup square{128, 128};
   const NDRange plane{1024, 1024};
   CHECK_THROWS_WITH_AS(partition({}, &plane, &square, cpu),
-                       doctest::Contains("16384 work-items; the kernel allows at most 4096"), UserError);
+                       doctest::Contains("16384 work-items; the kernel allows at most 4096"),
+                       UserError);
   const NDRange overflow{SIZE_MAX};
-  CHECK_THROWS_WITH_AS(partition({}, &overflow, &wg, cpu), doctest::Contains("above 2^63-1"), UserError);
+  CHECK_THROWS_WITH_AS(partition({}, &overflow, &wg, cpu), doctest::Contains("above 2^63-1"),
+                       UserError);
   const NDRange too_many{std::size_t{1} << 40, std::size_t{1} << 40};
   const WorkGroup one{1, 1};
   CHECK_THROWS_WITH_AS(partition({}, &too_many, &one, cpu), doctest::Contains("overflows size_t"),
                        UserError);
   NDRange four{8};
   four.dims = 4;
-  CHECK_THROWS_WITH_AS(partition({}, &four, &wg, cpu), doctest::Contains("4 dimensions"), UserError);
+  CHECK_THROWS_WITH_AS(partition({}, &four, &wg, cpu), doctest::Contains("4 dimensions"),
+                       UserError);
 }
 
 TEST_CASE("an ndrange of 0 partitions into no blocks") {
@@ -192,7 +204,8 @@ TEST_CASE("a kernel that cannot pad: chosen workgroups divide the ndrange, given
   const WorkGroup four{4};
   const NDRange ten{10};
   CHECK_THROWS_WITH_AS(detail::plan(rules, &ten, &four, {"launch", "k"}),
-                       doctest::Contains("workgroup (4,) does not divide ndrange (10,)"), UserError);
+                       doctest::Contains("workgroup (4,) does not divide ndrange (10,)"),
+                       UserError);
   // Empty: nothing runs, so nothing pads, whatever the workgroup.
   const NDRange empty{0, 5};
   const WorkGroup two{1, 2};

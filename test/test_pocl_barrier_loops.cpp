@@ -32,7 +32,8 @@ using i64 = std::int64_t;
 
 // test/data/pocl_barrier_loops/<name>.cl as clang-15 -O2 compiled it at build time.
 std::string bitcode(const std::string& name) {
-  std::ifstream in(std::string(SPVJIT_BARRIER_LOOPS_BITCODE_DIR) + "/" + name + ".bc", std::ios::binary);
+  std::ifstream in(std::string(SPVJIT_BARRIER_LOOPS_BITCODE_DIR) + "/" + name + ".bc",
+                   std::ios::binary);
   REQUIRE(in.good());
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
@@ -107,11 +108,12 @@ KernelDef builder_reduce() {
   scratch(li) = x[group_linear(kb) * gs + li];
   barrier(kb, Fence::Local);
   auto s = kb.var(gs / 2);
-  kb.while_([&] { return s > 0; }, [&] {
-    kb.if_(li < s, [&] { scratch(li) += scratch(li + s); });
-    barrier(kb, Fence::Local);
-    s /= 2;
-  });
+  kb.while_([&] { return s > 0; },
+            [&] {
+              kb.if_(li < s, [&] { scratch(li) += scratch(li + s); });
+              barrier(kb, Fence::Local);
+              s /= 2;
+            });
   kb.if_(li == 0, [&] { partial[group_linear(kb)] = scratch(0); });
   return kb.finish();
 }
@@ -134,7 +136,8 @@ void check_scan(Launch&& launch) {
     for (int i = 0; i < 256; ++i) {
       const int want = i < n ? sum : -7;
       if (got[static_cast<std::size_t>(i)] != want && wrong++ < 4) {
-        CHECK_MESSAGE(false, "out[" << i << "] = " << got[static_cast<std::size_t>(i)] << ", expected " << want);
+        CHECK_MESSAGE(false, "out[" << i << "] = " << got[static_cast<std::size_t>(i)]
+                                    << ", expected " << want);
       }
       sum += host[static_cast<std::size_t>(i)];
     }
@@ -144,7 +147,8 @@ void check_scan(Launch&& launch) {
 
 }  // namespace
 
-TEST_CASE("PoCL barrier loops: Rodinia's hotspot (clang -O2, raw module) matches a host reference") {
+TEST_CASE(
+    "PoCL barrier loops: Rodinia's hotspot (clang -O2, raw module) matches a host reference") {
   // hotspot.c's launch: 16x16 work-groups, each computing a pyramid of `iteration` steps on its
   // (16 - 2 * iteration)^2 inner cells; the borders clamp to the grid's edge.
   const KernelDef def = kernel_from_bitcode(bitcode("hotspot_kernel"), "hotspot");
@@ -180,9 +184,10 @@ TEST_CASE("PoCL barrier loops: Rodinia's hotspot (clang -O2, raw module) matches
         for (int c = 0; c < cols; ++c) {
           const float x = at(r, c);
           next[static_cast<std::size_t>(r * cols + c)] =
-              x + step / cap * (power[static_cast<std::size_t>(r * cols + c)] +
-                                (at(r + 1, c) + at(r - 1, c) - 2.0f * x) / ry +
-                                (at(r, c + 1) + at(r, c - 1) - 2.0f * x) / rx + (80.0f - x) / rz);
+              x + step / cap *
+                      (power[static_cast<std::size_t>(r * cols + c)] +
+                       (at(r + 1, c) + at(r - 1, c) - 2.0f * x) / ry +
+                       (at(r, c + 1) + at(r, c - 1) - 2.0f * x) / rx + (80.0f - x) / rz);
         }
       }
       t = next;
@@ -199,7 +204,8 @@ TEST_CASE("PoCL barrier loops: Rodinia's hotspot (clang -O2, raw module) matches
   }
 }
 
-TEST_CASE("PoCL barrier loops: a Blelloch scan writing after its barrier loops (OpenCL C, clang -O2)") {
+TEST_CASE(
+    "PoCL barrier loops: a Blelloch scan writing after its barrier loops (OpenCL C, clang -O2)") {
   const KernelDef def = kernel_from_bitcode(bitcode("scan_active"), "scan_active");
   Kernel k = test::jit().compile(def, test::static_workgroup(WorkGroup{128}));
   check_scan<int>([&](auto& out, auto& in, int n) { k.launch(NDRange{128}, in, out, n); });
@@ -210,12 +216,15 @@ TEST_CASE("PoCL barrier loops: the same Blelloch scan written with the builder's
   check_scan<i64>([&](auto& out, auto& in, i64 n) { k.launch(NDRange{128}, out, in, n); });
 }
 
-TEST_CASE("PoCL barrier loops: the check for an unpatched PoCL finds these kernels and passes a reduction") {
+TEST_CASE(
+    "PoCL barrier loops: the check for an unpatched PoCL finds these kernels and passes a "
+    "reduction") {
   llvm::LLVMContext context;
   for (const char* name : {"hotspot_kernel", "scan_active"}) {
     CAPTURE(name);
     auto m = parse(context, bitcode(name));
-    const llvm::Function* kernel = m->getFunction(std::string(name) == "scan_active" ? "scan_active" : "hotspot");
+    const llvm::Function* kernel =
+        m->getFunction(std::string(name) == "scan_active" ? "scan_active" : "hotspot");
     REQUIRE(kernel);
     CHECK(detail::barrier_tail_hazard(*kernel).has_value());
   }
@@ -257,7 +266,9 @@ TEST_CASE("PoCL barrier loops: the check for an unpatched PoCL finds these kerne
   }
 }
 
-TEST_CASE("PoCL barrier loops: the PoCL build.sh builds carries patches 0004 and 0005, and float16 builtins run unsplit") {
+TEST_CASE(
+    "PoCL barrier loops: the PoCL build.sh builds carries patches 0004 and 0005, and float16 "
+    "builtins run unsplit") {
   const DeviceInfo& info = test::runtime().device();
   INFO(info.platform_version);
   REQUIRE(info.platform_name.find("Portable Computing Language") != std::string::npos);

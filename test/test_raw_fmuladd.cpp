@@ -160,7 +160,8 @@ TEST_CASE("fmuladd: a raw module's llvm.fmuladd equals std::fma bit for bit on a
     const double want_d = device.fma_f64 ? std::fma(x, y, z) : unfused(x, y, z);
     CHECK(std::bit_cast<std::uint32_t>(gf[3 * i]) == std::bit_cast<std::uint32_t>(want_f));
     CHECK(std::bit_cast<std::uint32_t>(gf[3 * i + 1]) == std::bit_cast<std::uint32_t>(want_f));
-    if (device.fp64) CHECK(std::bit_cast<std::uint64_t>(gd[3 * i]) == std::bit_cast<std::uint64_t>(want_d));
+    if (device.fp64)
+      CHECK(std::bit_cast<std::uint64_t>(gd[3 * i]) == std::bit_cast<std::uint64_t>(want_d));
   }
   CHECK(differing >= 2);  // the inputs tell one rounding from two
   // The first triple: exactly epsilon squared fused, zero unfused.
@@ -184,8 +185,10 @@ __kernel void separate(__global float* p) {
 }
 )";
   std::string out;
-  const int rc = test::run_command(std::string(SPVJIT_CLANG) + " -target spir64 -cl-std=CL1.2 -O2 "
-                                   "-Xclang -no-opaque-pointers -emit-llvm -c -o " + bc + " " + cl,
+  const int rc = test::run_command(std::string(SPVJIT_CLANG) +
+                                       " -target spir64 -cl-std=CL1.2 -O2 "
+                                       "-Xclang -no-opaque-pointers -emit-llvm -c -o " +
+                                       bc + " " + cl,
                                    out);
   INFO(out);
   REQUIRE(rc == 0);
@@ -196,7 +199,8 @@ __kernel void separate(__global float* p) {
   const std::size_t n = fs.size() / 3;
   for (const bool contract : {true, false}) {
     CAPTURE(contract);
-    Kernel k = test::jit().compile(kernel_from_bitcode(bitcode, contract ? "contracted" : "separate"));
+    Kernel k =
+        test::jit().compile(kernel_from_bitcode(bitcode, contract ? "contracted" : "separate"));
     auto p = rt.upload(fs);
     k.launch(NDRange{n}, p);
     rt.synchronize();

@@ -1,7 +1,7 @@
 // Raw modules with what clang -O2 and LLVM's passes emit but SPIR-V cannot hold (freeze, i4 and
 // other odd widths, bitcasts of <N x i1>, vector reductions, saturating arithmetic): written as
-// LLVM IR text, legalized by kernel_from_module (legalize_raw_module, jit/pipeline.cpp), run on the device and
-// compared with the same operations computed here.
+// LLVM IR text, legalized by kernel_from_module (legalize_raw_module, jit/pipeline.cpp), run on the
+// device and compared with the same operations computed here.
 #include <doctest/doctest.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -55,10 +55,12 @@ KernelDef from_ir(const std::string& ir, const char* name) {
 std::int32_t sx(std::int64_t v, unsigned bits) {
   const std::uint64_t low = static_cast<std::uint64_t>(v) & ((std::uint64_t{1} << bits) - 1);
   const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
-  return static_cast<std::int32_t>(static_cast<std::int64_t>(low ^ sign) - static_cast<std::int64_t>(sign));
+  return static_cast<std::int32_t>(static_cast<std::int64_t>(low ^ sign) -
+                                   static_cast<std::int64_t>(sign));
 }
 std::int32_t zx(std::int64_t v, unsigned bits) {
-  return static_cast<std::int32_t>(static_cast<std::uint64_t>(v) & ((std::uint64_t{1} << bits) - 1));
+  return static_cast<std::int32_t>(static_cast<std::uint64_t>(v) &
+                                   ((std::uint64_t{1} << bits) - 1));
 }
 
 }  // namespace
@@ -104,12 +106,14 @@ entry:
   store i32 %r5, i32 addrspace(1)* %q1, align 4
   ret void
 }
-)", "masks");
+)",
+                                "masks");
   auto& rt = test::runtime();
   Kernel k = test::jit().compile(def);
   std::vector<float> a(16 * 4);
   for (int m = 0; m < 16; ++m) {
-    for (int lane = 0; lane < 4; ++lane) a[static_cast<std::size_t>(4 * m + lane)] = (m >> lane & 1) ? 1.5f : -0.5f;
+    for (int lane = 0; lane < 4; ++lane)
+      a[static_cast<std::size_t>(4 * m + lane)] = (m >> lane & 1) ? 1.5f : -0.5f;
   }
   auto in = rt.upload(a);
   auto out = rt.zeros<std::int32_t>(32);
@@ -130,8 +134,8 @@ TEST_CASE("legalize: i12, i24, i6 and i4 arithmetic widened, signed and unsigned
   int slot = 0;
   auto store = [&](const std::string& value) {
     const std::string n = std::to_string(slot++);
-    body += "  %g" + n + " = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 " +
-            "%b" + n + "\n  store i32 " + value + ", i32 addrspace(1)* %g" + n + ", align 4\n";
+    body += "  %g" + n + " = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 " + "%b" + n +
+            "\n  store i32 " + value + ", i32 addrspace(1)* %g" + n + ", align 4\n";
   };
   std::string ir = R"(
 declare i12 @llvm.ctpop.i12(i12)
@@ -215,12 +219,12 @@ other:
 joined:
   %picked = phi i32 [ 100, %three ], [ 200, %fourteen ], [ 300, %other ]
 )";
-  const char* results[] = {
-      "sext i12 %sdiv", "sext i12 %srem", "zext i12 %udiv", "zext i12 %urem", "sext i12 %ashr",
-      "zext i12 %lshr", "zext i12 %shl", "sext i12 %add", nullptr, "%sfi", "%ufi",
-      "zext i12 %pop", "zext i12 %lz", "zext i12 %tz", "zext i12 %abs", "sext i12 %max",
-      "zext i12 %min", "sext i24 %mul", "sext i12 %sel", "sext i8 %t8", "sext i12 %fi", "%acc.next",
-      "%picked"};
+  const char* results[] = {"sext i12 %sdiv", "sext i12 %srem", "zext i12 %udiv", "zext i12 %urem",
+                           "sext i12 %ashr", "zext i12 %lshr", "zext i12 %shl",  "sext i12 %add",
+                           nullptr,          "%sfi",           "%ufi",           "zext i12 %pop",
+                           "zext i12 %lz",   "zext i12 %tz",   "zext i12 %abs",  "sext i12 %max",
+                           "zext i12 %min",  "sext i24 %mul",  "sext i12 %sel",  "sext i8 %t8",
+                           "sext i12 %fi",   "%acc.next",      "%picked"};
   for (std::size_t k = 0; k < std::size(results); ++k) {
     const std::string n = std::to_string(k);
     ir += "  %o" + n + " = mul i64 %id, 23\n  %b" + n + " = add i64 %o" + n + ", " + n + "\n";
@@ -239,10 +243,10 @@ joined:
   const KernelDef def = from_ir(ir, "odd");
 
   // Edge values of i12 (-2048, 2047, -1, 0) and of the i4 switch (3, 14), with garbage above.
-  const std::vector<std::int32_t> xs = {-2048, 2047, -1, 0, 1, 0x7ff003, 0x12345e, -700,
-                                        1234, 5, 0x800, -3, 0x10fff, 77, -2047, 3};
-  const std::vector<std::int32_t> ys = {3, -1, 7, -5, 0xfff, -2048, 9, 13,
-                                        -2048, 2047, 0x1001, 1, 5, -77, 2, -1};
+  const std::vector<std::int32_t> xs = {-2048, 2047, -1,    0,  1,       0x7ff003, 0x12345e, -700,
+                                        1234,  5,    0x800, -3, 0x10fff, 77,       -2047,    3};
+  const std::vector<std::int32_t> ys = {3,     -1,   7,      -5, 0xfff, -2048, 9, 13,
+                                        -2048, 2047, 0x1001, 1,  5,     -77,   2, -1};
   auto& rt = test::runtime();
   Kernel kernel = test::jit().compile(def);
   auto x = rt.upload(xs);
@@ -267,13 +271,29 @@ joined:
     const std::int32_t expected[23] = {
         (t == -2048 && u == -1) ? got[23 * i] : sx(t / u, 12),  // the one overflow is UB
         (t == -2048 && u == -1) ? got[23 * i + 1] : t % u,
-        tu / uu, tu % uu, t >> s, tu >> s, zx(tu << s, 12), sx(t + u, 12),
+        tu / uu,
+        tu % uu,
+        t >> s,
+        tu >> s,
+        zx(tu << s, 12),
+        sx(t + u, 12),
         (t < u) | (tu < uu) << 1 | (t == u) << 2 | (t > u) << 3,
-        t, tu, std::popcount(static_cast<std::uint32_t>(tu)), lz, tz,
-        zx(t < 0 ? -t : t, 12), t > u ? t : u, tu < uu ? tu : uu,
-        sx(static_cast<std::int64_t>(sx(xs[i], 24)) * sx(ys[i], 24), 24), t < 0 ? t : u,
-        sx(xs[i], 8), fi_fits ? static_cast<std::int32_t>(xh) : got[23 * i + 20], acc,
-        nib == 3 ? 100 : nib == 14 ? 200 : 300};
+        t,
+        tu,
+        std::popcount(static_cast<std::uint32_t>(tu)),
+        lz,
+        tz,
+        zx(t < 0 ? -t : t, 12),
+        t > u ? t : u,
+        tu < uu ? tu : uu,
+        sx(static_cast<std::int64_t>(sx(xs[i], 24)) * sx(ys[i], 24), 24),
+        t < 0 ? t : u,
+        sx(xs[i], 8),
+        fi_fits ? static_cast<std::int32_t>(xh) : got[23 * i + 20],
+        acc,
+        nib == 3    ? 100
+        : nib == 14 ? 200
+                    : 300};
     for (std::size_t k = 0; k < 23; ++k) {
       CAPTURE(k);
       CHECK(got[23 * i + k] == expected[k]);
@@ -281,7 +301,9 @@ joined:
   }
 }
 
-TEST_CASE("legalize: vector reductions, saturating and overflow-checked arithmetic, an i12 funnel shift") {
+TEST_CASE(
+    "legalize: vector reductions, saturating and overflow-checked arithmetic, an i12 funnel "
+    "shift") {
   const KernelDef def = from_ir(R"(
 declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)
 declare i32 @llvm.vector.reduce.mul.v4i32(<4 x i32>)
@@ -410,16 +432,17 @@ entry:
   store i32 %e5, i32 addrspace(1)* %q21, align 4
   ret void
 }
-)", "reduce");
+)",
+                                "reduce");
   const std::int32_t max = INT32_MAX, min = INT32_MIN;
   // Four lanes per work-item: saturation both ways, all positive, none positive, mixed signs.
-  const std::vector<std::int32_t> ints = {max, 1, 3, 4,      min, -1, 2, -7,    1, 2, 3, 4,
-                                          -1, -2, -3, 0,     100, 250, -12, 0x7f00,
-                                          -1, 5, 17, 9,      120, 100, 77, 1,   -100, -100, 33, 2};
-  const std::vector<float> floats = {1.5f, -2.25f, 1e8f, -1e8f,   0.1f, 0.2f, 0.3f, 0.4f,
-                                     -0.5f, 0.5f, 3.0f, -3.0f,    1e-3f, 7.0f, -7.5f, 2.0f,
-                                     5.0f, 4.0f, 3.0f, 2.0f,      -1.0f, -2.0f, -3.0f, -4.0f,
-                                     1e30f, 1e30f, -1e30f, 1.0f,  0.5f, 0.25f, 0.125f, 0.0625f};
+  const std::vector<std::int32_t> ints = {max, 1,  3,   4,   min, -1,  2,    -7,   1,      2,  3,
+                                          4,   -1, -2,  -3,  0,   100, 250,  -12,  0x7f00, -1, 5,
+                                          17,  9,  120, 100, 77,  1,   -100, -100, 33,     2};
+  const std::vector<float> floats = {1.5f,  -2.25f, 1e8f,   -1e8f, 0.1f,  0.2f,  0.3f,   0.4f,
+                                     -0.5f, 0.5f,   3.0f,   -3.0f, 1e-3f, 7.0f,  -7.5f,  2.0f,
+                                     5.0f,  4.0f,   3.0f,   2.0f,  -1.0f, -2.0f, -3.0f,  -4.0f,
+                                     1e30f, 1e30f,  -1e30f, 1.0f,  0.5f,  0.25f, 0.125f, 0.0625f};
   const std::size_t items = ints.size() / 4;
   auto& rt = test::runtime();
   Kernel k = test::jit().compile(def);
@@ -453,15 +476,28 @@ entry:
     const std::uint32_t a12 = u(zx(a, 12)), b12 = u(zx(b, 12)), c12 = u(zx(c, 12)) % 12;
     const std::uint32_t fsh = c12 == 0 ? a12 : ((a12 << c12) | (b12 >> (12 - c12))) & 0xfff;
     const std::int32_t expected[22] = {
-        s(add), s(mul), s(band), s(bor), s(bxor), smax, smin, s(umax), s(umin),
+        s(add),
+        s(mul),
+        s(band),
+        s(bor),
+        s(bxor),
+        smax,
+        smin,
+        s(umax),
+        s(umin),
         (positives > 0) | (positives == 4) << 1,
-        std::bit_cast<std::int32_t>(sum), std::bit_cast<std::int32_t>(fmax),
+        std::bit_cast<std::int32_t>(sum),
+        std::bit_cast<std::int32_t>(fmax),
         std::bit_cast<std::int32_t>(fmin),
         s(std::min<std::uint64_t>(u(v[0]) + std::uint64_t{u(v[1])}, UINT32_MAX)),
         s(u(v[0]) > u(v[1]) ? u(v[0]) - u(v[1]) : 0),
-        s(std::clamp<std::int64_t>(a + b, min, max)), s(std::clamp<std::int64_t>(a - b, min, max)),
-        s(std::clamp<std::int64_t>(a8 + b8, -128, 127)), s(a + b), (a + b > max || a + b < min),
-        u(v[0]) < u(v[1]), s(fsh)};
+        s(std::clamp<std::int64_t>(a + b, min, max)),
+        s(std::clamp<std::int64_t>(a - b, min, max)),
+        s(std::clamp<std::int64_t>(a8 + b8, -128, 127)),
+        s(a + b),
+        (a + b > max || a + b < min),
+        u(v[0]) < u(v[1]),
+        s(fsh)};
     for (std::size_t r = 0; r < 22; ++r) {
       CAPTURE(r);
       CHECK(got[22 * i + r] == expected[r]);
@@ -469,7 +505,9 @@ entry:
   }
 }
 
-TEST_CASE("legalize: odd widths in memory, in vectors or wider than 64 bits, odd vectors in memory are UserErrors naming them") {
+TEST_CASE(
+    "legalize: odd widths in memory, in vectors or wider than 64 bits, odd vectors in memory are "
+    "UserErrors naming them") {
   const struct {
     const char* ir;
     const char* message;
@@ -525,8 +563,10 @@ std::string clang_bitcode(const char* source) {
   const std::string bc = dir / "k.bc";
   std::ofstream(cl) << source;
   std::string out;
-  const int rc = test::run_command(std::string(SPVJIT_CLANG) + " -target spir64 -cl-std=CL1.2 -O2 "
-                                   "-Xclang -no-opaque-pointers -emit-llvm -c -o " + bc + " " + cl,
+  const int rc = test::run_command(std::string(SPVJIT_CLANG) +
+                                       " -target spir64 -cl-std=CL1.2 -O2 "
+                                       "-Xclang -no-opaque-pointers -emit-llvm -c -o " +
+                                       bc + " " + cl,
                                    out);
   INFO(out);
   REQUIRE(rc == 0);
@@ -576,7 +616,9 @@ TEST_CASE("legalize: clang -O2's vectorized comparison chain in an OpenCL C sten
       const auto count = std::count_if(n, n + 4, [&](float v) { return v > c; });
       aboves += count == 4;
       nones += count == 0;
-      CHECK(got[static_cast<std::size_t>((y - 1) * (w - 2) + x - 1)] == (count == 4 ? c : count == 0 ? -c : 0.0f));
+      CHECK(got[static_cast<std::size_t>((y - 1) * (w - 2) + x - 1)] == (count == 4   ? c
+                                                                         : count == 0 ? -c
+                                                                                      : 0.0f));
     }
   }
   CHECK(aboves > 0);  // each outcome was taken
@@ -602,7 +644,9 @@ __kernel void twice(__global int* p) { p[get_global_id(0)] *= 2; }
   CHECK(p.to_vector() == std::vector<std::int32_t>{2, -4, 6, 80});
 }
 
-TEST_CASE("legalize: <5 x float> and <5 x i32> computed lane by lane, loaded, stored, reduced and masked") {
+TEST_CASE(
+    "legalize: <5 x float> and <5 x i32> computed lane by lane, loaded, stored, reduced and "
+    "masked") {
   const KernelDef def = from_ir(R"(
 declare <5 x float> @llvm.fabs.v5f32(<5 x float>)
 declare i32 @llvm.vector.reduce.add.v5i32(<5 x i32>)
@@ -651,7 +695,8 @@ after:
   store i32 %ei, i32 addrspace(1)* %r2, align 4
   ret void
 }
-)", "five");
+)",
+                                "five");
   const std::size_t items = 7;
   std::vector<float> in(5 * items);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 7) % 13) - 6.5f;

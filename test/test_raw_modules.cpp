@@ -118,27 +118,27 @@ TEST_CASE("raw modules: independent kernel_from_bitcode calls on one module tran
 
 // In the doctest suite "concurrency", which the ThreadSanitizer build runs.
 TEST_SUITE("concurrency") {
-TEST_CASE("raw modules: 6 threads compiling the kernels of one module at once build it once") {
-  const test::TempDir dir("spvjit-raw-modules");
-  Jit jit(test::runtime(), {.cache_dir = dir.path()});
-  const std::string& bitcode = three_kernels_bitcode();
-  const char* const names[] = {"add", "scale", "fill"};
-  std::atomic<int> ready{0};
-  std::vector<cl_program> programs(6);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 6; ++t) {
-    threads.emplace_back([&, t] {
-      // Each its own KernelDef, from its own parse: equal content, one program.
-      const KernelDef def = kernel_from_bitcode(bitcode, names[t % 3]);
-      ++ready;
-      while (ready.load() < 6) std::this_thread::yield();  // compile together
-      programs[static_cast<std::size_t>(t)] = program_of(jit.compile(def));
-    });
+  TEST_CASE("raw modules: 6 threads compiling the kernels of one module at once build it once") {
+    const test::TempDir dir("spvjit-raw-modules");
+    Jit jit(test::runtime(), {.cache_dir = dir.path()});
+    const std::string& bitcode = three_kernels_bitcode();
+    const char* const names[] = {"add", "scale", "fill"};
+    std::atomic<int> ready{0};
+    std::vector<cl_program> programs(6);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 6; ++t) {
+      threads.emplace_back([&, t] {
+        // Each its own KernelDef, from its own parse: equal content, one program.
+        const KernelDef def = kernel_from_bitcode(bitcode, names[t % 3]);
+        ++ready;
+        while (ready.load() < 6) std::this_thread::yield();  // compile together
+        programs[static_cast<std::size_t>(t)] = program_of(jit.compile(def));
+      });
+    }
+    for (auto& th : threads) th.join();
+    CHECK(jit.stats().compiles == 1);
+    for (cl_program p : programs) CHECK(p == programs[0]);
   }
-  for (auto& th : threads) th.join();
-  CHECK(jit.stats().compiles == 1);
-  for (cl_program p : programs) CHECK(p == programs[0]);
-}
 }  // TEST_SUITE("concurrency")
 
 TEST_CASE("raw modules: a new Jit loads the whole module from one disk-cache entry") {
@@ -158,19 +158,20 @@ TEST_CASE("raw modules: a new Jit loads the whole module from one disk-cache ent
 
 TEST_CASE("raw modules: unknown kernel names and empty modules are UserErrors naming the kernels") {
   const ModuleDef module = module_from_bitcode(three_kernels_bitcode());
-  CHECK_THROWS_WITH_AS(module.kernel("twice"),
-                       doctest::Contains("has no kernel 'twice'; its kernels: 'add', 'scale', 'fill'"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      module.kernel("twice"),
+      doctest::Contains("has no kernel 'twice'; its kernels: 'add', 'scale', 'fill'"), UserError);
   const Program program = test::jit().compile(module);
-  CHECK_THROWS_WITH_AS(program.kernel("mul"),
-                       doctest::Contains("has no kernel 'mul'; its kernels: 'add', 'scale', 'fill'"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      program.kernel("mul"),
+      doctest::Contains("has no kernel 'mul'; its kernels: 'add', 'scale', 'fill'"), UserError);
   CHECK_THROWS_WITH_AS(Program().kernel("add"), doctest::Contains("an empty Program"), UserError);
   CHECK_THROWS_AS(test::jit().compile(ModuleDef()), UserError);
-  CHECK_THROWS_WITH_AS(module_from_bitcode(test::opencl_c_bitcode("float f(float x) { return x; }")),
-                       doctest::Contains("defines no kernel"), UserError);
-  CHECK_THROWS_WITH_AS(module_from_bitcode("not bitcode"),
-                       doctest::Contains("not LLVM 15 bitcode"), UserError);
+  CHECK_THROWS_WITH_AS(
+      module_from_bitcode(test::opencl_c_bitcode("float f(float x) { return x; }")),
+      doctest::Contains("defines no kernel"), UserError);
+  CHECK_THROWS_WITH_AS(module_from_bitcode("not bitcode"), doctest::Contains("not LLVM 15 bitcode"),
+                       UserError);
   // What clang 15 makes by default upstream (Debian's defaults to typed pointers).
   const std::string opaque = test::opencl_c_bitcode(three_kernels, "-Xclang -opaque-pointers");
   CHECK_THROWS_WITH_AS(module_from_bitcode(opaque), doctest::Contains("-no-opaque-pointers"),
@@ -226,8 +227,7 @@ TEST_CASE("raw modules: a kernel that guards its own bounds runs 1000 items in g
 
   Kernel plain = test::jit().compile(kernel_from_bitcode(bitcode, "guarded_double"));
   CHECK_THROWS_WITH_AS(plain.launch(NDRange{1000}, WorkGroup{64}, Out, In, n),
-                       doctest::Contains("RawKernelOptions{.guards_own_bounds = true}"),
-                       UserError);
+                       doctest::Contains("RawKernelOptions{.guards_own_bounds = true}"), UserError);
   // Without the option a chosen workgroup divides the ndrange.
   CHECK(1000 % plain.workgroup_for(NDRange{1000}).size[0] == 0);
 
@@ -285,7 +285,7 @@ TEST_CASE("raw modules: the worked example of porting-opencl.md") {
   for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(i);
   auto x = rt.upload(xs);
   auto y = rt.upload(ys);
-  saxpy.launch(NDRange{1000}, WorkGroup{64}, y, x, 2.0f, n);      // 1024 work-items
+  saxpy.launch(NDRange{1000}, WorkGroup{64}, y, x, 2.0f, n);  // 1024 work-items
   auto reversed = rt.zeros<float>(1000);
   reverse.launch(NDRange{1000}, WorkGroup{8}, reversed, y, LocalMemory{8 * sizeof(float)});
   rt.synchronize();
@@ -300,7 +300,7 @@ TEST_CASE("raw modules: the worked example of porting-opencl.md") {
   CHECK_THROWS_WITH_AS(saxpy.launch(NDRange{1000}, y, x, 2.0f, std::int64_t{n}),
                        doctest::Contains("argument 3 'n': expected i32, got a scalar i64"),
                        UserError);
-  CHECK_THROWS_WITH_AS(reverse.launch(NDRange{1000}, WorkGroup{64}, reversed, y,
-                                      LocalMemory{64 * sizeof(float)}),
-                       doctest::Contains("does not divide ndrange"), UserError);
+  CHECK_THROWS_WITH_AS(
+      reverse.launch(NDRange{1000}, WorkGroup{64}, reversed, y, LocalMemory{64 * sizeof(float)}),
+      doctest::Contains("does not divide ndrange"), UserError);
 }

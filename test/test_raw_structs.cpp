@@ -120,15 +120,18 @@ __kernel void first(__global const struct spans* s, __global float* out) { out[0
 )";
 
 // The module clang-15 makes of `source` (OpenCL C `std`), as a spvjit kernel.
-KernelDef compile_opencl_c(const char* kernel, const char* text = source, const char* std = "CL1.2") {
+KernelDef compile_opencl_c(const char* kernel, const char* text = source,
+                           const char* std = "CL1.2") {
   const test::TempDir dir("spvjit-raw-structs");
   const std::string cl = dir / "structs.cl";
   const std::string bc = dir / "structs.bc";
   std::ofstream(cl) << text;
   std::string out;
-  const int rc = test::run_command(std::string(SPVJIT_CLANG) +  " -target spir64 -cl-std=" + std + " -O2 "
-                                   "-Xclang -no-opaque-pointers -emit-llvm -c -o " + bc + " " + cl +
-                                   " 2>&1", out);
+  const int rc = test::run_command(std::string(SPVJIT_CLANG) + " -target spir64 -cl-std=" + std +
+                                       " -O2 "
+                                       "-Xclang -no-opaque-pointers -emit-llvm -c -o " +
+                                       bc + " " + cl + " 2>&1",
+                                   out);
   INFO(out);
   REQUIRE(rc == 0);
   std::ifstream in(bc, std::ios::binary);
@@ -148,7 +151,8 @@ TEST_CASE("raw structs: an OpenCL C kernel taking __global struct latLong* and o
   auto& rt = test::runtime();
   const int n = 29;
   std::vector<LatLong> points(n);
-  for (int i = 0; i < n; ++i) points[static_cast<std::size_t>(i)] = {static_cast<float>(i), static_cast<float>(3 * i % 7)};
+  for (int i = 0; i < n; ++i)
+    points[static_cast<std::size_t>(i)] = {static_cast<float>(i), static_cast<float>(3 * i % 7)};
   auto d = rt.upload(points);
   auto out = rt.zeros<float>(static_cast<std::size_t>(n));
   const LatLong q{2.0f, 5.0f};
@@ -163,15 +167,17 @@ TEST_CASE("raw structs: an OpenCL C kernel taking __global struct latLong* and o
 
   // Another layout at either parameter is refused, naming it.
   const Particle wrong{};
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{32}, WorkGroup{8}, d, out, wrong, n),
-                       "launch of kernel 'distances': argument 2 'arg2': expected struct "
-                       "latLong{f32,f32} (8 bytes), got a struct Particle{f32,f32,u32,f64} (24 bytes)",
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{32}, WorkGroup{8}, d, out, wrong, n),
+      "launch of kernel 'distances': argument 2 'arg2': expected struct "
+      "latLong{f32,f32} (8 bytes), got a struct Particle{f32,f32,u32,f64} (24 bytes)",
+      UserError);
   auto particles = rt.zeros<Particle>(32);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{32}, WorkGroup{8}, particles, out, q, n),
-                       doctest::Contains("argument 0 'arg0': expected global const struct latLong*, "
-                                         "got Buffer<struct Particle>"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{32}, WorkGroup{8}, particles, out, q, n),
+      doctest::Contains("argument 0 'arg0': expected global const struct latLong*, "
+                        "got Buffer<struct Particle>"),
+      UserError);
 }
 
 TEST_CASE("raw structs: members read and written through a struct pointer, a double after an int") {
@@ -184,7 +190,8 @@ TEST_CASE("raw structs: members read and written through a struct pointer, a dou
   const std::size_t n = 16;
   std::vector<Particle> host(n);
   for (std::size_t i = 0; i < n; ++i) {
-    host[i] = {static_cast<float>(i), 1.0f, static_cast<std::uint32_t>(i), 0.5 * static_cast<double>(i)};
+    host[i] = {static_cast<float>(i), 1.0f, static_cast<std::uint32_t>(i),
+               0.5 * static_cast<double>(i)};
   }
   auto ps = rt.upload(host);
   const Particle q{10.0f, 0.0f, 3, 4.0};
@@ -199,17 +206,20 @@ TEST_CASE("raw structs: members read and written through a struct pointer, a dou
     CHECK(got[i].mass == host[i].mass * q.mass);
   }
   const Wide wide{};
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, ps, wide),
-                       doctest::Contains("argument 1 'arg1': expected struct particle{f32,f32,i32,f64} "
-                                         "(24 bytes), got a struct Wide{f64,f32,i32,f64} (24 bytes)"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{n}, ps, wide),
+      doctest::Contains("argument 1 'arg1': expected struct particle{f32,f32,i32,f64} "
+                        "(24 bytes), got a struct Wide{f64,f32,i32,f64} (24 bytes)"),
+      UserError);
 }
 
-TEST_CASE("raw structs: an OpenCL C 2.0 kernel follows pointers inside structs into shared memory") {
+TEST_CASE(
+    "raw structs: an OpenCL C 2.0 kernel follows pointers inside structs into shared memory") {
   const KernelDef def = compile_opencl_c("segment_sums", pointer_source, "CL2.0");
   REQUIRE(def.params().size() == 2);
   CHECK(def.params()[0].describe() == "global const struct segment*");
-  CHECK(def.params()[0].struct_layout->describe() == "struct segment{global f32*,i64,f32} (24 bytes)");
+  CHECK(def.params()[0].struct_layout->describe() ==
+        "struct segment{global f32*,i64,f32} (24 bytes)");
   Kernel k = test::jit().compile(def);
   auto& rt = test::runtime();
   const std::size_t count = 4;
@@ -218,7 +228,8 @@ TEST_CASE("raw structs: an OpenCL C 2.0 kernel follows pointers inside structs i
   std::vector<Segment> segments;
   for (std::size_t j = 0; j < count; ++j) {
     hosts.emplace_back(2 + 3 * j);
-    for (std::size_t q = 0; q < hosts[j].size(); ++q) hosts[j][q] = static_cast<float>(q + j) * 0.5f;
+    for (std::size_t q = 0; q < hosts[j].size(); ++q)
+      hosts[j][q] = static_cast<float>(q + j) * 0.5f;
     arrays.push_back(allocate_shared<float>(rt, hosts[j].size()));
     std::copy(hosts[j].begin(), hosts[j].end(), arrays[j].data());
     segments.push_back({arrays[j].data(), static_cast<std::int64_t>(hosts[j].size()),
@@ -237,10 +248,11 @@ TEST_CASE("raw structs: an OpenCL C 2.0 kernel follows pointers inside structs i
   }
   // Structs with a scalar where the module has a pointer are another layout.
   auto wide = rt.zeros<Wide>(count);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{count}, wide, out),
-                       doctest::Contains("argument 0 'arg0': expected global const struct segment*, "
-                                         "got Buffer<struct Wide>"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{count}, wide, out),
+      doctest::Contains("argument 0 'arg0': expected global const struct segment*, "
+                        "got Buffer<struct Wide>"),
+      UserError);
 }
 
 TEST_CASE("raw structs: a struct holding an array of structs, through a pointer and by value") {
@@ -260,8 +272,11 @@ TEST_CASE("raw structs: a struct holding an array of structs, through a pointer 
   };
   std::vector<Box> host(n);
   for (std::size_t j = 0; j < n; ++j) {
-    host[j] = Box{0, static_cast<std::int64_t>(j) << 34, static_cast<std::int32_t>(j % 4),
-                  {neighbour(j, 0), neighbour(j, 1), neighbour(j, 2)}, {0, 0, 0, 0, 0, 0.25f * static_cast<float>(j)}};
+    host[j] = Box{0,
+                  static_cast<std::int64_t>(j) << 34,
+                  static_cast<std::int32_t>(j % 4),
+                  {neighbour(j, 0), neighbour(j, 1), neighbour(j, 2)},
+                  {0, 0, 0, 0, 0, 0.25f * static_cast<float>(j)}};
   }
   const Box q{0, 0, 0, {neighbour(50, 0), neighbour(50, 1), neighbour(50, 2)}, {}};
   auto boxes = rt.upload(host);
@@ -278,12 +293,13 @@ TEST_CASE("raw structs: a struct holding an array of structs, through a pointer 
     CHECK(got[j] == want + static_cast<std::int64_t>(host[j].grid[5] * 4.0f));
   }
   auto particles = rt.zeros<Particle>(n);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, particles, out, q),
-                       doctest::Contains("expected global const struct box_str*, got Buffer<struct Particle>"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{n}, particles, out, q),
+      doctest::Contains("expected global const struct box_str*, got Buffer<struct Particle>"),
+      UserError);
 
   // An array of pointers is no layout spvjit spells out: refused, naming the member's type.
-  CHECK_THROWS_WITH_AS(compile_opencl_c("first", pointer_array_source, "CL2.0"),
-                       doctest::Contains("struct spans has a member of type [2 x float addrspace(1)*]"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      compile_opencl_c("first", pointer_array_source, "CL2.0"),
+      doctest::Contains("struct spans has a member of type [2 x float addrspace(1)*]"), UserError);
 }

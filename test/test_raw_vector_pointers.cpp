@@ -63,9 +63,11 @@ KernelDef compile_opencl_c(const char* kernel) {
   const std::string bc = dir / "vectors.bc";
   std::ofstream(cl) << source;
   std::string out;
-  const int rc = test::run_command(std::string(SPVJIT_CLANG) + " -target spir64 -cl-std=CL1.2 -O2 "
-                                   "-Xclang -no-opaque-pointers -emit-llvm -c -o " + bc + " " + cl +
-                                   " 2>&1", out);
+  const int rc = test::run_command(std::string(SPVJIT_CLANG) +
+                                       " -target spir64 -cl-std=CL1.2 -O2 "
+                                       "-Xclang -no-opaque-pointers -emit-llvm -c -o " +
+                                       bc + " " + cl + " 2>&1",
+                                   out);
   INFO(out);
   REQUIRE(rc == 0);
   std::ifstream in(bc, std::ios::binary);
@@ -155,8 +157,8 @@ TEST_CASE("raw vector pointers: an int2* read and written in place") {
     CHECK(got[2 * i + 1] == host[2 * i]);
   }
   auto odd = rt.zeros<std::int32_t>(2 * n + 1);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, odd), doctest::Contains("not a whole number of vectors of 2 i32"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{n}, odd),
+                       doctest::Contains("not a whole number of vectors of 2 i32"), UserError);
 }
 
 TEST_CASE("raw vector pointers: a float3 takes the room of 4 floats") {
@@ -168,7 +170,8 @@ TEST_CASE("raw vector pointers: a float3 takes the room of 4 floats") {
   auto& rt = test::runtime();
   const std::size_t n = 13;
   std::vector<float> host(4 * n);
-  for (std::size_t i = 0; i < host.size(); ++i) host[i] = i % 4 == 3 ? 1000.0f : static_cast<float>(i % 9);
+  for (std::size_t i = 0; i < host.size(); ++i)
+    host[i] = i % 4 == 3 ? 1000.0f : static_cast<float>(i % 9);
   auto v = rt.upload(host);
   auto rotated = rt.zeros<float>(4 * n);
   auto out = rt.zeros<float>(16);
@@ -187,11 +190,12 @@ TEST_CASE("raw vector pointers: a float3 takes the room of 4 floats") {
   }
   // 3 floats a float3 is a mistake the launch names.
   auto packed = rt.zeros<float>(3 * n);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{16}, WorkGroup{8}, packed, rotated, out, static_cast<std::int32_t>(n)),
-                       "launch of kernel 'weigh3': argument 0 'arg0': 39 f32 passed for global const "
-                       "f32x3*, which is not a whole number of vectors of 4 f32 (a 3-lane vector "
-                       "takes the room of 4)",
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{16}, WorkGroup{8}, packed, rotated, out, static_cast<std::int32_t>(n)),
+      "launch of kernel 'weigh3': argument 0 'arg0': 39 f32 passed for global const "
+      "f32x3*, which is not a whole number of vectors of 4 f32 (a 3-lane vector "
+      "takes the room of 4)",
+      UserError);
 }
 
 TEST_CASE("raw vector pointers: __local float4* sized in bytes") {
@@ -227,7 +231,8 @@ TEST_CASE("raw vector pointers: char16 and short8") {
   auto& rt = test::runtime();
   const std::size_t n = 9;
   std::vector<std::int8_t> bytes(16 * n);
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::int8_t>(static_cast<int>(i * 37 % 251) - 125);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<std::int8_t>(static_cast<int>(i * 37 % 251) - 125);
   std::vector<std::int16_t> shorts(8 * n);
   for (std::size_t i = 0; i < shorts.size(); ++i) shorts[i] = static_cast<std::int16_t>(i * 3);
   auto b = rt.upload(bytes);
@@ -239,7 +244,8 @@ TEST_CASE("raw vector pointers: char16 and short8") {
     for (std::size_t lane = 0; lane < 8; ++lane) {
       CAPTURE(i);
       CAPTURE(lane);
-      CHECK(got[8 * i + lane] == bytes[16 * i + lane] - bytes[16 * i + 8 + lane] + shorts[8 * i + lane]);
+      CHECK(got[8 * i + lane] ==
+            bytes[16 * i + lane] - bytes[16 * i + 8 + lane] + shorts[8 * i + lane]);
     }
   }
 }
@@ -254,7 +260,8 @@ target triple = "spir64-unknown-unknown"
 define spir_kernel void @five(<5 x float> addrspace(1)* %p) {
   ret void
 }
-)", error, context);
+)",
+                                          error, context);
   REQUIRE(module);
   CHECK_THROWS_WITH_AS(kernel_from_module(*module, "five"),
                        doctest::Contains("function 'five' takes or returns a vector of a lane "

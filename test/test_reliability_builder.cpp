@@ -32,9 +32,11 @@ TEST_CASE("reliability: type errors name the operation and the types") {
       select(i, f, f),
       doctest::Contains("select of kernel 'types': condition: expected bool, got i32"), UserError);
   CHECK_THROWS_WITH_AS(cast(f, Scalar::F16), doctest::Contains("f16 is a storage type"), UserError);
-  CHECK_THROWS_WITH_AS(static_cast<void>(Val<double>(f)), doctest::Contains("expected f64, got f32"), UserError);
+  CHECK_THROWS_WITH_AS(static_cast<void>(Val<double>(f)),
+                       doctest::Contains("expected f64, got f32"), UserError);
   auto p = kb.param<Global<float>>("p");
-  CHECK_THROWS_WITH_AS(load(p, f), doctest::Contains("index must be an integer, got f32"), UserError);
+  CHECK_THROWS_WITH_AS(load(p, f), doctest::Contains("index must be an integer, got f32"),
+                       UserError);
   using PrivatePointer = Ptr<float, AddressSpace::Private>;
   CHECK_THROWS_WITH_AS(kb.param<PrivatePointer>("q"),
                        doctest::Contains("cannot take a private pointer"), UserError);

@@ -51,91 +51,91 @@ bool launch_and_check(Kernel& k, Runtime& rt, int id, std::size_t n) {
 }  // namespace
 
 TEST_SUITE("concurrency") {
-
-TEST_CASE("reliability: 8 threads compiling and launching the same new kernel compile it once") {
-  auto& rt = test::runtime();
-  Jit jit(rt);  // a fresh cache: the kernel is new to it
-  const KernelDef def = fresh_saxpy("concurrent_saxpy");
-  std::atomic<int> ready{0};
-  std::atomic<int> correct{0};
-  std::atomic<int> failed{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < thread_count; ++t) {
-    threads.emplace_back([&, t] {
-      ready.fetch_add(1);
-      while (ready.load() < thread_count) std::this_thread::yield();  // start together
-      try {
-        // Each thread builds its own KernelDef too: equal content, equal cache key.
-        Kernel k = jit.compile(t % 2 ? def : fresh_saxpy("concurrent_saxpy"));
-        if (launch_and_check(k, rt, t, 1000 + 37 * static_cast<std::size_t>(t))) correct.fetch_add(1);
-      } catch (...) {
-        failed.fetch_add(1);
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  CHECK(failed.load() == 0);
-  CHECK(correct.load() == thread_count);
-  CHECK(jit.compile_count() == 1);
-}
-
-TEST_CASE("reliability: 8 threads launching one Kernel object with their own arguments") {
-  auto& rt = test::runtime();
-  Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
-  std::atomic<int> correct{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < thread_count; ++t) {
-    threads.emplace_back([&, t] {
-      for (int round = 0; round < 10; ++round) {
-        if (launch_and_check(k, rt, t, 256 + static_cast<std::size_t>(t))) correct.fetch_add(1);
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  CHECK(correct.load() == thread_count * 10);
-}
-
-TEST_CASE("reliability: 8 threads compiling different kernels into one Jit") {
-  auto& rt = test::runtime();
-  Jit jit(rt);
-  std::atomic<int> correct{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < thread_count; ++t) {
-    threads.emplace_back([&, t] {
-      Kernel k = jit.compile(fresh_saxpy("concurrent_saxpy_" + std::to_string(t)));
-      if (launch_and_check(k, rt, t, 512)) correct.fetch_add(1);
-    });
-  }
-  for (auto& th : threads) th.join();
-  CHECK(correct.load() == thread_count);
-  CHECK(jit.compile_count() == thread_count);
-}
-
-TEST_CASE("reliability: refused launches on some threads do not disturb good ones on others") {
-  auto& rt = test::runtime();
-  Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
-  std::atomic<int> correct{0};
-  std::atomic<int> refused{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < thread_count; ++t) {
-    threads.emplace_back([&, t] {
-      auto wrong = rt.zeros<double>(64);
-      for (int round = 0; round < 10; ++round) {
-        if ((t + round) % 2) {
-          try {
-            k.launch(NDRange{64}, wrong, wrong, wrong, 1.0);
-          } catch (const UserError&) {
-            refused.fetch_add(1);
-          }
-        } else if (launch_and_check(k, rt, t, 64 + static_cast<std::size_t>(round))) {
-          correct.fetch_add(1);
+  TEST_CASE("reliability: 8 threads compiling and launching the same new kernel compile it once") {
+    auto& rt = test::runtime();
+    Jit jit(rt);  // a fresh cache: the kernel is new to it
+    const KernelDef def = fresh_saxpy("concurrent_saxpy");
+    std::atomic<int> ready{0};
+    std::atomic<int> correct{0};
+    std::atomic<int> failed{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < thread_count; ++t) {
+      threads.emplace_back([&, t] {
+        ready.fetch_add(1);
+        while (ready.load() < thread_count) std::this_thread::yield();  // start together
+        try {
+          // Each thread builds its own KernelDef too: equal content, equal cache key.
+          Kernel k = jit.compile(t % 2 ? def : fresh_saxpy("concurrent_saxpy"));
+          if (launch_and_check(k, rt, t, 1000 + 37 * static_cast<std::size_t>(t)))
+            correct.fetch_add(1);
+        } catch (...) {
+          failed.fetch_add(1);
         }
-      }
-    });
+      });
+    }
+    for (auto& th : threads) th.join();
+    CHECK(failed.load() == 0);
+    CHECK(correct.load() == thread_count);
+    CHECK(jit.compile_count() == 1);
   }
-  for (auto& th : threads) th.join();
-  CHECK(refused.load() == thread_count * 5);
-  CHECK(correct.load() == thread_count * 5);
-}
+
+  TEST_CASE("reliability: 8 threads launching one Kernel object with their own arguments") {
+    auto& rt = test::runtime();
+    Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
+    std::atomic<int> correct{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < thread_count; ++t) {
+      threads.emplace_back([&, t] {
+        for (int round = 0; round < 10; ++round) {
+          if (launch_and_check(k, rt, t, 256 + static_cast<std::size_t>(t))) correct.fetch_add(1);
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    CHECK(correct.load() == thread_count * 10);
+  }
+
+  TEST_CASE("reliability: 8 threads compiling different kernels into one Jit") {
+    auto& rt = test::runtime();
+    Jit jit(rt);
+    std::atomic<int> correct{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < thread_count; ++t) {
+      threads.emplace_back([&, t] {
+        Kernel k = jit.compile(fresh_saxpy("concurrent_saxpy_" + std::to_string(t)));
+        if (launch_and_check(k, rt, t, 512)) correct.fetch_add(1);
+      });
+    }
+    for (auto& th : threads) th.join();
+    CHECK(correct.load() == thread_count);
+    CHECK(jit.compile_count() == thread_count);
+  }
+
+  TEST_CASE("reliability: refused launches on some threads do not disturb good ones on others") {
+    auto& rt = test::runtime();
+    Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
+    std::atomic<int> correct{0};
+    std::atomic<int> refused{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < thread_count; ++t) {
+      threads.emplace_back([&, t] {
+        auto wrong = rt.zeros<double>(64);
+        for (int round = 0; round < 10; ++round) {
+          if ((t + round) % 2) {
+            try {
+              k.launch(NDRange{64}, wrong, wrong, wrong, 1.0);
+            } catch (const UserError&) {
+              refused.fetch_add(1);
+            }
+          } else if (launch_and_check(k, rt, t, 64 + static_cast<std::size_t>(round))) {
+            correct.fetch_add(1);
+          }
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    CHECK(refused.load() == thread_count * 5);
+    CHECK(correct.load() == thread_count * 5);
+  }
 
 }  // TEST_SUITE("concurrency")

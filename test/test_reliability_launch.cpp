@@ -101,7 +101,8 @@ TEST_CASE("reliability: a wrong argument type or address space names the argumen
                                          "Buffer<f32>"),
                        UserError);
   CHECK_THROWS_WITH_AS(local.launch(NDRange{4}, Zf, LocalMemory{0}),
-                       doctest::Contains("argument 1 'scratch': LocalMemory of 0 bytes"), UserError);
+                       doctest::Contains("argument 1 'scratch': LocalMemory of 0 bytes"),
+                       UserError);
   CHECK_THROWS_WITH_AS(local.launch(NDRange{4}, Zf, LocalMemory{std::size_t{1} << 40}),
                        doctest::Contains("the device's local memory"), UserError);
   local.launch(NDRange{4}, WorkGroup{4}, Zf, LocalMemory{4 * sizeof(float)});
@@ -167,13 +168,13 @@ TEST_CASE("reliability: negative and overflowing sizes are exceptions") {
   Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
   auto Z = rt.zeros<float>(4);
   const std::size_t negative = static_cast<std::size_t>(std::int64_t{-1});
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{negative}, Z, Z, Z, 1.0f),
-                       doctest::Contains("negative"), UserError);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{negative}, Z, Z, Z, 1.0f), doctest::Contains("negative"),
+                       UserError);
   CHECK_THROWS_WITH_AS(k.launch(NDRange{4, negative}, Z, Z, Z, 1.0f),
                        doctest::Contains("dimension 1"), UserError);
   const std::size_t big = std::size_t{1} << 40;
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{big, big}, Z, Z, Z, 1.0f),
-                       doctest::Contains("overflows"), UserError);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{big, big}, Z, Z, Z, 1.0f), doctest::Contains("overflows"),
+                       UserError);
   CHECK_THROWS_WITH_AS(k.launch(NDRange{4}, WorkGroup{0}, Z, Z, Z, 1.0f),
                        doctest::Contains("zero dimension"), UserError);
   CHECK_THROWS_WITH_AS(k.launch(NDRange{4}, WorkGroup{negative}, Z, Z, Z, 1.0f),
@@ -297,8 +298,9 @@ TEST_CASE(
   for (float v : out2.to_vector()) CHECK(v == 1.0f);
 }
 
-TEST_CASE("reliability: a kernel that guards its own bounds and says allow_padding() takes padded "
-          "launches") {
+TEST_CASE(
+    "reliability: a kernel that guards its own bounds and says allow_padding() takes padded "
+    "launches") {
   auto& rt = test::runtime();
   KernelBuilder kb("reliability_self_guarded_fill");
   kb.allow_padding();
@@ -320,8 +322,9 @@ TEST_CASE("reliability: a kernel that guards its own bounds and says allow_paddi
   CHECK_NOTHROW(test::jit().compile(def, spec));
 }
 
-TEST_CASE("reliability: a static ndrange whose work-items overflow size_t is refused at compile "
-          "time (found by launch_geometry_fuzzer)") {
+TEST_CASE(
+    "reliability: a static ndrange whose work-items overflow size_t is refused at compile "
+    "time (found by launch_geometry_fuzzer)") {
   Specialization spec;
   spec.ndrange = NDRange{std::size_t{1} << 40, 11, std::size_t{1} << 40};
   CHECK_THROWS_WITH_AS(test::jit().compile(examples::scale(Scalar::F32, 3), spec),

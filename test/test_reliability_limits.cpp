@@ -42,17 +42,22 @@ KernelDef local_sum(std::int64_t tile_floats) {
 
 }  // namespace
 
-TEST_CASE("reliability: static local arrays plus LocalMemory above the device's local memory are a UserError, not SIGABRT") {
+TEST_CASE(
+    "reliability: static local arrays plus LocalMemory above the device's local memory are a "
+    "UserError, not SIGABRT") {
   const std::string bytes = std::to_string(test::runtime().device().local_mem_size);
   const std::string twice = std::to_string(2 * test::runtime().device().local_mem_size);
-  const std::string refused = "refused: launch of kernel 'limits_local_sum': local memory: " +
-                              bytes + " bytes static (local_array) + " + bytes +
-                              " bytes LocalMemory = " + twice + " bytes, the device has " + bytes;
+  const std::string refused =
+      "refused: launch of kernel 'limits_local_sum': local memory: " + bytes +
+      " bytes static (local_array) + " + bytes + " bytes LocalMemory = " + twice +
+      " bytes, the device has " + bytes;
   CHECK(probe("local").find(refused) != std::string::npos);
   CHECK(probe("local adaptive").find(refused) != std::string::npos);
 }
 
-TEST_CASE("reliability: local memory up to the device's is accepted, a byte more refused before PoCL sees it") {
+TEST_CASE(
+    "reliability: local memory up to the device's is accepted, a byte more refused before PoCL "
+    "sees it") {
   auto& rt = test::runtime();
   const std::uint64_t half = rt.device().local_mem_size / 2;
   Kernel k = test::jit().compile(local_sum(static_cast<std::int64_t>(half / sizeof(float))));
@@ -84,7 +89,9 @@ TEST_CASE("reliability: local memory up to the device's is accepted, a byte more
   for (float v : out.to_vector()) CHECK(v == 3.0f);
 }
 
-TEST_CASE("reliability: 512 floats across a barrier in a 4096-item workgroup are a UserError, not SIGSEGV") {
+TEST_CASE(
+    "reliability: 512 floats across a barrier in a 4096-item workgroup are a UserError, not "
+    "SIGSEGV") {
   const std::string advice = "hold fewer values across barrier()";
   for (const char* dispatch : {"", " adaptive"}) {
     const std::string fixed = probe(std::string("barrier-static") + dispatch);
@@ -101,7 +108,9 @@ TEST_CASE("reliability: 512 floats across a barrier in a 4096-item workgroup are
                    "would keep 4096 x ") != std::string::npos);
 }
 
-TEST_CASE("reliability: the group budget follows the threads' real stack (2 MiB, as under ulimit -s unlimited)") {
+TEST_CASE(
+    "reliability: the group budget follows the threads' real stack (2 MiB, as under ulimit -s "
+    "unlimited)") {
   // glibc gives threads 2 MiB where RLIMIT_STACK is unlimited: a fixed 4 MiB budget would
   // choose 2032-item groups there, and PoCL's worker overflowed from 1024 on (SIGSEGV).
   const std::string out = probe("barrier-chosen --thread-stack=2097152");

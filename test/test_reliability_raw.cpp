@@ -68,8 +68,8 @@ TEST_CASE("reliability: bad raw modules are exceptions, one after another") {
     {
       RawKernel raw;
       raw.fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);  // a helper, not a kernel
-      CHECK_THROWS_WITH_AS(test::jit().compile(raw.finish()),
-                           doctest::Contains("is not a kernel"), TranslationError);
+      CHECK_THROWS_WITH_AS(test::jit().compile(raw.finish()), doctest::Contains("is not a kernel"),
+                           TranslationError);
     }
     {
       // Refused when the module is adopted: legalization widens no integer past 64 bits.
@@ -78,7 +78,8 @@ TEST_CASE("reliability: bad raw modules are exceptions, one after another") {
         auto* x = b.CreateLoad(b.getFloatTy(), raw.fn->getArg(0));
         auto* wide = b.CreateFPToUI(x, b.getIntNTy(128));
         return b.CreateUIToFP(wide, b.getFloatTy());
-      }), doctest::Contains("i128"), UserError);
+      }),
+                           doctest::Contains("i128"), UserError);
     }
     RawKernel good;
     auto& rt = test::runtime();
@@ -131,7 +132,8 @@ TEST_CASE("reliability: with a broken OpenCL vendor, the runtime lists what it f
   test::TempDir dir("spvjit-broken-vendor");
   std::ofstream(dir / "broken.icd") << "/nonexistent/libOpenCL-vendor.so\n";
   std::string out;
-  const int code = test::run_command("OCL_ICD_VENDORS=" + dir.path() + " " SPVJIT_DEVICE_PROBE, out);
+  const int code =
+      test::run_command("OCL_ICD_VENDORS=" + dir.path() + " " SPVJIT_DEVICE_PROBE, out);
   CHECK_MESSAGE(code == 2, out);
   CHECK(out.find("DeviceNotFoundError") != std::string::npos);
   CHECK(out.find("devices seen: none") != std::string::npos);
@@ -145,7 +147,8 @@ TEST_CASE("reliability: compiling under a signal-firing interval timer does not 
   CHECK_MESSAGE(out.find("survived") != std::string::npos, out);
 }
 
-TEST_CASE("reliability: a raw module's p[get_global_id(0)] past its buffer is refused before launch") {
+TEST_CASE(
+    "reliability: a raw module's p[get_global_id(0)] past its buffer is refused before launch") {
   // kernel void raw_fill(global float* p) { [if (gid < 10)] p[get_global_id(0)] = 1; }
   auto make = [](const char* name, bool guarded) {
     RawKernel raw(name);
@@ -173,10 +176,11 @@ TEST_CASE("reliability: a raw module's p[get_global_id(0)] past its buffer is re
   auto& rt = test::runtime();
   Kernel every = test::jit().compile(make("raw_fill_every", false));
   auto small = rt.zeros<float>(10);
-  CHECK_THROWS_WITH_AS(every.launch(NDRange{16}, small),
-                       "kernel 'raw_fill_every': p[10] is out of bounds: p holds 10 f32 (work-item 10 "
-                       "of ndrange (16,) reads or writes p[get_global_id(0)]); nothing was launched",
-                       BoundsError);
+  CHECK_THROWS_WITH_AS(
+      every.launch(NDRange{16}, small),
+      "kernel 'raw_fill_every': p[10] is out of bounds: p holds 10 f32 (work-item 10 "
+      "of ndrange (16,) reads or writes p[get_global_id(0)]); nothing was launched",
+      BoundsError);
   every.launch(NDRange{10}, small);
   rt.synchronize();
   CHECK(small.to_vector() == std::vector<float>(10, 1.0f));

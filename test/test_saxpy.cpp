@@ -83,9 +83,7 @@ TEST_CASE("saxpy Float16 matches the CPU reference") { saxpy_matrix<half>(); }
 TEST_CASE("saxpy Float32 matches the CPU reference") { saxpy_matrix<float>(); }
 TEST_CASE("saxpy Float64 matches the CPU reference") { saxpy_matrix<double>(); }
 
-TEST_CASE("saxpy with workgroup 1 over 2^20 items") {
-  run_saxpy<float>(1048576, 1, false);
-}
+TEST_CASE("saxpy with workgroup 1 over 2^20 items") { run_saxpy<float>(1048576, 1, false); }
 
 TEST_CASE("a second compile of the same kernel and specialization does not recompile") {
   auto& jit = test::jit();
@@ -122,7 +120,8 @@ TEST_CASE("static ndrange: the bounds check folds away and results stay exact") 
 
 // Issue #51: KernelAbstractions' `kernel(args...)` for a kernel with a static ndrange needs no
 // ndrange at launch; without one, the call says what to pass.
-TEST_CASE("static ndrange: k(args...) launches over it, and a dynamic kernel says to pass an NDRange") {
+TEST_CASE(
+    "static ndrange: k(args...) launches over it, and a dynamic kernel says to pass an NDRange") {
   auto& rt = test::runtime();
   const std::size_t n = 1000;
   Specialization spec;
@@ -148,11 +147,14 @@ TEST_CASE("launch arguments are checked against the signature") {
   Kernel k = test::jit().compile(examples::saxpy(Scalar::F32));
   auto Zf = rt.zeros<float>(8);
   auto Zd = rt.zeros<double>(8);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{8}, Zf, Zf, Zf), doctest::Contains("3 arguments given, expected 4"), UserError);
-  CHECK_THROWS_WITH_AS(k.launch(NDRange{8}, Zf, Zd, Zf, 1.0f),
-                       doctest::Contains("argument 1 'X': expected global const f32*, got Buffer<f64>"), UserError);
+  CHECK_THROWS_WITH_AS(k.launch(NDRange{8}, Zf, Zf, Zf),
+                       doctest::Contains("3 arguments given, expected 4"), UserError);
+  CHECK_THROWS_WITH_AS(
+      k.launch(NDRange{8}, Zf, Zd, Zf, 1.0f),
+      doctest::Contains("argument 1 'X': expected global const f32*, got Buffer<f64>"), UserError);
   CHECK_THROWS_WITH_AS(k.launch(NDRange{8}, Zf, Zf, Zf, 1.0),
-                       doctest::Contains("argument 3 'a': expected f32, got a scalar f64"), UserError);
+                       doctest::Contains("argument 3 'a': expected f32, got a scalar f64"),
+                       UserError);
   CHECK_THROWS_WITH_AS(k.launch(NDRange{8}, WorkGroup{8192}, Zf, Zf, Zf, 1.0f),
                        doctest::Contains("exceeds the device's maximum"), UserError);
 }

@@ -46,8 +46,8 @@ TEST_CASE("shared spans at any offset, mixed with buffers, and switching kinds p
     CHECK(A[i] == (i >= 3 && i < 8 ? 2.0 * double(i - 2) : 0.0));
   }
   auto out = rt.zeros<double>(64);
-  scale.launch(NDRange{64}, out, B);       // argument 0: cl_mem, argument 1: SVM
-  scale.launch(NDRange{64}, A, buffer);    // and the other way round
+  scale.launch(NDRange{64}, out, B);     // argument 0: cl_mem, argument 1: SVM
+  scale.launch(NDRange{64}, A, buffer);  // and the other way round
   rt.synchronize();
   const auto o = out.to_vector();
   for (std::size_t i = 0; i < 64; ++i) {

@@ -141,7 +141,8 @@ TEST_CASE("what the translator would exit on is refused first, in this process")
        "the instruction 'freeze'"},
       {"atomicrmw nand",
        [](RawModule& raw, llvm::IRBuilder<>& b) {
-         auto* p = b.CreateBitCast(raw.kernel->getArg(0), llvm::PointerType::get(b.getInt32Ty(), 1));
+         auto* p =
+             b.CreateBitCast(raw.kernel->getArg(0), llvm::PointerType::get(b.getInt32Ty(), 1));
          b.CreateAtomicRMW(llvm::AtomicRMWInst::Nand, p, b.getInt32(1), llvm::MaybeAlign(4),
                            llvm::AtomicOrdering::SequentiallyConsistent);
        },
@@ -155,7 +156,8 @@ TEST_CASE("what the translator would exit on is refused first, in this process")
        "atomicrmw fadd on floating point"},
       {"an i128 operand",
        [](RawModule& raw, llvm::IRBuilder<>& b) {
-         auto* p = b.CreateBitCast(raw.kernel->getArg(0), llvm::PointerType::get(b.getInt128Ty(), 1));
+         auto* p =
+             b.CreateBitCast(raw.kernel->getArg(0), llvm::PointerType::get(b.getInt128Ty(), 1));
          b.CreateStore(b.getIntN(128, 5), p);
        },
        "i128"},

@@ -66,10 +66,12 @@ void check_elementwise() {
   const T a = T(3);
   Kernel kernel = compile_checked(elementwise_kernel<T, N>());
   auto X = rt.upload(xs), Y = rt.upload(ys);
-  auto Z = rt.zeros<T>(n), D = rt.zeros<T>(n), P = rt.zeros<T>(n), M = rt.zeros<T>(n), S = rt.zeros<T>(n);
+  auto Z = rt.zeros<T>(n), D = rt.zeros<T>(n), P = rt.zeros<T>(n), M = rt.zeros<T>(n),
+       S = rt.zeros<T>(n);
   kernel.launch(NDRange{groups}, Z, D, P, M, S, X, Y, a);
   rt.synchronize();
-  const auto z = Z.to_vector(), d = D.to_vector(), p = P.to_vector(), m = M.to_vector(), s = S.to_vector();
+  const auto z = Z.to_vector(), d = D.to_vector(), p = P.to_vector(), m = M.to_vector(),
+             s = S.to_vector();
   for (std::size_t i = 0; i < n; ++i) {
     CAPTURE(i);
     CHECK(z[i] == static_cast<T>(a * xs[i] + ys[i]));
@@ -152,15 +154,27 @@ void math_set() {
   input[1] = std::numeric_limits<T>::infinity();
   input[2] = std::numeric_limits<T>::quiet_NaN();
   // 512-bit vectors (float16, double8) are split into 256-bit calls on this PoCL: exact.
-  math_matches_scalar<T, N>("fabs", [](auto v) { return fabs(v); }, [](auto s) { return fabs(s); }, true, input);
-  math_matches_scalar<T, N>("floor", [](auto v) { return floor(v); }, [](auto s) { return floor(s); }, true, input);
-  math_matches_scalar<T, N>("sqrt", [](auto v) { return sqrt(fabs(v)); }, [](auto s) { return sqrt(fabs(s)); }, true, input);
-  math_matches_scalar<T, N>("fma", [](auto v) { return fma(v, v, v); }, [](auto s) { return fma(s, s, s); }, true, input);
-  math_matches_scalar<T, N>("fmin", [](auto v) { return fmin(v, -v); }, [](auto s) { return fmin(s, -s); }, true, input);
-  math_matches_scalar<T, N>("copysign", [](auto v) { return copysign(v, -v); }, [](auto s) { return copysign(s, -s); }, true, input);
-  math_matches_scalar<T, N>("exp", [](auto v) { return exp(v); }, [](auto s) { return exp(s); }, false, input);
-  math_matches_scalar<T, N>("sin", [](auto v) { return sin(v); }, [](auto s) { return sin(s); }, false, input);
-  math_matches_scalar<T, N>("pow", [](auto v) { return pow(fabs(v), v); }, [](auto s) { return pow(fabs(s), s); }, false, input);
+  math_matches_scalar<T, N>(
+      "fabs", [](auto v) { return fabs(v); }, [](auto s) { return fabs(s); }, true, input);
+  math_matches_scalar<T, N>(
+      "floor", [](auto v) { return floor(v); }, [](auto s) { return floor(s); }, true, input);
+  math_matches_scalar<T, N>(
+      "sqrt", [](auto v) { return sqrt(fabs(v)); }, [](auto s) { return sqrt(fabs(s)); }, true,
+      input);
+  math_matches_scalar<T, N>(
+      "fma", [](auto v) { return fma(v, v, v); }, [](auto s) { return fma(s, s, s); }, true, input);
+  math_matches_scalar<T, N>(
+      "fmin", [](auto v) { return fmin(v, -v); }, [](auto s) { return fmin(s, -s); }, true, input);
+  math_matches_scalar<T, N>(
+      "copysign", [](auto v) { return copysign(v, -v); }, [](auto s) { return copysign(s, -s); },
+      true, input);
+  math_matches_scalar<T, N>(
+      "exp", [](auto v) { return exp(v); }, [](auto s) { return exp(s); }, false, input);
+  math_matches_scalar<T, N>(
+      "sin", [](auto v) { return sin(v); }, [](auto s) { return sin(s); }, false, input);
+  math_matches_scalar<T, N>(
+      "pow", [](auto v) { return pow(fabs(v), v); }, [](auto s) { return pow(fabs(s), s); }, false,
+      input);
 }
 
 }  // namespace
@@ -180,8 +194,10 @@ TEST_CASE("vector: integer math and casts") {
   auto in = kb.param<Const<std::int32_t>>("In");
   auto k = kb.global_index() * std::int64_t{8};
   Vec<std::int32_t, 8> v = vload<8>(in, k);
-  vstore(out, k, abs(v) + popcount(v) + clamp(v, Vec<std::int32_t, 8>::splat(kb.lit(-3)),
-                                                Vec<std::int32_t, 8>::splat(kb.lit(3))));
+  vstore(out, k,
+         abs(v) + popcount(v) +
+             clamp(v, Vec<std::int32_t, 8>::splat(kb.lit(-3)),
+                   Vec<std::int32_t, 8>::splat(kb.lit(3))));
   vstore(fout, k, cast<float>(v) * 0.5f);
   Kernel kernel = compile_checked(kb.finish());
   auto& rt = runtime();
@@ -196,7 +212,8 @@ TEST_CASE("vector: integer math and casts") {
   const auto f = F.to_vector();
   for (std::size_t i = 0; i < 64; ++i) {
     const std::int32_t x = input[i];
-    CHECK(o[i] == std::abs(x) + __builtin_popcount(static_cast<unsigned>(x)) + std::clamp(x, -3, 3));
+    CHECK(o[i] ==
+          std::abs(x) + __builtin_popcount(static_cast<unsigned>(x)) + std::clamp(x, -3, 3));
     CHECK(f[i] == static_cast<float>(x) * 0.5f);
   }
 }
@@ -329,18 +346,18 @@ TEST_CASE("vector: extract, insert, shuffles and run-time lanes") {
   vstore(out, 0, shuffle(a, {3, 2, 1, 0}));                 // reversed
   vstore(out, 4, shuffle(a, b, {0, 4, 1, 5, 2, 6, 3, 7}));  // interleaved into 8 lanes
   vstore(out, 12, a.with(2, kb.lit(99)));
-  vstore(out, 16, b.with(lane, kb.lit(-1)));                // lane taken modulo 4
+  vstore(out, 16, b.with(lane, kb.lit(-1)));  // lane taken modulo 4
   out[20] = a[lane] + b[3];
-  out[21] = make_vec(a[0], b[0], a[1])[kb.lit(5)];          // 5 mod 3 = lane 2
+  out[21] = make_vec(a[0], b[0], a[1])[kb.lit(5)];  // 5 mod 3 = lane 2
   Kernel kernel = compile_checked(kb.finish());
   auto& rt = runtime();
   const std::vector<std::int32_t> input = {10, 11, 12, 13, 20, 21, 22, 23};
   auto In = rt.upload(input);
   auto Out = rt.zeros<std::int32_t>(22);
-  kernel.launch(NDRange{1}, Out, In, std::int32_t{6});     // 6 mod 4 = 2
+  kernel.launch(NDRange{1}, Out, In, std::int32_t{6});  // 6 mod 4 = 2
   rt.synchronize();
-  const std::vector<std::int32_t> expected = {13, 12, 11, 10, 10, 20, 11, 21, 12, 22, 13, 23,
-                                              10, 11, 99, 13, 20, 21, -1, 23, 12 + 23, 11};
+  const std::vector<std::int32_t> expected = {13, 12, 11, 10, 10, 20, 11, 21, 12, 22,      13,
+                                              23, 10, 11, 99, 13, 20, 21, -1, 23, 12 + 23, 11};
   CHECK(Out.to_vector() == expected);
 }
 
@@ -371,10 +388,11 @@ TEST_CASE("vector: reductions in their documented order") {
   Kernel kernel = compile_checked(kb.finish());
   auto& rt = runtime();
   std::vector<float> fs(16);
-  for (int i = 0; i < 16; ++i) fs[static_cast<std::size_t>(i)] = 1.0f / static_cast<float>(i + 3) - (i % 5 == 0 ? 2.5f : 0.0f);
+  for (int i = 0; i < 16; ++i)
+    fs[static_cast<std::size_t>(i)] = 1.0f / static_cast<float>(i + 3) - (i % 5 == 0 ? 2.5f : 0.0f);
   fs[7] = 9.0f;
   const std::vector<std::uint32_t> us = {0xff00ff01u, 0xf0f0f0f3u, 0xfffffff7u, 0x0f0f0f0fu,
-                                         0x12345678u, 0xffffffffu, 0x7u, 0x80000001u};
+                                         0x12345678u, 0xffffffffu, 0x7u,        0x80000001u};
   auto In = rt.upload(fs);
   auto U = rt.upload(us);
   auto F = rt.zeros<float>(5);
@@ -411,9 +429,8 @@ TEST_CASE("vector: a vector accumulator across a loop (column sums of a row-majo
   auto a = kb.param<Const<double>>("A");
   auto c = kb.global_index() * std::int64_t{8};
   auto acc = vec_var(kb, Vec<double, 8>::splat(kb.lit(0.0)));
-  kb.for_(kb.lit(std::int64_t{0}), kb.lit(rows), kb.lit(std::int64_t{1}), [&](Val<std::int64_t> r) {
-    acc += vload<8>(a, r * cols + c, VectorAlign::Vector);
-  });
+  kb.for_(kb.lit(std::int64_t{0}), kb.lit(rows), kb.lit(std::int64_t{1}),
+          [&](Val<std::int64_t> r) { acc += vload<8>(a, r * cols + c, VectorAlign::Vector); });
   vstore(out, c, acc.get(), VectorAlign::Vector);
   Kernel kernel = compile_checked(kb.finish());
   auto& rt = runtime();
@@ -437,7 +454,8 @@ TEST_CASE("vector: kernels written with Vec are not coarsened again, and stay co
   auto y = kb.param<Const<float>>("Y");
   auto a = kb.param<float>("a");
   auto i = kb.global_index() * std::int64_t{8};
-  kb.if_(kb.global_index() < kb.ndrange(), [&] { vstore(z, i, a * vload<8>(x, i) + vload<8>(y, i)); });
+  kb.if_(kb.global_index() < kb.ndrange(),
+         [&] { vstore(z, i, a * vload<8>(x, i) + vload<8>(y, i)); });
   const KernelDef def = kb.finish();
   CHECK_FALSE(is_coarsened(coarse_jit(), def));
   auto& rt = runtime();
@@ -463,32 +481,43 @@ TEST_CASE("vector: shape and type errors name the operation and both shapes") {
       UserError);
   CHECK_THROWS_WITH_AS(binary(BinaryOp::Mul, v4, static_cast<VecValue>(vload<4>(ints, 0))),
                        doctest::Contains("f32x4 and i32x4"), UserError);
-  CHECK_THROWS_WITH_AS(extract(v4, 4u), doctest::Contains("lane 4 of a f32x4; expected 0 to 3"), UserError);
+  CHECK_THROWS_WITH_AS(extract(v4, 4u), doctest::Contains("lane 4 of a f32x4; expected 0 to 3"),
+                       UserError);
   CHECK_THROWS_WITH_AS(insert(v4, 7u, kb.lit(1.0f)), doctest::Contains("lane 7"), UserError);
-  CHECK_THROWS_WITH_AS(insert(v4, 0u, kb.lit(1)), doctest::Contains("value of type i32 into a f32x4"), UserError);
+  CHECK_THROWS_WITH_AS(insert(v4, 0u, kb.lit(1)),
+                       doctest::Contains("value of type i32 into a f32x4"), UserError);
   const int bad_mask[] = {0, 1, 8, 2};
-  CHECK_THROWS_WITH_AS(shuffle_vector(v4, v4, std::span<const int>(bad_mask)), doctest::Contains("mask lane 2 picks 8; expected 0 to 7"), UserError);
+  CHECK_THROWS_WITH_AS(shuffle_vector(v4, v4, std::span<const int>(bad_mask)),
+                       doctest::Contains("mask lane 2 picks 8; expected 0 to 7"), UserError);
   const int five[] = {0, 1, 2, 3, 4};
-  CHECK_THROWS_WITH_AS(shuffle_vector(v4, v4, std::span<const int>(five)), doctest::Contains("5 lanes; expected 2, 3, 4, 8 or 16"), UserError);
+  CHECK_THROWS_WITH_AS(shuffle_vector(v4, v4, std::span<const int>(five)),
+                       doctest::Contains("5 lanes; expected 2, 3, 4, 8 or 16"), UserError);
   CHECK_THROWS_WITH_AS(reduce(ReduceOp::And, v4),
                        doctest::Contains("reduce_and of kernel 'vec_errors': not defined for f32"),
                        UserError);
-  CHECK_THROWS_WITH_AS(cast(static_cast<VecValue>(v4), Scalar::F16), doctest::Contains("f16 is a storage type"), UserError);
-  CHECK_THROWS_WITH_AS(select(static_cast<VecValue>(v8 < v8), v4, v4), doctest::Contains("condition is boolx8; expected boolx4"), UserError);
-  CHECK_THROWS_WITH_AS(store_vector(in, kb.lit(0), v4, VectorAlign::Element), doctest::Contains("read-only"), UserError);
-  CHECK_THROWS_WITH_AS(store_vector(out, kb.lit(0), static_cast<VecValue>(vload<4>(ints, 0)), VectorAlign::Element),
-                       doctest::Contains("a i32x4 into memory of f32; expected f32x4"), UserError);
-  CHECK_THROWS_WITH_AS(load_vector(in, kb.lit(0.5f), 4, VectorAlign::Element), doctest::Contains("index must be an integer"), UserError);
+  CHECK_THROWS_WITH_AS(cast(static_cast<VecValue>(v4), Scalar::F16),
+                       doctest::Contains("f16 is a storage type"), UserError);
+  CHECK_THROWS_WITH_AS(select(static_cast<VecValue>(v8 < v8), v4, v4),
+                       doctest::Contains("condition is boolx8; expected boolx4"), UserError);
+  CHECK_THROWS_WITH_AS(store_vector(in, kb.lit(0), v4, VectorAlign::Element),
+                       doctest::Contains("read-only"), UserError);
+  CHECK_THROWS_WITH_AS(
+      store_vector(out, kb.lit(0), static_cast<VecValue>(vload<4>(ints, 0)), VectorAlign::Element),
+      doctest::Contains("a i32x4 into memory of f32; expected f32x4"), UserError);
+  CHECK_THROWS_WITH_AS(load_vector(in, kb.lit(0.5f), 4, VectorAlign::Element),
+                       doctest::Contains("index must be an integer"), UserError);
   CHECK_THROWS_WITH_AS(load_vector(in, kb.lit(0), 5, VectorAlign::Element),
                        doctest::Contains("vload of kernel 'vec_errors': 5 lanes"), UserError);
   CHECK_THROWS_WITH_AS(splat(kb.lit(1.0f), 1),
                        doctest::Contains("splat of kernel 'vec_errors': 1 lanes"), UserError);
   const Value mixed[] = {kb.lit(1.0f), kb.lit(2.0)};
-  CHECK_THROWS_WITH_AS(make_vector(mixed), doctest::Contains("lane 1 is f64, lane 0 f32"), UserError);
+  CHECK_THROWS_WITH_AS(make_vector(mixed), doctest::Contains("lane 1 is f64, lane 0 f32"),
+                       UserError);
   CHECK_THROWS_WITH_AS(math(MathFn::Sqrt, {static_cast<VecValue>(vload<4>(ints, 0))}),
                        doctest::Contains("sqrt of kernel 'vec_errors': not defined for i32"),
                        UserError);
-  CHECK_THROWS_WITH_AS((Vec<float, 8>(static_cast<VecValue>(v4))), doctest::Contains("expected f32x8, got f32x4"), UserError);
+  CHECK_THROWS_WITH_AS((Vec<float, 8>(static_cast<VecValue>(v4))),
+                       doctest::Contains("expected f32x8, got f32x4"), UserError);
   KernelBuilder other("vec_other");
   auto other_in = other.param<Const<float>>("In");
   CHECK_THROWS_WITH_AS(binary(BinaryOp::Add, v4, static_cast<VecValue>(vload<4>(other_in, 0))),
@@ -508,7 +537,8 @@ void saxpy_vector_matches_scalar(unsigned lanes) {
     auto scalar_z = rt.zeros<T>(n), vector_z = rt.zeros<T>(n);
     scalar_jit().compile(examples::saxpy(scalar_of<T>)).launch(NDRange{n}, scalar_z, X, Y, A(1.75));
     compile_checked(examples::saxpy_vector(scalar_of<T>, lanes))
-        .launch(NDRange{(n + lanes - 1) / lanes}, vector_z, X, Y, A(1.75), static_cast<std::int64_t>(n));
+        .launch(NDRange{(n + lanes - 1) / lanes}, vector_z, X, Y, A(1.75),
+                static_cast<std::int64_t>(n));
     rt.synchronize();
     const auto s = scalar_z.to_vector(), v = vector_z.to_vector();
     CHECK(std::memcmp(s.data(), v.data(), n * sizeof(T)) == 0);
@@ -522,6 +552,8 @@ TEST_CASE("vector: examples::saxpy_vector gives the scalar saxpy's bits, tails i
     saxpy_vector_matches_scalar<float>(lanes);
     saxpy_vector_matches_scalar<double>(lanes);
   }
-  CHECK_THROWS_WITH_AS(examples::saxpy_vector(Scalar::F32, 3), doctest::Contains("3 lanes"), UserError);
-  CHECK_THROWS_WITH_AS(examples::saxpy_vector(Scalar::I32, 4), doctest::Contains("element type i32"), UserError);
+  CHECK_THROWS_WITH_AS(examples::saxpy_vector(Scalar::F32, 3), doctest::Contains("3 lanes"),
+                       UserError);
+  CHECK_THROWS_WITH_AS(examples::saxpy_vector(Scalar::I32, 4),
+                       doctest::Contains("element type i32"), UserError);
 }

@@ -10,6 +10,7 @@ PACKAGES=(
   libclang-15-dev libclang-cpp15-dev libhwloc-dev pkg-config
   liblld-15-dev  # PoCL links kernels in-process with lld (third_party/pocl/patches)
   llvm-15-tools  # FileCheck, for the pass tests (test/passes)
+  clang-format-14  # the pinned formatter tools/check_format.sh checks every C++ file with
   dpkg-dev python3 python3-matplotlib
   pocl-opencl-icd clinfo  # Debian's PoCL 3.1 beside ours: the embedding tests check they coexist
   libopenmpi-dev openmpi-bin

@@ -91,14 +91,16 @@ int devices(std::span<const std::string> args) {
     std::cout << d.platform_name << " — " << d.platform_version << "\n"
               << "  device:          " << d.name << "\n"
               << "  version:         " << d.version << " (driver " << d.driver_version << ")\n"
-              << "  SPIR-V:          " << (d.accepts_spirv() ? "yes, " + d.il_version : std::string("no")) << "\n"
+              << "  SPIR-V:          "
+              << (d.accepts_spirv() ? "yes, " + d.il_version : std::string("no")) << "\n"
               << "  compute units:   " << d.compute_units << "\n"
               << "  max work-group:  " << d.max_workgroup_size << " (per dimension "
               << d.max_work_item_sizes[0] << ", " << d.max_work_item_sizes[1] << ", "
               << d.max_work_item_sizes[2] << ")\n"
               << "  local memory:    " << d.local_mem_size << " bytes\n"
               << "  global memory:   " << d.global_mem_size << " bytes\n"
-              << "  fp64: " << (d.fp64 ? "yes" : "no") << ", fp16: " << (d.fp16 ? "yes" : "no") << "\n"
+              << "  fp64: " << (d.fp64 ? "yes" : "no") << ", fp16: " << (d.fp16 ? "yes" : "no")
+              << "\n"
               << "  extensions:      " << d.extensions << "\n\n";
   }
   if (!any_spirv) {
@@ -138,7 +140,8 @@ int cache(std::span<const std::string> args) {
   }
   const DiskCacheInfo info = disk_cache_info();
   if (info.dir.empty()) {
-    std::cerr << "spvjit cache: no cache directory (set SPVJIT_CACHE_DIR, XDG_CACHE_HOME or HOME)\n";
+    std::cerr
+        << "spvjit cache: no cache directory (set SPVJIT_CACHE_DIR, XDG_CACHE_HOME or HOME)\n";
     return exit_failure;
   }
   if (args[0] == "dir") {

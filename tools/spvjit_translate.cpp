@@ -53,8 +53,8 @@ int main() {
   auto module = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "kernel"), context);
   if (!module) {
-    return reply(false, "spvjit-translate: cannot read the bitcode: " +
-                            llvm::toString(module.takeError()));
+    return reply(
+        false, "spvjit-translate: cannot read the bitcode: " + llvm::toString(module.takeError()));
   }
   // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2". Float atomic add (OpAtomicFAddEXT)
   // needs its extension allowed, and the `contract` flag of mul_add's multiplies

@@ -49,9 +49,9 @@ namespace {
 constexpr std::int64_t tile = 16;
 
 struct TiledOptions {
-  bool unroll = false;         // the k loop as 16 statements
-  bool local_checks = true;    // bounds checks on the local tiles
-  bool recall_ids = false;     // get_local_id / get_global_id asked again after each barrier
+  bool unroll = false;       // the k loop as 16 statements
+  bool local_checks = true;  // bounds checks on the local tiles
+  bool recall_ids = false;   // get_local_id / get_global_id asked again after each barrier
 };
 
 // examples::tiled_matmul's kernel with one thing changed at a time.
@@ -76,7 +76,8 @@ KernelDef tiled_variant(const std::string& name, TiledOptions o) {
   const auto local0 = local_indices<2>(kb);
   const auto global0 = global_indices<2>(kb);
   auto ids = [&](bool again) {
-    return std::pair{again ? local_indices<2>(kb) : local0, again ? global_indices<2>(kb) : global0};
+    return std::pair{again ? local_indices<2>(kb) : local0,
+                     again ? global_indices<2>(kb) : global0};
   };
   auto acc = kb.var(0.0f);
   auto tiles = (p + (tile - 1)) / tile;
@@ -144,11 +145,11 @@ KernelDef tiled_vectors(bool in_group) {
     barrier(kb, Fence::Local);
     computing([&](Val<std::int64_t> tx, Val<std::int64_t>) {
       auto ty = kb.local_index(1);
-      kb.for_(kb.lit<std::int64_t>(0), kb.lit(tile), kb.lit<std::int64_t>(1),
-              [&](Val<std::int64_t> k) {
-                acc += Vec<float, 8>::splat(As.data()[ty * tile + k]) *
-                       vload<8>(Bs.data(), k * tile + tx);
-              });
+      kb.for_(
+          kb.lit<std::int64_t>(0), kb.lit(tile), kb.lit<std::int64_t>(1), [&](Val<std::int64_t> k) {
+            acc +=
+                Vec<float, 8>::splat(As.data()[ty * tile + k]) * vload<8>(Bs.data(), k * tile + tx);
+          });
     });
     barrier(kb, Fence::Local);
   });
@@ -190,8 +191,10 @@ Timing time_launches(Runtime& rt, Kernel& kernel, std::size_t n, std::size_t col
     kernel.launch(nd, C, A, B, size, size, size);
     rt.synchronize();
     t.cpu_ms = std::min(t.cpu_ms, cpu_ms() - cpu0);
-    t.wall_ms = std::min(t.wall_ms, std::chrono::duration<double, std::milli>(
-                                        std::chrono::steady_clock::now() - wall0).count());
+    t.wall_ms =
+        std::min(t.wall_ms,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0)
+                     .count());
   }
   t.c = C.to_vector();
   return t;
@@ -221,7 +224,8 @@ int main(int argc, char** argv) {
       {"tiled_unchecked", &unchecked, examples::tiled_matmul(tile), group16, 1},
       {"unrolled", &checked, tiled_variant("unrolled", {.unroll = true}), group16, 1},
       {"unrolled_unchecked", &unchecked, tiled_variant("unrolled", {.unroll = true}), group16, 1},
-      {"local_unchecked", &checked, tiled_variant("local_unchecked", {.local_checks = false}), group16, 1},
+      {"local_unchecked", &checked, tiled_variant("local_unchecked", {.local_checks = false}),
+       group16, 1},
       {"recalled_ids", &checked, tiled_variant("recalled_ids", {.recall_ids = true}), group16, 1},
       {"vec", &checked, tiled_vectors(false), group2, 8},
       {"vec_in_group", &checked, tiled_vectors(true), group16, 1},
@@ -231,7 +235,8 @@ int main(int argc, char** argv) {
     const std::size_t n = std::strtoul(argv[arg], nullptr, 10);
     std::vector<float> first;
     for (const auto& v : variants) {
-      if (only && ("," + std::string(only) + ",").find("," + std::string(v.name) + ",") == std::string::npos) {
+      if (only && ("," + std::string(only) + ",").find("," + std::string(v.name) + ",") ==
+                      std::string::npos) {
         continue;
       }
       Kernel kernel = v.jit->compile(v.def, v.spec);

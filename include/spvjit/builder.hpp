@@ -72,13 +72,13 @@ class Var {
 
   // Arithmetic reads the variable first: `acc = acc + x` and `acc += x`. Hidden friends, not
   // templates, so a Ref<T> or Var<T> operand converts to Val<T> on the way in.
-#define SPVJIT_VAR_OPERATOR(sym, R, allowed)                                     \
+#define SPVJIT_VAR_OPERATOR(sym, R, allowed)                                                     \
   friend Val<R> operator sym(const Var& a, Val<T> b) requires(allowed) { return a.get() sym b; } \
   friend Val<R> operator sym(Val<T> a, const Var& b) requires(allowed) { return a sym b.get(); } \
-  friend Val<R> operator sym(const Var& a, const Var& b) requires(allowed) {     \
-    return a.get() sym b.get();                                                  \
-  }                                                                              \
-  friend Val<R> operator sym(const Var& a, T b) requires(allowed) { return a.get() sym b; } \
+  friend Val<R> operator sym(const Var& a, const Var& b) requires(allowed) {                     \
+    return a.get() sym b.get();                                                                  \
+  }                                                                                              \
+  friend Val<R> operator sym(const Var& a, T b) requires(allowed) { return a.get() sym b; }      \
   friend Val<R> operator sym(T a, const Var& b) requires(allowed) { return a sym b.get(); }
   SPVJIT_VAR_OPERATOR(+, T, true)
   SPVJIT_VAR_OPERATOR(-, T, true)
@@ -99,7 +99,7 @@ class Var {
 #undef SPVJIT_VAR_OPERATOR
   // Compound assignment takes a Val<T>, a Var<T>, an element of T (they convert to Val<T>) or
   // a plain T: `acc += x[i]`, `bits >>= 1`.
-#define SPVJIT_VAR_COMPOUND(assign, sym, allowed)                                          \
+#define SPVJIT_VAR_COMPOUND(assign, sym, allowed)                                              \
   const Var& operator assign(Val<T> v) const requires(allowed) { return *this = get() sym v; } \
   const Var& operator assign(T v) const requires(allowed) { return *this = get() sym v; }
   SPVJIT_VAR_COMPOUND(+=, +, true)
@@ -205,7 +205,7 @@ class KernelBuilder {
   /// A private struct variable (StructVar) holding a copy of a struct value, variable or
   /// element: `auto p = kb.var(ps[i]);` (structs.hpp).
   template <class R>
-    requires requires { typename R::struct_type; }
+  requires requires { typename R::struct_type; }
   auto var(const R& init);
   /// A private complex variable (complex.hpp).
   template <ComplexPart T>
@@ -234,21 +234,22 @@ class KernelBuilder {
   /// the kernel is built must not be 0 (UserError); a run-time step of 0 runs no iterations.
   /// The counter never overflows: the loop ends instead of wrapping.
   template <class B, class E, class S, class F>
-    requires(detail::LoopBound<B> && detail::LoopBound<E> && detail::LoopBound<S>)
-  KernelBuilder& for_(const B& begin, const E& end, const S& step, F&& body) {
+  requires(detail::LoopBound<B>&& detail::LoopBound<E>&& detail::LoopBound<S>)
+      KernelBuilder& for_(const B& begin, const E& end, const S& step, F&& body) {
     return counted_loop<detail::loop_counter_t<B, E, S>>(begin, end, step, false, body);
   }
   /// for (i = begin; i < end; ++i) body(i): `kb.for_(0, n, [&](Val<std::int64_t> i) { ... })`.
   template <class B, class E, class F>
-    requires(detail::LoopBound<B> && detail::LoopBound<E>)
-  KernelBuilder& for_(const B& begin, const E& end, F&& body) {
+  requires(detail::LoopBound<B>&& detail::LoopBound<E>) KernelBuilder& for_(const B& begin,
+                                                                            const E& end,
+                                                                            F&& body) {
     return counted_loop<detail::loop_counter_t<B, E>>(begin, end, 1, false, body);
   }
   /// Julia's `for i in first:last` / `first:step:last`, last included:
   /// `kb.for_(range(1, n), body)`, `kb.for_(range(n, -1, 1), body)`.
   template <class First, class Step, class Last, class F>
-    requires(detail::LoopBound<First> && detail::LoopBound<Step> && detail::LoopBound<Last>)
-  KernelBuilder& for_(const Range<First, Step, Last>& r, F&& body) {
+  requires(detail::LoopBound<First>&& detail::LoopBound<Step>&& detail::LoopBound<Last>)
+      KernelBuilder& for_(const Range<First, Step, Last>& r, F&& body) {
     return counted_loop<detail::loop_counter_t<First, Step, Last>>(r.first, r.last, r.step, true,
                                                                    body);
   }
@@ -292,8 +293,7 @@ class KernelBuilder {
   std::string to_string() const;
 
   /// Dynamically typed parameter declarations (what `param<P>` calls).
-  Pointer pointer_param(std::string_view name, Scalar element, AddressSpace space,
-                        bool read_only);
+  Pointer pointer_param(std::string_view name, Scalar element, AddressSpace space, bool read_only);
   Value scalar_param(std::string_view name, Scalar type);
   /// A struct parameter passed by value (as OpenCL C passes one: a private copy, byval): the
   /// pointer to it.
@@ -362,11 +362,11 @@ template <class T, AddressSpace Space>
 struct ParamTraits<Ptr<T, Space>> {
   static Ptr<T, Space> declare(KernelBuilder& kb, std::string_view name) {
     if constexpr (KernelStruct<T>) {
-      return Ptr<T, Space>(kb.struct_pointer_param(name, struct_layout<T>(), Space,
-                                                   std::is_const_v<T>));
+      return Ptr<T, Space>(
+          kb.struct_pointer_param(name, struct_layout<T>(), Space, std::is_const_v<T>));
     } else {
-      return Ptr<T, Space>(kb.pointer_param(name, scalar_of<std::remove_const_t<T>>, Space,
-                                            std::is_const_v<T>));
+      return Ptr<T, Space>(
+          kb.pointer_param(name, scalar_of<std::remove_const_t<T>>, Space, std::is_const_v<T>));
     }
   }
 };

@@ -76,8 +76,9 @@ struct complex_operand_of<ComplexVar<T>> {
 
 /// A complex value, element or variable.
 template <class X>
-concept ComplexOperand =
-    requires { typename detail::complex_operand_of<std::remove_cvref_t<X>>::type; };
+concept ComplexOperand = requires {
+  typename detail::complex_operand_of<std::remove_cvref_t<X>>::type;
+};
 /// A complex operand's part type.
 template <class X>
 using complex_part_t = typename detail::complex_operand_of<std::remove_cvref_t<X>>::type;
@@ -195,13 +196,21 @@ template <class Place>
 class ComplexCompound {
  public:
   template <class X>
-  const Place& operator+=(const X& x) const { return place() = (place().get() + x); }
+  const Place& operator+=(const X& x) const {
+    return place() = (place().get() + x);
+  }
   template <class X>
-  const Place& operator-=(const X& x) const { return place() = (place().get() - x); }
+  const Place& operator-=(const X& x) const {
+    return place() = (place().get() - x);
+  }
   template <class X>
-  const Place& operator*=(const X& x) const { return place() = (place().get() * x); }
+  const Place& operator*=(const X& x) const {
+    return place() = (place().get() * x);
+  }
   template <class X>
-  const Place& operator/=(const X& x) const { return place() = (place().get() / x); }
+  const Place& operator/=(const X& x) const {
+    return place() = (place().get() / x);
+  }
 
  private:
   const Place& place() const { return static_cast<const Place&>(*this); }
@@ -222,36 +231,28 @@ class ComplexRef : public detail::ComplexCompound<ComplexRef<S>> {
   operator Complex<T>() const { return get(); }
   Complex<T> get() const { return {re_.get(), im_.get()}; }
 
-  const ComplexRef& operator=(const Complex<T>& z) const
-    requires(!std::is_const_v<S>)
-  {
+  const ComplexRef& operator=(const Complex<T>& z) const requires(!std::is_const_v<S>) {
     re_ = z.real();
     im_ = z.imag();
     return *this;
   }
-  const ComplexRef& operator=(const ComplexRef& other) const
-    requires(!std::is_const_v<S>)
-  {
+  const ComplexRef& operator=(const ComplexRef& other) const requires(!std::is_const_v<S>) {
     return *this = other.get();
   }
   template <ComplexOperand X>
   const ComplexRef& operator=(const X& z) const
-    requires(!std::is_const_v<S> && std::is_same_v<complex_part_t<X>, T>)
-  {
+      requires(!std::is_const_v<S> && std::is_same_v<complex_part_t<X>, T>) {
     return *this = Complex<T>(z.get());
   }
   /// A real value: imaginary part 0.
-  const ComplexRef& operator=(Val<T> x) const
-    requires(!std::is_const_v<S>)
-  {
+  const ComplexRef& operator=(Val<T> x) const requires(!std::is_const_v<S>) {
     return *this = Complex<T>(x);
   }
-  const ComplexRef& operator=(std::complex<T> c) const
-    requires(!std::is_const_v<S>)
-  {
+  const ComplexRef& operator=(std::complex<T> c) const requires(!std::is_const_v<S>) {
     return *this = Complex<T>(detail::constant_like(re_.index(), c.real()),
                               detail::constant_like(re_.index(), c.imag()));
   }
+
  private:
   static detail::FieldPath part(const Pointer& p, std::size_t offset) {
     return detail::member_path(p, {}, *struct_layout<std::remove_const_t<S>>(), offset,
@@ -276,11 +277,10 @@ class ComplexVar : public detail::ComplexCompound<ComplexVar<T>> {
   }
   const ComplexVar& operator=(const ComplexVar& other) const { return *this = other.get(); }
   template <ComplexOperand X>
-  const ComplexVar& operator=(const X& z) const
-    requires std::is_same_v<complex_part_t<X>, T>
-  {
+  const ComplexVar& operator=(const X& z) const requires std::is_same_v<complex_part_t<X>, T> {
     return *this = Complex<T>(z.get());
   }
+
  private:
   Var<T> re_, im_;
 };
@@ -324,13 +324,14 @@ Val<complex_part_t<X>> norm(const X& z) {
 }
 /// rho (cos theta + i sin theta), std::polar.
 template <class R, class A>
-  requires detail::RealOperand<R> && detail::RealOperand<A> &&
-           (KernelOperand<R> || KernelOperand<A>)
-auto polar(const R& rho, const A& theta) {
+requires detail::RealOperand<R> && detail::RealOperand<A> &&
+    (KernelOperand<R> || KernelOperand<A>)auto polar(const R& rho, const A& theta) {
   using T = detail::first_operand_t<R, A>;
   const Val<T> r = [&] {
-    if constexpr (KernelOperand<R>) return Val<T>(detail::read(rho));
-    else return detail::constant_like(Value(detail::read(theta)), static_cast<T>(rho));
+    if constexpr (KernelOperand<R>)
+      return Val<T>(detail::read(rho));
+    else
+      return detail::constant_like(Value(detail::read(theta)), static_cast<T>(rho));
   }();
   const Val<T> t = detail::real_value<T>(r, theta);
   return Complex<T>(r * cos(t), r * sin(t));
@@ -382,36 +383,34 @@ Val<bool> operator!=(const A& a, const B& b) {
   return !(a == b);
 }
 
-#define SPVJIT_COMPLEX_REAL_OPERATORS(sym, with_real_right, with_real_left)             \
-  template <ComplexOperand A, class R>                                                  \
-    requires detail::RealOperand<R>                                                     \
-  Complex<complex_part_t<A>> operator sym(const A& a, const R& r) {                     \
-    using T = complex_part_t<A>;                                                        \
-    const Complex<T> z = a.get();                                                       \
-    const Val<T> x = detail::real_value<T>(z.real(), r);                                \
-    return with_real_right;                                                             \
-  }                                                                                     \
-  template <class R, ComplexOperand A>                                                  \
-    requires detail::RealOperand<R>                                                     \
-  Complex<complex_part_t<A>> operator sym(const R& r, const A& a) {                     \
-    using T = complex_part_t<A>;                                                        \
-    const Complex<T> z = a.get();                                                       \
-    const Val<T> x = detail::real_value<T>(z.real(), r);                                \
-    return with_real_left;                                                              \
-  }                                                                                     \
-  template <ComplexOperand A>                                                           \
-  Complex<complex_part_t<A>> operator sym(const A& a,                                   \
-                                          const std::complex<complex_part_t<A>>& c) {   \
-    const auto z = a.get();                                                             \
-    return z sym Complex<complex_part_t<A>>(detail::constant_like(z.real(), c.real()),  \
-                                            detail::constant_like(z.real(), c.imag())); \
-  }                                                                                     \
-  template <ComplexOperand A>                                                           \
-  Complex<complex_part_t<A>> operator sym(const std::complex<complex_part_t<A>>& c,     \
-                                          const A& a) {                                 \
-    const auto z = a.get();                                                             \
-    return Complex<complex_part_t<A>>(detail::constant_like(z.real(), c.real()),        \
-                                      detail::constant_like(z.real(), c.imag())) sym z; \
+#define SPVJIT_COMPLEX_REAL_OPERATORS(sym, with_real_right, with_real_left)                       \
+  template <ComplexOperand A, class R>                                                            \
+  requires detail::RealOperand<R> Complex<complex_part_t<A>>                                      \
+  operator sym(const A& a, const R& r) {                                                          \
+    using T = complex_part_t<A>;                                                                  \
+    const Complex<T> z = a.get();                                                                 \
+    const Val<T> x = detail::real_value<T>(z.real(), r);                                          \
+    return with_real_right;                                                                       \
+  }                                                                                               \
+  template <class R, ComplexOperand A>                                                            \
+  requires detail::RealOperand<R> Complex<complex_part_t<A>>                                      \
+  operator sym(const R& r, const A& a) {                                                          \
+    using T = complex_part_t<A>;                                                                  \
+    const Complex<T> z = a.get();                                                                 \
+    const Val<T> x = detail::real_value<T>(z.real(), r);                                          \
+    return with_real_left;                                                                        \
+  }                                                                                               \
+  template <ComplexOperand A>                                                                     \
+  Complex<complex_part_t<A>> operator sym(const A& a, const std::complex<complex_part_t<A>>& c) { \
+    const auto z = a.get();                                                                       \
+    return z sym Complex<complex_part_t<A>>(detail::constant_like(z.real(), c.real()),            \
+                                            detail::constant_like(z.real(), c.imag()));           \
+  }                                                                                               \
+  template <ComplexOperand A>                                                                     \
+  Complex<complex_part_t<A>> operator sym(const std::complex<complex_part_t<A>>& c, const A& a) { \
+    const auto z = a.get();                                                                       \
+    return Complex<complex_part_t<A>>(detail::constant_like(z.real(), c.real()),                  \
+                                      detail::constant_like(z.real(), c.imag())) sym z;           \
   }
 // As std::complex<T> and T: a real changes only what it touches (x + z keeps z's imaginary
 // part and its sign of zero), except a real divided by a complex, which is a full division.
@@ -420,11 +419,9 @@ SPVJIT_COMPLEX_REAL_OPERATORS(+, Complex<T>(z.real() + x, z.imag()),
 SPVJIT_COMPLEX_REAL_OPERATORS(-, Complex<T>(z.real() - x, z.imag()),
                               Complex<T>(x - z.real(), -z.imag()))
 SPVJIT_COMPLEX_REAL_OPERATORS(*, Complex<T>(z.real() * x, z.imag() * x),
-                              Complex<T>(x * z.real(), x * z.imag()))
-SPVJIT_COMPLEX_REAL_OPERATORS(/, Complex<T>(z.real() / x, z.imag() / x),
-                              Complex<T>(x) / z)
+                              Complex<T>(x* z.real(), x* z.imag()))
+SPVJIT_COMPLEX_REAL_OPERATORS(/, Complex<T>(z.real() / x, z.imag() / x), Complex<T>(x) / z)
 #undef SPVJIT_COMPLEX_REAL_OPERATORS
-
 
 /// e^z, with Annex G's special values: exp(x ± 0i) = e^x ± 0i; exp(-inf + iy) = +0 for y
 /// infinite or NaN; exp(+inf + iy) = +inf + NaN i for y infinite or NaN.
@@ -436,7 +433,8 @@ Complex<complex_part_t<X>> exp(const X& z) {
   const Val<T> zero = detail::constant_like(x, T(0));
   // Past ~90% of exp's range, e^x = e^(x/2) e^(x/2) multiplied in after the sine and cosine:
   // e^x may overflow where e^x sin y does not.
-  const Val<bool> big = x > detail::constant_like(x, T(0.9) * std::log(std::numeric_limits<T>::max()));
+  const Val<bool> big =
+      x > detail::constant_like(x, T(0.9) * std::log(std::numeric_limits<T>::max()));
   const Val<T> e_part = exp(select(big, x * detail::constant_like(x, T(0.5)), x));
   const Val<T> one = detail::constant_like(x, T(1));
   const Val<T> e_rest = select(big, e_part, one);
@@ -447,7 +445,8 @@ Complex<complex_part_t<X>> exp(const X& z) {
   const Val<bool> to_zero = isinf(x) && x < zero && y_not_finite;
   const Val<bool> to_inf = isinf(x) && x > zero && y_not_finite;
   re = select(to_zero, zero, select(to_inf, x, re));
-  im = select(to_zero, zero, select(to_inf, detail::constant_like(x, std::numeric_limits<T>::quiet_NaN()), im));
+  im = select(to_zero, zero,
+              select(to_inf, detail::constant_like(x, std::numeric_limits<T>::quiet_NaN()), im));
   const Val<bool> real_axis = y == zero;
   return {select(real_axis, e, re), select(real_axis, y, im)};
 }
@@ -466,8 +465,7 @@ Complex<complex_part_t<X>> log(const X& z) {
   const Val<T> e = logb(m);
   constexpr T quarter = std::numeric_limits<T>::max_exponent / 4;
   const Val<bool> far = isfinite(e) && fabs(e) > detail::constant_like(x, quarter);
-  const Val<std::int32_t> k =
-      cast<std::int32_t>(select(far, e, detail::constant_like(x, T(0))));
+  const Val<std::int32_t> k = cast<std::int32_t>(select(far, e, detail::constant_like(x, T(0))));
   const Val<T> h = hypot(ldexp(x, -k), ldexp(y, -k));
   const Val<T> ln2 = detail::constant_like(x, std::numbers::ln2_v<T>);
   return {log(h) + cast<T>(k) * ln2, atan2(y, x)};
@@ -520,8 +518,7 @@ Complex<complex_part_t<A>> pow(const A& z, const B& w) {
 /// z^x for a real x, as libstdc++: pow(re, x) on the positive real axis, else
 /// polar(e^(x log|z|), x arg z).
 template <ComplexOperand A, class R>
-  requires detail::RealOperand<R>
-Complex<complex_part_t<A>> pow(const A& z, const R& r) {
+requires detail::RealOperand<R> Complex<complex_part_t<A>> pow(const A& z, const R& r) {
   using T = complex_part_t<A>;
   const Complex<T> v = z.get();
   const Val<T> x = detail::real_value<T>(v.real(), r);
@@ -534,8 +531,7 @@ Complex<complex_part_t<A>> pow(const A& z, const R& r) {
 }
 /// x^z for a real x, as libstdc++: polar(x^re, im log x) for x > 0, else complex(x)^z.
 template <class R, ComplexOperand A>
-  requires detail::RealOperand<R>
-Complex<complex_part_t<A>> pow(const R& r, const A& z) {
+requires detail::RealOperand<R> Complex<complex_part_t<A>> pow(const R& r, const A& z) {
   using T = complex_part_t<A>;
   const Complex<T> w = z.get();
   const Val<T> x = detail::real_value<T>(w.real(), r);
@@ -557,7 +553,7 @@ Complex<To> complex_cast(const X& z) {
 namespace detail {
 /// A by-value std::complex<T> parameter: a Complex<T>.
 template <class P>
-  requires is_std_complex_v<P>
+requires is_std_complex_v<P>
 struct ParamTraits<P> {
   static Complex<typename P::value_type> declare(KernelBuilder& kb, std::string_view name) {
     const Pointer p = kb.struct_param(name, struct_layout<P>());

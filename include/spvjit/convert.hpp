@@ -27,18 +27,17 @@ Value bit_cast(Value v, Scalar to);
 Value cast_sat(Value v, Scalar to);
 
 template <KernelScalar To, class X>
-  requires KernelOperand<X>
-Val<To> bit_cast(const X& x) {
+requires KernelOperand<X> Val<To> bit_cast(const X& x) {
   using From = detail::operand_t<X>;
-  static_assert(sizeof(To) == sizeof(From) && !std::is_same_v<To, bool> && !std::is_same_v<From, bool>,
-                "spvjit: bit_cast needs two types of one size (float and int32_t or uint32_t, "
-                "double and int64_t or uint64_t)");
+  static_assert(
+      sizeof(To) == sizeof(From) && !std::is_same_v<To, bool> && !std::is_same_v<From, bool>,
+      "spvjit: bit_cast needs two types of one size (float and int32_t or uint32_t, "
+      "double and int64_t or uint64_t)");
   return Val<To>(bit_cast(Value(detail::read(x)), scalar_of<To>));
 }
 
 template <KernelScalar To, class X>
-  requires KernelOperand<X>
-Val<To> cast_sat(const X& x) {
+requires KernelOperand<X> Val<To> cast_sat(const X& x) {
   static_assert(std::is_integral_v<To> && !std::is_same_v<To, bool>,
                 "spvjit: cast_sat converts to integer types; use cast<T>() for floats");
   return Val<To>(cast_sat(Value(detail::read(x)), scalar_of<To>));

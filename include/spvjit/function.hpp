@@ -62,7 +62,7 @@ struct FunctionParam {
   bool pointer = false;
   AddressSpace space = AddressSpace::Private;
   bool read_only = false;
-  unsigned lanes = 1;  ///< a vector's lanes (2 to 16); 1 for scalars and pointers
+  unsigned lanes = 1;                    ///< a vector's lanes (2 to 16); 1 for scalars and pointers
   const StructLayout* layout = nullptr;  ///< a pointer to structs (struct arguments and results)
 };
 
@@ -104,9 +104,8 @@ Value call_device_function(KernelBuilder& kb, void* fn, std::string_view name,
                            std::optional<Scalar> result, const std::vector<FunctionParam>& params,
                            const std::vector<CallArg>& args);
 /// The same for a function whose result is a vector of `lanes` lanes of `element`.
-VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name,
-                              Scalar element, unsigned lanes,
-                              const std::vector<FunctionParam>& params,
+VecValue call_vector_function(KernelBuilder& kb, void* fn, std::string_view name, Scalar element,
+                              unsigned lanes, const std::vector<FunctionParam>& params,
                               const std::vector<CallArg>& args);
 
 /// Whether a result type is a vector, and its shape.
@@ -127,9 +126,10 @@ struct VectorResult<Vec<T, N>> {
 /// travel through hidden private pointers the caller passes (`outputs`).
 template <class R>
 struct Result {
-  static_assert(KernelScalar<R>, "device function result: expected void, a kernel scalar, a "
-                                 "Vec<T, N>, a struct described with SPVJIT_STRUCT or a "
-                                 "std::tuple of scalars");
+  static_assert(KernelScalar<R>,
+                "device function result: expected void, a kernel scalar, a "
+                "Vec<T, N>, a struct described with SPVJIT_STRUCT or a "
+                "std::tuple of scalars");
   using type = Val<R>;
   static std::optional<Scalar> scalar() { return scalar_of<R>; }
   static std::vector<FunctionParam> outputs() { return {}; }
@@ -147,7 +147,7 @@ struct Result<void> {
   static std::vector<FunctionParam> outputs() { return {}; }
 };
 template <class R>
-  requires KernelStruct<R>
+requires KernelStruct<R>
 struct Result<R> {
   using type = StructVal<R>;
   static std::optional<Scalar> scalar() { return std::nullopt; }
@@ -197,13 +197,13 @@ struct Result<std::tuple<X...>> {
 template <class R>
 using ResultVal = typename Result<R>::type;
 
-
 /// How a C++ parameter type of a device function maps to the kernel: scalars travel as Val<A>,
 /// vectors and pointers (Global<T>, Const<T>, Local<T>, ...) as themselves, structs as copies.
 template <class A>
 struct FunctionArg {
-  static_assert(KernelScalar<A>, "device function parameter: expected a kernel scalar, a "
-                                 "Vec<T, N>, a Ptr or a struct described with SPVJIT_STRUCT");
+  static_assert(KernelScalar<A>,
+                "device function parameter: expected a kernel scalar, a "
+                "Vec<T, N>, a Ptr or a struct described with SPVJIT_STRUCT");
   using type = Val<A>;
   static FunctionParam param() { return {scalar_of<A>, false, AddressSpace::Private, false}; }
   static type from(const DeviceFunctionScope& scope, unsigned i) { return type(scope.arg(i)); }
@@ -231,7 +231,7 @@ struct FunctionArg<Vec<T, N>> {
 };
 /// A struct travels as a private copy the callee reads.
 template <class S>
-  requires KernelStruct<S>
+requires KernelStruct<S>
 struct FunctionArg<S> {
   using type = StructVal<S>;
   static FunctionParam param() {
@@ -255,7 +255,7 @@ struct CallOperand {
   using type = FunctionArgType<A>;
 };
 template <class S>
-  requires KernelStruct<S>
+requires KernelStruct<S>
 struct CallOperand<S> {
   using type = StructRef<const S>;
 };
@@ -268,8 +268,7 @@ class Function;
 template <class R, class... A>
 class Function<R(A...)> {
  public:
-  Function(KernelBuilder& kb, void* fn, std::string_view name)
-      : kb_(&kb), fn_(fn), name_(name) {}
+  Function(KernelBuilder& kb, void* fn, std::string_view name) : kb_(&kb), fn_(fn), name_(name) {}
 
   detail::ResultVal<R> operator()(const typename detail::CallOperand<A>::type&... args) const {
     std::vector<detail::CallArg> operands = {detail::FunctionArg<A>::pass(args)...};
@@ -279,8 +278,8 @@ class Function<R(A...)> {
       detail::call_device_function(*kb_, fn_, name_, result(), params(), operands);
       return detail::Result<R>::load(*kb_, outs);
     } else if constexpr (detail::VectorResult<R>::value) {
-      return R(detail::call_vector_function(*kb_, fn_, name_, *result(), result_lanes(),
-                                            params(), operands));
+      return R(detail::call_vector_function(*kb_, fn_, name_, *result(), result_lanes(), params(),
+                                            operands));
     } else {
       Value r = detail::call_device_function(*kb_, fn_, name_, result(), params(), operands);
       if constexpr (!std::is_void_v<R>) return Val<R>(r);
@@ -355,7 +354,8 @@ void Result<std::tuple<X...>>::store(const DeviceFunctionScope& scope, unsigned 
                    literal(detail::state_of(std::get<I>(values)), std::int64_t{0}),
                    std::get<I>(values)),
      ...);
-  }(std::index_sequence_for<X...>{});
+  }
+  (std::index_sequence_for<X...>{});
 }
 
 template <class S>

@@ -38,8 +38,9 @@ class CartesianIndex {
   CartesianIndex(const std::array<Val<std::int64_t>, N>& indices) : indices_(indices) {}
   /// CartesianIndex<2>(i, j): one index per dimension.
   template <class... I>
-    requires(sizeof...(I) == N && (std::is_convertible_v<const I&, Val<std::int64_t>> && ...))
-  explicit CartesianIndex(const I&... indices) : indices_{Val<std::int64_t>(indices)...} {}
+  requires(sizeof...(I) == N && (std::is_convertible_v<const I&, Val<std::int64_t>> &&
+                                 ...)) explicit CartesianIndex(const I&... indices)
+      : indices_{Val<std::int64_t>(indices)...} {}
 
   static constexpr unsigned size() { return N; }
   /// Index `d` (0-based); a UserError past N, when the kernel is built.
@@ -97,8 +98,8 @@ class CartesianIndex {
 };
 
 template <class... I>
-  requires((std::is_convertible_v<const I&, Val<std::int64_t>> && ...))
-CartesianIndex(const I&...) -> CartesianIndex<sizeof...(I)>;
+requires((std::is_convertible_v<const I&, Val<std::int64_t>> && ...)) CartesianIndex(const I&...)
+->CartesianIndex<sizeof...(I)>;
 
 /// The unit step along dimension `d` (0-based) in N dimensions, times `step`: WaterLily's
 /// δ(d + 1, I), as in `x(I - delta<2>(0))`.
@@ -131,8 +132,7 @@ Val<std::int64_t> group_linear(KernelBuilder& kb);
 
 namespace detail {
 template <unsigned N>
-CartesianIndex<N> indices(KernelBuilder& kb,
-                                         Val<std::int64_t> (KernelBuilder::*index)(unsigned)) {
+CartesianIndex<N> indices(KernelBuilder& kb, Val<std::int64_t> (KernelBuilder::*index)(unsigned)) {
   static_assert(N >= 1 && N <= 3, "global/local/group_indices<N>: N must be 1, 2 or 3");
   std::array<Val<std::int64_t>, N> out;
   for (unsigned d = 0; d < N; ++d) out[d] = (kb.*index)(d);

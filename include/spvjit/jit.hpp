@@ -117,10 +117,10 @@ class Jit {
 
 /// The disk cache that `options` (and the environment) select, as found on disk now.
 struct DiskCacheInfo {
-  std::string dir = {};        ///< empty when no directory can be determined
-  bool enabled = false;        ///< false under SPVJIT_CACHE=off or options.disk_cache = false
-  std::uint64_t entries = 0;   ///< complete entries
-  std::uint64_t bytes = 0;     ///< their total size
+  std::string dir = {};           ///< empty when no directory can be determined
+  bool enabled = false;           ///< false under SPVJIT_CACHE=off or options.disk_cache = false
+  std::uint64_t entries = 0;      ///< complete entries
+  std::uint64_t bytes = 0;        ///< their total size
   std::uint64_t temporaries = 0;  ///< unfinished writes (another process writing, or one that died)
 };
 DiskCacheInfo disk_cache_info(const JitOptions& options = {});

@@ -31,16 +31,16 @@ struct KernelAccess;  ///< internal: the LaunchState behind a Kernel (tests, ben
 struct ArgView {
   ParamKind kind = ParamKind::Scalar;
   Scalar type = Scalar::I32;
-  bool any_type = false;       ///< LocalMemory: fits any local element type
-  std::size_t size = 0;        ///< bytes passed to clSetKernelArg (local: bytes reserved)
-  const void* data = nullptr;  ///< scalars: the value
-  _cl_mem* mem = nullptr;      ///< buffers: the handle
-  const void* svm = nullptr;   ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
+  bool any_type = false;               ///< LocalMemory: fits any local element type
+  std::size_t size = 0;                ///< bytes passed to clSetKernelArg (local: bytes reserved)
+  const void* data = nullptr;          ///< scalars: the value
+  _cl_mem* mem = nullptr;              ///< buffers: the handle
+  const void* svm = nullptr;           ///< shared arrays: the pointer (clSetKernelArgSVMPointer)
   const RuntimeCore* owner = nullptr;  ///< buffers, views, shared arrays: their Runtime
   std::size_t count = 0;  ///< buffers, views, shared arrays: elements (for bounds checks)
   const StructLayout* struct_layout = nullptr;  ///< structs, and memory of structs: their layout
-  const std::uint64_t* shape = nullptr;  ///< shaped(...): the extents, for array parameters
-  unsigned rank = 0;                     ///< shaped(...): how many; 0 for unshaped memory
+  const std::uint64_t* shape = nullptr;         ///< shaped(...): the extents, for array parameters
+  unsigned rank = 0;                            ///< shaped(...): how many; 0 for unshaped memory
   /// A plain `int` or `unsigned` (what a C++ literal is): taken for any integer parameter whose
   /// type holds its value, `8` for an int64_t or a uint8_t.
   bool plain_integer = false;
@@ -66,23 +66,41 @@ const StructLayout* element_layout() {
 
 template <KernelElement T>
 ArgView arg_view(const Buffer<T>& b) {
-  return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(_cl_mem*), nullptr,
-                 b.handle(), nullptr, b.owner(), b.size(), element_layout<T>()};
+  return ArgView{ParamKind::Pointer,
+                 element_scalar<T>(),
+                 false,
+                 sizeof(_cl_mem*),
+                 nullptr,
+                 b.handle(),
+                 nullptr,
+                 b.owner(),
+                 b.size(),
+                 element_layout<T>()};
 }
 template <KernelElement T>
 ArgView arg_view(const BufferView<T>& v) {
-  return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(_cl_mem*), nullptr,
-                 v.handle(), nullptr, &v.core(), v.size(), element_layout<T>()};
+  return ArgView{ParamKind::Pointer,
+                 element_scalar<T>(),
+                 false,
+                 sizeof(_cl_mem*),
+                 nullptr,
+                 v.handle(),
+                 nullptr,
+                 &v.core(),
+                 v.size(),
+                 element_layout<T>()};
 }
 template <KernelElement T>
 ArgView arg_view(const SharedSpan<T>& s) {
-  return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(void*), nullptr, nullptr,
-                 s.data(), s.owner(), s.size(), element_layout<T>()};
+  return ArgView{
+      ParamKind::Pointer, element_scalar<T>(), false,    sizeof(void*),      nullptr, nullptr,
+      s.data(),           s.owner(),           s.size(), element_layout<T>()};
 }
 template <KernelElement T>
 ArgView arg_view(const SharedArray<T>& a) {
-  return ArgView{ParamKind::Pointer, element_scalar<T>(), false, sizeof(void*), nullptr, nullptr,
-                 a.data(), a.owner(), a.size(), element_layout<T>()};
+  return ArgView{
+      ParamKind::Pointer, element_scalar<T>(), false,    sizeof(void*),      nullptr, nullptr,
+      a.data(),           a.owner(),           a.size(), element_layout<T>()};
 }
 template <class S>
 ArgView arg_view(const Shaped<S>& s) {
@@ -100,8 +118,8 @@ ArgView arg_view(const T& v) {
 /// A struct by value: its bytes, padding included, as OpenCL copies them.
 template <KernelStruct T>
 ArgView arg_view(const T& v) {
-  return ArgView{ParamKind::Struct, Scalar::U8, false, sizeof(T), &v, nullptr, nullptr, nullptr,
-                 0, struct_layout<T>().get()};
+  return ArgView{ParamKind::Struct, Scalar::U8, false,   sizeof(T), &v,
+                 nullptr,           nullptr,    nullptr, 0,         struct_layout<T>().get()};
 }
 inline ArgView arg_view(const LocalMemory& l) {
   return ArgView{ParamKind::LocalArray, Scalar::U8, true, l.bytes, nullptr, nullptr};
@@ -180,8 +198,7 @@ class Kernel {
     launch(ndrange_of(groups, nullptr), args...);
   }
   template <std::same_as<Groups> G, class... A>
-  [[nodiscard]] Event launch_event(const G& groups, const WorkGroup& workgroup,
-                                   const A&... args) {
+  [[nodiscard]] Event launch_event(const G& groups, const WorkGroup& workgroup, const A&... args) {
     return launch_event(ndrange_of(groups, &workgroup), workgroup, args...);
   }
   template <std::same_as<Groups> G, class... A>

@@ -27,34 +27,102 @@ namespace spvjit {
 
 enum class MathFn : std::uint8_t {
   // float -> float
-  Sqrt, Rsqrt, Cbrt, Exp, Exp2, Exp10, Expm1, Log, Log2, Log10, Log1p, Logb,
-  Sin, Cos, Tan, Sinpi, Cospi, Tanpi, Asin, Acos, Atan, Asinpi, Acospi, Atanpi,
-  Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Erfc, Tgamma, Lgamma,
-  Fabs, Floor, Ceil, Round, Rint, Trunc,
+  Sqrt,
+  Rsqrt,
+  Cbrt,
+  Exp,
+  Exp2,
+  Exp10,
+  Expm1,
+  Log,
+  Log2,
+  Log10,
+  Log1p,
+  Logb,
+  Sin,
+  Cos,
+  Tan,
+  Sinpi,
+  Cospi,
+  Tanpi,
+  Asin,
+  Acos,
+  Atan,
+  Asinpi,
+  Acospi,
+  Atanpi,
+  Sinh,
+  Cosh,
+  Tanh,
+  Asinh,
+  Acosh,
+  Atanh,
+  Erf,
+  Erfc,
+  Tgamma,
+  Lgamma,
+  Fabs,
+  Floor,
+  Ceil,
+  Round,
+  Rint,
+  Trunc,
   // (float, float) -> float
-  Pow, Powr, Atan2, Atan2pi, Hypot, Fmin, Fmax, Fdim, Fmod, Remainder, Maxmag, Minmag,
-  Nextafter, Copysign,
+  Pow,
+  Powr,
+  Atan2,
+  Atan2pi,
+  Hypot,
+  Fmin,
+  Fmax,
+  Fdim,
+  Fmod,
+  Remainder,
+  Maxmag,
+  Minmag,
+  Nextafter,
+  Copysign,
   // (float, i32) -> float
-  Ldexp, Pown, Rootn,
+  Ldexp,
+  Pown,
+  Rootn,
   // float -> i32
   Ilogb,
   // (float, float, float) -> float
   Fma,
   // float -> bool
-  Isnan, Isinf, Isfinite, Isnormal, Signbit,
+  Isnan,
+  Isinf,
+  Isfinite,
+  Isnormal,
+  Signbit,
   // float -> two results (math_pair): (mantissa, i32 exponent), (fraction, integral part),
   // (x - floor(x), floor(x)), (sin, cos), (lgamma, i32 sign of gamma)
-  Frexp, Modf, Fract, Sincos, LgammaR,
+  Frexp,
+  Modf,
+  Fract,
+  Sincos,
+  LgammaR,
   // (float, float) -> (remainder, i32 low bits of the quotient with its sign)
   Remquo,
   // (T, T, T) -> T for floats and integers: min(max(x, lo), hi)
   Clamp,
   // integer -> same integer type
-  Abs, Popcount, Clz, Ctz,
+  Abs,
+  Popcount,
+  Clz,
+  Ctz,
   // (integer, integer) -> integer
-  MulHi, Rotate, AddSat, SubSat, AbsDiff, Hadd, Rhadd,
+  MulHi,
+  Rotate,
+  AddSat,
+  SubSat,
+  AbsDiff,
+  Hadd,
+  Rhadd,
   // (integer, integer, integer) -> integer
-  MadHi, MadSat,
+  MadHi,
+  MadSat,
 };
 
 /// The dynamically typed form: checks the argument count and types. Operands are of one type,
@@ -91,11 +159,10 @@ Val<std::int32_t> exponent_operand(BuilderState* s, const N& n) {
 
 // Each function takes Val<T>, an element a[i] or a Var<T>; a plain number beside one of them
 // takes its type (pow(x, 2)).
-#define SPVJIT_MATH_UNARY(fn, op, Concept)                                 \
-  template <class X>                                                       \
-    requires Concept<detail::operand_t<X>>                                 \
-  Val<detail::operand_t<X>> fn(const X& x) {                               \
-    return detail::typed_math<detail::operand_t<X>>(MathFn::op, x);        \
+#define SPVJIT_MATH_UNARY(fn, op, Concept)                                          \
+  template <class X>                                                                \
+  requires Concept<detail::operand_t<X>> Val<detail::operand_t<X>> fn(const X& x) { \
+    return detail::typed_math<detail::operand_t<X>>(MathFn::op, x);                 \
   }
 SPVJIT_MATH_UNARY(sqrt, Sqrt, KernelFloat)
 SPVJIT_MATH_UNARY(rsqrt, Rsqrt, KernelFloat)
@@ -151,11 +218,10 @@ SPVJIT_MATH_UNARY(clz, Clz, KernelInteger)
 SPVJIT_MATH_UNARY(ctz, Ctz, KernelInteger)
 #undef SPVJIT_MATH_UNARY
 
-#define SPVJIT_MATH_TEST(fn, op)                                          \
-  template <class X>                                                      \
-    requires KernelFloat<detail::operand_t<X>>                            \
-  Val<bool> fn(const X& x) {                                              \
-    return Val<bool>(math(MathFn::op, {Value(detail::read(x))}));         \
+#define SPVJIT_MATH_TEST(fn, op)                                        \
+  template <class X>                                                    \
+  requires KernelFloat<detail::operand_t<X>> Val<bool> fn(const X& x) { \
+    return Val<bool>(math(MathFn::op, {Value(detail::read(x))}));       \
   }
 SPVJIT_MATH_TEST(isnan, Isnan)
 SPVJIT_MATH_TEST(isinf, Isinf)
@@ -168,15 +234,14 @@ SPVJIT_MATH_TEST(signbit, Signbit)
 
 /// ilogb(x): the exponent as an int32_t (FP_ILOGB0 and FP_ILOGBNAN are the device's).
 template <class X>
-  requires KernelFloat<detail::operand_t<X>>
-Val<std::int32_t> ilogb(const X& x) {
+requires KernelFloat<detail::operand_t<X>> Val<std::int32_t> ilogb(const X& x) {
   return Val<std::int32_t>(math(MathFn::Ilogb, {Value(detail::read(x))}));
 }
 
 #define SPVJIT_MATH_BINARY(fn, op, Concept)                                     \
   template <class X, class Y>                                                   \
-    requires MathOperands<X, Y> && Concept<detail::first_operand_t<X, Y>>       \
-  Val<detail::first_operand_t<X, Y>> fn(const X& x, const Y& y) {               \
+  requires MathOperands<X, Y> && Concept<detail::first_operand_t<X, Y>>         \
+      Val<detail::first_operand_t<X, Y>> fn(const X& x, const Y& y) {           \
     return detail::typed_math<detail::first_operand_t<X, Y>>(MathFn::op, x, y); \
   }
 SPVJIT_MATH_BINARY(pow, Pow, KernelFloat)
@@ -217,23 +282,23 @@ SPVJIT_MATH_BINARY(rhadd, Rhadd, KernelInteger)
 
 /// x * 2^n, exactly (n an int32_t operand or a number).
 template <class X, class N>
-  requires KernelFloat<detail::operand_t<X>> && detail::OperandOrNumber<N>
-Val<detail::operand_t<X>> ldexp(const X& x, const N& n) {
+requires KernelFloat<detail::operand_t<X>> && detail::OperandOrNumber<N> Val<detail::operand_t<X>>
+ldexp(const X& x, const N& n) {
   using T = detail::operand_t<X>;
   const Val<T> v = detail::read(x);
   return Val<T>(math(MathFn::Ldexp, {v, detail::exponent_operand(detail::state_of(v), n)}));
 }
 /// x^n for an integer n; the n-th root of x.
 template <class X, class N>
-  requires KernelFloat<detail::operand_t<X>> && detail::OperandOrNumber<N>
-Val<detail::operand_t<X>> pown(const X& x, const N& n) {
+requires KernelFloat<detail::operand_t<X>> && detail::OperandOrNumber<N> Val<detail::operand_t<X>>
+pown(const X& x, const N& n) {
   using T = detail::operand_t<X>;
   const Val<T> v = detail::read(x);
   return Val<T>(math(MathFn::Pown, {v, detail::exponent_operand(detail::state_of(v), n)}));
 }
 template <class X, class N>
-  requires KernelFloat<detail::operand_t<X>> && detail::OperandOrNumber<N>
-Val<detail::operand_t<X>> rootn(const X& x, const N& n) {
+requires KernelFloat<detail::operand_t<X>> && detail::OperandOrNumber<N> Val<detail::operand_t<X>>
+rootn(const X& x, const N& n) {
   using T = detail::operand_t<X>;
   const Val<T> v = detail::read(x);
   return Val<T>(math(MathFn::Rootn, {v, detail::exponent_operand(detail::state_of(v), n)}));
@@ -247,51 +312,52 @@ std::pair<Val<A>, Val<B>> typed_pair(const std::pair<Value, Value>& p) {
 
 /// x = mantissa * 2^exponent, mantissa in [0.5, 1) (0, infinities and NaN: x and 0).
 template <class X>
-  requires KernelFloat<detail::operand_t<X>>
-std::pair<Val<detail::operand_t<X>>, Val<std::int32_t>> frexp(const X& x) {
+requires KernelFloat<detail::operand_t<X>> std::pair<Val<detail::operand_t<X>>, Val<std::int32_t>>
+frexp(const X& x) {
   using T = detail::operand_t<X>;
   return typed_pair<T, std::int32_t>(detail::typed_math_pair<T>(MathFn::Frexp, x));
 }
 /// (fraction, integral part), both with x's sign.
 template <class X>
-  requires KernelFloat<detail::operand_t<X>>
-std::pair<Val<detail::operand_t<X>>, Val<detail::operand_t<X>>> modf(const X& x) {
+requires KernelFloat<detail::operand_t<X>>
+    std::pair<Val<detail::operand_t<X>>, Val<detail::operand_t<X>>> modf(const X& x) {
   using T = detail::operand_t<X>;
   return typed_pair<T, T>(detail::typed_math_pair<T>(MathFn::Modf, x));
 }
 /// (min(x - floor(x), the largest float below 1), floor(x)).
 template <class X>
-  requires KernelFloat<detail::operand_t<X>>
-std::pair<Val<detail::operand_t<X>>, Val<detail::operand_t<X>>> fract(const X& x) {
+requires KernelFloat<detail::operand_t<X>>
+    std::pair<Val<detail::operand_t<X>>, Val<detail::operand_t<X>>> fract(const X& x) {
   using T = detail::operand_t<X>;
   return typed_pair<T, T>(detail::typed_math_pair<T>(MathFn::Fract, x));
 }
 /// (sin x, cos x), each within sin's and cos's bound.
 template <class X>
-  requires KernelFloat<detail::operand_t<X>>
-std::pair<Val<detail::operand_t<X>>, Val<detail::operand_t<X>>> sincos(const X& x) {
+requires KernelFloat<detail::operand_t<X>>
+    std::pair<Val<detail::operand_t<X>>, Val<detail::operand_t<X>>> sincos(const X& x) {
   using T = detail::operand_t<X>;
   return typed_pair<T, T>(detail::typed_math_pair<T>(MathFn::Sincos, x));
 }
 /// (log |gamma(x)|, the sign of gamma(x) as +1 or -1).
 template <class X>
-  requires KernelFloat<detail::operand_t<X>>
-std::pair<Val<detail::operand_t<X>>, Val<std::int32_t>> lgamma_r(const X& x) {
+requires KernelFloat<detail::operand_t<X>> std::pair<Val<detail::operand_t<X>>, Val<std::int32_t>>
+lgamma_r(const X& x) {
   using T = detail::operand_t<X>;
   return typed_pair<T, std::int32_t>(detail::typed_math_pair<T>(MathFn::LgammaR, x));
 }
 /// (remainder(x, y), the quotient's sign and at least its 7 low bits).
 template <class X, class Y>
-  requires MathOperands<X, Y> && KernelFloat<detail::first_operand_t<X, Y>>
-std::pair<Val<detail::first_operand_t<X, Y>>, Val<std::int32_t>> remquo(const X& x, const Y& y) {
+requires MathOperands<X, Y> && KernelFloat<detail::first_operand_t<X, Y>>
+    std::pair<Val<detail::first_operand_t<X, Y>>, Val<std::int32_t>> remquo(const X& x,
+                                                                            const Y& y) {
   using T = detail::first_operand_t<X, Y>;
   return typed_pair<T, std::int32_t>(detail::typed_math_pair<T>(MathFn::Remquo, x, y));
 }
 
 /// x * y + z with one rounding.
 template <class X, class Y, class Z>
-  requires MathOperands<X, Y, Z> && KernelFloat<detail::first_operand_t<X, Y, Z>>
-Val<detail::first_operand_t<X, Y, Z>> fma(const X& x, const Y& y, const Z& z) {
+requires MathOperands<X, Y, Z> && KernelFloat<detail::first_operand_t<X, Y, Z>>
+    Val<detail::first_operand_t<X, Y, Z>> fma(const X& x, const Y& y, const Z& z) {
   return detail::typed_math<detail::first_operand_t<X, Y, Z>>(MathFn::Fma, x, y, z);
 }
 
@@ -301,8 +367,8 @@ Val<detail::first_operand_t<X, Y, Z>> fma(const X& x, const Y& y, const Z& z) {
 /// into a SPIR-V kernel (docs/performance.md, "PoCL investigations"): the form for hot loops.
 Value mul_add(Value a, Value b, Value c);
 template <class X, class Y, class Z>
-  requires MathOperands<X, Y, Z> && KernelFloat<detail::first_operand_t<X, Y, Z>>
-Val<detail::first_operand_t<X, Y, Z>> mul_add(const X& x, const Y& y, const Z& z) {
+requires MathOperands<X, Y, Z> && KernelFloat<detail::first_operand_t<X, Y, Z>>
+    Val<detail::first_operand_t<X, Y, Z>> mul_add(const X& x, const Y& y, const Z& z) {
   using T = detail::first_operand_t<X, Y, Z>;
   return detail::apply_operands<T>(
       [](const auto& a, const auto& b, const auto& c) {
@@ -313,20 +379,20 @@ Val<detail::first_operand_t<X, Y, Z>> mul_add(const X& x, const Y& y, const Z& z
 
 /// min(max(x, lo), hi), for floats and integers (undefined when lo > hi).
 template <class X, class Lo, class Hi>
-  requires MathOperands<X, Lo, Hi> && KernelScalar<detail::first_operand_t<X, Lo, Hi>> &&
-           (!std::is_same_v<detail::first_operand_t<X, Lo, Hi>, bool>)
-Val<detail::first_operand_t<X, Lo, Hi>> clamp(const X& x, const Lo& lo, const Hi& hi) {
+requires MathOperands<X, Lo, Hi> && KernelScalar<detail::first_operand_t<X, Lo, Hi>> &&
+    (!std::is_same_v<detail::first_operand_t<X, Lo, Hi>, bool>)
+        Val<detail::first_operand_t<X, Lo, Hi>> clamp(const X& x, const Lo& lo, const Hi& hi) {
   return detail::typed_math<detail::first_operand_t<X, Lo, Hi>>(MathFn::Clamp, x, lo, hi);
 }
 /// mul_hi(x, y) + z, and x * y + z clamped to the type's range.
 template <class X, class Y, class Z>
-  requires MathOperands<X, Y, Z> && KernelInteger<detail::first_operand_t<X, Y, Z>>
-Val<detail::first_operand_t<X, Y, Z>> mad_hi(const X& x, const Y& y, const Z& z) {
+requires MathOperands<X, Y, Z> && KernelInteger<detail::first_operand_t<X, Y, Z>>
+    Val<detail::first_operand_t<X, Y, Z>> mad_hi(const X& x, const Y& y, const Z& z) {
   return detail::typed_math<detail::first_operand_t<X, Y, Z>>(MathFn::MadHi, x, y, z);
 }
 template <class X, class Y, class Z>
-  requires MathOperands<X, Y, Z> && KernelInteger<detail::first_operand_t<X, Y, Z>>
-Val<detail::first_operand_t<X, Y, Z>> mad_sat(const X& x, const Y& y, const Z& z) {
+requires MathOperands<X, Y, Z> && KernelInteger<detail::first_operand_t<X, Y, Z>>
+    Val<detail::first_operand_t<X, Y, Z>> mad_sat(const X& x, const Y& y, const Z& z) {
   return detail::typed_math<detail::first_operand_t<X, Y, Z>>(MathFn::MadSat, x, y, z);
 }
 

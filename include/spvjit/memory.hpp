@@ -79,8 +79,8 @@ struct ShapedPointer {
   Pointer data;
   Shape shape;
 };
-ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar element,
-                          bool read_only, unsigned rank, Layout layout);
+ShapedPointer array_param(KernelBuilder& kb, std::string_view name, Scalar element, bool read_only,
+                          unsigned rank, Layout layout);
 /// The elements the launch passed for the kernel parameter `p` points to; throws UserError for
 /// a pointer that is no kernel parameter (a private or local array's, a device function's).
 Value param_length(const Pointer& p);
@@ -127,7 +127,8 @@ class Array {
   Ref<T> operator()(const CartesianIndex<N>& index, const More&... more) const {
     return [&]<std::size_t... D>(std::index_sequence<D...>) {
       return (*this)(index[D]..., more...);
-    }(std::make_index_sequence<N>{});
+    }
+    (std::make_index_sequence<N>{});
   }
   /// The element at a linear offset (in the array's layout).
   template <class I>

@@ -30,17 +30,18 @@ struct operand_of<Val<T>> {
 };
 /// An element or a variable: whatever `.get()` reads as a Val.
 template <class X>
-  requires(!is_val_v<X> && requires(const X& x) {
-    requires is_val_v<std::remove_cvref_t<decltype(x.get())>>;
-  })
-struct operand_of<X> {
+requires(!is_val_v<X> && requires(const X& x) {
+  requires is_val_v<std::remove_cvref_t<decltype(x.get())>>;
+}) struct operand_of<X> {
   using type = typename std::remove_cvref_t<decltype(std::declval<const X&>().get())>::type;
 };
 }  // namespace detail
 
 /// A kernel value, element or variable.
 template <class X>
-concept KernelOperand = requires { typename detail::operand_of<std::remove_cvref_t<X>>::type; };
+concept KernelOperand = requires {
+  typename detail::operand_of<std::remove_cvref_t<X>>::type;
+};
 
 namespace detail {
 template <class X>
@@ -48,8 +49,8 @@ using operand_t = typename operand_of<std::remove_cvref_t<X>>::type;
 
 /// A plain C++ number (not bool), which takes the type of the kernel operand beside it.
 template <class X>
-concept PlainNumber = std::is_arithmetic_v<std::remove_cvref_t<X>> &&
-                      !std::is_same_v<std::remove_cvref_t<X>, bool>;
+concept PlainNumber =
+    std::is_arithmetic_v<std::remove_cvref_t<X>> && !std::is_same_v<std::remove_cvref_t<X>, bool>;
 
 template <class X>
 concept OperandOrNumber = KernelOperand<X> || PlainNumber<X>;
@@ -148,13 +149,13 @@ inline constexpr bool always_false = false;
 
 // An operator on values of two kernel types (`a[i] * x` with a double element and a float x)
 // stops the compile with one line that says what to do, instead of a list of overloads.
-#define SPVJIT_MIXED_OPERATOR(sym)                                                            \
-  template <class X, class Y>                                                                 \
-    requires detail::MixedOperands<X, Y>                                                      \
-  void operator sym(const X&, const Y&) {                                                     \
-    static_assert(detail::always_false<X, Y>,                                                 \
-                  "spvjit: the operands of '" #sym                                            \
-                  "' have different kernel types; convert one with cast<T>(x)");             \
+#define SPVJIT_MIXED_OPERATOR(sym)                                               \
+  template <class X, class Y>                                                    \
+  requires detail::MixedOperands<X, Y>                                           \
+  void operator sym(const X&, const Y&) {                                        \
+    static_assert(detail::always_false<X, Y>,                                    \
+                  "spvjit: the operands of '" #sym                               \
+                  "' have different kernel types; convert one with cast<T>(x)"); \
   }
 SPVJIT_MIXED_OPERATOR(+)
 SPVJIT_MIXED_OPERATOR(-)
@@ -178,8 +179,7 @@ SPVJIT_MIXED_OPERATOR(!=)
 // deprecation warning), where a Julia port means two indices. Any comma with a kernel value on
 // either side stops the compile and says what to write instead.
 template <class X, class Y>
-  requires(KernelOperand<X> || KernelOperand<Y>)
-void operator,(const X&, const Y&) {
+requires(KernelOperand<X> || KernelOperand<Y>) void operator,(const X&, const Y&) {
   static_assert(detail::always_false<X, Y>,
                 "spvjit: ',' between kernel values is C++'s comma operator, so A[i, j] would "
                 "mean A[j]; index a view or array parameter with A(i, j), memory with A[i]");

@@ -43,12 +43,12 @@ struct WorkGroupLimits {
 
 /// A launch's geometry, every array padded to 3 dimensions with 1.
 struct Partition {
-  NDRange ndrange;                          ///< the static or given ndrange
-  WorkGroup workgroup;                      ///< the static, given or chosen workgroup
-  std::array<std::size_t, 3> blocks{};      ///< ceil(ndrange / workgroup) per dimension
-  std::array<std::size_t, 3> global{};      ///< blocks * workgroup: OpenCL's global size
-  unsigned dims = 1;                        ///< work dimensions to enqueue (1 to 3)
-  bool bounds_check = false;                ///< some dimension is not divided by the workgroup
+  NDRange ndrange;                      ///< the static or given ndrange
+  WorkGroup workgroup;                  ///< the static, given or chosen workgroup
+  std::array<std::size_t, 3> blocks{};  ///< ceil(ndrange / workgroup) per dimension
+  std::array<std::size_t, 3> global{};  ///< blocks * workgroup: OpenCL's global size
+  unsigned dims = 1;                    ///< work dimensions to enqueue (1 to 3)
+  bool bounds_check = false;            ///< some dimension is not divided by the workgroup
 
   /// An ndrange of 0 in some dimension: nothing to launch.
   bool empty() const { return blocks[0] == 0 || blocks[1] == 0 || blocks[2] == 0; }

@@ -106,8 +106,8 @@ void store(const Pointer& p, Value index, Value value);
 
 /// The type arithmetic sees when an element of type T is loaded: float for half, else T.
 template <class T>
-using arithmetic_t = std::conditional_t<std::is_same_v<std::remove_cv_t<T>, half>, float,
-                                        std::remove_cv_t<T>>;
+using arithmetic_t =
+    std::conditional_t<std::is_same_v<std::remove_cv_t<T>, half>, float, std::remove_cv_t<T>>;
 
 /// An element of memory: reads as a Val, and assigns when the pointer is writable.
 template <class T>
@@ -132,35 +132,25 @@ class Ref {
   /// Whether this is a member of a struct element (atomics do not take those).
   bool is_field() const { return is_field_; }
 
-  const Ref& operator=(Val<value_type> v) const
-    requires(!std::is_const_v<T>)
-  {
+  const Ref& operator=(Val<value_type> v) const requires(!std::is_const_v<T>) {
     detail::store_element(ptr_, index_, v, view_.rank ? &view_ : nullptr,
                           is_field_ ? &field_ : nullptr);
     return *this;
   }
-  const Ref& operator=(const Ref& other) const
-    requires(!std::is_const_v<T>)
-  {
+  const Ref& operator=(const Ref& other) const requires(!std::is_const_v<T>) {
     return *this = other.get();
   }
-  const Ref& operator=(value_type v) const
-    requires(!std::is_const_v<T>)
-  {
+  const Ref& operator=(value_type v) const requires(!std::is_const_v<T>) {
     return *this = Val<value_type>(detail::literal(detail::state_of(ptr_), v));
   }
   /// Read-modify-write (not atomic): `y[i] += a * x[i]`, `o[i] += 1.0f`, `bits[i] >>= 1`. Takes
   /// a Val, a Var or an element of the element's arithmetic type, or a plain number.
-#define SPVJIT_REF_COMPOUND(assign, sym, allowed)                                 \
-  const Ref& operator assign(Val<value_type> v) const                            \
-    requires(!std::is_const_v<T> && (allowed))                                   \
-  {                                                                              \
-    return *this = get() sym v;                                                  \
-  }                                                                              \
-  const Ref& operator assign(value_type v) const                                 \
-    requires(!std::is_const_v<T> && (allowed))                                   \
-  {                                                                              \
-    return *this = get() sym v;                                                  \
+#define SPVJIT_REF_COMPOUND(assign, sym, allowed)                                                  \
+  const Ref& operator assign(Val<value_type> v) const requires(!std::is_const_v<T> && (allowed)) { \
+    return *this = get() sym v;                                                                    \
+  }                                                                                                \
+  const Ref& operator assign(value_type v) const requires(!std::is_const_v<T> && (allowed)) {      \
+    return *this = get() sym v;                                                                    \
   }
   SPVJIT_REF_COMPOUND(+=, +, true)
   SPVJIT_REF_COMPOUND(-=, -, true)
@@ -198,9 +188,8 @@ template <ComplexPart T>
 class ComplexVar;
 namespace detail {
 template <class T>
-using ElementRef = std::conditional_t<
-    is_std_complex_v<std::remove_const_t<T>>, ComplexRef<T>,
-    std::conditional_t<KernelStruct<T>, StructRef<T>, Ref<T>>>;
+using ElementRef = std::conditional_t<is_std_complex_v<std::remove_const_t<T>>, ComplexRef<T>,
+                                      std::conditional_t<KernelStruct<T>, StructRef<T>, Ref<T>>>;
 }  // namespace detail
 
 template <class T, AddressSpace Space>
@@ -212,25 +201,19 @@ class Ptr : public Pointer {
   explicit Ptr(const Pointer& p) : Pointer(p) {}
   /// A writable pointer converts to a read-only one (Global<T> -> Const<T>), never back.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-  Ptr(const Ptr<U, Space>& p) : Pointer(p.as_read_only()) {}
+  requires(std::is_same_v<const U, T> && !std::is_const_v<U>) Ptr(const Ptr<U, Space>& p)
+      : Pointer(p.as_read_only()) {}
 
   template <class I>
-    requires(std::is_integral_v<I>)
-  detail::ElementRef<T> operator[](Val<I> index) const {
-    return detail::ElementRef<T>(*this, index);
-  }
+  requires(std::is_integral_v<I>) detail::ElementRef<T>
+  operator[](Val<I> index) const { return detail::ElementRef<T>(*this, index); }
   detail::ElementRef<T> operator[](std::int64_t index) const {
     return detail::ElementRef<T>(*this, detail::literal(detail::state_of(*this), index));
   }
   /// An index held in a variable or an element is read first: `hist[bin]`, `out[perm[i]]`.
   template <class I>
-    requires requires(const I& i) {
-      requires std::is_integral_v<typename decltype(i.get())::type>;
-    }
-  detail::ElementRef<T> operator[](const I& index) const {
-    return (*this)[index.get()];
-  }
+  requires requires(const I& i) { requires std::is_integral_v<typename decltype(i.get())::type>; }
+  detail::ElementRef<T> operator[](const I& index) const { return (*this)[index.get()]; }
 };
 
 /// `p` with its bounds checks turned off (KernelAbstractions' `@inbounds`): the author vouches
@@ -253,22 +236,16 @@ template <class T>
 using Constant = Ptr<const T, AddressSpace::Constant>;
 
 // Arithmetic directly on elements: X[i] * a reads X[i] first.
-#define SPVJIT_REF_OPERATOR(sym)                                                  \
-  template <class T, class U>                                                     \
-    requires requires(Val<arithmetic_t<T>> a, Val<arithmetic_t<U>> b) { a sym b; } \
-  auto operator sym(const Ref<T>& a, const Ref<U>& b) {                           \
-    return a.get() sym b.get();                                                   \
-  }                                                                               \
-  template <class T, class U>                                                     \
-    requires requires(Val<arithmetic_t<T>> a, U b) { a sym b; }                   \
-  auto operator sym(const Ref<T>& a, const U& b) {                                \
-    return a.get() sym b;                                                         \
-  }                                                                               \
-  template <class U, class T>                                                     \
-    requires requires(U a, Val<arithmetic_t<T>> b) { a sym b; }                   \
-  auto operator sym(const U& a, const Ref<T>& b) {                                \
-    return a sym b.get();                                                         \
-  }
+#define SPVJIT_REF_OPERATOR(sym)                                                      \
+  template <class T, class U>                                                         \
+  requires requires(Val<arithmetic_t<T>> a, Val<arithmetic_t<U>> b) { a sym b; }      \
+  auto operator sym(const Ref<T>& a, const Ref<U>& b) { return a.get() sym b.get(); } \
+  template <class T, class U>                                                         \
+  requires requires(Val<arithmetic_t<T>> a, U b) { a sym b; }                         \
+  auto operator sym(const Ref<T>& a, const U& b) { return a.get() sym b; }            \
+  template <class U, class T>                                                         \
+  requires requires(U a, Val<arithmetic_t<T>> b) { a sym b; }                         \
+  auto operator sym(const U& a, const Ref<T>& b) { return a sym b.get(); }
 SPVJIT_REF_OPERATOR(+)
 SPVJIT_REF_OPERATOR(-)
 SPVJIT_REF_OPERATOR(*)

@@ -57,7 +57,8 @@ namespace detail {
 /// `module` as bitcode, after the checks spvjit's reader cannot make (`what`: the caller).
 inline std::string bitcode_of(const llvm::Module& module, const char* what) {
   if (!module.getContext().supportsTypedPointers()) {
-    throw UserError(std::string(what) + ": the module's LLVMContext uses opaque pointers; "
+    throw UserError(std::string(what) +
+                    ": the module's LLVMContext uses opaque pointers; "
                     "SPIRV-LLVM-Translator 15 needs typed ones (call setOpaquePointers(false) "
                     "before building the module)");
   }

@@ -100,8 +100,7 @@ namespace detail {
 class RuntimeCore;
 void buffer_write(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
                   const void* src);
-void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,
-                 void* dst);
+void buffer_read(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes, void* dst);
 void buffer_fill_zero(RuntimeCore& core, _cl_mem* mem, std::size_t bytes);
 /// `bytes` from `offset` on set to copies of `pattern` (both multiples of `pattern_bytes`).
 void buffer_fill(RuntimeCore& core, _cl_mem* mem, std::size_t offset, std::size_t bytes,

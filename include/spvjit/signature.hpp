@@ -26,7 +26,7 @@ struct Param {
   ParamKind kind = ParamKind::Scalar;
   Scalar type = Scalar::I32;  ///< the scalar, or the pointee of a pointer
   AddressSpace space = AddressSpace::Private;
-  bool read_only = false;     ///< a Const pointer: noalias readonly, stores rejected
+  bool read_only = false;  ///< a Const pointer: noalias readonly, stores rejected
   /// A struct by value, or the struct a pointer points to (then `type` is unused); else null.
   std::shared_ptr<const StructLayout> struct_layout = nullptr;
   /// An array parameter (GlobalArray<T, N>): N = 1 to 3 extents the launch passes from the

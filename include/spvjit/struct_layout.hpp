@@ -40,9 +40,9 @@ inline constexpr std::uint32_t pointer_member_bytes = 8;
 /// One member of a struct.
 struct StructField {
   std::string name;
-  std::uint32_t offset = 0;   ///< bytes from the start of the struct
-  Scalar type = Scalar::U8;   ///< the scalar, an array's element or a pointer's scalar pointee
-  std::uint32_t count = 1;    ///< an array's elements (`float v[3]`: 3); 1 otherwise
+  std::uint32_t offset = 0;  ///< bytes from the start of the struct
+  Scalar type = Scalar::U8;  ///< the scalar, an array's element or a pointer's scalar pointee
+  std::uint32_t count = 1;   ///< an array's elements (`float v[3]`: 3); 1 otherwise
   bool array = false;
   /// A nested struct, or an array's element struct (`Neighbour nei[26]`: array, count 26), or null.
   std::shared_ptr<const StructLayout> nested = nullptr;
@@ -249,7 +249,7 @@ SPVJIT_API_END
 #define SPVJIT_STRUCT_EXPAND1(...) __VA_ARGS__
 #define SPVJIT_STRUCT_MEMBERS(Type, ...) \
   __VA_OPT__(SPVJIT_STRUCT_EXPAND(SPVJIT_STRUCT_MEMBERS_NEXT(Type, __VA_ARGS__)))
-#define SPVJIT_STRUCT_MEMBERS_NEXT(Type, member, ...)                                           \
+#define SPVJIT_STRUCT_MEMBERS_NEXT(Type, member, ...)                                         \
   ::spvjit::detail::describe_member<decltype(Type::member)>(#member, offsetof(Type, member)), \
       __VA_OPT__(SPVJIT_STRUCT_MEMBERS_AGAIN SPVJIT_STRUCT_PARENS(Type, __VA_ARGS__))
 #define SPVJIT_STRUCT_MEMBERS_AGAIN() SPVJIT_STRUCT_MEMBERS_NEXT

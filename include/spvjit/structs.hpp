@@ -47,9 +47,8 @@ FieldPath member_path(const Pointer& p, const FieldPath& prefix, const StructLay
                       std::size_t offset, const StructField& expected);
 /// Copies every scalar of the struct (of `layout`) at element `src_index` of `src` (then
 /// `src_path`) to the one of `dst`, member by member.
-void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path,
-                 const Pointer& src, Value src_index, const FieldPath& src_path,
-                 const StructLayout& layout);
+void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path, const Pointer& src,
+                 Value src_index, const FieldPath& src_path, const StructLayout& layout);
 /// A private struct of `layout`, uninitialised (the pointer to it; index 0).
 Pointer private_struct(BuilderState* state, const StructLayout& layout);
 /// A private scalar slot (device functions' results).
@@ -128,61 +127,55 @@ class StructRef {
       : ptr_(p), index_(index), path_(path) {}
   /// A writable struct reads as a read-only one.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-  StructRef(const StructRef<U>& other)
+  requires(std::is_same_v<const U, T> && !std::is_const_v<U>) StructRef(const StructRef<U>& other)
       : ptr_(other.pointer()), index_(other.index()), path_(other.path()) {}
 
-    /// The member `member` of this struct: a Ref for a scalar (reads as a Val, assigns when
-    /// writable), a MemberArray for an array (of scalars or of structs), a StructRef for a nested
-    /// struct, and for a pointer member (`float* data`) the pointer it holds, read: a Global<float>
-    /// (Const<float> for `const float*`), indexed without bounds checks: `seg[&Segment::data][k]`.
-    template <class M>
-    auto operator[](M struct_type::*member) const {
-      using F = std::remove_cv_t<M>;
-      const detail::FieldPath path = detail::member_path(
-          ptr_, path_, layout(), detail::member_offset(member), detail::describe_member<F>("", 0));
-      if constexpr (std::is_pointer_v<F>) {
-        using E = detail::Pointee<F>;
-        return Ptr<E, AddressSpace::Global>(
-            detail::pointer_member(ptr_, index_, path, detail::pointee_scalar<F>(),
-                                   std::is_const_v<E>, detail::pointee_layout<F>()));
-      } else if constexpr (KernelScalar<F>) {
-        return Ref<detail::LikeConst<T, F>>(ptr_, index_, path);
-      } else if constexpr (std::is_array_v<F>) {
-        return MemberArray<detail::LikeConst<T, std::remove_extent_t<F>>, std::extent_v<F>>(
-            ptr_, index_, path);
-      } else {
-        return StructRef<detail::LikeConst<T, F>>(ptr_, index_, path);
-      }
+  /// The member `member` of this struct: a Ref for a scalar (reads as a Val, assigns when
+  /// writable), a MemberArray for an array (of scalars or of structs), a StructRef for a nested
+  /// struct, and for a pointer member (`float* data`) the pointer it holds, read: a Global<float>
+  /// (Const<float> for `const float*`), indexed without bounds checks: `seg[&Segment::data][k]`.
+  template <class M>
+  auto operator[](M struct_type::*member) const {
+    using F = std::remove_cv_t<M>;
+    const detail::FieldPath path = detail::member_path(
+        ptr_, path_, layout(), detail::member_offset(member), detail::describe_member<F>("", 0));
+    if constexpr (std::is_pointer_v<F>) {
+      using E = detail::Pointee<F>;
+      return Ptr<E, AddressSpace::Global>(
+          detail::pointer_member(ptr_, index_, path, detail::pointee_scalar<F>(),
+                                 std::is_const_v<E>, detail::pointee_layout<F>()));
+    } else if constexpr (KernelScalar<F>) {
+      return Ref<detail::LikeConst<T, F>>(ptr_, index_, path);
+    } else if constexpr (std::is_array_v<F>) {
+      return MemberArray<detail::LikeConst<T, std::remove_extent_t<F>>, std::extent_v<F>>(
+          ptr_, index_, path);
+    } else {
+      return StructRef<detail::LikeConst<T, F>>(ptr_, index_, path);
+    }
   }
   /// The value of a scalar member: `q.get(&Particle::mass)` is a Val<double>.
   template <class M>
-    requires KernelScalar<M>
-  Val<arithmetic_t<M>> get(M struct_type::*member) const {
-    return (*this)[member].get();
-  }
+  requires KernelScalar<M> Val<arithmetic_t<M>> get(M struct_type::*member)
+  const { return (*this)[member].get(); }
   /// The pointer a pointer member holds: `auto d = seg.get(&Segment::data);` is a
   /// Global<float>, read and written as `d[k]` (through `const float*`, a Const<float>).
   template <class M>
-    requires std::is_pointer_v<M>
-  auto get(M struct_type::*member) const {
-    return (*this)[member];
-  }
+  requires std::is_pointer_v<M>
+  auto get(M struct_type::*member) const { return (*this)[member]; }
   /// A private copy of the whole struct, as a value.
   StructVal<struct_type> get() const;
 
   /// Copies a whole struct in, member by member: `ps[i] = q`.
   template <class U>
-    requires(std::is_same_v<std::remove_const_t<U>, struct_type> && !std::is_const_v<T>)
-  const StructRef& operator=(const StructRef<U>& other) const {
-      detail::copy_struct(ptr_, index_, path_, other.pointer(), other.index(), other.path(),
-                          layout());
-      return *this;
+  requires(std::is_same_v<std::remove_const_t<U>, struct_type> &&
+           !std::is_const_v<T>) const StructRef&
+  operator=(const StructRef<U>& other) const {
+    detail::copy_struct(ptr_, index_, path_, other.pointer(), other.index(), other.path(),
+                        layout());
+    return *this;
   }
-  const StructRef& operator=(const StructRef& other) const
-    requires(!std::is_const_v<T>)
-  {
-    return this->operator= <T>(other);
+  const StructRef& operator=(const StructRef& other) const requires(!std::is_const_v<T>) {
+    return this->operator=<T>(other);
   }
 
   const Pointer& pointer() const { return ptr_; }
@@ -217,8 +210,8 @@ class StructVar : public StructRef<S> {
   explicit StructVar(const Pointer& p)
       : StructRef<S>(p, detail::literal(detail::state_of(p), std::int64_t{0})) {}
   template <class U>
-    requires(std::is_same_v<std::remove_const_t<U>, S>)
-  const StructVar& operator=(const StructRef<U>& other) const {
+  requires(std::is_same_v<std::remove_const_t<U>, S>) const StructVar& operator=(
+      const StructRef<U>& other) const {
     StructRef<S>::operator=(other);
     return *this;
   }
@@ -237,7 +230,7 @@ StructVal<typename StructRef<T>::struct_type> StructRef<T>::get() const {
 }
 
 template <class R>
-  requires requires { typename R::struct_type; }
+requires requires { typename R::struct_type; }
 auto KernelBuilder::var(const R& init) {
   using S = typename R::struct_type;
   StructVar<S> v(detail::private_struct(state(), *struct_layout<S>()));
@@ -247,8 +240,7 @@ auto KernelBuilder::var(const R& init) {
 
 namespace detail {
 template <class P>
-  requires(KernelStruct<P> && !is_std_complex_v<P>)
-struct ParamTraits<P> {
+requires(KernelStruct<P> && !is_std_complex_v<P>) struct ParamTraits<P> {
   static StructVal<P> declare(KernelBuilder& kb, std::string_view name) {
     return StructVal<P>(kb.struct_param(name, struct_layout<P>()));
   }

@@ -31,32 +31,71 @@ enum class AddressSpace : std::uint8_t { Private = 0, Global = 1, Constant = 2, 
 /// ColumnMajor (Julia and Fortran order, the first index varies fastest).
 enum class Layout : std::uint8_t { RowMajor, ColumnMajor };
 
-std::string_view name(Scalar s) noexcept;   ///< "f32", "i64", ...
+std::string_view name(Scalar s) noexcept;        ///< "f32", "i64", ...
 std::string_view name(AddressSpace a) noexcept;  ///< "global", "local", ...
-unsigned size_of(Scalar s) noexcept;        ///< bytes in memory (bool: 1)
-bool is_float(Scalar s) noexcept;           ///< f16, f32, f64
-bool is_signed(Scalar s) noexcept;          ///< i8..i64 (not bool, not unsigned)
-bool is_integer(Scalar s) noexcept;         ///< every integer type, bool excluded
+unsigned size_of(Scalar s) noexcept;             ///< bytes in memory (bool: 1)
+bool is_float(Scalar s) noexcept;                ///< f16, f32, f64
+bool is_signed(Scalar s) noexcept;               ///< i8..i64 (not bool, not unsigned)
+bool is_integer(Scalar s) noexcept;              ///< every integer type, bool excluded
 
 namespace detail {
-template <class T> struct ScalarOf;
-template <> struct ScalarOf<bool> { static constexpr Scalar value = Scalar::Bool; };
-template <> struct ScalarOf<std::int8_t> { static constexpr Scalar value = Scalar::I8; };
-template <> struct ScalarOf<std::uint8_t> { static constexpr Scalar value = Scalar::U8; };
-template <> struct ScalarOf<std::int16_t> { static constexpr Scalar value = Scalar::I16; };
-template <> struct ScalarOf<std::uint16_t> { static constexpr Scalar value = Scalar::U16; };
-template <> struct ScalarOf<std::int32_t> { static constexpr Scalar value = Scalar::I32; };
-template <> struct ScalarOf<std::uint32_t> { static constexpr Scalar value = Scalar::U32; };
-template <> struct ScalarOf<std::int64_t> { static constexpr Scalar value = Scalar::I64; };
-template <> struct ScalarOf<std::uint64_t> { static constexpr Scalar value = Scalar::U64; };
-template <> struct ScalarOf<half> { static constexpr Scalar value = Scalar::F16; };
-template <> struct ScalarOf<float> { static constexpr Scalar value = Scalar::F32; };
-template <> struct ScalarOf<double> { static constexpr Scalar value = Scalar::F64; };
+template <class T>
+struct ScalarOf;
+template <>
+struct ScalarOf<bool> {
+  static constexpr Scalar value = Scalar::Bool;
+};
+template <>
+struct ScalarOf<std::int8_t> {
+  static constexpr Scalar value = Scalar::I8;
+};
+template <>
+struct ScalarOf<std::uint8_t> {
+  static constexpr Scalar value = Scalar::U8;
+};
+template <>
+struct ScalarOf<std::int16_t> {
+  static constexpr Scalar value = Scalar::I16;
+};
+template <>
+struct ScalarOf<std::uint16_t> {
+  static constexpr Scalar value = Scalar::U16;
+};
+template <>
+struct ScalarOf<std::int32_t> {
+  static constexpr Scalar value = Scalar::I32;
+};
+template <>
+struct ScalarOf<std::uint32_t> {
+  static constexpr Scalar value = Scalar::U32;
+};
+template <>
+struct ScalarOf<std::int64_t> {
+  static constexpr Scalar value = Scalar::I64;
+};
+template <>
+struct ScalarOf<std::uint64_t> {
+  static constexpr Scalar value = Scalar::U64;
+};
+template <>
+struct ScalarOf<half> {
+  static constexpr Scalar value = Scalar::F16;
+};
+template <>
+struct ScalarOf<float> {
+  static constexpr Scalar value = Scalar::F32;
+};
+template <>
+struct ScalarOf<double> {
+  static constexpr Scalar value = Scalar::F64;
+};
 }  // namespace detail
 
 /// True for the C++ types that name a kernel scalar type.
 template <class T>
-concept KernelScalar = requires { detail::ScalarOf<std::remove_cv_t<T>>::value; };
+concept KernelScalar = requires {
+  detail::ScalarOf<std::remove_cv_t<T>>::value;
+};
 
 /// The Scalar enumerator of a C++ type: scalar_of<float> == Scalar::F32.
 template <KernelScalar T>

@@ -80,16 +80,27 @@ inline llvm::Value* llvm_of(const Value& v) noexcept { return BuilderAccess::llv
 /// The operators of the kernel language. Each checks its operand types and throws UserError
 /// ("add: operand types differ: f32 and i32; insert an explicit cast") on a mismatch.
 enum class BinaryOp : std::uint8_t {
-  Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  And,
+  Or,
+  Xor,
+  Shl,
+  Shr,
+  Min,
+  Max,
 };
 enum class CompareOp : std::uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
 
 Value binary(BinaryOp op, Value lhs, Value rhs);
 Value compare(CompareOp op, Value lhs, Value rhs);
 Value negate(Value v);
-Value logical_not(Value v);          ///< bool -> bool; bitwise not on integers
+Value logical_not(Value v);  ///< bool -> bool; bitwise not on integers
 Value select(Value cond, Value if_true, Value if_false);
-Value cast(Value v, Scalar to);      ///< explicit conversion (float<->int rounds toward zero)
+Value cast(Value v, Scalar to);  ///< explicit conversion (float<->int rounds toward zero)
 Value constant(detail::BuilderState* state, Scalar type, double value);
 Value constant_int(detail::BuilderState* state, Scalar type, std::uint64_t bits);
 std::string_view name(BinaryOp op) noexcept;
@@ -199,16 +210,14 @@ Val<T> operator-(Val<T> a) {
 inline Val<bool> operator!(Val<bool> a) { return Val<bool>(logical_not(a)); }
 /// Bitwise complement of an integer.
 template <KernelScalar T>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-Val<T> operator~(Val<T> a) {
-  return Val<T>(logical_not(a));
+requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Val<T>
+operator~(Val<T> a) { return Val<T>(logical_not(a)); }
+inline Val<bool> operator&&(Val<bool> a, Val<bool> b) {
+  return Val<bool>(binary(BinaryOp::And, a, b));
 }
-  inline Val<bool> operator&&(Val<bool> a, Val<bool> b) {
-    return Val<bool>(binary(BinaryOp::And, a, b));
-  }
-  inline Val<bool> operator||(Val<bool> a, Val<bool> b) {
-    return Val<bool>(binary(BinaryOp::Or, a, b));
-  }
+inline Val<bool> operator||(Val<bool> a, Val<bool> b) {
+  return Val<bool>(binary(BinaryOp::Or, a, b));
+}
 
 template <KernelScalar T>
 Val<T> select(Val<bool> c, Val<T> a, Val<T> b) {

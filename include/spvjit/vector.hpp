@@ -141,23 +141,19 @@ class Vec : public VecValue {
   /// Lane `lane` (a constant) or a lane chosen at run time (taken modulo N).
   Val<T> operator[](unsigned lane) const { return Val<T>(extract(*this, lane)); }
   template <class I>
-    requires(std::is_integral_v<I>)
-  Val<T> operator[](Val<I> lane) const {
-    return Val<T>(extract(*this, static_cast<Value>(lane)));
-  }
+  requires(std::is_integral_v<I>) Val<T>
+  operator[](Val<I> lane) const { return Val<T>(extract(*this, static_cast<Value>(lane))); }
   /// A copy with one lane replaced.
   Vec with(unsigned lane, Val<T> x) const { return Vec(insert(*this, lane, x)); }
   template <class I>
-    requires(std::is_integral_v<I>)
-  Vec with(Val<I> lane, Val<T> x) const {
-    return Vec(insert(*this, static_cast<Value>(lane), x));
-  }
+  requires(std::is_integral_v<I>) Vec with(Val<I> lane, Val<T> x)
+  const { return Vec(insert(*this, static_cast<Value>(lane), x)); }
 };
 
 /// A vector from N values: `make_vec(a, b, c, d)` is a Vec<T, 4>.
 template <KernelScalar T, class... More>
-  requires(std::conjunction_v<std::is_same<More, Val<T>>...> && valid_lanes(sizeof...(More) + 1))
-Vec<T, sizeof...(More) + 1> make_vec(Val<T> first, More... more) {
+requires(std::conjunction_v<std::is_same<More, Val<T>>...>&& valid_lanes(
+    sizeof...(More) + 1)) Vec<T, sizeof...(More) + 1> make_vec(Val<T> first, More... more) {
   const Value lanes[] = {first, more...};
   return Vec<T, sizeof...(More) + 1>(make_vector(lanes));
 }
@@ -177,10 +173,10 @@ Vec<To, N> cast(Vec<From, N> v) {
 
 template <KernelScalar To, KernelScalar From, unsigned N>
 Vec<To, N> bit_cast(Vec<From, N> v) {
-  static_assert(sizeof(To) == sizeof(From) && !std::is_same_v<To, bool> &&
-                    !std::is_same_v<From, bool>,
-                "spvjit: bit_cast needs two types of one size (float and int32_t or uint32_t, "
-                "double and int64_t or uint64_t)");
+  static_assert(
+      sizeof(To) == sizeof(From) && !std::is_same_v<To, bool> && !std::is_same_v<From, bool>,
+      "spvjit: bit_cast needs two types of one size (float and int32_t or uint32_t, "
+      "double and int64_t or uint64_t)");
   return Vec<To, N>(bit_cast(static_cast<VecValue>(v), scalar_of<To>));
 }
 
@@ -255,16 +251,14 @@ Vec<bool, N> operator!(Vec<bool, N> a) {
   return Vec<bool, N>(logical_not(a));
 }
 template <KernelScalar T, unsigned N>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-Vec<T, N> operator~(Vec<T, N> a) {
-  return Vec<T, N>(logical_not(a));
-}
+requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Vec<T, N>
+operator~(Vec<T, N> a) { return Vec<T, N>(logical_not(a)); }
 
 /// Lane by lane: `cond[k] ? a[k] : b[k]`.
 template <KernelScalar T, unsigned N>
 Vec<T, N> select(Vec<bool, N> cond, Vec<T, N> a, Vec<T, N> b) {
-  return Vec<T, N>(select(static_cast<VecValue>(cond), static_cast<VecValue>(a),
-                          static_cast<VecValue>(b)));
+  return Vec<T, N>(
+      select(static_cast<VecValue>(cond), static_cast<VecValue>(a), static_cast<VecValue>(b)));
 }
 template <KernelScalar T, unsigned N>
 Vec<T, N> min(Vec<T, N> a, Vec<T, N> b) {
@@ -277,10 +271,10 @@ Vec<T, N> max(Vec<T, N> a, Vec<T, N> b) {
 
 // The math set, lane by lane (OpenCL's vector builtins: the same accuracy as the scalar ones,
 // though not always the same bits).
-#define SPVJIT_VECTOR_UNARY(fn, op, Concept)    \
-  template <Concept T, unsigned N>              \
-  Vec<T, N> fn(Vec<T, N> x) {                   \
-    return Vec<T, N>(math(MathFn::op, {x}));    \
+#define SPVJIT_VECTOR_UNARY(fn, op, Concept) \
+  template <Concept T, unsigned N>           \
+  Vec<T, N> fn(Vec<T, N> x) {                \
+    return Vec<T, N>(math(MathFn::op, {x})); \
   }
 #define SPVJIT_VECTOR_FLOAT(fn, op) SPVJIT_VECTOR_UNARY(fn, op, KernelFloat)
 SPVJIT_VECTOR_FLOAT(sqrt, Sqrt)
@@ -330,10 +324,10 @@ SPVJIT_VECTOR_UNARY(clz, Clz, KernelInteger)
 SPVJIT_VECTOR_UNARY(ctz, Ctz, KernelInteger)
 #undef SPVJIT_VECTOR_UNARY
 
-#define SPVJIT_VECTOR_TEST(fn, op)                    \
-  template <KernelFloat T, unsigned N>                \
-  Vec<bool, N> fn(Vec<T, N> x) {                      \
-    return Vec<bool, N>(math(MathFn::op, {x}));       \
+#define SPVJIT_VECTOR_TEST(fn, op)              \
+  template <KernelFloat T, unsigned N>          \
+  Vec<bool, N> fn(Vec<T, N> x) {                \
+    return Vec<bool, N>(math(MathFn::op, {x})); \
   }
 SPVJIT_VECTOR_TEST(isnan, Isnan)
 SPVJIT_VECTOR_TEST(isinf, Isinf)
@@ -346,10 +340,10 @@ Vec<std::int32_t, N> ilogb(Vec<T, N> x) {
   return Vec<std::int32_t, N>(math(MathFn::Ilogb, {x}));
 }
 
-#define SPVJIT_VECTOR_BINARY(fn, op, Concept)         \
-  template <Concept T, unsigned N>                    \
-  Vec<T, N> fn(Vec<T, N> x, Vec<T, N> y) {            \
-    return Vec<T, N>(math(MathFn::op, {x, y}));       \
+#define SPVJIT_VECTOR_BINARY(fn, op, Concept)   \
+  template <Concept T, unsigned N>              \
+  Vec<T, N> fn(Vec<T, N> x, Vec<T, N> y) {      \
+    return Vec<T, N>(math(MathFn::op, {x, y})); \
   }
 #define SPVJIT_VECTOR_BINARY_FLOAT(fn, op) SPVJIT_VECTOR_BINARY(fn, op, KernelFloat)
 SPVJIT_VECTOR_BINARY_FLOAT(pow, Pow)
@@ -376,10 +370,10 @@ SPVJIT_VECTOR_BINARY(hadd, Hadd, KernelInteger)
 SPVJIT_VECTOR_BINARY(rhadd, Rhadd, KernelInteger)
 #undef SPVJIT_VECTOR_BINARY
 
-#define SPVJIT_VECTOR_EXPONENT(fn, op)                                \
-  template <KernelFloat T, unsigned N>                                \
-  Vec<T, N> fn(Vec<T, N> x, Vec<std::int32_t, N> n) {                 \
-    return Vec<T, N>(math(MathFn::op, {x, n}));                       \
+#define SPVJIT_VECTOR_EXPONENT(fn, op)                \
+  template <KernelFloat T, unsigned N>                \
+  Vec<T, N> fn(Vec<T, N> x, Vec<std::int32_t, N> n) { \
+    return Vec<T, N>(math(MathFn::op, {x, n}));       \
   }
 SPVJIT_VECTOR_EXPONENT(ldexp, Ldexp)
 SPVJIT_VECTOR_EXPONENT(pown, Pown)
@@ -388,11 +382,11 @@ SPVJIT_VECTOR_EXPONENT(rootn, Rootn)
 
 /// The two-result functions lane by lane (each lane the scalar function's result).
 std::pair<VecValue, VecValue> math_pair(MathFn fn, std::initializer_list<VecValue> args);
-#define SPVJIT_VECTOR_PAIR(fn, op, Second)                                        \
-  template <KernelFloat T, unsigned N>                                            \
-  std::pair<Vec<T, N>, Vec<Second, N>> fn(Vec<T, N> x) {                          \
-    auto [a, b] = math_pair(MathFn::op, {x});                                     \
-    return {Vec<T, N>(a), Vec<Second, N>(b)};                                     \
+#define SPVJIT_VECTOR_PAIR(fn, op, Second)               \
+  template <KernelFloat T, unsigned N>                   \
+  std::pair<Vec<T, N>, Vec<Second, N>> fn(Vec<T, N> x) { \
+    auto [a, b] = math_pair(MathFn::op, {x});            \
+    return {Vec<T, N>(a), Vec<Second, N>(b)};            \
   }
 SPVJIT_VECTOR_PAIR(frexp, Frexp, std::int32_t)
 SPVJIT_VECTOR_PAIR(modf, Modf, T)
@@ -418,8 +412,7 @@ Vec<T, N> mul_add(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
       mul_add(static_cast<VecValue>(a), static_cast<VecValue>(b), static_cast<VecValue>(c)));
 }
 template <KernelScalar T, unsigned N>
-  requires(!std::is_same_v<T, bool>)
-Vec<T, N> clamp(Vec<T, N> x, Vec<T, N> lo, Vec<T, N> hi) {
+requires(!std::is_same_v<T, bool>) Vec<T, N> clamp(Vec<T, N> x, Vec<T, N> lo, Vec<T, N> hi) {
   return Vec<T, N>(math(MathFn::Clamp, {x, lo, hi}));
 }
 template <KernelInteger T, unsigned N>
@@ -434,23 +427,21 @@ Vec<T, N> mad_sat(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
 /// Lanes of `a` (0 .. N-1) and `b` (N .. 2N-1) picked by a constant mask: `shuffle(a, b, {0,
 /// 4, 1, 5})` interleaves the low halves of two Vec<T, 4>.
 template <KernelScalar T, unsigned N, std::size_t M>
-  requires(valid_lanes(M))
-Vec<T, M> shuffle(Vec<T, N> a, Vec<T, N> b, const int (&mask)[M]) {
-    return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(b),
-                                    std::span<const int>(mask)));
+requires(valid_lanes(M)) Vec<T, M> shuffle(Vec<T, N> a, Vec<T, N> b, const int (&mask)[M]) {
+  return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(b),
+                                  std::span<const int>(mask)));
 }
 /// Lanes of `a` picked by a constant mask (OpenCL's swizzles): `shuffle(v, {3, 2, 1, 0})`.
 template <KernelScalar T, unsigned N, std::size_t M>
-  requires(valid_lanes(M))
-Vec<T, M> shuffle(Vec<T, N> a, const int (&mask)[M]) {
-    return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(a),
-                                    std::span<const int>(mask)));
+requires(valid_lanes(M)) Vec<T, M> shuffle(Vec<T, N> a, const int (&mask)[M]) {
+  return Vec<T, M>(shuffle_vector(static_cast<VecValue>(a), static_cast<VecValue>(a),
+                                  std::span<const int>(mask)));
 }
 
-#define SPVJIT_VECTOR_REDUCE(fn, op, Concept)  \
-  template <Concept T, unsigned N>              \
-  Val<T> fn(Vec<T, N> v) {                      \
-    return Val<T>(reduce(ReduceOp::op, v));     \
+#define SPVJIT_VECTOR_REDUCE(fn, op, Concept) \
+  template <Concept T, unsigned N>            \
+  Val<T> fn(Vec<T, N> v) {                    \
+    return Val<T>(reduce(ReduceOp::op, v));   \
   }
 SPVJIT_VECTOR_REDUCE(reduce_add, Add, KernelArithmetic)
 SPVJIT_VECTOR_REDUCE(reduce_mul, Mul, KernelArithmetic)
@@ -473,9 +464,8 @@ Val<bool> all(Vec<bool, N> v) {
 /// N consecutive elements starting at element `first` (not at vector index `first`, unlike
 /// OpenCL's vloadn): `vload<8>(X, i)` reads X[i] .. X[i + 7]. Half memory gives Vec<float, N>.
 template <unsigned N, class T, AddressSpace Space, class I>
-  requires(std::is_integral_v<I>)
-Vec<arithmetic_t<T>, N> vload(const Ptr<T, Space>& p, Val<I> first,
-                              VectorAlign align = VectorAlign::Element) {
+requires(std::is_integral_v<I>) Vec<arithmetic_t<T>, N> vload(
+    const Ptr<T, Space>& p, Val<I> first, VectorAlign align = VectorAlign::Element) {
   return Vec<arithmetic_t<T>, N>(load_vector(p, first, N, align));
 }
 template <unsigned N, class T, AddressSpace Space>
@@ -486,16 +476,17 @@ Vec<arithmetic_t<T>, N> vload(const Ptr<T, Space>& p, std::int64_t first,
 }
 /// Stores v's lanes at elements first .. first + N - 1.
 template <class T, AddressSpace Space, class I, unsigned N>
-  requires(std::is_integral_v<I> && !std::is_const_v<T>)
-void vstore(const Ptr<T, Space>& p, Val<I> first, Vec<arithmetic_t<T>, N> v,
-            VectorAlign align = VectorAlign::Element) {
+requires(std::is_integral_v<I> &&
+         !std::is_const_v<T>) void vstore(const Ptr<T, Space>& p, Val<I> first,
+                                          Vec<arithmetic_t<T>, N> v,
+                                          VectorAlign align = VectorAlign::Element) {
   store_vector(p, first, v, align);
 }
 template <class T, AddressSpace Space, unsigned N>
-  requires(!std::is_const_v<T>)
-void vstore(const Ptr<T, Space>& p, std::int64_t first, Vec<arithmetic_t<T>, N> v,
-            VectorAlign align = VectorAlign::Element) {
-    store_vector(p, detail::literal(detail::state_of(p), first), v, align);
+requires(!std::is_const_v<T>) void vstore(const Ptr<T, Space>& p, std::int64_t first,
+                                          Vec<arithmetic_t<T>, N> v,
+                                          VectorAlign align = VectorAlign::Element) {
+  store_vector(p, detail::literal(detail::state_of(p), first), v, align);
 }
 
 /// A mutable private vector variable (an accumulator kept across loop iterations).

@@ -37,19 +37,17 @@ class BufferView {
       : parent_(buffer.handle()), offset_(offset), size_(size) {
     if (!buffer.valid()) throw UserError("view: the buffer is empty (moved from?)");
     if (offset > buffer.size() || size > buffer.size() - offset) {
-      throw UserError("view: elements [" + std::to_string(offset) + ", " +
-                      std::to_string(offset) + "+" + std::to_string(size) +
-                      ") are outside the buffer of " + std::to_string(buffer.size()) +
-                      " elements");
+      throw UserError("view: elements [" + std::to_string(offset) + ", " + std::to_string(offset) +
+                      "+" + std::to_string(size) + ") are outside the buffer of " +
+                      std::to_string(buffer.size()) + " elements");
     }
     const std::shared_ptr<detail::RuntimeCore>& core = buffer.mem_.core();
     const std::size_t align = detail::sub_buffer_alignment(*core);
     if ((offset * sizeof(T)) % align != 0) {
-      throw UserError("view: offset " + std::to_string(offset) + " (" +
-                      std::to_string(offset * sizeof(T)) +
-                      " bytes) is not a multiple of the device's base address alignment of " +
-                      std::to_string(align) + " bytes (" + std::to_string(align / sizeof(T)) +
-                      " elements)");
+      throw UserError(
+          "view: offset " + std::to_string(offset) + " (" + std::to_string(offset * sizeof(T)) +
+          " bytes) is not a multiple of the device's base address alignment of " +
+          std::to_string(align) + " bytes (" + std::to_string(align / sizeof(T)) + " elements)");
     }
     // OpenCL rejects empty sub-buffers; an empty view passes none
     mem_ = detail::Owned<detail::MemObject>(
@@ -93,8 +91,7 @@ class BufferView {
     if (!parent_) throw UserError(std::string("BufferView::") + what + ": the view is empty");
     if (given != size_) {
       throw UserError(std::string("BufferView::") + what + ": size mismatch: view holds " +
-                      std::to_string(size_) + " elements, host side has " +
-                      std::to_string(given));
+                      std::to_string(size_) + " elements, host side has " + std::to_string(given));
     }
   }
 
@@ -128,19 +125,33 @@ void copyto(BufferView<T> dst, const BufferView<T>& src) {
                              dst.byte_offset(), src.bytes());
 }
 template <KernelElement T>
-void copyto(Buffer<T>& dst, const Buffer<T>& src) { copyto(view(dst), view(src)); }
+void copyto(Buffer<T>& dst, const Buffer<T>& src) {
+  copyto(view(dst), view(src));
+}
 template <KernelElement T>
-void copyto(Buffer<T>& dst, const BufferView<T>& src) { copyto(view(dst), src); }
+void copyto(Buffer<T>& dst, const BufferView<T>& src) {
+  copyto(view(dst), src);
+}
 template <KernelElement T>
-void copyto(BufferView<T> dst, const Buffer<T>& src) { copyto(dst, view(src)); }
+void copyto(BufferView<T> dst, const Buffer<T>& src) {
+  copyto(dst, view(src));
+}
 template <KernelElement T>
-void copyto(Buffer<T>& dst, std::type_identity_t<std::span<const T>> src) { dst.write(src); }
+void copyto(Buffer<T>& dst, std::type_identity_t<std::span<const T>> src) {
+  dst.write(src);
+}
 template <KernelElement T>
-void copyto(BufferView<T> dst, std::type_identity_t<std::span<const T>> src) { dst.write(src); }
+void copyto(BufferView<T> dst, std::type_identity_t<std::span<const T>> src) {
+  dst.write(src);
+}
 template <KernelElement T>
-void copyto(std::type_identity_t<std::span<T>> dst, const Buffer<T>& src) { src.read(dst); }
+void copyto(std::type_identity_t<std::span<T>> dst, const Buffer<T>& src) {
+  src.read(dst);
+}
 template <KernelElement T>
-void copyto(std::type_identity_t<std::span<T>> dst, const BufferView<T>& src) { src.read(dst); }
+void copyto(std::type_identity_t<std::span<T>> dst, const BufferView<T>& src) {
+  src.read(dst);
+}
 
 }  // namespace spvjit
 

@@ -426,10 +426,13 @@ class Divergence {
     if (const char* exit = skipping_exit(barrier, *branch)) {
       what = "barrier after a " + std::string(exit) +
              " that only some work-items of a group take: its condition differs between "
-             "them (it depends on " + why + "): " + shown;
+             "them (it depends on " +
+             why + "): " + shown;
     } else {
-      what = "barrier under a condition that differs between work-items of a group (it "
-             "depends on " + why + "): " + shown;
+      what =
+          "barrier under a condition that differs between work-items of a group (it "
+          "depends on " +
+          why + "): " + shown;
     }
     return what +
            "; every work-item of a group must reach each barrier (KA: @synchronize), so "

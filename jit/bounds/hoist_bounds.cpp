@@ -217,10 +217,10 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
   // (IRBuilder leaves `or false, %test`, which keeps the branch from folding once the test is
   // proven true).
   auto* constant_count = llvm::dyn_cast<llvm::ConstantInt>(count);
-  llvm::Value* inside =
-      constant_count && !constant_count->isZero()
-          ? emit_test(b, *f.getParent(), form, args)
-          : b.CreateOr(b.CreateICmpEQ(count, b.getInt64(0)), emit_test(b, *f.getParent(), form, args));
+  llvm::Value* inside = constant_count && !constant_count->isZero()
+                            ? emit_test(b, *f.getParent(), form, args)
+                            : b.CreateOr(b.CreateICmpEQ(count, b.getInt64(0)),
+                                         emit_test(b, *f.getParent(), form, args));
 
   // Two versions: the original loop without the hoisted checks, and a copy with them.
   llvm::BasicBlock* fast_entry = llvm::SplitBlock(preheader, at, &a.dt, &a.loops);

@@ -19,7 +19,7 @@
 namespace llvm {
 class Function;
 class Module;
-}
+}  // namespace llvm
 
 namespace spvjit::detail {
 

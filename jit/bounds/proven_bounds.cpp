@@ -77,15 +77,32 @@ void collect_facts(llvm::Value* condition, std::vector<Fact>& facts) {
   llvm::Value* l = cmp->getOperand(0);
   llvm::Value* r = cmp->getOperand(1);
   switch (cmp->getPredicate()) {
-    case llvm::CmpInst::ICMP_SLT: facts.push_back({l, r, true, false}); break;
-    case llvm::CmpInst::ICMP_SLE: facts.push_back({l, r, false, false}); break;
-    case llvm::CmpInst::ICMP_SGT: facts.push_back({r, l, true, false}); break;
-    case llvm::CmpInst::ICMP_SGE: facts.push_back({r, l, false, false}); break;
-    case llvm::CmpInst::ICMP_ULT: facts.push_back({l, r, true, true}); break;
-    case llvm::CmpInst::ICMP_ULE: facts.push_back({l, r, false, true}); break;
-    case llvm::CmpInst::ICMP_UGT: facts.push_back({r, l, true, true}); break;
-    case llvm::CmpInst::ICMP_UGE: facts.push_back({r, l, false, true}); break;
-    default: break;
+    case llvm::CmpInst::ICMP_SLT:
+      facts.push_back({l, r, true, false});
+      break;
+    case llvm::CmpInst::ICMP_SLE:
+      facts.push_back({l, r, false, false});
+      break;
+    case llvm::CmpInst::ICMP_SGT:
+      facts.push_back({r, l, true, false});
+      break;
+    case llvm::CmpInst::ICMP_SGE:
+      facts.push_back({r, l, false, false});
+      break;
+    case llvm::CmpInst::ICMP_ULT:
+      facts.push_back({l, r, true, true});
+      break;
+    case llvm::CmpInst::ICMP_ULE:
+      facts.push_back({l, r, false, true});
+      break;
+    case llvm::CmpInst::ICMP_UGT:
+      facts.push_back({r, l, true, true});
+      break;
+    case llvm::CmpInst::ICMP_UGE:
+      facts.push_back({r, l, false, true});
+      break;
+    default:
+      break;
   }
 }
 
@@ -143,11 +160,16 @@ class Knowledge {
     if (a.isFullSet()) return full;
     const llvm::ConstantRange b = range(op->getOperand(1), depth + 1);
     switch (op->getOpcode()) {
-      case llvm::Instruction::Add: return a.add(b);
-      case llvm::Instruction::Sub: return a.sub(b);
-      case llvm::Instruction::Mul: return a.multiply(b);
-      case llvm::Instruction::Shl: return a.shl(b);
-      default: return full;
+      case llvm::Instruction::Add:
+        return a.add(b);
+      case llvm::Instruction::Sub:
+        return a.sub(b);
+      case llvm::Instruction::Mul:
+        return a.multiply(b);
+      case llvm::Instruction::Shl:
+        return a.shl(b);
+      default:
+        return full;
     }
   }
 

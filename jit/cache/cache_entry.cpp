@@ -91,7 +91,9 @@ DecodedEntry decode_entry(std::span<const std::uint8_t> bytes) noexcept {
   if (get(bytes, entry_header_size + key, 4) != spirv_magic) return d.error = "bad SPIR-V magic", d;
   d.entry.launch = {static_cast<unsigned>(coarsen), (flags & 1) != 0, (flags & 2) != 0,
                     static_cast<std::uint32_t>(get(bytes, 14, 2) * 16),
-                    (flags & 4) != 0 ? 31u : (flags & 8) != 0 ? 32u : 0u};
+                    (flags & 4) != 0   ? 31u
+                    : (flags & 8) != 0 ? 32u
+                                       : 0u};
   d.entry.key = std::string_view(reinterpret_cast<const char*>(base), key);
   d.entry.spirv = std::span<const std::uint8_t>(base + key, spirv);
   d.entry.binary = std::span<const std::uint8_t>(base + key + spirv, binary);

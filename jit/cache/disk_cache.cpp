@@ -148,9 +148,8 @@ std::string DiskCache::path_for(const std::string& key) const {
 
 void DiskCache::disable(const std::string& why) {
   enabled_.store(false, std::memory_order_relaxed);
-  warn_once("cache-dir:" + settings_.dir,
-            "cannot write the kernel cache in " + settings_.dir + " (" + why +
-                "); caching in memory only");
+  warn_once("cache-dir:" + settings_.dir, "cannot write the kernel cache in " + settings_.dir +
+                                              " (" + why + "); caching in memory only");
 }
 
 std::uint64_t DiskCache::max_entry_bytes() const {

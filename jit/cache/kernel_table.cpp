@@ -26,8 +26,8 @@ bool same_params(const KernelModule& a, const KernelModule& b) noexcept {
     const StructLayout* qs = q.struct_layout.get();
     if (p.name != q.name || p.kind != q.kind || p.type != q.type || p.space != q.space ||
         p.read_only != q.read_only || p.lanes != q.lanes || (ps == nullptr) != (qs == nullptr) ||
-        (ps && (ps->name() != qs->name() || !ps->same_shape(*qs) ||
-                ps->by_shape() != qs->by_shape()))) {
+        (ps &&
+         (ps->name() != qs->name() || !ps->same_shape(*qs) || ps->by_shape() != qs->by_shape()))) {
       return false;
     }
   }

@@ -18,7 +18,7 @@ namespace spvjit::detail {
 /// A kernel's in-memory identity: its content plus the static sizes compiled in. Build options
 /// and the device are fixed per Jit, so they are not part of it.
 struct MemoryKey {
-  std::uint64_t hash = 0;                ///< the content hash mixed with the sizes
+  std::uint64_t hash = 0;  ///< the content hash mixed with the sizes
   const KernelDef* def = nullptr;
   std::array<std::size_t, 4> workgroup{};  ///< {dims, x, y, z}; all 0 when dynamic
   std::array<std::size_t, 4> ndrange{};

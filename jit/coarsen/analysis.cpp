@@ -175,7 +175,7 @@ class Analysis {
       fail("uses an element address other than to load or store");
       return;
     }
-    if (llvm::isa<llvm::StoreInst>(u)) return;  // the stored value; check_store sees the address
+    if (llvm::isa<llvm::StoreInst>(u)) return;   // the stored value; check_store sees the address
     if (llvm::isa<llvm::BranchInst>(u)) return;  // a divergent branch: order() records it
     if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) return classify_call(call);
     if (auto* add = llvm::dyn_cast<llvm::BinaryOperator>(u);
@@ -192,8 +192,8 @@ class Analysis {
                   llvm::PHINode>(u)) {
       return mark(u, Role::Vector);
     }
-    if (auto* cast = llvm::dyn_cast<llvm::CastInst>(u); cast && !cast->getType()->isPointerTy() &&
-                                                        !cast->getSrcTy()->isPointerTy()) {
+    if (auto* cast = llvm::dyn_cast<llvm::CastInst>(u);
+        cast && !cast->getType()->isPointerTy() && !cast->getSrcTy()->isPointerTy()) {
       return mark(u, Role::Vector);
     }
     fail(std::string("uses a varying value in a ") + u->getOpcodeName() + " instruction");

@@ -38,9 +38,9 @@ struct CoarsenPlan {
   /// Conditional branches on a varying condition: the lanes may take both sides, so the vector
   /// body runs both, under masks (jit/coarsen/masks.hpp).
   std::vector<llvm::BranchInst*> divergent_branches;
-  llvm::Type* widest = nullptr;           ///< widest element type read or written
-  unsigned widest_call_bits = 0;          ///< widest element of a vectorized builtin call
-  std::string reason;                     ///< non-empty: not element-wise, and why
+  llvm::Type* widest = nullptr;   ///< widest element type read or written
+  unsigned widest_call_bits = 0;  ///< widest element of a vectorized builtin call
+  std::string reason;             ///< non-empty: not element-wise, and why
   bool ok() const { return reason.empty(); }
 };
 

@@ -3,7 +3,6 @@
 // itself becomes a dispatcher between them. Both helpers are always-inline; PoCL inlines them.
 #include "jit/coarsen/coarsen.hpp"
 
-
 #include <algorithm>
 
 #include <llvm/IR/Constants.h>
@@ -30,10 +29,14 @@ unsigned preferred_width(const VectorWidths& w, llvm::Type* t) {
   if (t->isFloatTy()) return w.f32;
   if (t->isDoubleTy()) return w.f64;
   switch (t->getIntegerBitWidth()) {
-    case 8: return w.i8;
-    case 16: return w.i16;
-    case 32: return w.i32;
-    default: return w.i64;
+    case 8:
+      return w.i8;
+    case 16:
+      return w.i16;
+    case 32:
+      return w.i32;
+    default:
+      return w.i64;
   }
 }
 
@@ -44,15 +47,15 @@ llvm::Function* clone_with_index(llvm::Function& kernel, const std::string& suff
   for (auto& a : kernel.args()) types.push_back(a.getType());
   types.push_back(llvm::Type::getInt64Ty(kernel.getContext()));
   auto* type = llvm::FunctionType::get(kernel.getReturnType(), types, false);
-  auto* f = llvm::Function::Create(type, llvm::Function::InternalLinkage,
-                                   kernel.getName() + suffix, kernel.getParent());
+  auto* f = llvm::Function::Create(type, llvm::Function::InternalLinkage, kernel.getName() + suffix,
+                                   kernel.getParent());
   for (auto& a : kernel.args()) map[&a] = f->getArg(a.getArgNo());
   llvm::SmallVector<llvm::ReturnInst*, 4> returns;
   llvm::CloneFunctionInto(f, &kernel, map, llvm::CloneFunctionChangeType::LocalChangesOnly,
                           returns);
   f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   f->setDSOLocal(true);  // the verifier's rule for internal linkage
-  f->clearMetadata();  // kernel_arg_* and reqd_work_group_size belong to the kernel
+  f->clearMetadata();    // kernel_arg_* and reqd_work_group_size belong to the kernel
   f->addFnAttr(llvm::Attribute::AlwaysInline);
   f->getArg(kernel.arg_size())->setName("coarse.index");
   return f;
@@ -157,8 +160,8 @@ void call_for_each_vector(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Fu
 // ndrange(0) and every extent, from the launch) runs it instead: the one compare per work-item an
 // unchecked kernel makes.
 void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
-                     llvm::Function* fast_body, llvm::Value* fast_end,
-                     llvm::Function* scalar_body, unsigned width, unsigned vectors) {
+                     llvm::Function* fast_body, llvm::Value* fast_end, llvm::Function* scalar_body,
+                     unsigned width, unsigned vectors) {
   auto& ctx = kernel.getContext();
   llvm::Function* gid = kernel.getParent()->getFunction(builtin::global_id);
   // The kernel's blocks go; extent0 (an argument or constant) survives them.
@@ -255,8 +258,9 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   } else if (def.hidden_ndrange() && def.hidden.ndrange < kernel->arg_size()) {
     extent0 = kernel->getArg(def.hidden.ndrange);
   } else if (!def.pads_safely) {
-    return {1, "does not know its ndrange (it never reads in_ndrange() or ndrange()) and did not "
-               "declare allow_padding()"};
+    return {1,
+            "does not know its ndrange (it never reads in_ndrange() or ndrange()) and did not "
+            "declare allow_padding()"};
   }
   // A static workgroup dividing a static ndrange launches exactly ndrange(0) indices, so the
   // bounds check may have been folded away (jit/specialize.cpp); a kernel that pads safely

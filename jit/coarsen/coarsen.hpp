@@ -34,8 +34,8 @@ struct VectorWidths {
 
 /// What coarsening did to one kernel.
 struct CoarsenResult {
-  unsigned width = 1;   ///< indices per work-item; 1: the kernel was left alone
-  std::string reason;   ///< why it was left alone (empty when coarsened)
+  unsigned width = 1;  ///< indices per work-item; 1: the kernel was left alone
+  std::string reason;  ///< why it was left alone (empty when coarsened)
   /// Left alone for the device's or the options' sake (no useful width), not the kernel's.
   bool device_limited = false;
   /// Vectors of `width` lanes each work-item runs in turn (U): the launch divides dimension 0

@@ -25,9 +25,9 @@ namespace spvjit::detail {
 namespace {
 
 struct Region {
-  llvm::BasicBlock* head = nullptr;         ///< ends with the branch the region hangs from
-  llvm::BasicBlock* join = nullptr;         ///< its immediate post-dominator
-  std::vector<llvm::BasicBlock*> blocks;    ///< between them, in reverse post-order
+  llvm::BasicBlock* head = nullptr;       ///< ends with the branch the region hangs from
+  llvm::BasicBlock* join = nullptr;       ///< its immediate post-dominator
+  std::vector<llvm::BasicBlock*> blocks;  ///< between them, in reverse post-order
   /// The head's branch is divergent (worth unmasked copies); false for an enclosing branch taken
   /// to make a region single-entry (an early return inside an if).
   bool divergent = true;
@@ -168,8 +168,10 @@ bool may_trap_on_divisor(llvm::Instruction& i) {
     case llvm::Instruction::UDiv:
     case llvm::Instruction::URem:
     case llvm::Instruction::SDiv:
-    case llvm::Instruction::SRem: break;
-    default: return false;
+    case llvm::Instruction::SRem:
+      break;
+    default:
+      return false;
   }
   auto* c = llvm::dyn_cast<llvm::ConstantInt>(i.getOperand(1));
   if (!c) return true;
@@ -198,7 +200,8 @@ class IfConverter {
       }
       block_masks_[b] = mask;
       while (auto* phi = llvm::dyn_cast<llvm::PHINode>(&b->front())) {
-        phi->replaceAllUsesWith(blend(at, *phi, [](llvm::BasicBlock*) { return true; }, b));
+        phi->replaceAllUsesWith(blend(
+            at, *phi, [](llvm::BasicBlock*) { return true; }, b));
         phi->eraseFromParent();
       }
       protect(*b, mask);

@@ -70,11 +70,11 @@ bool vector_form_exact(const llvm::CallInst& call) {
   // Exactly specified by OpenCL (correctly rounded or exact), so one implementation's scalar
   // and vector forms agree. The rest are measured otherwise on PoCL.
   static const char* const exact[] = {
-      "fabs",      "floor",  "ceil",      "round",  "trunc",   "rint",    "fmin",    "fmax",
-      "copysign",  "fma",    "sqrt",      "fdim",   "fmod",    "remainder", "maxmag", "minmag",
-      "nextafter", "ldexp",  "ilogb",     "logb",   "abs",     "min",     "max",     "clamp",
-      "popcount",  "clz",    "ctz",       "mul_hi", "rotate",  "add_sat", "sub_sat", "abs_diff",
-      "hadd",      "rhadd",  "mad_hi",    "mad_sat"};
+      "fabs",      "floor", "ceil",   "round",  "trunc",  "rint",      "fmin",    "fmax",
+      "copysign",  "fma",   "sqrt",   "fdim",   "fmod",   "remainder", "maxmag",  "minmag",
+      "nextafter", "ldexp", "ilogb",  "logb",   "abs",    "min",       "max",     "clamp",
+      "popcount",  "clz",   "ctz",    "mul_hi", "rotate", "add_sat",   "sub_sat", "abs_diff",
+      "hadd",      "rhadd", "mad_hi", "mad_sat"};
   llvm::StringRef name = call.getCalledFunction()->getName();
   if (!name.consume_front("_Z")) return false;
   std::size_t length = 0;

@@ -168,7 +168,9 @@ class Vectorizer {
                                       first_of(op->getOperand(1)));
         return;
       }
-      case Role::InBounds: inst->replaceAllUsesWith(b.getTrue()); return;
+      case Role::InBounds:
+        inst->replaceAllUsesWith(b.getTrue());
+        return;
       case Role::Address: {
         auto* gep = llvm::cast<llvm::GetElementPtrInst>(inst);
         llvm::Type* element = gep->getResultElementType();
@@ -197,7 +199,8 @@ class Vectorizer {
         inst->replaceAllUsesWith(all_inside);
         return;
       }
-      case Role::Report: return rewrite_report(b, llvm::cast<llvm::CallInst>(inst));
+      case Role::Report:
+        return rewrite_report(b, llvm::cast<llvm::CallInst>(inst));
       case Role::LaneTest: {
         llvm::Value* condition = llvm::cast<llvm::CallInst>(inst)->getArgOperand(0);
         const bool every =
@@ -228,7 +231,6 @@ class Vectorizer {
   bool checks_index_ = false;
 
  private:
-
   // Which lanes a check's (index, extent) pairs from `first_pair` on hold for, as <W x i1>.
   llvm::Value* lanes_inside(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair) {
     return and_over_pairs(
@@ -523,8 +525,9 @@ class Vectorizer {
         b, b.CreateSelect(mask, lane, b.CreateVectorSplat(width_, b.getInt32(width_))), min);
     llvm::Value* end = fold_lanes(
         b, b.CreateSelect(mask, after_lane, llvm::Constant::getNullValue(lane->getType())), max);
-    llvm::Value* count = fold_lanes(b, b.CreateZExt(mask, lane->getType()),
-                                    [&](llvm::Value* x, llvm::Value* y) { return b.CreateAdd(x, y); });
+    llvm::Value* count =
+        fold_lanes(b, b.CreateZExt(mask, lane->getType()),
+                   [&](llvm::Value* x, llvm::Value* y) { return b.CreateAdd(x, y); });
     llvm::Value* is_run = b.CreateAnd(b.CreateICmpEQ(b.CreateSub(end, first), count),
                                       b.CreateICmpULT(count, b.getInt32(width_)));
     return {b.CreateZExt(first, b.getInt64Ty()), b.CreateZExt(count, b.getInt64Ty()), is_run};
@@ -547,22 +550,21 @@ class Vectorizer {
     auto* buffer = lane_buffer(lanes.element);
     llvm::IRBuilder<>(run_end).CreateStore(value, buffer);
     llvm::Value* at = run.first;
-    const llvm::Align element_align(
-        f_.getParent()->getDataLayout().getABITypeAlign(lanes.element));
+    const llvm::Align element_align(f_.getParent()->getDataLayout().getABITypeAlign(lanes.element));
     for (unsigned piece = width_ / 2; piece >= 1; piece /= 2) {
       llvm::IRBuilder<> p(run_end);
       llvm::Value* has = p.CreateICmpNE(p.CreateAnd(run.length, p.getInt64(piece)), p.getInt64(0));
       llvm::Instruction* store_at = llvm::SplitBlockAndInsertIfThen(has, run_end, false);
       llvm::IRBuilder<> s(store_at);
-      llvm::Type* type = piece == 1 ? lanes.element
-                                    : static_cast<llvm::Type*>(
-                                          llvm::FixedVectorType::get(lanes.element, piece));
+      llvm::Type* type =
+          piece == 1 ? lanes.element
+                     : static_cast<llvm::Type*>(llvm::FixedVectorType::get(lanes.element, piece));
       llvm::Value* from =
           s.CreateInBoundsGEP(buffer->getAllocatedType(), buffer, {s.getInt64(0), at});
       from = s.CreateBitCast(from, llvm::PointerType::get(type, 0));
       llvm::Value* to = lane_address(s, lanes, at);
-      to = s.CreateBitCast(
-          to, llvm::PointerType::get(type, to->getType()->getPointerAddressSpace()));
+      to = s.CreateBitCast(to,
+                           llvm::PointerType::get(type, to->getType()->getPointerAddressSpace()));
       s.CreateAlignedStore(s.CreateAlignedLoad(type, from, element_align), to,
                            std::min(align, element_align));
       p.SetInsertPoint(run_end);
@@ -689,8 +691,8 @@ class Vectorizer {
     return and_over_pairs(
         b, c, first_pair, b.getTrue(), [&](llvm::Value* index, llvm::Value* extent) {
           if (is_varying(index)) {
-            return all_of(b, b.CreateICmpULT(vector_of(b, index),
-                                             b.CreateVectorSplat(width_, extent)));
+            return all_of(
+                b, b.CreateICmpULT(vector_of(b, index), b.CreateVectorSplat(width_, extent)));
           }
           if (!is_consecutive(index)) return b.CreateICmpULT(index, extent);
           llvm::Value* first = first_of(index);
@@ -723,11 +725,12 @@ class Vectorizer {
         fails_from = b.CreateSelect(b.CreateICmpULT(first, extent), b.CreateSub(extent, first),
                                     b.getInt64(0));
       } else if (is_varying(index)) {
-        llvm::Value* outside = b.CreateICmpUGE(vector_of(b, index),
-                                               b.CreateVectorSplat(width_, extent));
+        llvm::Value* outside =
+            b.CreateICmpUGE(vector_of(b, index), b.CreateVectorSplat(width_, extent));
         fails_from = b.getInt64(width_);
         for (unsigned l = width_; l-- > 0;) {
-          fails_from = b.CreateSelect(b.CreateExtractElement(outside, l), b.getInt64(l), fails_from);
+          fails_from =
+              b.CreateSelect(b.CreateExtractElement(outside, l), b.getInt64(l), fails_from);
         }
       } else {
         fails_from =

@@ -21,8 +21,8 @@ bool is_native(const FloatAtomicAdd& native, llvm::Type* element, unsigned space
 llvm::Function* cmpxchg(llvm::Module& m, llvm::IntegerType* bits, unsigned space) {
   // atomic_cmpxchg(volatile <space> uint*, uint, uint) / the ulong form of cl_khr_int64.
   const char code = bits->getBitWidth() == 32 ? 'j' : 'm';
-  const std::string name = std::string("_Z14atomic_cmpxchgPU3AS") + std::to_string(space) + "V" +
-                           code + code + code;
+  const std::string name =
+      std::string("_Z14atomic_cmpxchgPU3AS") + std::to_string(space) + "V" + code + code + code;
   auto* ptr = llvm::PointerType::get(bits, space);
   auto callee =
       m.getOrInsertFunction(name, llvm::FunctionType::get(bits, {ptr, bits, bits}, false));

@@ -57,7 +57,8 @@ std::vector<int> lane_range(unsigned first, unsigned count) {
 void split(llvm::CallInst* call, llvm::FixedVectorType* type, unsigned max_bits) {
   const unsigned lanes = type->getNumElements();
   unsigned element_bits = type->getScalarSizeInBits();
-  for (const auto& a : call->args()) element_bits = std::max(element_bits, a->getType()->getScalarSizeInBits());
+  for (const auto& a : call->args())
+    element_bits = std::max(element_bits, a->getType()->getScalarSizeInBits());
   unsigned piece_lanes = std::max(2u, max_bits / element_bits);
   while (lanes % piece_lanes != 0) piece_lanes /= 2;  // lanes are 8 or 16 here: never below 2
   auto piece_of = [&](llvm::Type* t) {

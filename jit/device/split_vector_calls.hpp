@@ -25,8 +25,8 @@ bool builtin_intrinsic(llvm::Intrinsic::ID id);
 
 /// Rewrites every call of an OpenCL builtin (`_Z...Dv16_f...`, or an LLVM intrinsic the
 /// translator makes one of: llvm.minnum, llvm.fabs, ...) whose operands and result are vectors
-/// of one lane count (one type for an intrinsic; ldexp's floatn and intn), the widest wider than `max_bits`, into calls on pieces of `max_bits`; returns how many calls
-/// it split.
+/// of one lane count (one type for an intrinsic; ldexp's floatn and intn), the widest wider than
+/// `max_bits`, into calls on pieces of `max_bits`; returns how many calls it split.
 unsigned split_wide_builtin_calls(llvm::Module& m, unsigned max_bits);
 
 }  // namespace spvjit::detail

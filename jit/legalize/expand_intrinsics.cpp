@@ -25,19 +25,29 @@ std::vector<llvm::Value*> lanes_of(llvm::IRBuilder<>& b, llvm::Value* v) {
 // An in-order fold of the lanes: for the floating-point sums this is the sequential order the
 // intrinsic defines without `reassoc`, and a valid one with it.
 llvm::Value* reduce(llvm::IRBuilder<>& b, llvm::CallInst& call, ID id) {
-  const bool ordered = id == llvm::Intrinsic::vector_reduce_fadd ||
-                       id == llvm::Intrinsic::vector_reduce_fmul;
+  const bool ordered =
+      id == llvm::Intrinsic::vector_reduce_fadd || id == llvm::Intrinsic::vector_reduce_fmul;
   const auto lanes = lanes_of(b, call.getArgOperand(ordered ? 1 : 0));
   llvm::Value* acc = ordered ? call.getArgOperand(0) : lanes[0];
   if (llvm::isa<llvm::FPMathOperator>(call)) b.setFastMathFlags(call.getFastMathFlags());
   for (std::size_t i = ordered ? 0 : 1; i < lanes.size(); ++i) {
     llvm::Value* x = lanes[i];
     switch (id) {
-      case llvm::Intrinsic::vector_reduce_add: acc = b.CreateAdd(acc, x); break;
-      case llvm::Intrinsic::vector_reduce_mul: acc = b.CreateMul(acc, x); break;
-      case llvm::Intrinsic::vector_reduce_and: acc = b.CreateAnd(acc, x); break;
-      case llvm::Intrinsic::vector_reduce_or: acc = b.CreateOr(acc, x); break;
-      case llvm::Intrinsic::vector_reduce_xor: acc = b.CreateXor(acc, x); break;
+      case llvm::Intrinsic::vector_reduce_add:
+        acc = b.CreateAdd(acc, x);
+        break;
+      case llvm::Intrinsic::vector_reduce_mul:
+        acc = b.CreateMul(acc, x);
+        break;
+      case llvm::Intrinsic::vector_reduce_and:
+        acc = b.CreateAnd(acc, x);
+        break;
+      case llvm::Intrinsic::vector_reduce_or:
+        acc = b.CreateOr(acc, x);
+        break;
+      case llvm::Intrinsic::vector_reduce_xor:
+        acc = b.CreateXor(acc, x);
+        break;
       case llvm::Intrinsic::vector_reduce_smax:
         acc = b.CreateSelect(b.CreateICmpSGT(acc, x), acc, x);
         break;
@@ -50,11 +60,20 @@ llvm::Value* reduce(llvm::IRBuilder<>& b, llvm::CallInst& call, ID id) {
       case llvm::Intrinsic::vector_reduce_umin:
         acc = b.CreateSelect(b.CreateICmpULT(acc, x), acc, x);
         break;
-      case llvm::Intrinsic::vector_reduce_fadd: acc = b.CreateFAdd(acc, x); break;
-      case llvm::Intrinsic::vector_reduce_fmul: acc = b.CreateFMul(acc, x); break;
-      case llvm::Intrinsic::vector_reduce_fmax: acc = b.CreateMaxNum(acc, x); break;
-      case llvm::Intrinsic::vector_reduce_fmin: acc = b.CreateMinNum(acc, x); break;
-      default: return nullptr;
+      case llvm::Intrinsic::vector_reduce_fadd:
+        acc = b.CreateFAdd(acc, x);
+        break;
+      case llvm::Intrinsic::vector_reduce_fmul:
+        acc = b.CreateFMul(acc, x);
+        break;
+      case llvm::Intrinsic::vector_reduce_fmax:
+        acc = b.CreateMaxNum(acc, x);
+        break;
+      case llvm::Intrinsic::vector_reduce_fmin:
+        acc = b.CreateMinNum(acc, x);
+        break;
+      default:
+        return nullptr;
     }
   }
   return acc;
@@ -87,13 +106,14 @@ llvm::Value* saturating(llvm::IRBuilder<>& b, llvm::CallInst& call, ID id) {
       const bool add = id == llvm::Intrinsic::sadd_sat;
       llvm::Value* r = add ? b.CreateAdd(a, x) : b.CreateSub(a, x);
       // Overflow goes past the end a's sign points to.
-      llvm::Value* limit = b.CreateSelect(
-          b.CreateICmpSLT(a, llvm::Constant::getNullValue(t)),
-          llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits)),
-          llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(bits)));
+      llvm::Value* limit =
+          b.CreateSelect(b.CreateICmpSLT(a, llvm::Constant::getNullValue(t)),
+                         llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits)),
+                         llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(bits)));
       return b.CreateSelect(signed_overflow(b, a, x, r, add), limit, r);
     }
-    default: return nullptr;
+    default:
+      return nullptr;
   }
 }
 
@@ -107,7 +127,8 @@ std::pair<llvm::Value*, llvm::Value*> with_overflow(llvm::IRBuilder<>& b, llvm::
       llvm::Value* s = b.CreateAdd(a, x);
       return {s, b.CreateICmpULT(s, a)};
     }
-    case llvm::Intrinsic::usub_with_overflow: return {b.CreateSub(a, x), b.CreateICmpULT(a, x)};
+    case llvm::Intrinsic::usub_with_overflow:
+      return {b.CreateSub(a, x), b.CreateICmpULT(a, x)};
     case llvm::Intrinsic::sadd_with_overflow: {
       llvm::Value* s = b.CreateAdd(a, x);
       return {s, signed_overflow(b, a, x, s, true)};
@@ -116,7 +137,8 @@ std::pair<llvm::Value*, llvm::Value*> with_overflow(llvm::IRBuilder<>& b, llvm::
       llvm::Value* d = b.CreateSub(a, x);
       return {d, signed_overflow(b, a, x, d, false)};
     }
-    default: return {nullptr, nullptr};
+    default:
+      return {nullptr, nullptr};
   }
 }
 
@@ -147,28 +169,39 @@ bool expand(llvm::CallInst& call) {
   llvm::IRBuilder<> b(&call);
   llvm::Value* replacement = nullptr;
   switch (id) {
-    case llvm::Intrinsic::vector_reduce_add: case llvm::Intrinsic::vector_reduce_mul:
-    case llvm::Intrinsic::vector_reduce_and: case llvm::Intrinsic::vector_reduce_or:
-    case llvm::Intrinsic::vector_reduce_xor: case llvm::Intrinsic::vector_reduce_smax:
-    case llvm::Intrinsic::vector_reduce_smin: case llvm::Intrinsic::vector_reduce_umax:
-    case llvm::Intrinsic::vector_reduce_umin: case llvm::Intrinsic::vector_reduce_fadd:
-    case llvm::Intrinsic::vector_reduce_fmul: case llvm::Intrinsic::vector_reduce_fmax:
+    case llvm::Intrinsic::vector_reduce_add:
+    case llvm::Intrinsic::vector_reduce_mul:
+    case llvm::Intrinsic::vector_reduce_and:
+    case llvm::Intrinsic::vector_reduce_or:
+    case llvm::Intrinsic::vector_reduce_xor:
+    case llvm::Intrinsic::vector_reduce_smax:
+    case llvm::Intrinsic::vector_reduce_smin:
+    case llvm::Intrinsic::vector_reduce_umax:
+    case llvm::Intrinsic::vector_reduce_umin:
+    case llvm::Intrinsic::vector_reduce_fadd:
+    case llvm::Intrinsic::vector_reduce_fmul:
+    case llvm::Intrinsic::vector_reduce_fmax:
     case llvm::Intrinsic::vector_reduce_fmin:
       if (!llvm::isa<llvm::FixedVectorType>(call.getArgOperand(call.arg_size() - 1)->getType())) {
         return false;
       }
       replacement = reduce(b, call, id);
       break;
-    case llvm::Intrinsic::uadd_sat: case llvm::Intrinsic::usub_sat:
-    case llvm::Intrinsic::sadd_sat: case llvm::Intrinsic::ssub_sat:
+    case llvm::Intrinsic::uadd_sat:
+    case llvm::Intrinsic::usub_sat:
+    case llvm::Intrinsic::sadd_sat:
+    case llvm::Intrinsic::ssub_sat:
       replacement = saturating(b, call, id);
       break;
-    case llvm::Intrinsic::fshl: case llvm::Intrinsic::fshr:
+    case llvm::Intrinsic::fshl:
+    case llvm::Intrinsic::fshr:
       if (translatable_width(call.getType())) return false;
       replacement = funnel_shift(b, call, id == llvm::Intrinsic::fshl);
       break;
-    case llvm::Intrinsic::uadd_with_overflow: case llvm::Intrinsic::usub_with_overflow:
-    case llvm::Intrinsic::sadd_with_overflow: case llvm::Intrinsic::ssub_with_overflow: {
+    case llvm::Intrinsic::uadd_with_overflow:
+    case llvm::Intrinsic::usub_with_overflow:
+    case llvm::Intrinsic::sadd_with_overflow:
+    case llvm::Intrinsic::ssub_with_overflow: {
       const auto [result, overflowed] = with_overflow(b, call, id);
       // Readers take the fields apart; anything else gets the pair built.
       for (llvm::User* user : llvm::SmallVector<llvm::User*, 4>(call.users())) {

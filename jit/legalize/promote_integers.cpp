@@ -150,20 +150,33 @@ class Promoter {
       // nuw/nsw/exact describe the narrow operation: the wide one is built without them.
       llvm::Value *l = nullptr, *r = nullptr;
       switch (bin->getOpcode()) {
-        case llvm::Instruction::Add: case llvm::Instruction::Sub: case llvm::Instruction::Mul:
-        case llvm::Instruction::And: case llvm::Instruction::Or: case llvm::Instruction::Xor:
+        case llvm::Instruction::Add:
+        case llvm::Instruction::Sub:
+        case llvm::Instruction::Mul:
+        case llvm::Instruction::And:
+        case llvm::Instruction::Or:
+        case llvm::Instruction::Xor:
           l = get(op(0), inst), r = get(op(1), inst);
           break;
-        case llvm::Instruction::Shl: l = get(op(0), inst), r = zext(b, op(1), inst); break;
-        case llvm::Instruction::LShr: l = zext(b, op(0), inst), r = zext(b, op(1), inst); break;
-        case llvm::Instruction::AShr: l = sext(b, op(0), inst), r = zext(b, op(1), inst); break;
-        case llvm::Instruction::UDiv: case llvm::Instruction::URem:
+        case llvm::Instruction::Shl:
+          l = get(op(0), inst), r = zext(b, op(1), inst);
+          break;
+        case llvm::Instruction::LShr:
           l = zext(b, op(0), inst), r = zext(b, op(1), inst);
           break;
-        case llvm::Instruction::SDiv: case llvm::Instruction::SRem:
+        case llvm::Instruction::AShr:
+          l = sext(b, op(0), inst), r = zext(b, op(1), inst);
+          break;
+        case llvm::Instruction::UDiv:
+        case llvm::Instruction::URem:
+          l = zext(b, op(0), inst), r = zext(b, op(1), inst);
+          break;
+        case llvm::Instruction::SDiv:
+        case llvm::Instruction::SRem:
           l = sext(b, op(0), inst), r = sext(b, op(1), inst);
           break;
-        default: refuse(inst, "uses an operation spvjit does not widen");
+        default:
+          refuse(inst, "uses an operation spvjit does not widen");
       }
       return replace(inst, b.CreateBinOp(bin->getOpcode(), l, r, name));
     }
@@ -220,8 +233,10 @@ class Promoter {
         return;
       case llvm::Instruction::Call:
         return promote_call(llvm::cast<llvm::CallInst>(inst), b);
-      case llvm::Instruction::Load: case llvm::Instruction::Store:
-      case llvm::Instruction::AtomicRMW: case llvm::Instruction::AtomicCmpXchg:
+      case llvm::Instruction::Load:
+      case llvm::Instruction::Store:
+      case llvm::Instruction::AtomicRMW:
+      case llvm::Instruction::AtomicCmpXchg:
         refuse(inst, "keeps an integer of that width in memory");
       default:
         refuse(inst, "uses an operation spvjit does not widen");
@@ -257,10 +272,12 @@ class Promoter {
         // abs of the narrow minimum is the minimum again: so with the poison flag off here.
         return replace(
             call, b.CreateBinaryIntrinsic(id, sext(b, arg(0), call), b.getFalse(), nullptr, name));
-      case llvm::Intrinsic::smax: case llvm::Intrinsic::smin:
+      case llvm::Intrinsic::smax:
+      case llvm::Intrinsic::smin:
         return replace(call, b.CreateBinaryIntrinsic(id, sext(b, arg(0), call),
                                                      sext(b, arg(1), call), nullptr, name));
-      case llvm::Intrinsic::umax: case llvm::Intrinsic::umin:
+      case llvm::Intrinsic::umax:
+      case llvm::Intrinsic::umin:
         return replace(call, b.CreateBinaryIntrinsic(id, zext(b, arg(0), call),
                                                      zext(b, arg(1), call), nullptr, name));
       default:

@@ -26,10 +26,10 @@ std::string disassemble_spirv(std::span<const std::uint32_t> words) {
   std::unique_ptr<spv_context_t, ContextDeleter> context(spvContextCreate(SPV_ENV_UNIVERSAL_1_2));
   spv_text text = nullptr;
   spv_diagnostic diagnostic = nullptr;
-  const spv_result_t rc = spvBinaryToText(
-      context.get(), words.data(), words.size(),
-      SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT, &text,
-      &diagnostic);
+  const spv_result_t rc =
+      spvBinaryToText(context.get(), words.data(), words.size(),
+                      SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT,
+                      &text, &diagnostic);
   std::unique_ptr<spv_text_t, TextDeleter> text_owner(text);
   std::unique_ptr<spv_diagnostic_t, DiagnosticDeleter> diagnostic_owner(diagnostic);
   if (rc != SPV_SUCCESS || !text) {

@@ -42,8 +42,10 @@ const std::string& translator_program() {
     }
     std::string list;
     for (const auto& p : tried) list += (list.empty() ? "" : ", ") + p;
-    throw TranslationError("(any)", "spvjit-translate, the SPIR-V translator program installed "
-                           "with spvjit, was not found (looked for " + list + "); reinstall spvjit",
+    throw TranslationError("(any)",
+                           "spvjit-translate, the SPIR-V translator program installed "
+                           "with spvjit, was not found (looked for " +
+                               list + "); reinstall spvjit",
                            "");
   }();
   return path;
@@ -67,9 +69,11 @@ std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::s
   try {
     child = run_child(program, {}, bitcode, translate_timeout);
   } catch (const SystemError& e) {
-    throw SystemError("compile of kernel '" + kernel + "': the SPIR-V translator program could "
+    throw SystemError("compile of kernel '" + kernel +
+                      "': the SPIR-V translator program could "
                       "not run, nothing was compiled (the process lives on; compile again "
-                      "later): " + e.what());
+                      "later): " +
+                      e.what());
   }
   // The answer is in the output, whole or not at all; the status is only a diagnostic.
   const auto reply = decode_translator_reply(child.out);
@@ -79,8 +83,8 @@ std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::s
     const std::string how =
         child.timed_out ? "did not finish in " + std::to_string(translate_timeout.count()) + " s"
         : !child.status_known ? "ended without an answer"
-        : child.exited ? "exited with status " + std::to_string(child.exit_code)
-                       : "was killed by signal " + std::to_string(child.signal);
+        : child.exited        ? "exited with status " + std::to_string(child.exit_code)
+                              : "was killed by signal " + std::to_string(child.signal);
     throw TranslationError(kernel, "SPIRV-LLVM-Translator " + how + (err.empty() ? "" : ": " + err),
                            module_text(module));
   }
@@ -91,8 +95,9 @@ std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::s
   }
   const std::size_t bytes = payload.size();
   if (bytes % 4 != 0 || bytes < 20) {
-    throw TranslationError(kernel, "translator produced " + std::to_string(bytes) +
-                                       " bytes, not a SPIR-V module", module_text(module));
+    throw TranslationError(
+        kernel, "translator produced " + std::to_string(bytes) + " bytes, not a SPIR-V module",
+        module_text(module));
   }
   std::vector<std::uint32_t> words(bytes / 4);
   std::memcpy(words.data(), payload.data(), bytes);

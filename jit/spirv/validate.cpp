@@ -24,16 +24,53 @@ namespace {
 // Intrinsics that SPIRV-LLVM-Translator 15 maps to SPIR-V or OpenCL.std instructions.
 const std::set<std::string>& supported_intrinsics() {
   static const std::set<std::string> names = {
-      "llvm.abs",       "llvm.assume",    "llvm.bitreverse", "llvm.bswap",     "llvm.ceil",
-      "llvm.copysign",  "llvm.cos",       "llvm.ctlz",       "llvm.ctpop",     "llvm.cttz",
-      "llvm.exp",       "llvm.exp2",      "llvm.expect",     "llvm.fabs",      "llvm.floor",
-      "llvm.fma",       "llvm.fmuladd",   "llvm.fshl",       "llvm.fshr",      "llvm.lifetime.end",
-      "llvm.lifetime.start", "llvm.log",  "llvm.log10",      "llvm.log2",      "llvm.maxnum",
-      "llvm.memcpy",    "llvm.memmove",   "llvm.memset",     "llvm.minnum",    "llvm.nearbyint",
-      "llvm.pow",       "llvm.rint",      "llvm.round",      "llvm.sin",       "llvm.smax",
-      "llvm.smin",      "llvm.sqrt",      "llvm.trunc",      "llvm.umax",      "llvm.umin",
-      "llvm.dbg.declare", "llvm.dbg.value", "llvm.dbg.label", "llvm.invariant.start",
-      "llvm.invariant.end", "llvm.var.annotation", "llvm.ptr.annotation",
+      "llvm.abs",
+      "llvm.assume",
+      "llvm.bitreverse",
+      "llvm.bswap",
+      "llvm.ceil",
+      "llvm.copysign",
+      "llvm.cos",
+      "llvm.ctlz",
+      "llvm.ctpop",
+      "llvm.cttz",
+      "llvm.exp",
+      "llvm.exp2",
+      "llvm.expect",
+      "llvm.fabs",
+      "llvm.floor",
+      "llvm.fma",
+      "llvm.fmuladd",
+      "llvm.fshl",
+      "llvm.fshr",
+      "llvm.lifetime.end",
+      "llvm.lifetime.start",
+      "llvm.log",
+      "llvm.log10",
+      "llvm.log2",
+      "llvm.maxnum",
+      "llvm.memcpy",
+      "llvm.memmove",
+      "llvm.memset",
+      "llvm.minnum",
+      "llvm.nearbyint",
+      "llvm.pow",
+      "llvm.rint",
+      "llvm.round",
+      "llvm.sin",
+      "llvm.smax",
+      "llvm.smin",
+      "llvm.sqrt",
+      "llvm.trunc",
+      "llvm.umax",
+      "llvm.umin",
+      "llvm.dbg.declare",
+      "llvm.dbg.value",
+      "llvm.dbg.label",
+      "llvm.invariant.start",
+      "llvm.invariant.end",
+      "llvm.var.annotation",
+      "llvm.ptr.annotation",
   };
   return names;
 }
@@ -86,39 +123,72 @@ bool legal_type(llvm::Type* t) {
 // translate llvm instruction"), which in-process would end the host.
 bool translatable(const llvm::Instruction& inst, std::string& why) {
   switch (inst.getOpcode()) {
-    case llvm::Instruction::Ret: case llvm::Instruction::Br: case llvm::Instruction::Switch:
-    case llvm::Instruction::Unreachable: case llvm::Instruction::FNeg:
-    case llvm::Instruction::Add: case llvm::Instruction::FAdd: case llvm::Instruction::Sub:
-    case llvm::Instruction::FSub: case llvm::Instruction::Mul: case llvm::Instruction::FMul:
-    case llvm::Instruction::UDiv: case llvm::Instruction::SDiv: case llvm::Instruction::FDiv:
-    case llvm::Instruction::URem: case llvm::Instruction::SRem: case llvm::Instruction::FRem:
-    case llvm::Instruction::Shl: case llvm::Instruction::LShr: case llvm::Instruction::AShr:
-    case llvm::Instruction::And: case llvm::Instruction::Or: case llvm::Instruction::Xor:
-    case llvm::Instruction::Alloca: case llvm::Instruction::Load: case llvm::Instruction::Store:
-    case llvm::Instruction::GetElementPtr: case llvm::Instruction::Fence:
-    case llvm::Instruction::AtomicCmpXchg: case llvm::Instruction::Trunc:
-    case llvm::Instruction::ZExt: case llvm::Instruction::SExt: case llvm::Instruction::FPToUI:
-    case llvm::Instruction::FPToSI: case llvm::Instruction::UIToFP: case llvm::Instruction::SIToFP:
+    case llvm::Instruction::Ret:
+    case llvm::Instruction::Br:
+    case llvm::Instruction::Switch:
+    case llvm::Instruction::Unreachable:
+    case llvm::Instruction::FNeg:
+    case llvm::Instruction::Add:
+    case llvm::Instruction::FAdd:
+    case llvm::Instruction::Sub:
+    case llvm::Instruction::FSub:
+    case llvm::Instruction::Mul:
+    case llvm::Instruction::FMul:
+    case llvm::Instruction::UDiv:
+    case llvm::Instruction::SDiv:
+    case llvm::Instruction::FDiv:
+    case llvm::Instruction::URem:
+    case llvm::Instruction::SRem:
+    case llvm::Instruction::FRem:
+    case llvm::Instruction::Shl:
+    case llvm::Instruction::LShr:
+    case llvm::Instruction::AShr:
+    case llvm::Instruction::And:
+    case llvm::Instruction::Or:
+    case llvm::Instruction::Xor:
+    case llvm::Instruction::Alloca:
+    case llvm::Instruction::Load:
+    case llvm::Instruction::Store:
+    case llvm::Instruction::GetElementPtr:
+    case llvm::Instruction::Fence:
+    case llvm::Instruction::AtomicCmpXchg:
+    case llvm::Instruction::Trunc:
+    case llvm::Instruction::ZExt:
+    case llvm::Instruction::SExt:
+    case llvm::Instruction::FPToUI:
+    case llvm::Instruction::FPToSI:
+    case llvm::Instruction::UIToFP:
+    case llvm::Instruction::SIToFP:
     case llvm::Instruction::FPTrunc:
     case llvm::Instruction::FPExt:
     case llvm::Instruction::PtrToInt:
-    case llvm::Instruction::IntToPtr: case llvm::Instruction::BitCast:
+    case llvm::Instruction::IntToPtr:
+    case llvm::Instruction::BitCast:
     case llvm::Instruction::AddrSpaceCast:
     case llvm::Instruction::ICmp:
     case llvm::Instruction::FCmp:
-    case llvm::Instruction::PHI: case llvm::Instruction::Select: case llvm::Instruction::Call:
-    case llvm::Instruction::ExtractElement: case llvm::Instruction::InsertElement:
-    case llvm::Instruction::ShuffleVector: case llvm::Instruction::ExtractValue:
+    case llvm::Instruction::PHI:
+    case llvm::Instruction::Select:
+    case llvm::Instruction::Call:
+    case llvm::Instruction::ExtractElement:
+    case llvm::Instruction::InsertElement:
+    case llvm::Instruction::ShuffleVector:
+    case llvm::Instruction::ExtractValue:
     case llvm::Instruction::InsertValue:
       return true;
     case llvm::Instruction::AtomicRMW: {
       const auto op = llvm::cast<llvm::AtomicRMWInst>(inst).getOperation();
       switch (op) {
-        case llvm::AtomicRMWInst::Xchg: case llvm::AtomicRMWInst::Add:
-        case llvm::AtomicRMWInst::Sub: case llvm::AtomicRMWInst::And:
-        case llvm::AtomicRMWInst::Or: case llvm::AtomicRMWInst::Xor:
-        case llvm::AtomicRMWInst::Max: case llvm::AtomicRMWInst::Min:
-        case llvm::AtomicRMWInst::UMax: case llvm::AtomicRMWInst::UMin:
+        case llvm::AtomicRMWInst::Xchg:
+        case llvm::AtomicRMWInst::Add:
+        case llvm::AtomicRMWInst::Sub:
+        case llvm::AtomicRMWInst::And:
+        case llvm::AtomicRMWInst::Or:
+        case llvm::AtomicRMWInst::Xor:
+        case llvm::AtomicRMWInst::Max:
+        case llvm::AtomicRMWInst::Min:
+        case llvm::AtomicRMWInst::UMax:
+        case llvm::AtomicRMWInst::UMin:
           if (inst.getType()->isIntegerTy()) return true;
           break;
         default:
@@ -155,8 +225,9 @@ void validate_for_spirv(llvm::Module& m, const std::string& kernel_name,
     fail("module triple is '" + triple + "'; expected spir64-unknown-unknown (64-bit SPIR)");
   }
   if (m.getContext().supportsTypedPointers() == false) {
-    fail("module uses opaque pointers, which SPIRV-LLVM-Translator 15 cannot translate; create "
-         "its LLVMContext with setOpaquePointers(false)");
+    fail(
+        "module uses opaque pointers, which SPIRV-LLVM-Translator 15 cannot translate; create "
+        "its LLVMContext with setOpaquePointers(false)");
   }
   std::string verify_errors;
   llvm::raw_string_ostream verify_os(verify_errors);
@@ -200,8 +271,8 @@ void validate_for_spirv(llvm::Module& m, const std::string& kernel_name,
     }
     for (auto& arg : f.args()) {
       if (!legal_type(arg.getType())) {
-        fail("function '" + name.str() + "' takes a parameter of type " +
-             type_name(arg.getType()) + ", which SPIR-V kernels cannot hold");
+        fail("function '" + name.str() + "' takes a parameter of type " + type_name(arg.getType()) +
+             ", which SPIR-V kernels cannot hold");
       }
     }
     const auto cc = f.getCallingConv();
@@ -227,7 +298,8 @@ void validate_for_spirv(llvm::Module& m, const std::string& kernel_name,
         if (auto* call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
           if (call->isInlineAsm()) fail("function '" + name.str() + "' uses inline assembly");
           if (!call->getCalledFunction()) {
-            fail("function '" + name.str() + "' makes an indirect call, which OpenCL kernels "
+            fail("function '" + name.str() +
+                 "' makes an indirect call, which OpenCL kernels "
                  "cannot do");
           }
         }

@@ -34,7 +34,7 @@ struct RegionBuild {
   std::string tag;                      ///< "r<k>", the prefix of its names
   std::array<llvm::PHINode*, 3> ids{};  ///< the local id of each looped dimension
   std::array<llvm::BasicBlock*, 3> headers{};
-  llvm::ValueToValueMapTy map;            ///< original values → the body's
+  llvm::ValueToValueMapTy map;             ///< original values → the body's
   llvm::BasicBlock* body_entry = nullptr;  ///< inside the loops, before the cloned blocks
   llvm::BasicBlock* latch = nullptr;       ///< the innermost loop's: where every exit goes
   llvm::PHINode* next = nullptr;           ///< which exit, where there are several
@@ -48,7 +48,10 @@ struct RegionBuild {
 class GroupEmitter {
  public:
   GroupEmitter(llvm::Function& kernel, const WorkGroup& group, const GroupPlan& plan)
-      : f_(kernel), m_(*kernel.getParent()), ctx_(kernel.getContext()), group_(group),
+      : f_(kernel),
+        m_(*kernel.getParent()),
+        ctx_(kernel.getContext()),
+        group_(group),
         plan_(plan) {}
 
   void run() {
@@ -96,8 +99,8 @@ class GroupEmitter {
   // from running split with offsets: jit/spirv/offset_safety.hpp).
   llvm::Value* original_global_size(llvm::IRBuilder<>& b, unsigned d) {
     if (!global_size_[d]) {
-      global_size_[d] = b.CreateMul(ask(b, builtin::global_size, d), b.getInt64(group_.size[d]),
-                                    "global.size");
+      global_size_[d] =
+          b.CreateMul(ask(b, builtin::global_size, d), b.getInt64(group_.size[d]), "global.size");
     }
     return global_size_[d];
   }
@@ -125,9 +128,9 @@ class GroupEmitter {
     llvm::Type* i64 = llvm::Type::getInt64Ty(ctx_);
     llvm::Type* i32 = llvm::Type::getInt32Ty(ctx_);
     llvm::IRBuilder<> h(holding_);
-    placeholder_ = llvm::Function::Create(llvm::FunctionType::get(i64, {i32}, false),
-                                          llvm::GlobalValue::PrivateLinkage,
-                                          "__spvjit_group_placeholder", m_);
+    placeholder_ =
+        llvm::Function::Create(llvm::FunctionType::get(i64, {i32}, false),
+                               llvm::GlobalValue::PrivateLinkage, "__spvjit_group_placeholder", m_);
     for (unsigned d = 0; d < 3; ++d) {
       local_id_[d] = h.CreateCall(placeholder_, {h.getInt32(d)}, "local.id");
       global_id_[d] = h.CreateCall(placeholder_, {h.getInt32(3 + d)}, "global.id");
@@ -136,7 +139,8 @@ class GroupEmitter {
   }
 
   // What a work-item function of dimension `d` is in the rewrite; null past the third dimension.
-  llvm::Value* query_value(llvm::IRBuilder<>& b, llvm::CallInst& call, WorkItemQuery q, unsigned d) {
+  llvm::Value* query_value(llvm::IRBuilder<>& b, llvm::CallInst& call, WorkItemQuery q,
+                           unsigned d) {
     llvm::Type* i64 = llvm::Type::getInt64Ty(ctx_);
     switch (q) {
       case WorkItemQuery::LocalId:
@@ -256,9 +260,9 @@ class GroupEmitter {
     for (unsigned d = 0; d < 3; ++d) {
       llvm::Value* id = r.ids[d] ? static_cast<llvm::Value*>(r.ids[d]) : b.getInt64(0);
       r.map[local_id_[d]] = id;
-      r.map[global_id_[d]] = r.ids[d] ? b.CreateAdd(first_id_[d], id,
-                                                    r.tag + ".gid" + std::to_string(d))
-                                      : first_id_[d];
+      r.map[global_id_[d]] = r.ids[d]
+                                 ? b.CreateAdd(first_id_[d], id, r.tag + ".gid" + std::to_string(d))
+                                 : first_id_[d];
     }
     for (std::size_t s = 0; s < plan_.slots.size(); ++s) {
       const GroupSlot& slot = plan_.slots[s];
@@ -422,7 +426,8 @@ class GroupEmitter {
       if (!r.ids[d]) continue;
       llvm::BasicBlock* block = at;
       if (block != r.latch) {
-        block = llvm::BasicBlock::Create(ctx_, r.tag + ".latch" + std::to_string(d), &f_, heads_[k]);
+        block =
+            llvm::BasicBlock::Create(ctx_, r.tag + ".latch" + std::to_string(d), &f_, heads_[k]);
         block->moveAfter(at);
         llvm::BranchInst::Create(block, at);  // `at` is the previous loop's exit
       }

@@ -110,7 +110,8 @@ std::string group_loops_refusal(llvm::Function& kernel, const WorkGroup& group) 
       }
       auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
       if (!call) continue;
-      if (call->getCalledFunction() && builtin::is_group_barrier(call->getCalledFunction()->getName())) {
+      if (call->getCalledFunction() &&
+          builtin::is_group_barrier(call->getCalledFunction()->getName())) {
         barrier = true;
         continue;
       }

@@ -28,7 +28,7 @@ namespace spvjit::detail {
 /// What the rewrite did to one kernel.
 struct GroupLoopsResult {
   bool applied = false;
-  std::string reason;  ///< why the kernel was left alone (empty when applied)
+  std::string reason;              ///< why the kernel was left alone (empty when applied)
   unsigned uniform_loops_cut = 0;  ///< loops run with the work-items innermost (uniform_loops.hpp)
   unsigned regions = 0;            ///< the loops over the group's work-items, one per region
   unsigned slots = 0;              ///< values and private arrays kept per work-item across barriers

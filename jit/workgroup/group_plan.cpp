@@ -29,7 +29,8 @@ GroupBarriers isolate_barriers(llvm::Function& kernel) {
   for (auto& block : kernel) {
     for (auto& inst : block) {
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
-        if (call->getCalledFunction() && builtin::is_group_barrier(call->getCalledFunction()->getName()))
+        if (call->getCalledFunction() &&
+            builtin::is_group_barrier(call->getCalledFunction()->getName()))
           calls.push_back(call);
       }
     }

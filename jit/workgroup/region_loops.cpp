@@ -69,9 +69,9 @@ struct Literal {
   bool holds = true;
 };
 
-// The side effects of one block of the nest's body: the bound of its nearest guard, that guard when it is
-// `id0 < X`, and the group-wide conditions under which it runs at all: `path`, those between the
-// guard and the effect first (`path[0, above_guard)`), then those above the guard.
+// The side effects of one block of the nest's body: the bound of its nearest guard, that guard when
+// it is `id0 < X`, and the group-wide conditions under which it runs at all: `path`, those between
+// the guard and the effect first (`path[0, above_guard)`), then those above the guard.
 struct GuardedEffect {
   llvm::Value* bound = nullptr;
   IdGuard guard;
@@ -103,8 +103,7 @@ class GuardBounds {
   // The bound the edge `from` → `to` sets when it is a guard `id0 < X` (or `id0 == c`) with X
   // computed outside the loops: min(X, G0), X below zero read as zero. Null otherwise. Sets
   // `guard` to the branch's test when it is `id0 < X`.
-  llvm::Value* of_edge(llvm::BasicBlock* from, const llvm::BasicBlock* to,
-                       IdGuard& guard) {
+  llvm::Value* of_edge(llvm::BasicBlock* from, const llvm::BasicBlock* to, IdGuard& guard) {
     auto* br = llvm::dyn_cast<llvm::BranchInst>(from->getTerminator());
     if (!br || !br->isConditional() || br->getSuccessor(0) != to || br->getSuccessor(1) == to) {
       return nullptr;
@@ -273,7 +272,8 @@ void narrow_to_guarded_items(RegionNest& nest, std::uint64_t group_size0,
     bound = bound ? b.CreateSelect(b.CreateICmpUGT(bound, found), bound, found) : found;
   }
   if (!bound) bound = b.getInt64(0);  // nothing to do: one work-item runs, for the exit
-  bound = b.CreateSelect(b.CreateICmpEQ(bound, b.getInt64(0)), b.getInt64(1), bound, "region.items");
+  bound =
+      b.CreateSelect(b.CreateICmpEQ(bound, b.getInt64(0)), b.getInt64(1), bound, "region.items");
   nest.last0->setOperand(1, bound);
   fold_guards(effects, b);
 }

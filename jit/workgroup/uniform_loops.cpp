@@ -49,10 +49,10 @@ bool uniform_loop(const llvm::Loop& loop, const llvm::DenseSet<const llvm::Value
     const auto* br = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
     if (!br || !br->isConditional()) return false;
     const llvm::Value* condition = br->getCondition();
-    const bool shared = llvm::isa<llvm::Instruction>(condition)
-                            ? uniform.contains(condition)
-                            : llvm::isa<llvm::Constant>(condition) ||
-                                  llvm::isa<llvm::Argument>(condition);
+    const bool shared =
+        llvm::isa<llvm::Instruction>(condition)
+            ? uniform.contains(condition)
+            : llvm::isa<llvm::Constant>(condition) || llvm::isa<llvm::Argument>(condition);
     if (!shared) return false;
   }
   return !has_barrier(loop);

@@ -22,10 +22,10 @@ LocalMemory local() { return {.bytes = 1024}; }
 
 int main() {
   return workgroup_only().workgroup->total() + ndrange_only().ndrange->total() +
-                 both().ndrange->total() + no_disk().disk_cache + some_jit().coarsen +
-                 build().build_options.size() + adaptive().inline_threads.value_or(0) +
-                 threshold().split_threshold.value_or(0) + split().device_name_contains.size() +
-                 device().inline_threshold.value_or(0) + limits().preferred_multiple +
-                 local().bytes + no_host_route().min_chunk + chunking().host_threshold >
+             both().ndrange->total() + no_disk().disk_cache + some_jit().coarsen +
+             build().build_options.size() + adaptive().inline_threads.value_or(0) +
+             threshold().split_threshold.value_or(0) + split().device_name_contains.size() +
+             device().inline_threshold.value_or(0) + limits().preferred_multiple + local().bytes +
+             no_host_route().min_chunk + chunking().host_threshold >
          0;
 }

@@ -1,5 +1,6 @@
 // Complex<float> and Complex<double> in one operation must name complex_cast.
-// expect: complex numbers of two part types (Complex<float> and Complex<double>); convert one with complex_cast<T>()
+// expect: complex numbers of two part types (Complex<float> and Complex<double>); convert one with
+// complex_cast<T>()
 #include "spvjit/spvjit.hpp"
 
 void kernel_body(spvjit::KernelBuilder& kb) {

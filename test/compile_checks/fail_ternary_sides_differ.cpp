@@ -7,5 +7,6 @@ using namespace spvjit;
 void build(KernelBuilder& kb) {
   auto x = kb.param<float>("x");
   auto y = kb.param<double>("y");
-  (void)kb.ternary(x > 0.0f, [&] { return x; }, [&] { return y; });
+  (void)kb.ternary(
+      x > 0.0f, [&] { return x; }, [&] { return y; });
 }

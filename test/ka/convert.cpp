@@ -71,7 +71,7 @@ KernelDef convert_kernel() {
   KernelBuilder kb("convert_kernel");
   auto A = kb.param<GlobalArray<double, 1>>("A");
   auto B = kb.param<GlobalArray<double, 2, ColumnMajor>>("B");
-  Val<i64> tid = global_linear(kb);  // @index(Global, Linear), 0-based
+  Val<i64> tid = global_linear(kb);          // @index(Global, Linear), 0-based
   tid = cast<i64>(cast<std::int32_t>(tid));  // tid = Int64(Int32(tid))
   const Val<double> a = inbounds(A)[tid];
   store_each_type(B, tid, 0, [&] { return ceil(a); });    // ceil(T, A[tid])
@@ -86,13 +86,21 @@ TEST_CASE("KA port convert.jl: ceil, floor and round to each integer type, workg
   auto& rt = test::runtime();
   Kernel kernel = test::compile_checked(convert_kernel(), test::static_workgroup(WorkGroup{4}));
   constexpr std::size_t N = 32;
-  std::vector<double> host_a = {0.5, 1.5, 2.5, 0.0, 1.0, 2.0, std::nextafter(1.0, 0.0),
-                                std::nextafter(2.0, 3.0), 2.999999, 0.49999999999999994};
+  std::vector<double> host_a = {0.5,
+                                1.5,
+                                2.5,
+                                0.0,
+                                1.0,
+                                2.0,
+                                std::nextafter(1.0, 0.0),
+                                std::nextafter(2.0, 3.0),
+                                2.999999,
+                                0.49999999999999994};
   std::mt19937_64 gen(48);
   std::uniform_real_distribution<double> rand3(0.0, 3.0);  // rand() * 3
   while (host_a.size() < N) host_a.push_back(rand3(gen));
   auto d_A = rt.upload(host_a);
-  auto d_B = rt.zeros<double>(N * columns);  // zeros(N, 30)
+  auto d_B = rt.zeros<double>(N * columns);                                // zeros(N, 30)
   kernel.launch(NDRange{N}, shaped(d_A, {N}), shaped(d_B, {N, columns}));  // ndrange = N
   rt.synchronize();
   const std::vector<double> B = d_B.to_vector();
@@ -101,8 +109,8 @@ TEST_CASE("KA port convert.jl: ceil, floor and round to each integer type, workg
     CAPTURE(i);
     for (std::size_t t = 0; t < N; ++t) {
       CAPTURE(host_a[t]);
-      CHECK(B[i * N + t] == std::ceil(host_a[t]));          // d_B[:,i] == ceil.(d_A)
-      CHECK(B[(i + 10) * N + t] == std::floor(host_a[t]));  // d_B[:,i+10] == floor.(d_A)
+      CHECK(B[i * N + t] == std::ceil(host_a[t]));              // d_B[:,i] == ceil.(d_A)
+      CHECK(B[(i + 10) * N + t] == std::floor(host_a[t]));      // d_B[:,i+10] == floor.(d_A)
       CHECK(B[(i + 20) * N + t] == std::nearbyint(host_a[t]));  // round.(d_A): halves to even
     }
   }

@@ -45,9 +45,8 @@ end
 function histogram!(histogram_output, input, groupsize = 256)
     backend = get_backend(histogram_output)
     # Need static block size
-    KI.@kernel backend workgroupsize = groupsize numworkgroups = cld(length(input), groupsize) histogram_kernel!(histogram_output, input, Val(groupsize))
-    return
-end
+    KI.@kernel backend workgroupsize = groupsize numworkgroups = cld(length(input), groupsize)
+histogram_kernel!(histogram_output, input, Val(groupsize)) return end
 */
 // Indices are 0-based here: gid, lid, tid and every array index are one less than KA's. The
 // input's values stay KA's bin numbers 1..N (data, not indices), so min_element runs over
@@ -91,8 +90,8 @@ KernelDef histogram_kernel(i64 gs) {
 
     // Defining bin on shared memory and writing to it if possible. Julia promotes the Int32
     // element to the Int64 bounds it is compared with; C++ casts.
-    auto bin = kb.var(kb.ternary(tid < length(input), [&] { return cast<i64>(input[tid]); },
-                                 [] { return 0; }));
+    auto bin = kb.var(kb.ternary(
+        tid < length(input), [&] { return cast<i64>(input[tid]); }, [] { return 0; }));
     kb.if_(bin >= min_element && bin < max_element, [&] {
       bin -= min_element;  // bin -= min_element - 1: bin becomes a 0-based index
       atomic_add(shared_histogram(bin), 1);
@@ -109,7 +108,8 @@ KernelDef histogram_kernel(i64 gs) {
 
 // KA's create_histogram: bins 1..maximum(input).
 std::vector<i32> create_histogram(const std::vector<i32>& input) {
-  std::vector<i32> histogram_output(static_cast<std::size_t>(*std::max_element(input.begin(), input.end())), 0);
+  std::vector<i32> histogram_output(
+      static_cast<std::size_t>(*std::max_element(input.begin(), input.end())), 0);
   for (i32 i : input) histogram_output[static_cast<std::size_t>(i - 1)] += 1;
   return histogram_output;
 }
@@ -117,11 +117,13 @@ std::vector<i32> create_histogram(const std::vector<i32>& input) {
 // KA's histogram!: one kernel per static group size, launched by number of groups.
 std::vector<i32> histogram(const std::vector<i32>& input, i64 groupsize = 256) {
   auto& rt = test::runtime();
-  Kernel k = test::compile_checked(histogram_kernel(groupsize),
-                                   test::static_workgroup(WorkGroup{static_cast<std::size_t>(groupsize)}));
+  Kernel k =
+      test::compile_checked(histogram_kernel(groupsize),
+                            test::static_workgroup(WorkGroup{static_cast<std::size_t>(groupsize)}));
   auto in = rt.upload(input);
   auto out = rt.zeros<i32>(static_cast<std::size_t>(*std::max_element(input.begin(), input.end())));
-  const auto groups = (input.size() + static_cast<std::size_t>(groupsize) - 1) / static_cast<std::size_t>(groupsize);
+  const auto groups = (input.size() + static_cast<std::size_t>(groupsize) - 1) /
+                      static_cast<std::size_t>(groupsize);
   k.launch(Groups{groups}, out, in);  // numworkgroups = cld(length(input), groupsize)
   rt.synchronize();
   return out.to_vector();
@@ -141,7 +143,7 @@ TEST_CASE("KA port histogram.jl: KA's three inputs, group sizes 6 and 256") {
   const auto rand_input = random_ints(1000, 128, 1);  // Int32.(rand(1:128, 1000))
   std::vector<i32> linear_input(1024);                // Int32.(1:1024)
   for (std::size_t k = 0; k < linear_input.size(); ++k) linear_input[k] = static_cast<i32>(k + 1);
-  const std::vector<i32> all_two(512, 2);             // fill(Int32(2), 512)
+  const std::vector<i32> all_two(512, 2);  // fill(Int32(2), 512)
 
   CHECK(histogram(rand_input, 6) == create_histogram(rand_input));
   CHECK(histogram(linear_input) == create_histogram(linear_input));

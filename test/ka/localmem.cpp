@@ -104,13 +104,13 @@ KernelDef localmem(const WorkGroup& group) {
   const i64 N = static_prod_groupsize(kb, group);
   kb.inbounds();  // @inbounds begin ... end: the whole body
   auto A = kb.param<GlobalArray<i64, 1>>("A");
-  auto N2 = prod_groupsize(kb);  // @uniform: nothing to do (see docs/language.md)
-  auto I = global_linear(kb);    // @index(Global, Linear)
-  auto i = local_linear(kb);     // @index(Local, Linear)
+  auto N2 = prod_groupsize(kb);                   // @uniform: nothing to do (see docs/language.md)
+  auto I = global_linear(kb);                     // @index(Global, Linear)
+  auto i = local_linear(kb);                      // @index(Local, Linear)
   auto lmem = local_array<i64>(kb, {N}, "lmem");  // @localmem Int (N,)
   lmem(i) = i + 1;                                // lmem[i] = i
   barrier(kb, Fence::Local);
-  A(I) = lmem(N2 - i - 1);                        // A[I] = lmem[N2 - i + 1]
+  A(I) = lmem(N2 - i - 1);  // A[I] = lmem[N2 - i + 1]
   return kb.finish();
 }
 
@@ -143,7 +143,7 @@ KernelDef localmem_unsafe_indices(const WorkGroup& group) {
   auto lmem = local_array<i64>(kb, {N}, "lmem");
   lmem(i) = i + 1;  // lmem[i] = i
   barrier(kb, Fence::Local);
-  auto I = gI * N + i;  // (gI - 1) * N + i
+  auto I = gI * N + i;         // (gI - 1) * N + i
   kb.if_(I < length(A), [&] {  // I <= length(A)
     A(I) = lmem(N - i - 1);    // A[I] = lmem[N - i + 1]
   });
@@ -178,13 +178,13 @@ std::vector<i64> expected(std::size_t n) {
 
 TEST_CASE("KA port localmem.jl: localmem, localmem2, localmem_unsafe_indices, many_localmem") {
   auto& rt = test::runtime();
-  const std::function<KernelDef(const WorkGroup&)> kernels[] = {localmem, localmem2, localmem_unsafe_indices,
-                                                   many_localmem};
+  const std::function<KernelDef(const WorkGroup&)> kernels[] = {
+      localmem, localmem2, localmem_unsafe_indices, many_localmem};
   for (const auto& make : kernels) {
     const KernelDef def = make(WorkGroup{16});  // kernel!(backend(), 16): a static group of 16
     CAPTURE(def.name());
     Kernel kernel = test::compile_checked(def);
-    auto A = rt.zeros<i64>(64);  // ArrayT{Int}(undef, 64)
+    auto A = rt.zeros<i64>(64);     // ArrayT{Int}(undef, 64)
     kernel.launch(NDRange{64}, A);  // ndrange = size(A)
     rt.synchronize();
     CHECK(A.to_vector() == expected(64));

@@ -51,7 +51,7 @@ KernelDef matmul_kernel() {
   auto [i, j] = global_indices<2>(kb);  // @index(Global, NTuple), 0-based
 
   // creating a temporary sum variable for matrix multiplication
-  auto tmp_sum = kb.var(0.0f);  // zero(eltype(output))
+  auto tmp_sum = kb.var(0.0f);              // zero(eltype(output))
   kb.for_(0, size(a, 1), [&](Val<i64> k) {  // for k in axes(a, 2): 0 .. size(a, 2) - 1
     tmp_sum += a(i, k) * b(k, j);
   });

@@ -47,7 +47,8 @@ KernelDef copy_kernel() {
 
 // mycopy!: A and B are n x m, column-major. The workgroup is left to spvjit, which picks one
 // that divides the ndrange, as KA's dynamic workgroup covers it exactly.
-void mycopy(Kernel& kernel, Buffer<double>& A, const Buffer<double>& B, std::size_t n, std::size_t m) {
+void mycopy(Kernel& kernel, Buffer<double>& A, const Buffer<double>& B, std::size_t n,
+            std::size_t m) {
   REQUIRE(A.size() == B.size());  // @assert size(A) == size(B)
   kernel.launch(NDRange{n * m}, shaped(A, {n, m}), shaped(B, {n, m}));  // ndrange = length(A)
 }

@@ -58,8 +58,8 @@ void naive_transpose(Kernel& kernel, Buffer<float>& a, const Buffer<float>& b, s
 
 TEST_CASE("KA port naive_transpose.jl: square and rectangular, column-major") {
   auto& rt = test::runtime();
-  Kernel kernel = test::compile_checked(naive_transpose_kernel(),
-                                        test::static_workgroup(WorkGroup{256, 1}));
+  Kernel kernel =
+      test::compile_checked(naive_transpose_kernel(), test::static_workgroup(WorkGroup{256, 1}));
   for (auto [rows, cols] : {std::pair<std::size_t, std::size_t>{256, 256}, {100, 100}, {19, 300}}) {
     CAPTURE(rows);
     CAPTURE(cols);

@@ -75,7 +75,8 @@ end
 workgroupsize = (TILE_DIM, TILE_DIM)
 numworkgroups = (cld(size(C, 1), TILE_DIM), cld(size(C, 2), TILE_DIM))
 
-KI.@kernel backend workgroupsize numworkgroups coalesced_matmul_kernel!(C, A, B, N, R, M, Val(TILE_DIM))
+KI.@kernel backend workgroupsize numworkgroups coalesced_matmul_kernel!(C, A, B, N, R, M,
+Val(TILE_DIM))
 */
 // Indices are 0-based: gi, gj, i, j, I, J, k are one less than KA's, so `(gi - 1) * TDIM + i`
 // is `gi * TDIM + i` and a bound `I <= N` is `I < N`. The tile counter t is 0-based in KA too.
@@ -126,12 +127,14 @@ KernelDef coalesced_matmul_kernel(i64 TDIM, i64 BANK = 1) {
     auto J = gj * TDIM + j;  // (gj - 1) * TDIM + j
 
     // load inputs into tiles, with bounds checking for non-square matrices
-    kb.if_else(I < N && t * TDIM + j < R,
-               [&] { inbounds(tile1)(i, j) = inbounds(input1)(I, t * TDIM + j); },
-               [&] { inbounds(tile1)(i, j) = 0.0f; });
-    kb.if_else(t * TILE_DIM + i < R && J < M,
-               [&] { inbounds(tile2)(i, j) = inbounds(input2)(t * TDIM + i, J); },
-               [&] { inbounds(tile2)(i, j) = 0.0f; });
+    kb.if_else(
+        I < N && t * TDIM + j < R,
+        [&] { inbounds(tile1)(i, j) = inbounds(input1)(I, t * TDIM + j); },
+        [&] { inbounds(tile1)(i, j) = 0.0f; });
+    kb.if_else(
+        t * TILE_DIM + i < R && J < M,
+        [&] { inbounds(tile2)(i, j) = inbounds(input2)(t * TDIM + i, J); },
+        [&] { inbounds(tile2)(i, j) = 0.0f; });
 
     // wait for all tiles to be loaded
     barrier(kb, Fence::Local);
@@ -141,7 +144,7 @@ KernelDef coalesced_matmul_kernel(i64 TDIM, i64 BANK = 1) {
     J = gj * TDIM + j;
 
     // calculate value of spot in output, use temporary value to allow for vectorization
-    auto out = kb.var(0.0f);  // zero(eltype(output))
+    auto out = kb.var(0.0f);            // zero(eltype(output))
     kb.for_(0, TDIM, [&](Val<i64> k) {  // @simd for k in 1:TDIM
       out += inbounds(tile1)(i, k) * inbounds(tile2)(k, j);
     });

@@ -114,11 +114,12 @@ KernelDef private_kernel() {
   KernelBuilder kb("private");
   kb.inbounds();
   auto A = kb.param<GlobalArray<i64, 1>>("A");
-  auto N = kb.group_size(0) * kb.group_size(1) * kb.group_size(2);  // @uniform N = prod(@groupsize())
+  auto N =
+      kb.group_size(0) * kb.group_size(1) * kb.group_size(2);  // @uniform N = prod(@groupsize())
   auto I = global_linear(kb);
   auto i = local_linear(kb);
   auto priv = private_array<i64>(kb, {1});  // @private Int (1,)
-  priv(0) = N - i;  // priv[1] = N - i + 1
+  priv(0) = N - i;                          // priv[1] = N - i + 1
   barrier(kb, Fence::Local);
   A(I) = priv(0);
   return kb.finish();
@@ -155,9 +156,9 @@ KernelDef reduce_private() {
   (void)i;
 
   auto priv = private_array<eltype<decltype(A)>>(kb, {1});
-  priv(0) = 0.0f;  // zero(eltype(A))
+  priv(0) = 0.0f;                                      // zero(eltype(A))
   kb.for_(0, size(A, A.rank() - 1), [&](Val<i64> k) {  // for k in 1:size(A, ndims(A))
-    priv(0) += A(I, k);                                  // A[I..., k]: the rank is C++'s
+    priv(0) += A(I, k);                                // A[I..., k]: the rank is C++'s
   });
   out(I) = priv(0);
   return kb.finish();
@@ -186,7 +187,7 @@ TEST_CASE("KA port private.jl: stmt_form and private with a static group of 16")
 TEST_CASE("KA port private.jl: forloop exchanges private values through global memory") {
   auto& rt = test::runtime();
   const std::size_t n = 64;
-  auto A = rt.upload(std::vector<i64>(n * n, 1));  // A .= 1
+  auto A = rt.upload(std::vector<i64>(n * n, 1));                       // A .= 1
   Kernel kernel = test::compile_checked(forloop(static_cast<i64>(n)));  // forloop(backend())
   // (A, Val(size(A, 2)), ndrange = size(A, 1), workgroupsize = size(A, 1))
   kernel.launch(NDRange{n}, WorkGroup{n}, shaped(A, {n, n}));
@@ -194,7 +195,7 @@ TEST_CASE("KA port private.jl: forloop exchanges private values through global m
   const auto got = A.to_vector();
   std::size_t wrong = 0;
   for (std::size_t r = 0; r < n; ++r) {
-    wrong += got[r] != 64;                                       // A[:, 1] .== 64
+    wrong += got[r] != 64;                                             // A[:, 1] .== 64
     for (std::size_t c = 1; c < n; ++c) wrong += got[r + c * n] != 1;  // A[:, 2:end] .== 1
   }
   CHECK(wrong == 0);
@@ -206,7 +207,8 @@ TEST_CASE("KA port private.jl: typetest and reduce_private") {
   {
     auto A = rt.zeros<i64>(n * n);
     auto B = rt.zeros<bool>(n * n);  // ArrayT{Bool}(undef, size(A)...)
-    Kernel kernel = test::compile_checked(typetest<i64>(), test::static_workgroup(WorkGroup{16, 1}));
+    Kernel kernel =
+        test::compile_checked(typetest<i64>(), test::static_workgroup(WorkGroup{16, 1}));
     kernel.launch(NDRange{n, n}, shaped(A, {n, n}), shaped(B, {n, n}));  // ndrange = size(A)
     rt.synchronize();
     auto got = std::make_unique<bool[]>(n * n);  // not std::vector<bool>: no contiguous storage

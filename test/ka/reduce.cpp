@@ -50,22 +50,24 @@ KernelDef reduce_group() {
   KernelBuilder kb("reduce_group");
   kb.allow_padding();  // unsafe_indices = true: the kernel guards its own bounds
   auto partial = kb.param<Global<double>>("partial");
-  auto x = kb.param<Const<double>>("x");  // @Const(x)
-  auto gs = kb.group_size(0);             // @uniform @groupsize()[1]
-  auto li = local_linear(kb);             // @index(Local, Linear)
-  auto gi = group_linear(kb);             // @index(Group, Linear)
-  auto i = gi * gs + li;                  // (gi - 1) * gs + li
+  auto x = kb.param<Const<double>>("x");                       // @Const(x)
+  auto gs = kb.group_size(0);                                  // @uniform @groupsize()[1]
+  auto li = local_linear(kb);                                  // @index(Local, Linear)
+  auto gi = group_linear(kb);                                  // @index(Group, Linear)
+  auto i = gi * gs + li;                                       // (gi - 1) * gs + li
   auto scratch = local_array<double>(kb, {group}, "scratch");  // @localmem Float64 (256,)
-  scratch(li) = kb.ternary(i < length(x), [&] { return x[i]; }, [] { return 0.0; });
+  scratch(li) = kb.ternary(
+      i < length(x), [&] { return x[i]; }, [] { return 0.0; });
   barrier(kb, Fence::Local);
   auto s = kb.var(gs / 2);  // s = gs ÷ 2
-  kb.while_([&] { return s > 0; }, [&] {
-    kb.if_(li < s, [&] {  // li <= s
-      scratch(li) += scratch(li + s);
-    });
-    barrier(kb, Fence::Local);
-    s /= 2;  // s ÷= 2
-  });
+  kb.while_([&] { return s > 0; },
+            [&] {
+              kb.if_(li < s, [&] {  // li <= s
+                scratch(li) += scratch(li + s);
+              });
+              barrier(kb, Fence::Local);
+              s /= 2;  // s ÷= 2
+            });
   kb.if_(li == 0, [&] {  // li == 1
     partial[gi] = scratch(0);
   });

@@ -51,8 +51,8 @@ KernelDef schrodinger_step() {
   auto V = kb.param<Const<T>>("V");
   auto dt = kb.param<T>("dt");
   auto dx = kb.param<T>("dx");
-  auto i = kb.global_index();  // @index(Global)
-  auto n = length(psi);        // length(ψ)
+  auto i = kb.global_index();   // @index(Global)
+  auto n = length(psi);         // length(ψ)
   kb.workgroup(WorkGroup{64});  // schrodinger_step!(backend, 64)
   kb.if_(kb.in_ndrange(), [&] {
     kb.if_else(
@@ -124,8 +124,9 @@ void check_steps(Jit& jit) {
 
 }  // namespace
 
-TEST_CASE("KA port: a Schrödinger step on ComplexF32 and ComplexF64 equals std::complex bit for "
-          "bit, under both Jits (complex arrays stay scalar)") {
+TEST_CASE(
+    "KA port: a Schrödinger step on ComplexF32 and ComplexF64 equals std::complex bit for "
+    "bit, under both Jits (complex arrays stay scalar)") {
   test::compile_checked(schrodinger_step<float>());  // spirv-val
   test::compile_checked(schrodinger_step<double>());
   // Arrays of complex numbers are arrays of structs, which the coarsener leaves alone (yet):

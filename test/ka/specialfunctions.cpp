@@ -52,9 +52,15 @@ KernelDef special_kernel(Special which) {
   auto I = global_linear(kb);  // @index(Global): the linear index, 0-based
   const Val<float> b = inbounds(B)[I];
   switch (which) {
-    case Special::Gamma: inbounds(A)[I] = tgamma(b); break;  // SpecialFunctions.gamma
-    case Special::Erf: inbounds(A)[I] = erf(b); break;
-    case Special::Erfc: inbounds(A)[I] = erfc(b); break;
+    case Special::Gamma:
+      inbounds(A)[I] = tgamma(b);
+      break;  // SpecialFunctions.gamma
+    case Special::Erf:
+      inbounds(A)[I] = erf(b);
+      break;
+    case Special::Erfc:
+      inbounds(A)[I] = erfc(b);
+      break;
   }
   return kb.finish();
 }
@@ -62,9 +68,12 @@ KernelDef special_kernel(Special which) {
 long double reference(Special which, float x) {
   const long double v = x;
   switch (which) {
-    case Special::Gamma: return std::tgamma(v);
-    case Special::Erf: return std::erf(v);
-    case Special::Erfc: return std::erfc(v);
+    case Special::Gamma:
+      return std::tgamma(v);
+    case Special::Erf:
+      return std::erf(v);
+    case Special::Erfc:
+      return std::erfc(v);
   }
   return 0;
 }
@@ -92,8 +101,8 @@ double ulps(float got, long double exact) {
 void check_special(Special which, const std::vector<float>& x) {
   auto& rt = test::runtime();
   Kernel knl = test::compile_checked(special_kernel(which));
-  auto cx = rt.upload(x);                // allocate + copyto!
-  auto cy = rt.zeros<float>(x.size());   // similar(cx)
+  auto cx = rt.upload(x);                 // allocate + copyto!
+  auto cy = rt.zeros<float>(x.size());    // similar(cx)
   knl.launch(NDRange{x.size()}, cy, cx);  // ndrange = length(x)
   rt.synchronize();
   const std::vector<float> got = cy.to_vector();

@@ -38,8 +38,8 @@ KernelDef jacobi_step() {
   KernelBuilder kb("jacobi_step");
   auto unew = kb.param<GlobalArray<float, 2, ColumnMajor>>("unew");
   auto u = kb.param<ConstArray<float, 2, ColumnMajor>>("u");  // @Const(u)
-  auto [i, j] = global_indices<2>(kb);                       // @index(Global, NTuple)
-  auto n = size(u, 0), m = size(u, 1);                       // n, m = size(u)
+  auto [i, j] = global_indices<2>(kb);                        // @index(Global, NTuple)
+  auto n = size(u, 0), m = size(u, 1);                        // n, m = size(u)
   // A @kernel skips the work-items a padded ndrange adds: in_ndrange() says so here.
   kb.if_(kb.in_ndrange(), [&] {
     kb.if_else(

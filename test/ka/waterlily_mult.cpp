@@ -1,7 +1,7 @@
 // WaterLily.jl's Poisson matrix-vector product (mult!, the kernel its @loop macro generates for
 // KernelAbstractions), ported line for line as spvjit::examples::waterlily_mult: the Julia is
-// quoted with its origin in example_kernels/examples.cpp. Against a C++ loop of the same arithmetic in the
-// same order, bit for bit: odd sizes, WaterLily's inside() range and a narrower one (a
+// quoted with its origin in example_kernels/examples.cpp. Against a C++ loop of the same arithmetic
+// in the same order, bit for bit: odd sizes, WaterLily's inside() range and a narrower one (a
 // different I0), the workgroup chosen at launch and WaterLily's static 64 (which divides none
 // of these ranges, so padding work-items are skipped), coarsening on and off. This file is
 // compiled with -ffp-contract=off (test/CMakeLists.txt): two roundings per multiply-add, as
@@ -33,19 +33,23 @@ std::vector<float> random_field(std::size_t size, std::uint32_t seed, float lo) 
 }
 
 struct Fields {
-  std::size_t n, m;  // cells, column-major: (i, j) at i + n * j
+  std::size_t n, m;               // cells, column-major: (i, j) at i + n * j
   std::vector<float> z, L, D, x;  // L: n x m x 2, face d of cell (i, j) at i + n * (j + m * d)
 };
 
 Fields random_fields(std::size_t n, std::size_t m) {
   const auto seed = static_cast<std::uint32_t>(n * 977 + m);
-  return {n, m, random_field(n * m, seed, -0.5f), random_field(2 * n * m, seed + 1, 0.0f),
-          random_field(n * m, seed + 2, -4.0f), random_field(n * m, seed + 3, -0.5f)};
+  return {n,
+          m,
+          random_field(n * m, seed, -0.5f),
+          random_field(2 * n * m, seed + 1, 0.0f),
+          random_field(n * m, seed + 2, -4.0f),
+          random_field(n * m, seed + 3, -0.5f)};
 }
 
 // mult(I, L, D, x) over the cells (i0 .. i0 + ri - 1, j0 .. j0 + rj - 1), in WaterLily's order.
-std::vector<float> reference_mult(const Fields& f, std::size_t i0, std::size_t j0,
-                                  std::size_t ri, std::size_t rj) {
+std::vector<float> reference_mult(const Fields& f, std::size_t i0, std::size_t j0, std::size_t ri,
+                                  std::size_t rj) {
   const std::size_t n = f.n, faces = f.n * f.m;
   std::vector<float> z = f.z;
   for (std::size_t j = j0; j < j0 + rj; ++j)
@@ -74,8 +78,12 @@ TEST_CASE("WaterLily mult! (Poisson z = A x) equals the C++ loop bit for bit, co
       Kernel kernel = jit->compile(def, spec);
       // inside(z) is buff = 1: I0 = (1, 1); buff = 2 where the fields are wide enough.
       // Not a structured binding: clang 15 cannot capture those in CAPTURE's lambda.
-      for (const auto& shape : {std::array<std::size_t, 3>{37, 23, 1}, {37, 23, 2}, {3, 50, 1},
-                                {67, 5, 1}, {18, 3, 1}, {131, 9, 2}}) {
+      for (const auto& shape : {std::array<std::size_t, 3>{37, 23, 1},
+                                {37, 23, 2},
+                                {3, 50, 1},
+                                {67, 5, 1},
+                                {18, 3, 1},
+                                {131, 9, 2}}) {
         const std::size_t n = shape[0], m = shape[1], buff = shape[2];
         CAPTURE(n);
         CAPTURE(m);

@@ -144,13 +144,14 @@ KernelDef build_scatter_kept() {
     // also ends at the chunk's end: should the predicate keep fewer here than it counted in
     // step 1 (a vector form of a math function rounding otherwise than the scalar one), no
     // read leaves the chunk either.
-    kb.while_([&] { return slot < stop && j < end; }, [&] {
-      const Val<std::int64_t> at = j;
-      const Val<compute_t<T>> v = x[at];
-      out[slot.get()] = v;
-      slot += cast<std::int64_t>(Keep::template keep<T>(x, at, v));
-      j += std::int64_t{1};
-    });
+    kb.while_([&] { return slot < stop && j < end; },
+              [&] {
+                const Val<std::int64_t> at = j;
+                const Val<compute_t<T>> v = x[at];
+                out[slot.get()] = v;
+                slot += cast<std::int64_t>(Keep::template keep<T>(x, at, v));
+                j += std::int64_t{1};
+              });
   });
   return kb.finish();
 }

@@ -149,7 +149,7 @@ class Algorithms {
 namespace detail {
 /// A functor becomes part of a kernel's identity through its type alone.
 template <class F>
-constexpr bool stateless_functor_v = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+constexpr bool stateless_functor_v = std::is_empty_v<F>&& std::is_default_constructible_v<F>;
 
 /// Throws UserError naming `algorithm` unless `out` holds at least `needed` elements.
 void check_output_size(const char* algorithm, const char* what, std::size_t given,

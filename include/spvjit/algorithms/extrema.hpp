@@ -155,12 +155,12 @@ Extremum<compute_t<typename S::value_type>> extremum(Algorithms& algs, const S& 
   auto& best = algs.scratch<R>(5, plan.count);
   auto& result_where = algs.scratch<std::int64_t>(4, 1);
   auto& result_value = algs.scratch<R>(6, 1);
-  algs.kernel<build_extremum_chunks<T, Largest>>()
-      .launch(NDRange{plan.count}, WorkGroup{1}, x, where, best, static_cast<std::int64_t>(n),
-              static_cast<std::int64_t>(plan.size));
-  algs.kernel<build_extremum_pick<T, Largest>>()
-      .launch(NDRange{1}, WorkGroup{1}, x, where, best, static_cast<std::int64_t>(plan.count),
-              result_where, result_value);
+  algs.kernel<build_extremum_chunks<T, Largest>>().launch(NDRange{plan.count}, WorkGroup{1}, x,
+                                                          where, best, static_cast<std::int64_t>(n),
+                                                          static_cast<std::int64_t>(plan.size));
+  algs.kernel<build_extremum_pick<T, Largest>>().launch(NDRange{1}, WorkGroup{1}, x, where, best,
+                                                        static_cast<std::int64_t>(plan.count),
+                                                        result_where, result_value);
   const auto index = read_result(algs, result_where);
   return {static_cast<std::size_t>(index), read_result(algs, result_value)};
 }

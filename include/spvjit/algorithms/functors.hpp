@@ -20,8 +20,8 @@ namespace detail {
 /// Host integers wrap as the device's do (two's complement), instead of overflowing into
 /// undefined behaviour: the host route must give the kernels' answer.
 template <class V>
-using wrapping_t = std::conditional_t<std::is_integral_v<V> && std::is_signed_v<V>,
-                                      std::make_unsigned_t<V>, V>;
+using wrapping_t =
+    std::conditional_t<std::is_integral_v<V> && std::is_signed_v<V>, std::make_unsigned_t<V>, V>;
 }  // namespace detail
 
 struct plus {

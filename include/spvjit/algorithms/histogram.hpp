@@ -50,8 +50,8 @@ constexpr BinRule range_rule() {
 /// The range's parameters as the kernel takes them: lo and, for floats, B / (hi - lo); for
 /// integers hi - lo.
 template <class T>
-using range_param_t = std::conditional_t<std::is_floating_point_v<compute_t<T>>, compute_t<T>,
-                                         std::int64_t>;
+using range_param_t =
+    std::conditional_t<std::is_floating_point_v<compute_t<T>>, compute_t<T>, std::int64_t>;
 
 template <class T, class H, BinRule Rule>
 KernelDef build_count_bins() {
@@ -202,13 +202,13 @@ void histogram_with(const char* algorithm, Algorithms& algs, const S& x, const O
   const ChunkPlan plan = algs.chunks(n);  // none for an empty input: the combine clears the bins
   auto& priv = algs.scratch<H>(histogram_private_slot, plan.count * (bins + 1));
   if (plan.count != 0) {
-    algs.kernel<build_count_bins<T, H, Rule>>()
-      .launch(NDRange{plan.count}, WorkGroup{1}, x, priv, static_cast<std::int64_t>(n),
-              static_cast<std::int64_t>(plan.size), b64, lo, hi, scale);
+    algs.kernel<build_count_bins<T, H, Rule>>().launch(
+        NDRange{plan.count}, WorkGroup{1}, x, priv, static_cast<std::int64_t>(n),
+        static_cast<std::int64_t>(plan.size), b64, lo, hi, scale);
   }
   const std::size_t items = (bins + histogram_bins_per_item - 1) / histogram_bins_per_item;
-  algs.kernel<build_combine_bins<H>>()
-      .launch(NDRange{items}, WorkGroup{1}, priv, out, b64, static_cast<std::int64_t>(plan.count));
+  algs.kernel<build_combine_bins<H>>().launch(NDRange{items}, WorkGroup{1}, priv, out, b64,
+                                              static_cast<std::int64_t>(plan.count));
 }
 
 }  // namespace detail
@@ -241,7 +241,8 @@ void histogram(Algorithms& algs, const S& x, const O& out,
     }
     if (bins > 0 && width > std::numeric_limits<std::int64_t>::max() / bins) {
       throw UserError("histogram: (hi - lo) * bins = " + std::to_string(width) + " * " +
-                      std::to_string(bins) + " exceeds int64's range; expected fewer bins or a "
+                      std::to_string(bins) +
+                      " exceeds int64's range; expected fewer bins or a "
                       "narrower range");
     }
     detail::histogram_with<detail::BinRule::IntegerRange>("histogram", algs, x, out, lo, hi, width);
@@ -251,7 +252,7 @@ void histogram(Algorithms& algs, const S& x, const O& out,
 /// Integer values: out[v] counts the elements equal to v, for v in [0, out.size()); other
 /// values are not counted.
 template <AlgorithmMemory S, AlgorithmMemory O>
-  requires std::is_integral_v<typename S::value_type>
+requires std::is_integral_v<typename S::value_type>
 void histogram(Algorithms& algs, const S& x, const O& out) {
   detail::histogram_with<detail::BinRule::Index>("histogram", algs, x, out, std::int64_t{0},
                                                  std::int64_t{0}, std::int64_t{1});

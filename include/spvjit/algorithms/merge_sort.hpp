@@ -70,44 +70,54 @@ KernelDef build_merge_pass() {
   auto out_begin = kb.global_index() * seg;
   auto out_end = min(out_begin + seg, n);
   auto o = kb.var(out_begin);
-  kb.while_([&] { return o < out_end; }, [&] {
-    Val<std::int64_t> pair = o.get() / (width * std::int64_t{2}) * (width * std::int64_t{2});
-    auto a_end = min(pair + width, n);
-    auto b_end = min(pair + width * std::int64_t{2}, n);
-    auto a_len = a_end - pair;
-    auto b_len = b_end - a_end;
-    auto t_begin = o.get() - pair;
-    auto t_end = min(out_end, b_end) - pair;
-    // Smallest i (outputs from run a among the first t_begin) where a[i] no longer precedes
-    // b[t_begin - i - 1].
-    auto lo = kb.var(max(kb.lit(std::int64_t{0}), t_begin - b_len));
-    auto hi = kb.var(min(t_begin, a_len));
-    kb.while_([&] { return lo < hi; }, [&] {
-      Val<std::int64_t> mid = (lo.get() + hi.get()) / std::int64_t{2};
-      Val<T> b_before = src[a_end + t_begin - mid - std::int64_t{1}];
-      Val<T> a_mid = src[pair + mid];
-      kb.if_else(!Val<bool>(comp(b_before, a_mid)), [&] { lo = mid + std::int64_t{1}; },
-                 [&] { hi = mid; });
-    });
-    auto i = kb.var(lo.get());
-    auto j = kb.var(t_begin - lo.get());
-    kb.for_(t_begin, t_end, [&](Val<std::int64_t> t) {
-      auto take_a = kb.var(false);
-      kb.if_else(j >= b_len, [&] { take_a = kb.lit(true); }, [&] {
-        kb.if_(i < a_len, [&] {
-          take_a = !Val<bool>(comp(Val<T>(src[a_end + j.get()]), Val<T>(src[pair + i.get()])));
+  kb.while_(
+      [&] { return o < out_end; },
+      [&] {
+        Val<std::int64_t> pair = o.get() / (width * std::int64_t{2}) * (width * std::int64_t{2});
+        auto a_end = min(pair + width, n);
+        auto b_end = min(pair + width * std::int64_t{2}, n);
+        auto a_len = a_end - pair;
+        auto b_len = b_end - a_end;
+        auto t_begin = o.get() - pair;
+        auto t_end = min(out_end, b_end) - pair;
+        // Smallest i (outputs from run a among the first t_begin) where a[i] no longer precedes
+        // b[t_begin - i - 1].
+        auto lo = kb.var(max(kb.lit(std::int64_t{0}), t_begin - b_len));
+        auto hi = kb.var(min(t_begin, a_len));
+        kb.while_([&] { return lo < hi; },
+                  [&] {
+                    Val<std::int64_t> mid = (lo.get() + hi.get()) / std::int64_t{2};
+                    Val<T> b_before = src[a_end + t_begin - mid - std::int64_t{1}];
+                    Val<T> a_mid = src[pair + mid];
+                    kb.if_else(
+                        !Val<bool>(comp(b_before, a_mid)), [&] { lo = mid + std::int64_t{1}; },
+                        [&] { hi = mid; });
+                  });
+        auto i = kb.var(lo.get());
+        auto j = kb.var(t_begin - lo.get());
+        kb.for_(t_begin, t_end, [&](Val<std::int64_t> t) {
+          auto take_a = kb.var(false);
+          kb.if_else(
+              j >= b_len, [&] { take_a = kb.lit(true); },
+              [&] {
+                kb.if_(i < a_len, [&] {
+                  take_a =
+                      !Val<bool>(comp(Val<T>(src[a_end + j.get()]), Val<T>(src[pair + i.get()])));
+                });
+              });
+          kb.if_else(
+              take_a.get(),
+              [&] {
+                dst[pair + t] = src[pair + i.get()].get();
+                i += std::int64_t{1};
+              },
+              [&] {
+                dst[pair + t] = src[a_end + j.get()].get();
+                j += std::int64_t{1};
+              });
         });
+        o = pair + t_end;
       });
-      kb.if_else(take_a.get(), [&] {
-        dst[pair + t] = src[pair + i.get()].get();
-        i += std::int64_t{1};
-      }, [&] {
-        dst[pair + t] = src[a_end + j.get()].get();
-        j += std::int64_t{1};
-      });
-    });
-    o = pair + t_end;
-  });
   return kb.finish();
 }
 
@@ -142,9 +152,9 @@ void sort(Algorithms& algs, const S& keys, Comp) {
   const std::size_t chunk = (plan.size + block - 1) / block * block;
   const std::size_t count = (n + chunk - 1) / chunk;
   const auto size = static_cast<std::int64_t>(n);
-  algs.kernel<detail::build_block_sort<T, Comp>>()
-      .launch(NDRange{count}, WorkGroup{1}, keys, size, static_cast<std::int64_t>(chunk),
-              static_cast<std::int64_t>(block));
+  algs.kernel<detail::build_block_sort<T, Comp>>().launch(NDRange{count}, WorkGroup{1}, keys, size,
+                                                          static_cast<std::int64_t>(chunk),
+                                                          static_cast<std::int64_t>(block));
   auto& other = algs.scratch<T>(detail::sort_merge, n);
   Kernel& merge = algs.kernel<detail::build_merge_pass<T, Comp>>();
   bool in_other = false;

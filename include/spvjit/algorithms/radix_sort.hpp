@@ -250,8 +250,8 @@ bool radix_passes(Algorithms& algs, const KA& keys_a, const VA& values_a, std::s
   const auto size = static_cast<std::int64_t>(n);
 
   auto& bounds = algs.scratch<U>(sort_bounds, 2 * plan.count);
-  algs.kernel<build_radix_bounds<T>>()
-      .launch(NDRange{plan.count}, WorkGroup{1}, keys_a, bounds, size, chunk);
+  algs.kernel<build_radix_bounds<T>>().launch(NDRange{plan.count}, WorkGroup{1}, keys_a, bounds,
+                                              size, chunk);
   std::vector<U> host(2 * plan.count);
   buffer_read(detail::core_of(algs.runtime()), bounds.handle(), 0, host.size() * sizeof(U),
               host.data());

@@ -36,7 +36,9 @@ using kernel_value_t = typename KernelValueType<std::remove_cvref_t<V>>::type;
 
 /// Lanes of the vector accumulators: 32 bytes (one AVX2 register) of R.
 template <class R>
-constexpr unsigned accumulator_lanes = sizeof(R) >= 8 ? 4 : sizeof(R) == 4 ? 8 : 16;
+constexpr unsigned accumulator_lanes = sizeof(R) >= 8   ? 4
+                                       : sizeof(R) == 4 ? 8
+                                                        : 16;
 
 /// Whether `map` and `combine` both accept vectors of the input's lanes, so the fold can run
 /// vector accumulators.
@@ -72,15 +74,11 @@ struct CountOf {
     return cast<std::int64_t>(Val<bool>(Pred{}(v)));
   }
   template <KernelScalar T, unsigned N>
-    requires std::is_same_v<std::invoke_result_t<const Pred&, Vec<T, N>>, Vec<bool, N>>
-  Vec<std::int64_t, N> operator()(Vec<T, N> v) const {
-    return cast<std::int64_t>(Pred{}(v));
-  }
+  requires std::is_same_v<std::invoke_result_t<const Pred&, Vec<T, N>>, Vec<bool, N>>
+      Vec<std::int64_t, N>
+  operator()(Vec<T, N> v) const { return cast<std::int64_t>(Pred{}(v)); }
   template <class T>
-    requires std::is_arithmetic_v<T>
-  std::int64_t operator()(T v) const {
-    return Pred{}(v) ? 1 : 0;
-  }
+  requires std::is_arithmetic_v<T> std::int64_t operator()(T v) const { return Pred{}(v) ? 1 : 0; }
 };
 
 /// The element type kernels compute with: half is stored, read as float.
@@ -183,8 +181,8 @@ R read_result(Algorithms& algs, const Buffer<R>& buffer) {
 /// AcceleratedKernels' mapreduce). `init` is combined once, first; an empty input gives init.
 /// The result's type is what `map` returns (half input is mapped as float).
 template <AlgorithmMemory S, class Map, class Combine>
-auto mapreduce(Algorithms& algs, const S& x,
-               detail::mapped_t<typename S::value_type, Map> init, Map, Combine) {
+auto mapreduce(Algorithms& algs, const S& x, detail::mapped_t<typename S::value_type, Map> init,
+               Map, Combine) {
   using T = typename S::value_type;
   using R = detail::mapped_t<T, Map>;
   detail::require_stateless<Map>("map");
@@ -206,9 +204,9 @@ auto mapreduce(Algorithms& algs, const S& x,
   const ChunkPlan plan = algs.chunks(n);
   auto& partial = algs.scratch<R>(0, plan.count);
   auto& result = algs.scratch<R>(1, 1);
-  algs.kernel<detail::build_fold_chunks<T, Map, Combine>>()
-      .launch(NDRange{plan.count}, WorkGroup{1}, x, partial, static_cast<std::int64_t>(n),
-              static_cast<std::int64_t>(plan.size));
+  algs.kernel<detail::build_fold_chunks<T, Map, Combine>>().launch(
+      NDRange{plan.count}, WorkGroup{1}, x, partial, static_cast<std::int64_t>(n),
+      static_cast<std::int64_t>(plan.size));
   algs.kernel<detail::build_fold_partials<R, Combine>>().launch(
       NDRange{1}, WorkGroup{1}, partial, result, static_cast<std::int64_t>(plan.count), init);
   return detail::read_result(algs, result);

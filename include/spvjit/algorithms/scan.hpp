@@ -176,18 +176,18 @@ void scan(Algorithms& algs, const S& x, const O& out, compute_t<typename S::valu
   const auto size = static_cast<std::int64_t>(plan.size);
   const std::int32_t init_flag = with_init ? 1 : 0;
   if (plan.count > 1) {
-    algs.kernel<build_fold_chunks<T, Identity, Combine>>()
-        .launch(NDRange{plan.count}, WorkGroup{1}, x, partial, static_cast<std::int64_t>(n), size);
-    algs.kernel<build_scan_carries<R, Combine>>()
-        .launch(NDRange{1}, WorkGroup{1}, partial, carry, count, init, init_flag);
+    algs.kernel<build_fold_chunks<T, Identity, Combine>>().launch(
+        NDRange{plan.count}, WorkGroup{1}, x, partial, static_cast<std::int64_t>(n), size);
+    algs.kernel<build_scan_carries<R, Combine>>().launch(NDRange{1}, WorkGroup{1}, partial, carry,
+                                                         count, init, init_flag);
   } else if (with_init) {
     // One chunk: its carry is init, written by the carries kernel from no partials.
-    algs.kernel<build_scan_carries<R, Combine>>()
-        .launch(NDRange{1}, WorkGroup{1}, partial, carry, std::int64_t{1}, init, init_flag);
+    algs.kernel<build_scan_carries<R, Combine>>().launch(NDRange{1}, WorkGroup{1}, partial, carry,
+                                                         std::int64_t{1}, init, init_flag);
   }
-  algs.kernel<build_scan_chunks<T, Combine, Inclusive>>()
-      .launch(NDRange{plan.count}, WorkGroup{1}, x, out, carry, static_cast<std::int64_t>(n), size,
-              init_flag);
+  algs.kernel<build_scan_chunks<T, Combine, Inclusive>>().launch(
+      NDRange{plan.count}, WorkGroup{1}, x, out, carry, static_cast<std::int64_t>(n), size,
+      init_flag);
   algs.runtime().synchronize();
 }
 

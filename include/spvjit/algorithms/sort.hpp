@@ -134,9 +134,9 @@ void sortperm(Algorithms& algs, const S& keys, const P& perm) {
   }
   auto lock = algs.lock();
   const ChunkPlan plan = algs.chunks(n);
-  algs.kernel<detail::build_iota>()
-      .launch(NDRange{plan.count}, WorkGroup{1}, perm, static_cast<std::int64_t>(n),
-              static_cast<std::int64_t>(plan.size));
+  algs.kernel<detail::build_iota>().launch(NDRange{plan.count}, WorkGroup{1}, perm,
+                                           static_cast<std::int64_t>(n),
+                                           static_cast<std::int64_t>(plan.size));
   auto& keys_a = algs.scratch<K>(detail::sort_keys_a, n);
   if constexpr (detail::RadixKey<T>::map == detail::RadixMap::Float) {
     detail::copy_bits(algs, keys, keys_a, n, false);

@@ -57,9 +57,9 @@ template <class S>
 void copy_elements(Algorithms& algs, const auto& src, const S& dst, std::size_t n) {
   using T = typename S::value_type;
   const ChunkPlan plan = algs.chunks(n);
-  algs.kernel<build_copy<T>>()
-      .launch(NDRange{plan.count}, WorkGroup{1}, src, dst, static_cast<std::int64_t>(n),
-              static_cast<std::int64_t>(plan.size));
+  algs.kernel<build_copy<T>>().launch(NDRange{plan.count}, WorkGroup{1}, src, dst,
+                                      static_cast<std::int64_t>(n),
+                                      static_cast<std::int64_t>(plan.size));
 }
 
 template <class S>

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Every C++ file under version control is formatted as .clang-format says, by one pinned
+# clang-format: Debian 12's clang-format-14 (third_party/install-deps.sh installs it). Versions
+# format the same file differently, so the check names its version rather than taking whichever
+# `clang-format` is first on PATH. To fix a failure: `tools/check_format.sh --fix`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CLANG_FORMAT=${SPVJIT_CLANG_FORMAT:-clang-format-14}
+if ! command -v "$CLANG_FORMAT" >/dev/null; then
+  echo "format: $CLANG_FORMAT not found (expected Debian 12's clang-format-14; make deps installs it)"
+  exit 1
+fi
+if ! "$CLANG_FORMAT" --version | grep -q 'version 14\.'; then
+  echo "format: $CLANG_FORMAT is $("$CLANG_FORMAT" --version); expected version 14 (the pinned one)"
+  exit 1
+fi
+if ! git rev-parse --show-toplevel >/dev/null 2>&1; then
+  echo "format: not a git checkout; the check lists the files git tracks"
+  exit 1
+fi
+mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h')
+if [ "${1:-}" = "--fix" ]; then
+  "$CLANG_FORMAT" -i "${files[@]}"
+  echo "format: ${#files[@]} files formatted"
+  exit 0
+fi
+bad=()
+for f in "${files[@]}"; do
+  "$CLANG_FORMAT" "$f" | cmp -s - "$f" || bad+=("$f")
+done
+if [ ${#bad[@]} -gt 0 ]; then
+  echo "format: ${#bad[@]} of ${#files[@]} files differ from $CLANG_FORMAT's output:"
+  printf '  %s\n' "${bad[@]}"
+  echo "run tools/check_format.sh --fix (or $CLANG_FORMAT -i FILE) and commit the result"
+  exit 1
+fi
+echo "format: all ${#files[@]} files as $CLANG_FORMAT formats them"
