@@ -46,6 +46,10 @@
 #     flight at once on one cl_kernel allocate nothing either (issue #49).
 #   0011: the basic device lays a launch's local buffers out in one block its thread keeps, so
 #     launches of kernels with local memory allocate nothing either (issue #49).
+#   0012: a kernel's own local arrays, made arguments by PoCL, are `noalias` arguments, so the
+#     vectorizer keeps them apart from private and global memory as it did when they were
+#     globals (KA's tiled matmul's group loop stayed scalar, issue #52).  Adds
+#     "+spvjit-local-noalias" to the platform version.
 #   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
