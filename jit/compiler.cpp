@@ -166,9 +166,10 @@ class JitCore {
 
   bool coarsening() const { return options.coarsen && runtime->info.cpu; }
   bool group_looping() const { return options.group_loops && runtime->info.cpu; }
-  // Staged behind SPVJIT_GROUP_UNIFORM_LOOPS (off) until it is measured (issue #52, step 3).
+  // On since PoCL's patch 0012 lets the cut loops vectorize (issue #52, step 3);
+  // SPVJIT_GROUP_UNIFORM_LOOPS=off keeps every loop inside the loop over work-items.
   bool group_uniform_loops() const {
-    static const bool on = env_flag("SPVJIT_GROUP_UNIFORM_LOOPS").value_or(false);
+    static const bool on = env_flag("SPVJIT_GROUP_UNIFORM_LOOPS").value_or(true);
     return group_looping() && on;
   }
   // Checks need a record the host can read (runtime/bounds_records.hpp).

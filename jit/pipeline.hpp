@@ -46,7 +46,7 @@ struct LoweringTarget {
   /// A CPU device and JitOptions::group_loops: a work-group per work-item where it applies.
   bool group_loops = false;
   /// With group loops, loops the whole group runs alike iterate outside the loop over work-items
-  /// (jit/workgroup/uniform_loops.hpp; SPVJIT_GROUP_UNIFORM_LOOPS while it is measured).
+  /// (jit/workgroup/uniform_loops.hpp; on unless SPVJIT_GROUP_UNIFORM_LOOPS is off).
   bool group_uniform_loops = false;
   bool split_wide_builtins =
       false;  ///< PoCL's wide-builtin bug (jit/device/split_vector_calls.hpp)
