@@ -11,12 +11,12 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 #include <string>
 #include <vector>
 
 #include "ir/kernel_module.hpp"
+#include "ir/promote_variables.hpp"
 #include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
@@ -203,29 +203,6 @@ void fold_zero_offsets(llvm::Function& fn) {
 }
 
 }  // namespace
-
-void promote_variables(llvm::Function& fn) {
-  std::vector<llvm::AllocaInst*> allocas;
-  for (auto& i : fn.getEntryBlock()) {
-    auto* slot = llvm::dyn_cast<llvm::AllocaInst>(&i);
-    if (!slot) continue;
-    std::vector<llvm::GetElementPtrInst*> zero;
-    for (auto* user : slot->users()) {
-      if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
-          gep && gep->hasAllZeroIndices() && gep->getType() == slot->getType()) {
-        zero.push_back(gep);
-      }
-    }
-    for (auto* gep : zero) {
-      gep->replaceAllUsesWith(slot);
-      gep->eraseFromParent();
-    }
-    if (llvm::isAllocaPromotable(slot)) allocas.push_back(slot);
-  }
-  if (allocas.empty()) return;
-  llvm::DominatorTree dt(fn);
-  llvm::PromoteMemToReg(allocas, dt);
-}
 
 std::uint64_t stack_bytes_per_work_item(const llvm::Module& module, std::string_view kernel) {
   // A copy: the caller's module (the builder's, a user's raw one) stays as it was.

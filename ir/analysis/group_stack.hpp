@@ -24,9 +24,4 @@ namespace spvjit::detail {
 /// for the IR given (PoCL's own -O3 may still reshape it).
 std::uint64_t stack_bytes_per_work_item(const llvm::Module& module, std::string_view kernel);
 
-/// Promotes the allocas mem2reg can promote in `fn`'s entry block to SSA values. The builder
-/// reaches a variable through `getelementptr %slot, 0`, which mem2reg does not look through:
-/// those are folded into the slot first.
-void promote_variables(llvm::Function& fn);
-
 }  // namespace spvjit::detail

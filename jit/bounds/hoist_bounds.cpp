@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "ir/bounds.hpp"
-#include "ir/analysis/group_stack.hpp"
+#include "ir/promote_variables.hpp"
 #include "ir/kernel_module.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "ir/analysis/synchronizing.hpp"

@@ -32,19 +32,6 @@ bool is_marker(const llvm::Instruction& inst, const char* prefix) {
   return f && f->getName().startswith(prefix);
 }
 
-// A work-item that left early would leave the others waiting at such a call.
-bool synchronizes(const llvm::Module& m) {
-  for (const auto& f : m) {
-    for (const auto& block : f) {
-      for (const auto& inst : block) {
-        auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-        if (call && synchronizing_call(*call)) return true;
-      }
-    }
-  }
-  return false;
-}
-
 // The block a failing check branches to (ir/bounds.cpp, guarded_access): its report, then a
 // branch back to the access's join. Null when `block` is not one.
 llvm::CallInst* report_of(llvm::BasicBlock& block) {
@@ -189,7 +176,8 @@ void fold_repeated_checks(llvm::Function& f) {
 void merge_bounds_checks(llvm::Module& m) {
   bool any = false;
   for (auto& f : m) any = any || (f.getName().startswith(marker_check) && !f.use_empty());
-  const bool may_end_early = !synchronizes(m);
+  // A work-item that left early would leave the others waiting at a synchronizing call.
+  const bool may_end_early = !synchronizes_anywhere(m);
   llvm::legacy::FunctionPassManager cleanup(&m);
   cleanup.add(llvm::createPromoteMemoryToRegisterPass());
   cleanup.add(llvm::createEarlyCSEPass());

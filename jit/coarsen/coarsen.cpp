@@ -13,7 +13,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
-#include "ir/analysis/group_stack.hpp"
+#include "ir/promote_variables.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/analysis.hpp"
 #include "jit/coarsen/narrow_index.hpp"

@@ -11,7 +11,8 @@
 #include <set>
 #include <vector>
 
-#include "ir/analysis/group_stack.hpp"
+#include "ir/promote_variables.hpp"
+#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -31,11 +32,7 @@ std::string block_name(const llvm::BasicBlock& block) {
 bool calls_barrier(const llvm::BasicBlock& block) {
   for (const auto& inst : block) {
     const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-    const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
-    if (f && f->isDeclaration() &&
-        (f->getName().contains("barrier") || f->getName().contains("Barrier"))) {
-      return true;
-    }
+    if (call && builtin::names_a_barrier(call->getCalledFunction())) return true;
   }
   return false;
 }
