@@ -74,6 +74,22 @@ struct HiddenArgs {
     return h;
   }
 
+  /// A device function's layout (ir/function.cpp), after its `user` parameters: the extent of
+  /// each pointer parameter (`pointer[p]`), in parameter order, then the record's address. A
+  /// device function has no ndrange, fast end or shapes of its own: its kernel has those.
+  static HiddenArgs device_function(const std::vector<bool>& pointer) {
+    HiddenArgs h;
+    const auto user = static_cast<unsigned>(pointer.size());
+    h.first_extent = user;
+    for (unsigned p = 0; p < user; ++p) {
+      if (pointer[p]) h.sequence.push_back({HiddenArg::Kind::Extent, p});
+    }
+    h.record = user + static_cast<unsigned>(h.sequence.size());
+    h.sequence.push_back({HiddenArg::Kind::Record, 0});
+    h.count = user + static_cast<unsigned>(h.sequence.size());
+    return h;
+  }
+
   /// The index of parameter `param`'s bounds extent (has_extent(params[param]) must hold).
   unsigned extent_of(std::span<const Param> params, unsigned param) const {
     unsigned index = first_extent;

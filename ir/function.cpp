@@ -3,6 +3,7 @@
 // builds into it unchanged; closing restores the kernel's.
 #include "spvjit/function.hpp"
 #include "common/error_report.hpp"
+#include "common/kernel_interface.hpp"
 
 #include "ir/block_order.hpp"
 #include "ir/bounds.hpp"
@@ -42,6 +43,13 @@ struct FunctionFrame {
 };
 
 namespace {
+// A device function's hidden arguments, for its definition and each call alike.
+HiddenArgs hidden_args_of(const std::vector<FunctionParam>& params) {
+  std::vector<bool> pointer;
+  for (const FunctionParam& p : params) pointer.push_back(p.pointer);
+  return HiddenArgs::device_function(pointer);
+}
+
 llvm::Type* arg_type(BuilderState& s, Scalar t, const std::string& fn) {
   user_assert(t != Scalar::F16, {"device_function", s.name})
       << "an f16 argument or result in device function '" << fn
@@ -79,12 +87,11 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
                               : value_type(s, p.type, p.lanes, fn_name));
   }
   // Hidden: each pointer's extent (the caller's, or the largest i64 for an unchecked one), and
-  // the record a failing check reports to (ir/bounds.hpp).
-  const std::size_t user_count = types.size();
-  for (const FunctionParam& p : params) {
-    if (p.pointer) types.push_back(s.ir.getInt64Ty());
+  // the record a failing check reports to (ir/bounds.hpp), as HiddenArgs lays them out.
+  const HiddenArgs hidden = hidden_args_of(params);
+  for (const HiddenArg& arg : hidden.sequence) {
+    types.push_back(arg.kind == HiddenArg::Kind::Extent ? s.ir.getInt64Ty() : record_type(s.ctx()));
   }
-  types.push_back(record_type(s.ctx()));
   llvm::Type* ret = result ? value_type(s, *result, result_lanes, fn_name) : s.ir.getVoidTy();
   auto* fn = llvm::Function::Create(llvm::FunctionType::get(ret, types, false),
                                     llvm::Function::InternalLinkage, fn_name, *s.module);
@@ -104,16 +111,19 @@ DeviceFunctionScope::DeviceFunctionScope(KernelBuilder& kb, std::string_view nam
   f.saved_name = s.function_name;
   f.saved_record = s.bounds_record;
   f.saved_returns_through_pointers = s.function_returns_through_pointers;
-  unsigned next_extent = static_cast<unsigned>(user_count);
-  for (std::size_t i = 0; i < f.params.size(); ++i) {
-    const bool pointer = f.params[i].pointer;
-    f.extent_arg.push_back(pointer ? next_extent++ : 0);
-    f.array.push_back(
-        pointer ? s.add_array("argument " + std::to_string(i) + " of device function " + fn_name,
-                              fn_name + ".arg" + std::to_string(i))
-                : -1);
+  f.extent_arg.assign(f.params.size(), 0);
+  for (std::size_t k = 0; k < hidden.sequence.size(); ++k) {
+    if (hidden.sequence[k].kind == HiddenArg::Kind::Extent) {
+      f.extent_arg[hidden.sequence[k].of] = static_cast<unsigned>(f.params.size() + k);
+    }
   }
-  s.bounds_record = fn->getArg(fn->arg_size() - 1);
+  for (std::size_t i = 0; i < f.params.size(); ++i) {
+    f.array.push_back(f.params[i].pointer ? s.add_array("argument " + std::to_string(i) +
+                                                            " of device function " + fn_name,
+                                                        fn_name + ".arg" + std::to_string(i))
+                                          : -1);
+  }
+  s.bounds_record = fn->getArg(hidden.record);
 
   s.kernel = fn;
   s.function_returns_through_pointers = results_through_pointers;
@@ -268,12 +278,14 @@ llvm::CallInst* emit_call(KernelBuilder& kb, void* fn, std::string_view name,
   std::vector<llvm::Value*> raw;
   for (std::size_t i = 0; i < args.size(); ++i)
     raw.push_back(call_operand(s, what, i, params[i], args[i]));
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!params[i].pointer) continue;
-    llvm::Value* extent = detail::extent_of(args[i].pointer);
+  for (const HiddenArg& arg : hidden_args_of(params).sequence) {
+    if (arg.kind == HiddenArg::Kind::Record) {
+      raw.push_back(record_pointer(s));
+      continue;
+    }
+    llvm::Value* extent = detail::extent_of(args[arg.of].pointer);
     raw.push_back(extent ? extent : s.ir.getInt64(~std::uint64_t{0}));
   }
-  raw.push_back(record_pointer(s));
   auto* call = s.ir.CreateCall(callee, raw);
   call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
   return call;
