@@ -50,7 +50,9 @@ std::string sha256_hex(std::string_view text) {
 // settled: the ndrange's uses come in another order, and merged bounds-failure blocks with them.
 // 14: checks of expressions of a static group's local ids against constant extents proven and
 // dropped; a loop with a constant trip count is versioned on its hoisted test alone.
-constexpr int codegen_version = 14;
+// 15: merged bounds-failure blocks are made in the order their reports are met (they followed
+// the report functions' addresses, so names and places changed from compile to compile).
+constexpr int codegen_version = 15;
 
 }  // namespace
 
