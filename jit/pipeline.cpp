@@ -167,30 +167,33 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
   // A raw module's kernels share one program: none is rewritten for its own geometry (nor
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
+    CoarsenResult r;
     passes.run("coarsen", [&](llvm::Module& m) {
-      const CoarsenResult r = coarsen_elementwise(
-          m, def, spec, target.widths, target.forced_coarsen_width, target.coarsen_vectors);
-      launch.coarsen = r.width * r.vectors;
-      launch.index_bits = r.index_bits;
-      if (r.width > 1) {
-        SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width * r.vectors) +
-                         " indices per work-item (" + std::to_string(r.vectors) + " x " +
-                         std::to_string(r.width) + " lanes)" +
-                         (r.index_bits ? "; its 32-bit narrowing of get_global_id(0) taken for "
-                                         "the id: ndrange(0) at most 2^" +
-                                             std::to_string(r.index_bits)
-                                       : std::string()));
-      } else if (def.declared_elementwise && !r.device_limited) {
-        user_error({"compile", def.name})
-            << "as specialized " << describe(spec)
-            << ", the kernel is declared elementwise() but cannot be coarsened: it " << r.reason
-            << ". Index memory by global_index(0) plus values uniform across work-items and "
-               "guard stores with in_ndrange(), or drop the declaration";
-      } else {
-        // At info, as docs/environment.md says: the reason is what a port needs to change.
-        SPVJIT_LOG_INFO(subject + ": not coarsened: " + r.reason);
-      }
+      r = coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width,
+                              target.coarsen_vectors);
     });
+    launch.coarsen = r.width * r.vectors;
+    launch.index_bits = r.index_bits;
+    if (r.width > 1) {
+      SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width * r.vectors) +
+                       " indices per work-item (" + std::to_string(r.vectors) + " x " +
+                       std::to_string(r.width) + " lanes)" +
+                       (r.index_bits ? "; its 32-bit narrowing of get_global_id(0) taken for "
+                                       "the id: ndrange(0) at most 2^" +
+                                           std::to_string(r.index_bits)
+                                     : std::string()));
+    } else if (def.declared_elementwise && !r.device_limited) {
+      // The user's declaration against what the pass found: a decision of the compile, not a
+      // step of the list, so it is taken after the step (logged and dumped as it ran).
+      user_error({"compile", def.name})
+          << "as specialized " << describe(spec)
+          << ", the kernel is declared elementwise() but cannot be coarsened: it " << r.reason
+          << ". Index memory by global_index(0) plus values uniform across work-items and "
+             "guard stores with in_ndrange(), or drop the declaration";
+    } else {
+      // At info, as docs/environment.md says: the reason is what a port needs to change.
+      SPVJIT_LOG_INFO(subject + ": not coarsened: " + r.reason);
+    }
   }
   passes.run("merge-bounds-checks", merge_bounds_checks);
   passes.run("lower-bounds-checks", lower_bounds_checks);
