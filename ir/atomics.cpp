@@ -35,27 +35,16 @@ const char* op_name(AtomicOp op) {
   return "?";
 }
 
-// Itanium code of an integer element: int, unsigned int, long, unsigned long.
-char type_code(Scalar t) {
-  switch (t) {
-    case Scalar::I32:
-      return 'i';
-    case Scalar::U32:
-      return 'j';
-    case Scalar::I64:
-      return 'l';
-    case Scalar::U64:
-      return 'm';
-    default:
-      return 0;
-  }
+// The elements OpenCL C's atomics take: int, unsigned int, long, unsigned long.
+bool atomic_integer(Scalar t) {
+  return t == Scalar::I32 || t == Scalar::U32 || t == Scalar::I64 || t == Scalar::U64;
 }
 
 // _Z<len><name>PU3AS<space>V<code><code...>: f(volatile <space> T*, T, ...).
 std::string mangle(const std::string& fn, AddressSpace space, Scalar t, unsigned value_args) {
   std::string out = "_Z" + std::to_string(fn.size()) + fn + "PU3AS" +
-                    std::to_string(static_cast<int>(space)) + "V" + type_code(t);
-  for (unsigned i = 0; i < value_args; ++i) out += type_code(t);
+                    std::to_string(static_cast<int>(space)) + "V" + detail::itanium_code(t);
+  for (unsigned i = 0; i < value_args; ++i) out += detail::itanium_code(t);
   return out;
 }
 
@@ -107,7 +96,7 @@ llvm::Value* cmpxchg_call(detail::BuilderState& s, AddressSpace space, Scalar t,
 Value float_add(const Pointer& p, llvm::Value* addr, llvm::Value* value) {
   auto& s = *detail::state_of(p);
   const bool local = p.space() == AddressSpace::Local;
-  const char code = p.element() == Scalar::F32 ? 'f' : 'd';
+  const char code = detail::itanium_code(p.element());
   const std::string mangled = std::string(detail::atomic_fadd_prefix) + "PU3AS" +
                               std::to_string(static_cast<int>(p.space())) + code + "ii" + code;
   auto* call = s.call_builtin(mangled, value->getType(),
@@ -125,7 +114,7 @@ Value atomic(AtomicOp op, const Pointer& p, Value index, Value value) {
   const Scalar t = p.element();
   const bool is_float = t == Scalar::F32 || t == Scalar::F64;
   const bool float_op = op == AtomicOp::Add || op == AtomicOp::Sub || op == AtomicOp::Exchange;
-  user_assert((is_float && float_op) || type_code(t), {what, s.name})
+  user_assert((is_float && float_op) || atomic_integer(t), {what, s.name})
       << "not defined on memory of " << name(t)
       << "; expected i32, u32, i64 or u64 (f32 and f64 take add, sub and exchange)";
   llvm::Value* old = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
@@ -157,7 +146,7 @@ Value atomic_cmpxchg(const Pointer& p, Value index, Value expected, Value desire
   check_value(what, p, expected);
   check_value(what, p, desired);
   auto& s = *detail::state_of(p);
-  user_assert(type_code(p.element()), {what, s.name})
+  user_assert(atomic_integer(p.element()), {what, s.name})
       << "not defined on memory of " << name(p.element()) << "; expected i32, u32, i64 or u64";
   llvm::Value* old = guarded_access(s, p, i, nullptr, 1, [&]() -> llvm::Value* {
     return cmpxchg_call(s, p.space(), p.element(), atomic_address(p, i), detail::llvm_of(expected),

@@ -213,33 +213,6 @@ FnInfo info(MathFn fn) {
 
 bool two_results(Form f) { return f == Form::OutI32 || f == Form::OutSame || f == Form::SinCos; }
 
-char type_code(Scalar t) {
-  switch (t) {
-    case Scalar::I8:
-      return 'c';
-    case Scalar::U8:
-      return 'h';
-    case Scalar::I16:
-      return 's';
-    case Scalar::U16:
-      return 't';
-    case Scalar::I32:
-      return 'i';
-    case Scalar::U32:
-      return 'j';
-    case Scalar::I64:
-      return 'l';
-    case Scalar::U64:
-      return 'm';
-    case Scalar::F32:
-      return 'f';
-    case Scalar::F64:
-      return 'd';
-    default:
-      return 0;
-  }
-}
-
 /// One parameter of a builtin for mangling: its element type, and whether it is a private
 /// pointer to that (the second result of frexp, modf, ...).
 struct MangledParam {
@@ -259,7 +232,7 @@ std::string mangle(std::string_view base, const std::vector<MangledParam>& param
     return {};
   };
   for (const MangledParam& p : params) {
-    const std::string element(1, type_code(p.type));
+    const std::string element(1, detail::itanium_code(p.type));
     std::string type = element;
     if (lanes > 1) {
       type = "Dv" + std::to_string(lanes) + "_" + element;
@@ -331,6 +304,33 @@ std::string_view name(MathFn fn) noexcept { return info(fn).name; }
 
 namespace detail {
 
+char itanium_code(Scalar t) {
+  switch (t) {
+    case Scalar::I8:
+      return 'c';
+    case Scalar::U8:
+      return 'h';
+    case Scalar::I16:
+      return 's';
+    case Scalar::U16:
+      return 't';
+    case Scalar::I32:
+      return 'i';
+    case Scalar::U32:
+      return 'j';
+    case Scalar::I64:
+      return 'l';
+    case Scalar::U64:
+      return 'm';
+    case Scalar::F32:
+      return 'f';
+    case Scalar::F64:
+      return 'd';
+    default:
+      return 0;
+  }
+}
+
 void throw_number_does_not_fit(Scalar to, long double n) {
   user_error({"number"}) << std::to_string(n) << " does not fit in " << name(to)
                          << "; pass a number in its range or cast<T>() the operand";
@@ -345,7 +345,7 @@ MathResults emit_math(BuilderState& s, MathFn fn, llvm::ArrayRef<llvm::Value*> a
   const Scalar t = types.front();
   const bool ok = f.domain == Domain::Float     ? (t == Scalar::F32 || t == Scalar::F64)
                   : f.domain == Domain::Integer ? is_integer(t)
-                                                : type_code(t) != 0;
+                                                : itanium_code(t) != 0;
   if (!ok) {
     const char* expected = f.domain == Domain::Float     ? "f32 or f64"
                            : f.domain == Domain::Integer ? "an integer type"

@@ -124,4 +124,8 @@ inline std::string_view kernel_name(const BuilderState* s) noexcept {
   return s ? std::string_view(s->name) : std::string_view();
 }
 
+/// The Itanium mangling letter OpenCL C's builtins take for scalar `t` ('i' int, 'j' unsigned
+/// int, 'f' float, ...); 0 for those with none (f16, bool). Defined in ir/math.cpp.
+char itanium_code(Scalar t);
+
 }  // namespace spvjit::detail
