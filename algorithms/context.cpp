@@ -13,7 +13,8 @@ constexpr std::size_t chunks_per_compute_unit = 4;
 Algorithms::Algorithms(Runtime& runtime, Jit& jit, AlgorithmOptions options)
     : runtime_(&runtime), jit_(&jit), options_(options) {
   if (options_.min_chunk == 0) {
-    throw UserError("Algorithms: AlgorithmOptions::min_chunk is 0; expected at least 1 element");
+    detail::throw_user_error("Algorithms",
+                             "AlgorithmOptions::min_chunk is 0; expected at least 1 element");
   }
   std::size_t units = runtime.device().compute_units;
   if (runtime.inline_threads() > units) units = runtime.inline_threads();
@@ -43,15 +44,16 @@ namespace detail {
 void check_output_size(const char* algorithm, const char* what, std::size_t given,
                        std::size_t needed) {
   if (given < needed) {
-    throw UserError(std::string(algorithm) + ": " + what + " holds " + std::to_string(given) +
-                    " elements; expected at least " + std::to_string(needed));
+    detail::throw_user_error(algorithm, std::string(what) + " holds " + std::to_string(given) +
+                                            " elements; expected at least " +
+                                            std::to_string(needed));
   }
 }
 
 void check_runtime(const char* algorithm, const Algorithms& algs, const RuntimeCore* memory) {
   if (memory != &detail::core_of(algs.runtime())) {
-    throw UserError(std::string(algorithm) +
-                    ": the memory belongs to another Runtime than the Algorithms' one");
+    detail::throw_user_error(algorithm,
+                             "the memory belongs to another Runtime than the Algorithms' one");
   }
 }
 }  // namespace detail

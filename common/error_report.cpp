@@ -16,6 +16,10 @@ std::string Where::to_string() const {
   return out;
 }
 
+void throw_user_error(std::string_view operation, const std::string& message) {
+  throw UserError(Where{operation}.to_string() + ": " + message);
+}
+
 ErrorReport::ErrorReport(ErrorKind kind, Where where, const char* file, int line)
     : kind_(kind), uncaught_(std::uncaught_exceptions()) {
   if (kind == ErrorKind::User) {

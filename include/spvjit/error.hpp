@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include "spvjit/export.hpp"
 
 SPVJIT_API_BEGIN
@@ -110,6 +111,14 @@ class DeviceNotFoundError : public Error {
  public:
   using Error::Error;
 };
+
+namespace detail {
+/// Throws UserError("<operation>: <message>"), the scheme every user error's message follows
+/// (common/error_report.hpp): for the public headers' inline code, which cannot reach the
+/// library's user_assert. `operation` is the call as the user wrote it ("Buffer::read",
+/// "view", "histogram").
+[[noreturn]] void throw_user_error(std::string_view operation, const std::string& message);
+}  // namespace detail
 
 /// The symbolic name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "CL_UNKNOWN_ERROR(n)".
 const char* cl_error_name(int code) noexcept;

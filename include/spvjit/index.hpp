@@ -81,8 +81,9 @@ class CartesianIndex {
  private:
   static std::size_t checked(std::size_t d) {
     if (d >= N) {
-      throw UserError("CartesianIndex<" + std::to_string(N) + ">: dimension " + std::to_string(d) +
-                      "; expected 0 to " + std::to_string(N - 1));
+      detail::throw_user_error(
+          "CartesianIndex<" + std::to_string(N) + ">",
+          "dimension " + std::to_string(d) + "; expected 0 to " + std::to_string(N - 1));
     }
     return d;
   }
@@ -106,8 +107,8 @@ requires((std::is_convertible_v<const I&, Val<std::int64_t>> && ...)) CartesianI
 template <unsigned N>
 constexpr std::array<std::int64_t, N> delta(unsigned d, std::int64_t step = 1) {
   if (d >= N) {
-    throw UserError("delta<" + std::to_string(N) + ">(" + std::to_string(d) +
-                    "): no such dimension; expected 0 to " + std::to_string(N - 1));
+    detail::throw_user_error("delta<" + std::to_string(N) + ">(" + std::to_string(d) + ")",
+                             "no such dimension; expected 0 to " + std::to_string(N - 1));
   }
   std::array<std::int64_t, N> out{};
   out[d] = step;

@@ -57,10 +57,11 @@ namespace detail {
 /// `module` as bitcode, after the checks spvjit's reader cannot make (`what`: the caller).
 inline std::string bitcode_of(const llvm::Module& module, const char* what) {
   if (!module.getContext().supportsTypedPointers()) {
-    throw UserError(std::string(what) +
-                    ": the module's LLVMContext uses opaque pointers; "
-                    "SPIRV-LLVM-Translator 15 needs typed ones (call setOpaquePointers(false) "
-                    "before building the module)");
+    detail::throw_user_error(
+        what,
+        "the module's LLVMContext uses opaque pointers; "
+        "SPIRV-LLVM-Translator 15 needs typed ones (call setOpaquePointers(false) "
+        "before building the module)");
   }
   std::string bitcode;
   llvm::raw_string_ostream os(bitcode);
@@ -77,8 +78,8 @@ inline KernelDef kernel_from_module(const llvm::Module& module, std::string_view
   const llvm::Function* fn =
       module.getFunction(llvm::StringRef(kernel_name.data(), kernel_name.size()));
   if (!fn || fn->isDeclaration()) {
-    throw UserError("kernel_from_module: the module defines no function '" +
-                    std::string(kernel_name) + "'");
+    detail::throw_user_error("kernel_from_module",
+                             "the module defines no function '" + std::string(kernel_name) + "'");
   }
   return kernel_from_bitcode(detail::bitcode_of(module, "kernel_from_module"), kernel_name,
                              options);

@@ -182,7 +182,7 @@ class Buffer {
     dst.check_size("copy_to", size());
     check_size("copy_to", dst.size());
     if (dst.owner() != owner())
-      throw UserError("Buffer::copy_to: the buffers belong to different Runtimes");
+      detail::throw_user_error("Buffer::copy_to", "the buffers belong to different Runtimes");
     detail::buffer_copy(*mem_.core(), handle(), dst.handle(), bytes());
   }
 
@@ -194,15 +194,16 @@ class Buffer {
       : mem_(core, detail::buffer_create(detail::live_core(core), bytes_for(size)), size) {}
 
   static std::size_t bytes_for(std::size_t n) {
-    if (n > SIZE_MAX / sizeof(T)) throw UserError("Buffer: size overflows size_t");
+    if (n > SIZE_MAX / sizeof(T)) detail::throw_user_error("Buffer", "size overflows size_t");
     return (n == 0 ? 1 : n) * sizeof(T);  // OpenCL rejects zero-byte buffers
   }
   void check_size(const char* what, std::size_t given) const {
     if (!valid())
-      throw UserError(std::string("Buffer::") + what + ": buffer is empty (moved from?)");
+      detail::throw_user_error(std::string("Buffer::") + what, "buffer is empty (moved from?)");
     if (given != size()) {
-      throw UserError(std::string("Buffer::") + what + ": size mismatch: buffer holds " +
-                      std::to_string(size()) + " elements, host side has " + std::to_string(given));
+      detail::throw_user_error(std::string("Buffer::") + what,
+                               "size mismatch: buffer holds " + std::to_string(size()) +
+                                   " elements, host side has " + std::to_string(given));
     }
   }
 

@@ -69,9 +69,11 @@ class SharedArray {
   /// Elements [offset, offset + count): any offset (kernels get a pointer into the array).
   SharedSpan<T> view(std::size_t offset, std::size_t count) const {
     if (offset > size() || count > size() - offset) {
-      throw UserError("SharedArray::view: elements [" + std::to_string(offset) + ", " +
-                      std::to_string(offset) + "+" + std::to_string(count) +
-                      ") are outside the array of " + std::to_string(size()) + " elements");
+      detail::throw_user_error("SharedArray::view", "elements [" + std::to_string(offset) + ", " +
+                                                        std::to_string(offset) + "+" +
+                                                        std::to_string(count) +
+                                                        ") are outside the array of " +
+                                                        std::to_string(size()) + " elements");
     }
     return SharedSpan<T>(data() + offset, count, owner());
   }

@@ -35,19 +35,21 @@ class BufferView {
   BufferView() = default;
   BufferView(const Buffer<T>& buffer, std::size_t offset, std::size_t size)
       : parent_(buffer.handle()), offset_(offset), size_(size) {
-    if (!buffer.valid()) throw UserError("view: the buffer is empty (moved from?)");
+    if (!buffer.valid()) detail::throw_user_error("view", "the buffer is empty (moved from?)");
     if (offset > buffer.size() || size > buffer.size() - offset) {
-      throw UserError("view: elements [" + std::to_string(offset) + ", " + std::to_string(offset) +
-                      "+" + std::to_string(size) + ") are outside the buffer of " +
-                      std::to_string(buffer.size()) + " elements");
+      detail::throw_user_error("view", "elements [" + std::to_string(offset) + ", " +
+                                           std::to_string(offset) + "+" + std::to_string(size) +
+                                           ") are outside the buffer of " +
+                                           std::to_string(buffer.size()) + " elements");
     }
     const std::shared_ptr<detail::RuntimeCore>& core = buffer.mem_.core();
     const std::size_t align = detail::sub_buffer_alignment(*core);
     if ((offset * sizeof(T)) % align != 0) {
-      throw UserError(
-          "view: offset " + std::to_string(offset) + " (" + std::to_string(offset * sizeof(T)) +
-          " bytes) is not a multiple of the device's base address alignment of " +
-          std::to_string(align) + " bytes (" + std::to_string(align / sizeof(T)) + " elements)");
+      detail::throw_user_error(
+          "view", "offset " + std::to_string(offset) + " (" + std::to_string(offset * sizeof(T)) +
+                      " bytes) is not a multiple of the device's base address alignment of " +
+                      std::to_string(align) + " bytes (" + std::to_string(align / sizeof(T)) +
+                      " elements)");
     }
     // OpenCL rejects empty sub-buffers; an empty view passes none
     mem_ = detail::Owned<detail::MemObject>(
@@ -88,10 +90,11 @@ class BufferView {
 
  private:
   void check_size(const char* what, std::size_t given) const {
-    if (!parent_) throw UserError(std::string("BufferView::") + what + ": the view is empty");
+    if (!parent_) detail::throw_user_error(std::string("BufferView::") + what, "the view is empty");
     if (given != size_) {
-      throw UserError(std::string("BufferView::") + what + ": size mismatch: view holds " +
-                      std::to_string(size_) + " elements, host side has " + std::to_string(given));
+      detail::throw_user_error(std::string("BufferView::") + what,
+                               "size mismatch: view holds " + std::to_string(size_) +
+                                   " elements, host side has " + std::to_string(given));
     }
   }
 
@@ -118,8 +121,9 @@ BufferView<T> view(const Buffer<T>& buffer) {
 template <KernelElement T>
 void copyto(BufferView<T> dst, const BufferView<T>& src) {
   if (dst.size() != src.size()) {
-    throw UserError("copyto: size mismatch: destination holds " + std::to_string(dst.size()) +
-                    " elements, source " + std::to_string(src.size()));
+    detail::throw_user_error("copyto", "size mismatch: destination holds " +
+                                           std::to_string(dst.size()) + " elements, source " +
+                                           std::to_string(src.size()));
   }
   detail::buffer_copy_region(src.core(), src.parent(), src.byte_offset(), dst.parent(),
                              dst.byte_offset(), src.bytes());

@@ -196,9 +196,9 @@ inline void check_no_overlap(const char* algorithm, const ArgView& in, std::size
     overlap = a < b + out_bytes && b < a + in_bytes;
   }
   if (overlap) {
-    throw UserError(std::string(algorithm) +
-                    ": the output overlaps the input; expected separate memory (a parallel "
-                    "compaction cannot run in place)");
+    detail::throw_user_error(algorithm,
+                             "the output overlaps the input; expected separate memory (a parallel "
+                             "compaction cannot run in place)");
   }
 }
 

@@ -182,8 +182,8 @@ void histogram_with(const char* algorithm, Algorithms& algs, const S& x, const O
   const std::size_t n = x.size();
   const std::size_t bins = out.size();
   if (bins == 0 || bins >= std::size_t{std::numeric_limits<std::int32_t>::max()}) {
-    throw UserError(std::string(algorithm) + ": the bins hold " + std::to_string(bins) +
-                    " elements; expected 1 to 2^31 - 2");
+    detail::throw_user_error(
+        algorithm, "the bins hold " + std::to_string(bins) + " elements; expected 1 to 2^31 - 2");
   }
   const auto b64 = static_cast<std::int64_t>(bins);
   if constexpr (HostAddressable<S> && HostAddressable<O> && !std::is_same_v<T, half>) {
@@ -224,26 +224,27 @@ void histogram(Algorithms& algs, const S& x, const O& out,
                 "computed in int64); use the index overload");
   static_assert(!std::is_same_v<T, bool>, "spvjit histogram: bool values have no range");
   if (!(lo < hi)) {
-    throw UserError("histogram: the range [lo, hi) is empty or not a number; expected lo < hi");
+    detail::throw_user_error("histogram",
+                             "the range [lo, hi) is empty or not a number; expected lo < hi");
   }
   const auto bins = static_cast<std::int64_t>(out.size());
   if constexpr (std::is_floating_point_v<detail::compute_t<T>>) {
     using C = detail::compute_t<T>;
     const C scale = static_cast<C>(bins) / (hi - lo);
     if (!std::isfinite(scale) || !std::isfinite(lo) || !std::isfinite(hi)) {
-      throw UserError("histogram: lo, hi and the bin width must be finite numbers");
+      detail::throw_user_error("histogram", "lo, hi and the bin width must be finite numbers");
     }
     detail::histogram_with<detail::BinRule::FloatRange>("histogram", algs, x, out, lo, hi, scale);
   } else {
     const std::int64_t width = hi - lo;
     if (hi > 0 && lo < 0 && hi > std::numeric_limits<std::int64_t>::max() + lo) {
-      throw UserError("histogram: hi - lo exceeds int64's range");
+      detail::throw_user_error("histogram", "hi - lo exceeds int64's range");
     }
     if (bins > 0 && width > std::numeric_limits<std::int64_t>::max() / bins) {
-      throw UserError("histogram: (hi - lo) * bins = " + std::to_string(width) + " * " +
-                      std::to_string(bins) +
-                      " exceeds int64's range; expected fewer bins or a "
-                      "narrower range");
+      detail::throw_user_error("histogram", "(hi - lo) * bins = " + std::to_string(width) + " * " +
+                                                std::to_string(bins) +
+                                                " exceeds int64's range; expected fewer bins or a "
+                                                "narrower range");
     }
     detail::histogram_with<detail::BinRule::IntegerRange>("histogram", algs, x, out, lo, hi, width);
   }
