@@ -35,8 +35,6 @@
 #include "jit/device/pocl_fixes.hpp"
 #include "jit/device/split_vector_calls.hpp"
 #include "jit/pipeline.hpp"
-#include "jit/spirv/offset_safety.hpp"
-#include "jit/spirv/translate.hpp"
 #include "runtime/float_atomics.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/program.hpp"
@@ -136,15 +134,14 @@ class JitCore {
         km.raw ? std::span<const std::string>(km.raw->kernels) : std::span<const std::string>();
     llvm::LLVMContext context;
     Spirv out;
-    auto module = lower_for_device(context, km, spec, lowering_target(), out.launch);
-    if (to_build) {
+    const auto refuse = [&](const llvm::Module& module) {
+      if (!to_build) return;
       // A raw module's program holds all its kernels (def's among them): check each.
-      if (other_kernels.empty()) refuse_barrier_tail_hazard(*module, def.name(), spec);
-      for (const auto& name : other_kernels) refuse_barrier_tail_hazard(*module, name, spec);
-    }
-    out.words = translate_to_spirv(*module, def.name(), other_kernels);
-    out.launch.runs_with_offsets = runs_with_offsets(
-        {reinterpret_cast<const std::uint8_t*>(out.words.data()), out.words.size() * 4});
+      if (other_kernels.empty()) refuse_barrier_tail_hazard(module, def.name(), spec);
+      for (const auto& name : other_kernels) refuse_barrier_tail_hazard(module, name, spec);
+    };
+    out.words = lower_and_translate(context, km, spec, lowering_target(), other_kernels, refuse,
+                                    out.launch);
     return out;
   }
 

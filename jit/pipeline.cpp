@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <utility>
 
 #include "common/env.hpp"
@@ -32,6 +33,8 @@
 #include "jit/legalize/promote_integers.hpp"
 #include "jit/legalize/scalarize_vectors.hpp"
 #include "jit/specialize.hpp"
+#include "jit/spirv/offset_safety.hpp"
+#include "jit/spirv/translate.hpp"
 #include "jit/workgroup/group_loops.hpp"
 #include "spvjit/error.hpp"
 
@@ -65,8 +68,36 @@ class PassRunner {
     ran(name, started);
   }
 
+  /// A step after the last pass, which reads the module but does not change it (the
+  /// translation, checks of its output): logged like a pass, not dumped as IR.
+  template <class Step>
+  void step(const char* name, Step&& step) {
+    const auto started = start();
+    step();
+    log_step(name, started);
+  }
+
+  /// The SPIR-V the translation made, beside the IR files: <kernel>.<id>.<NN>-<step>.spv.
+  void dump_spirv(const char* name, const std::vector<std::uint32_t>& words) {
+    if (dump_dir_.empty()) return;
+    const std::string path = dump_path(name, ".spv");
+    std::error_code error;
+    llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_None);
+    if (error) {
+      warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + error.message());
+      return;
+    }
+    out.write(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(words[0]));
+  }
+
   /// Logs and dumps a pass that ran before the runner existed: the one that made the module.
   void ran(const char* name, std::chrono::steady_clock::time_point started) {
+    log_step(name, started);
+    if (!dump_dir_.empty()) dump(name);
+  }
+
+ private:
+  void log_step(const char* name, std::chrono::steady_clock::time_point started) {
     // Timed when start() read the clock: the log level may change in between.
     const bool timed = started != std::chrono::steady_clock::time_point();
     ++step_;
@@ -79,16 +110,15 @@ class PassRunner {
       log_line(LogLevel::Debug,
                subject_ + ": pass " + std::to_string(step_) + " " + name + " in " + ms + " ms");
     }
-    if (!dump_dir_.empty()) dump(name);
   }
 
- private:
   static const std::string& dump_directory() {
     static const std::string dir = env_value("SPVJIT_DUMP_IR").value_or("");
     return dir;
   }
 
-  void dump(const char* pass) {
+  // <dir>/<kernel>.<id>.<NN>-<step><extension>, the directory made if need be.
+  std::string dump_path(const char* step, const char* extension) {
     char number[8];
     std::snprintf(number, sizeof number, "%02u", step_);
     // One file per compile: two compiles of one kernel (two specializations) number their own.
@@ -98,10 +128,14 @@ class PassRunner {
     for (char& c : stem) {
       if (c == '/') c = '_';
     }
-    const std::string path =
-        dump_dir_ + "/" + stem + "." + std::to_string(dump_id_) + "." + number + "-" + pass + ".ll";
-    std::error_code error;
     llvm::sys::fs::create_directories(dump_dir_);
+    return dump_dir_ + "/" + stem + "." + std::to_string(dump_id_) + "." + number + "-" + step +
+           extension;
+  }
+
+  void dump(const char* pass) {
+    const std::string path = dump_path(pass, ".ll");
+    std::error_code error;
     llvm::raw_fd_ostream out(path, error);
     if (error) {
       warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + error.message());
@@ -130,28 +164,31 @@ void legalize_raw_module(llvm::Module& m, Where where) {
   passes.run("drop-unused-intrinsics", [](llvm::Module& m) { drop_unused_intrinsics(m); });
 }
 
-std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const KernelModule& def,
-                                               const Specialization& spec,
-                                               const LoweringTarget& target, EntryLaunch& launch) {
+namespace {
+
+// Stage 2, its runner left in `passes` for the steps after it.
+std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelModule& def,
+                                    const Specialization& spec, const LoweringTarget& target,
+                                    EntryLaunch& launch, std::optional<PassRunner>& passes) {
   const std::string subject = "kernel '" + def.name + "' " + describe(spec);
   // Parsing the definition and applying the static sizes is the stage's first pass: it makes
   // the module the others rewrite, so it is logged and dumped once that module exists.
   const auto specialize_started = PassRunner::start();
   auto module = specialize(context, def, spec);
-  PassRunner passes(*module, subject);
-  passes.ran("specialize", specialize_started);
-  passes.run("fuse-fmuladd",
-             [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
+  passes.emplace(*module, subject);
+  passes->ran("specialize", specialize_started);
+  passes->run("fuse-fmuladd",
+              [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
   if (!target.bounds_checks) {
-    passes.run("remove-bounds-checks", remove_bounds_checks);
+    passes->run("remove-bounds-checks", remove_bounds_checks);
   } else {
-    passes.run("hoist-loop-bounds-checks", [&](llvm::Module& m) {
+    passes->run("hoist-loop-bounds-checks", [&](llvm::Module& m) {
       if (auto* kernel = m.getFunction(def.name)) hoist_loop_bounds_checks(*kernel);
     });
     // Before coarsening: a check it drops costs neither the full vectors nor the partial ones
     // at a row's ends (docs/performance.md, "Stencils at loop speed").
     if (!def.raw) {
-      passes.run("drop-proven-bounds-checks", [&](llvm::Module& m) {
+      passes->run("drop-proven-bounds-checks", [&](llvm::Module& m) {
         llvm::Function* kernel = m.getFunction(def.name);
         if (!kernel) return;
         const unsigned dropped = drop_proven_bounds_checks(*kernel, shaped_params(*kernel, def));
@@ -168,7 +205,7 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
     CoarsenResult r;
-    passes.run("coarsen", [&](llvm::Module& m) {
+    passes->run("coarsen", [&](llvm::Module& m) {
       r = coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width,
                               target.coarsen_vectors);
     });
@@ -195,12 +232,12 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
       SPVJIT_LOG_INFO(subject + ": not coarsened: " + r.reason);
     }
   }
-  passes.run("merge-bounds-checks", merge_bounds_checks);
-  passes.run("lower-bounds-checks", lower_bounds_checks);
+  passes->run("merge-bounds-checks", merge_bounds_checks);
+  passes->run("lower-bounds-checks", lower_bounds_checks);
   // After the checks are lowered: merging them treats a kernel without barriers as one whose
   // work-items may stop at a failing access, which the group's loop must not.
   if (target.group_loops && !def.raw && launch.coarsen == 1 && spec.workgroup) {
-    passes.run("group-loops", [&](llvm::Module& m) {
+    passes->run("group-loops", [&](llvm::Module& m) {
       llvm::Function* kernel = m.getFunction(def.name);
       if (!kernel) return;
       GroupLoopOptions options;
@@ -223,7 +260,7 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
       SPVJIT_LOG_DEBUG(subject + how);
     });
     if (launch.group_per_item && target.bounds_checks) {
-      passes.run("hoist-region-bounds-checks", [&](llvm::Module& m) {
+      passes->run("hoist-region-bounds-checks", [&](llvm::Module& m) {
         if (auto* kernel = m.getFunction(def.name)) {
           const unsigned loops = hoist_loop_bounds_checks(*kernel, CheckForm::Lowered);
           SPVJIT_LOG_DEBUG(subject + ": bounds checks tested once before " + std::to_string(loops) +
@@ -232,11 +269,11 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
       });
     }
   }
-  passes.run("lower-float-atomics",
-             [&](llvm::Module& m) { lower_float_atomics(m, target.float_atomics); });
+  passes->run("lower-float-atomics",
+              [&](llvm::Module& m) { lower_float_atomics(m, target.float_atomics); });
   if (target.split_wide_builtins) {
-    passes.run("split-wide-builtin-calls",
-               [](llvm::Module& m) { split_wide_builtin_calls(m, max_builtin_vector_bits); });
+    passes->run("split-wide-builtin-calls",
+                [](llvm::Module& m) { split_wide_builtin_calls(m, max_builtin_vector_bits); });
   }
   // A coarsened body holds W-lane values and lane buffers where the builder's kernel held
   // scalars: the group's size must fit what PoCL will keep per work-item of the lowered kernel,
@@ -247,6 +284,25 @@ std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const
         std::min<std::uint64_t>((bytes + 15) / 16 * 16, entry_max_stack_bytes));
   }
   return module;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> lower_and_translate(
+    llvm::LLVMContext& context, const KernelModule& def, const Specialization& spec,
+    const LoweringTarget& target, std::span<const std::string> other_kernels,
+    const std::function<void(const llvm::Module&)>& refuse, EntryLaunch& launch) {
+  std::optional<PassRunner> passes;
+  std::unique_ptr<llvm::Module> module = lower(context, def, spec, target, launch, passes);
+  refuse(*module);
+  std::vector<std::uint32_t> words;
+  passes->step("translate", [&] { words = translate_to_spirv(*module, def.name, other_kernels); });
+  passes->dump_spirv("translate", words);
+  passes->step("offset-safety", [&] {
+    launch.runs_with_offsets = runs_with_offsets(
+        {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * sizeof(words[0])});
+  });
+  return words;
 }
 
 }  // namespace spvjit::detail

@@ -6,9 +6,10 @@
 //     (scope, barriers uniform, LLVM's verifier) but optimizes nothing. A raw module:
 //     kernel_from_bitcode (jit/raw_module.cpp) parses it and runs
 //     legalize_raw_module() below.
-//  2. Lowering, at each compile of a specialization: lower_for_device() below, from the
+//  2. Lowering, at each compile of a specialization: lower_and_translate() below, from the
 //     definition's bitcode to the module the translator takes.
-//  3. Translation: jit/spirv (validate, then the translator's own program).
+//  3. Translation, in the same call: jit/spirv (validate, then the translator's own program),
+//     and the check of whether the SPIR-V may run split with offsets.
 //  4. Build and cache: JitCore (jit/compiler.cpp) — memory table, disk cache, clBuildProgram.
 //
 // SPVJIT_LOG=debug logs each pass and its time; SPVJIT_DUMP_IR=<dir> writes the module after
@@ -16,8 +17,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "common/error_report.hpp"
 #include "ir/kernel_module.hpp"
@@ -59,11 +63,17 @@ std::string describe(const Specialization& spec);
 /// starting with `where`, for what it refuses.
 void legalize_raw_module(llvm::Module& m, Where where);
 
-/// Stage 2: `def` specialized for `spec` and lowered for `target`; `launch` says what the
-/// launch geometry follows: how many indices one work-item runs (1: not coarsened), and whether
-/// one work-item runs a whole group.
-std::unique_ptr<llvm::Module> lower_for_device(llvm::LLVMContext& context, const KernelModule& def,
-                                               const Specialization& spec,
-                                               const LoweringTarget& target, EntryLaunch& launch);
+/// Stages 2 and 3, as a compile runs them: `def` specialized for `spec` and lowered for
+/// `target`, then `refuse` shown the lowered module (the compile's refusals of what the device
+/// would run wrong: it throws), then translated (jit/spirv/translate.hpp; `other_kernels`: a raw
+/// module's other entry points) and the SPIR-V checked for offsets
+/// (jit/spirv/offset_safety.hpp). `launch` says what the launch geometry follows: how many
+/// indices one work-item runs (1: not coarsened), whether one work-item runs a whole group,
+/// whether the kernel may run split with offsets. Each step is logged and dumped as the passes
+/// are; the SPIR-V is dumped as <kernel>.<id>.<NN>-translate.spv.
+std::vector<std::uint32_t> lower_and_translate(
+    llvm::LLVMContext& context, const KernelModule& def, const Specialization& spec,
+    const LoweringTarget& target, std::span<const std::string> other_kernels,
+    const std::function<void(const llvm::Module&)>& refuse, EntryLaunch& launch);
 
 }  // namespace spvjit::detail
