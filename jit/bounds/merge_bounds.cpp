@@ -1,6 +1,7 @@
 #include "jit/bounds/merge_bounds.hpp"
 
 #include <llvm/ADT/DepthFirstIterator.h>
+#include <llvm/ADT/MapVector.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -13,7 +14,6 @@
 #include <llvm/Transforms/Utils/Local.h>
 
 #include <map>
-#include <utility>
 #include <vector>
 
 #include "ir/kernel_module.hpp"
@@ -86,18 +86,14 @@ void end_function_at_reports(llvm::Function& f) {
 
 // All report paths of one report arity in one block, their operands through phis.
 void share_report_paths(llvm::Function& f) {
-  // In the order the markers are first met, not in their addresses' order: the shared blocks,
-  // their names and their places are the same from run to run.
-  std::vector<std::pair<llvm::Function*, std::vector<llvm::BasicBlock*>>> by_marker;
-  std::map<llvm::Function*, std::size_t> index;
+  // Iterated in the order the markers are first met, not in their addresses' order: the shared
+  // blocks, their names and their places are the same from run to run.
+  llvm::MapVector<llvm::Function*, std::vector<llvm::BasicBlock*>> by_marker;
   for (auto& block : f) {
     auto* ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator());
     auto* last = ret ? ret->getPrevNode() : nullptr;
     if (!last || !is_marker(*last, marker_report)) continue;
-    llvm::Function* marker = llvm::cast<llvm::CallInst>(last)->getCalledFunction();
-    const auto [at, fresh] = index.try_emplace(marker, by_marker.size());
-    if (fresh) by_marker.emplace_back(marker, std::vector<llvm::BasicBlock*>{});
-    by_marker[at->second].second.push_back(&block);
+    by_marker[llvm::cast<llvm::CallInst>(last)->getCalledFunction()].push_back(&block);
   }
   for (auto& [marker, blocks] : by_marker) {
     if (blocks.size() < 2) continue;
