@@ -11,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <optional>
 #include <utility>
 
 #include "common/env.hpp"
@@ -71,9 +70,9 @@ class PassRunner {
   /// A step after the last pass, which reads the module but does not change it (the
   /// translation, checks of its output): logged like a pass, not dumped as IR.
   template <class Step>
-  void step(const char* name, Step&& step) {
+  void step(const char* name, Step&& body) {
     const auto started = start();
-    step();
+    body();
     log_step(name, started);
   }
 
@@ -166,29 +165,22 @@ void legalize_raw_module(llvm::Module& m, Where where) {
 
 namespace {
 
-// Stage 2, its runner left in `passes` for the steps after it.
-std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelModule& def,
-                                    const Specialization& spec, const LoweringTarget& target,
-                                    EntryLaunch& launch, std::optional<PassRunner>& passes) {
-  const std::string subject = "kernel '" + def.name + "' " + describe(spec);
-  // Parsing the definition and applying the static sizes is the stage's first pass: it makes
-  // the module the others rewrite, so it is logged and dumped once that module exists.
-  const auto specialize_started = PassRunner::start();
-  auto module = specialize(context, def, spec);
-  passes.emplace(*module, subject);
-  passes->ran("specialize", specialize_started);
-  passes->run("fuse-fmuladd",
-              [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
+// Stage 2 after specialize: the passes on `module`, run by `passes`.
+void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
+           const KernelModule& def, const Specialization& spec, const LoweringTarget& target,
+           EntryLaunch& launch) {
+  passes.run("fuse-fmuladd",
+             [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
   if (!target.bounds_checks) {
-    passes->run("remove-bounds-checks", remove_bounds_checks);
+    passes.run("remove-bounds-checks", remove_bounds_checks);
   } else {
-    passes->run("hoist-loop-bounds-checks", [&](llvm::Module& m) {
+    passes.run("hoist-loop-bounds-checks", [&](llvm::Module& m) {
       if (auto* kernel = m.getFunction(def.name)) hoist_loop_bounds_checks(*kernel);
     });
     // Before coarsening: a check it drops costs neither the full vectors nor the partial ones
     // at a row's ends (docs/performance.md, "Stencils at loop speed").
     if (!def.raw) {
-      passes->run("drop-proven-bounds-checks", [&](llvm::Module& m) {
+      passes.run("drop-proven-bounds-checks", [&](llvm::Module& m) {
         llvm::Function* kernel = m.getFunction(def.name);
         if (!kernel) return;
         const unsigned dropped = drop_proven_bounds_checks(*kernel, shaped_params(*kernel, def));
@@ -205,7 +197,7 @@ std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelModu
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
     CoarsenResult r;
-    passes->run("coarsen", [&](llvm::Module& m) {
+    passes.run("coarsen", [&](llvm::Module& m) {
       r = coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width,
                               target.coarsen_vectors);
     });
@@ -232,12 +224,12 @@ std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelModu
       SPVJIT_LOG_INFO(subject + ": not coarsened: " + r.reason);
     }
   }
-  passes->run("merge-bounds-checks", merge_bounds_checks);
-  passes->run("lower-bounds-checks", lower_bounds_checks);
+  passes.run("merge-bounds-checks", merge_bounds_checks);
+  passes.run("lower-bounds-checks", lower_bounds_checks);
   // After the checks are lowered: merging them treats a kernel without barriers as one whose
   // work-items may stop at a failing access, which the group's loop must not.
   if (target.group_loops && !def.raw && launch.coarsen == 1 && spec.workgroup) {
-    passes->run("group-loops", [&](llvm::Module& m) {
+    passes.run("group-loops", [&](llvm::Module& m) {
       llvm::Function* kernel = m.getFunction(def.name);
       if (!kernel) return;
       GroupLoopOptions options;
@@ -260,7 +252,7 @@ std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelModu
       SPVJIT_LOG_DEBUG(subject + how);
     });
     if (launch.group_per_item && target.bounds_checks) {
-      passes->run("hoist-region-bounds-checks", [&](llvm::Module& m) {
+      passes.run("hoist-region-bounds-checks", [&](llvm::Module& m) {
         if (auto* kernel = m.getFunction(def.name)) {
           const unsigned loops = hoist_loop_bounds_checks(*kernel, CheckForm::Lowered);
           SPVJIT_LOG_DEBUG(subject + ": bounds checks tested once before " + std::to_string(loops) +
@@ -269,21 +261,20 @@ std::unique_ptr<llvm::Module> lower(llvm::LLVMContext& context, const KernelModu
       });
     }
   }
-  passes->run("lower-float-atomics",
-              [&](llvm::Module& m) { lower_float_atomics(m, target.float_atomics); });
+  passes.run("lower-float-atomics",
+             [&](llvm::Module& m) { lower_float_atomics(m, target.float_atomics); });
   if (target.split_wide_builtins) {
-    passes->run("split-wide-builtin-calls",
-                [](llvm::Module& m) { split_wide_builtin_calls(m, max_builtin_vector_bits); });
+    passes.run("split-wide-builtin-calls",
+               [](llvm::Module& m) { split_wide_builtin_calls(m, max_builtin_vector_bits); });
   }
   // A coarsened body holds W-lane values and lane buffers where the builder's kernel held
   // scalars: the group's size must fit what PoCL will keep per work-item of the lowered kernel,
   // not the builder's (issue #46: 8.9 MB groups on an 8 MiB stack).
   if (launch.coarsen > 1) {
-    const std::uint64_t bytes = stack_bytes_per_work_item(*module, def.name);
+    const std::uint64_t bytes = stack_bytes_per_work_item(module, def.name);
     launch.stack_bytes_per_item = static_cast<std::uint32_t>(
         std::min<std::uint64_t>((bytes + 15) / 16 * 16, entry_max_stack_bytes));
   }
-  return module;
 }
 
 }  // namespace
@@ -292,13 +283,19 @@ std::vector<std::uint32_t> lower_and_translate(
     llvm::LLVMContext& context, const KernelModule& def, const Specialization& spec,
     const LoweringTarget& target, std::span<const std::string> other_kernels,
     const std::function<void(const llvm::Module&)>& refuse, EntryLaunch& launch) {
-  std::optional<PassRunner> passes;
-  std::unique_ptr<llvm::Module> module = lower(context, def, spec, target, launch, passes);
+  const std::string subject = "kernel '" + def.name + "' " + describe(spec);
+  // Parsing the definition and applying the static sizes is the stage's first pass: it makes
+  // the module the others rewrite, so it is logged and dumped once that module exists.
+  const auto specialize_started = PassRunner::start();
+  std::unique_ptr<llvm::Module> module = specialize(context, def, spec);
+  PassRunner passes(*module, subject);
+  passes.ran("specialize", specialize_started);
+  lower(*module, passes, subject, def, spec, target, launch);
   refuse(*module);
   std::vector<std::uint32_t> words;
-  passes->step("translate", [&] { words = translate_to_spirv(*module, def.name, other_kernels); });
-  passes->dump_spirv("translate", words);
-  passes->step("offset-safety", [&] {
+  passes.step("translate", [&] { words = translate_to_spirv(*module, def.name, other_kernels); });
+  passes.dump_spirv("translate", words);
+  passes.step("offset-safety", [&] {
     launch.runs_with_offsets = runs_with_offsets(
         {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * sizeof(words[0])});
   });
