@@ -8,6 +8,7 @@
 #include "ir/bounds.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/state.hpp"
+#include "ir/handles.hpp"
 
 namespace spvjit {
 

@@ -20,6 +20,7 @@
 #include "ir/analysis/synchronizing.hpp"
 #include "ir/analysis/uniformity.hpp"
 #include "ir/work_item_builtins.hpp"
+#include "ir/handles.hpp"
 
 namespace spvjit {
 

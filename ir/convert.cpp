@@ -10,6 +10,7 @@
 #include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "ir/state.hpp"
+#include "ir/handles.hpp"
 
 namespace spvjit {
 

@@ -8,6 +8,7 @@
 #include "ir/block_order.hpp"
 #include "ir/bounds.hpp"
 #include "ir/state.hpp"
+#include "ir/handles.hpp"
 
 namespace spvjit {
 

@@ -4,6 +4,7 @@
 #include "common/error_report.hpp"
 #include "ir/state.hpp"
 #include "ir/work_item_builtins.hpp"
+#include "ir/handles.hpp"
 
 namespace spvjit {
 

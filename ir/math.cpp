@@ -11,6 +11,7 @@
 #include "common/error_report.hpp"
 #include "ir/emit.hpp"
 #include "ir/state.hpp"
+#include "ir/handles.hpp"
 
 namespace spvjit {
 

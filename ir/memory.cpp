@@ -7,6 +7,7 @@
 
 #include "ir/state.hpp"
 #include "ir/work_item_builtins.hpp"
+#include "ir/handles.hpp"
 
 namespace spvjit {
 

@@ -10,6 +10,7 @@
 #include "common/error_report.hpp"
 #include "ir/bounds.hpp"
 #include "ir/kernel_module.hpp"
+#include "ir/handles.hpp"
 #include "spvjit/memory.hpp"
 
 namespace spvjit::detail {

@@ -9,6 +9,7 @@
 #include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "ir/state.hpp"
+#include "ir/handles.hpp"
 #include "spvjit/structs.hpp"
 
 namespace spvjit {

@@ -12,6 +12,7 @@
 #include "ir/bounds.hpp"
 #include "common/error_report.hpp"
 #include "ir/emit.hpp"
+#include "ir/handles.hpp"
 #include "spvjit/pointer.hpp"
 
 namespace spvjit {

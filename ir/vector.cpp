@@ -12,6 +12,7 @@
 #include "ir/bounds.hpp"
 #include "ir/emit.hpp"
 #include "ir/half_bits.hpp"
+#include "ir/handles.hpp"
 
 namespace spvjit {
 

@@ -41,6 +41,7 @@ class Pointer {
 
  private:
   friend struct detail::BuilderAccess;
+  friend struct detail::HandleFactory;
   Pointer(detail::BuilderState* state, llvm::Value* value, Scalar element, AddressSpace space,
           bool read_only, llvm::Value* extent, int array, const StructLayout* layout) noexcept
       : state_(state),
@@ -63,14 +64,6 @@ class Pointer {
 };
 
 namespace detail {
-/// `extent`: the elements an index may reach (an i64 in the kernel), or null (unchecked);
-/// `array`: which array of the kernel it points into, for bounds messages (-1: unchecked).
-inline Pointer make_pointer(BuilderState* state, llvm::Value* value, Scalar element,
-                            AddressSpace space, bool read_only, llvm::Value* extent = nullptr,
-                            int array = -1, const StructLayout* layout = nullptr) noexcept {
-  return BuilderAccess::make<Pointer>(state, value, element, space, read_only, extent, array,
-                                      layout);
-}
 inline BuilderState* state_of(const Pointer& p) noexcept { return BuilderAccess::state(p); }
 inline llvm::Value* llvm_of(const Pointer& p) noexcept { return BuilderAccess::llvm_value(p); }
 inline llvm::Value* extent_of(const Pointer& p) noexcept { return BuilderAccess::extent(p); }

@@ -21,15 +21,16 @@ namespace spvjit {
 namespace detail {
 class SPVJIT_INTERNAL BuilderState;  // ir/state.hpp: stays inside the library
 
+/// The one maker of kernel handles from LLVM values, defined inside the library only
+/// (ir/handles.hpp): a handle comes to a user from the builder's operations, never from an LLVM
+/// value of their own (test/compile_checks/fail_value_from_llvm.cpp).
+struct SPVJIT_INTERNAL HandleFactory;
+
 /// spvjit's own way into a kernel handle's parts (Value, VecValue, Pointer, KernelBuilder): the
 /// builder they belong to and the LLVM value they stand for. Those are not API — a user holds
-/// handles and operates on them — but the header templates and ir/ need them; each handle
-/// befriends this one struct, and make_value, state_of and llvm_of below are its faces.
+/// handles and operates on them — but the header templates and ir/ read them; each handle
+/// befriends this one struct, and state_of and llvm_of below are its faces.
 struct BuilderAccess {
-  template <class Handle, class... Parts>
-  static Handle make(Parts... parts) noexcept {
-    return Handle(parts...);
-  }
   template <class Handle>
   static BuilderState* state(const Handle& h) noexcept {
     return h.state_;
@@ -60,6 +61,7 @@ class Value {
 
  private:
   friend struct detail::BuilderAccess;
+  friend struct detail::HandleFactory;
   Value(detail::BuilderState* state, llvm::Value* value, Scalar type) noexcept
       : state_(state), value_(value), type_(type) {}
 
@@ -69,9 +71,6 @@ class Value {
 };
 
 namespace detail {
-inline Value make_value(BuilderState* state, llvm::Value* value, Scalar type) noexcept {
-  return BuilderAccess::make<Value>(state, value, type);
-}
 /// The builder a value belongs to (null for an empty Value).
 inline BuilderState* state_of(const Value& v) noexcept { return BuilderAccess::state(v); }
 inline llvm::Value* llvm_of(const Value& v) noexcept { return BuilderAccess::llvm_value(v); }

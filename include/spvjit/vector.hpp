@@ -38,6 +38,7 @@ class VecValue {
 
  private:
   friend struct detail::BuilderAccess;
+  friend struct detail::HandleFactory;
   VecValue(detail::BuilderState* state, llvm::Value* value, Scalar element, unsigned lanes) noexcept
       : state_(state), value_(value), element_(element), lanes_(lanes) {}
 
@@ -48,10 +49,6 @@ class VecValue {
 };
 
 namespace detail {
-inline VecValue make_vec(BuilderState* state, llvm::Value* value, Scalar element,
-                         unsigned lanes) noexcept {
-  return BuilderAccess::make<VecValue>(state, value, element, lanes);
-}
 inline BuilderState* state_of(const VecValue& v) noexcept { return BuilderAccess::state(v); }
 inline llvm::Value* llvm_of(const VecValue& v) noexcept { return BuilderAccess::llvm_value(v); }
 }  // namespace detail
