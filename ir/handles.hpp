@@ -1,7 +1,8 @@
 // The kernel handles a user holds (Value, VecValue, Pointer) made from the LLVM values the
 // builder emits. Inside the library only: the public headers declare HandleFactory and each
 // handle befriends it, but no user code can name what it makes (a handle from an LLVM value of
-// the application's own is no kernel value; test/compile_checks/fail_make_value.cpp and fail_handle_factory.cpp).
+// the application's own is no kernel value; test/compile_checks/fail_make_value.cpp and
+// fail_handle_factory.cpp).
 #pragma once
 
 #include "spvjit/pointer.hpp"

@@ -16,6 +16,7 @@
 #include <map>
 #include <string>
 
+#include "ir/analysis/divergence.hpp"
 #include "ir/bounds.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
@@ -47,10 +48,36 @@ llvm::Function& first_definition(llvm::Module& m) {
   throw spvjit::UserError("the module defines no function");
 }
 
+// The divergence analysis's verdicts on the first function, before the module: each value that
+// varies with why, then each block only some work-items of a group run.
+void print_divergence(llvm::Module& m, spvjit::detail::DivergenceRules rules) {
+  llvm::Function& f = first_definition(m);
+  const spvjit::detail::Divergence analysis(f, rules);
+  for (const llvm::BasicBlock* block : analysis.blocks()) {
+    for (const llvm::Instruction& inst : *block) {
+      if (const std::string* why = analysis.source(&inst)) {
+        llvm::outs() << "varies: ";
+        inst.printAsOperand(llvm::outs(), false);
+        llvm::outs() << " (" << *why << ")\n";
+      }
+    }
+  }
+  for (const llvm::BasicBlock* block : analysis.blocks()) {
+    if (!analysis.divergent(block)) continue;
+    llvm::outs() << "divergent: ";
+    block->printAsOperand(llvm::outs(), false);
+    llvm::outs() << "\n";
+  }
+}
+
 const std::map<std::string, Pass>& passes() {
   namespace d = spvjit::detail;
   static const std::map<std::string, Pass> all = {
       {"drop-freeze", d::drop_freeze},
+      // Analyses: their verdicts, printed before the unchanged module.
+      {"divergence", [](llvm::Module& m) { print_divergence(m, {.memory_varies = false}); }},
+      {"divergence-memory-varies",
+       [](llvm::Module& m) { print_divergence(m, {.memory_varies = true}); }},
       {"expand-intrinsics", [](llvm::Module& m) { d::expand_untranslatable_intrinsics(m); }},
       {"drop-unused-intrinsics", [](llvm::Module& m) { d::drop_unused_intrinsics(m); }},
       {"expand-bool-vector-bitcasts", [](llvm::Module& m) { d::expand_bool_vector_bitcasts(m); }},

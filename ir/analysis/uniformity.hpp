@@ -1,7 +1,8 @@
 // The builder's check for barriers that only some work-items of a group reach. Such a kernel
 // compiles, and every later synchronize() hangs: the work-items that reached the barrier wait
-// forever for those that did not. finish() finds it with a divergence analysis: which values
-// may differ between the work-items of a group, and which blocks run under a branch on one.
+// forever for those that did not. finish() finds it with the divergence analysis
+// (ir/analysis/divergence.hpp): which values may differ between the work-items of a group, and
+// which blocks run under a branch on one.
 #pragma once
 
 #include <string>

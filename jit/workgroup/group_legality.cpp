@@ -10,7 +10,6 @@
 #include <utility>
 
 #include "ir/work_item_builtins.hpp"
-#include "jit/workgroup/uniformity.hpp"
 
 namespace spvjit::detail {
 
@@ -35,13 +34,6 @@ WorkItemQuery work_item_query(const llvm::Instruction& inst) {
   const auto* call = llvm::dyn_cast<llvm::CallBase>(&inst);
   const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
   return callee ? work_item_query(callee->getName()) : WorkItemQuery::None;
-}
-
-CallKind work_item_call_kind(const llvm::CallBase& call) {
-  const WorkItemQuery q = work_item_query(call);
-  if (q == WorkItemQuery::None) return CallKind::Unknown;
-  return q == WorkItemQuery::LocalId || q == WorkItemQuery::GlobalId ? CallKind::Varying
-                                                                     : CallKind::Uniform;
 }
 
 namespace {

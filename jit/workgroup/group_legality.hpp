@@ -17,8 +17,6 @@ class StringRef;
 
 namespace spvjit::detail {
 
-enum class CallKind;  // jit/workgroup/uniformity.hpp
-
 /// The OpenCL work-item functions, by kind (ir/work_item_builtins.hpp spells their names).
 enum class WorkItemQuery {
   None,
@@ -38,10 +36,6 @@ WorkItemQuery work_item_query(llvm::StringRef callee_name);
 
 /// The work-item function `inst` calls, if it is a direct call of one; otherwise None.
 WorkItemQuery work_item_query(const llvm::Instruction& inst);
-
-/// What a call gives the work-items of a group, for the uniformity analysis: local and global
-/// ids vary, the other work-item functions are the group's; other calls are left to its rule.
-CallKind work_item_call_kind(const llvm::CallBase& call);
 
 /// Why `kernel` cannot run as group loops for `group` (empty when it can): an empty group, no
 /// barrier, private memory sized at run time, control flow or calls the rewrite does not follow,

@@ -1,4 +1,5 @@
 // The group-loop rewrite's preparation and plan: jit/workgroup/group_plan.hpp.
+#include "ir/analysis/divergence.hpp"
 #include "jit/workgroup/group_plan.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -18,7 +19,6 @@
 #include "jit/workgroup/group_legality.hpp"
 #include "jit/workgroup/group_loops.hpp"
 #include "jit/workgroup/uniform_loops.hpp"
-#include "jit/workgroup/uniformity.hpp"
 
 namespace spvjit::detail {
 
@@ -109,7 +109,7 @@ class Planner {
     plan.barriers = isolate_barriers(f_);
     starts_.insert(&f_.getEntryBlock());
     for (auto* b : plan.barriers.blocks) starts_.insert(b->getSingleSuccessor());
-    plan.uniform = uniform_instructions(f_, work_item_call_kind);
+    plan.uniform = uniform_instructions(f_);
     uniform_ = &plan.uniform;
     recompute_values_live_across_barriers();
     plan.uniform_across_barriers = demote_values_live_across_barriers();

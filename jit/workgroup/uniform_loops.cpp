@@ -1,4 +1,5 @@
 // Uniform loops cut like barriers: jit/workgroup/uniform_loops.hpp.
+#include "ir/analysis/divergence.hpp"
 #include "jit/workgroup/uniform_loops.hpp"
 
 #include <llvm/ADT/SmallVector.h>
@@ -14,7 +15,6 @@
 
 #include "ir/work_item_builtins.hpp"
 #include "jit/workgroup/group_legality.hpp"
-#include "jit/workgroup/uniformity.hpp"
 
 namespace spvjit::detail {
 
@@ -80,7 +80,7 @@ llvm::CallInst* insert_barrier(llvm::Instruction* at) {
 
 std::vector<llvm::CallInst*> cut_uniform_loops(llvm::Function& kernel) {
   llvm::DenseSet<const llvm::BasicBlock*> divergent;
-  const auto uniform = uniform_instructions(kernel, work_item_call_kind, &divergent);
+  const auto uniform = uniform_instructions(kernel, &divergent);
   llvm::DominatorTree dominators(kernel);
   llvm::LoopInfo loops(dominators);
   std::vector<llvm::Loop*> chosen;
