@@ -3,17 +3,28 @@
 // milliseconds' check of one pass, no device). A refusal (UserError) is printed as
 // "refused: <message>" and exits 0, so that a test checks the message as it checks IR.
 //
-//   spvjit_pass <pass> <file.ll>
+//   spvjit_pass <pass> [key=value ...] <file.ll>
+//
+// The passes that read a kernel's definition (specialize, coarsen) take it from the IR: the
+// kernel is the module's first spir_kernel, its parameters the arguments before the first hidden
+// one (named __spvjit_..., in HiddenArgs' order, which is checked), and the options say the rest:
+// workgroup=8 or 8x2, ndrange=64 or 64x4 (absent: dynamic), width=4 (coarsen's lanes),
+// vectors=2, pads_safely=1.
 #include <llvm/AsmParser/Parser.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <array>
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "ir/analysis/divergence.hpp"
@@ -22,6 +33,7 @@
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
 #include "jit/bounds/proven_bounds.hpp"
+#include "jit/coarsen/coarsen.hpp"
 #include "jit/device/float_atomics.hpp"
 #include "jit/device/fuse_fmuladd.hpp"
 #include "jit/device/split_vector_calls.hpp"
@@ -32,6 +44,7 @@
 #include "jit/legalize/promote_integers.hpp"
 #include "jit/legalize/scalarize_vectors.hpp"
 #include "jit/pipeline.hpp"
+#include "jit/specialize.hpp"
 #include "jit/workgroup/group_loops.hpp"
 #include "spvjit/error.hpp"
 
@@ -39,6 +52,54 @@ namespace {
 
 using spvjit::detail::FloatAtomicAdd;
 using Pass = std::function<void(llvm::Module&)>;
+/// A pass that makes a new module from the one parsed (specialize reads the definition's bitcode).
+using Maker = std::function<std::unique_ptr<llvm::Module>(llvm::Module&)>;
+
+/// The command line's key=value options.
+struct RunOptions {
+  std::optional<spvjit::WorkGroup> workgroup;
+  std::optional<spvjit::NDRange> ndrange;
+  unsigned width = 0;
+  unsigned vectors = 1;
+  bool pads_safely = false;
+};
+RunOptions options;
+
+// "8", "8x2" or "8x2x2" as three extents, the missing ones 1.
+std::array<std::size_t, 3> extents_of(const std::string& text) {
+  std::array<std::size_t, 3> out = {1, 1, 1};
+  std::size_t at = 0;
+  for (unsigned d = 0; d < 3 && at <= text.size(); ++d) {
+    const std::size_t x = text.find('x', at);
+    out[d] = std::stoul(text.substr(at, x == std::string::npos ? std::string::npos : x - at));
+    if (x == std::string::npos) break;
+    at = x + 1;
+  }
+  return out;
+}
+
+void parse_option(const std::string& arg) {
+  const std::size_t eq = arg.find('=');
+  if (eq == std::string::npos) throw std::invalid_argument("expected key=value, got " + arg);
+  const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
+  if (key == "workgroup") {
+    const auto e = extents_of(value);
+    options.workgroup = spvjit::WorkGroup{e[0], e[1], e[2]};
+  } else if (key == "ndrange") {
+    const auto e = extents_of(value);
+    options.ndrange = spvjit::NDRange{e[0], e[1], e[2]};
+  } else if (key == "width") {
+    options.width = static_cast<unsigned>(std::stoul(value));
+  } else if (key == "vectors") {
+    options.vectors = static_cast<unsigned>(std::stoul(value));
+  } else if (key == "pads_safely") {
+    options.pads_safely = value == "1";
+  } else {
+    throw std::invalid_argument("unknown option " + key);
+  }
+}
+
+spvjit::Specialization specialization() { return {options.workgroup, options.ndrange}; }
 
 // The first function with a body: the kernel a per-kernel pass runs on.
 llvm::Function& first_definition(llvm::Module& m) {
@@ -68,6 +129,116 @@ void print_divergence(llvm::Module& m, spvjit::detail::DivergenceRules rules) {
     block->printAsOperand(llvm::outs(), false);
     llvm::outs() << "\n";
   }
+}
+
+bool scalar_of(llvm::Type* t, spvjit::Scalar& out) {
+  using spvjit::Scalar;
+  if (t->isFloatTy()) return out = Scalar::F32, true;
+  if (t->isDoubleTy()) return out = Scalar::F64, true;
+  if (t->isHalfTy()) return out = Scalar::F16, true;
+  if (!t->isIntegerTy()) return false;
+  switch (t->getIntegerBitWidth()) {
+    case 1:
+      return out = Scalar::Bool, true;
+    case 8:
+      return out = Scalar::I8, true;
+    case 16:
+      return out = Scalar::I16, true;
+    case 32:
+      return out = Scalar::I32, true;
+    case 64:
+      return out = Scalar::I64, true;
+    default:
+      return false;
+  }
+}
+
+// A builder kernel's definition as a pass after finish() reads it, from the kernel's IR (see the
+// top of this file).
+spvjit::detail::KernelModule definition_of(llvm::Module& m) {
+  namespace d = spvjit::detail;
+  llvm::Function* kernel = nullptr;
+  for (auto& f : m) {
+    if (!kernel && !f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) {
+      kernel = &f;
+    }
+  }
+  if (!kernel) throw spvjit::UserError("the module defines no spir_kernel");
+  d::KernelModule def;
+  def.name = kernel->getName().str();
+  bool ndrange = false, bounds = false;
+  std::size_t shapes = 0;
+  for (const llvm::Argument& arg : kernel->args()) {
+    const llvm::StringRef name = arg.getName();
+    if (name.startswith("__spvjit_")) {
+      ndrange = ndrange || name == std::string(d::hidden_ndrange_name) + "0";
+      bounds = bounds || name == d::hidden_record_name;
+      shapes += name.startswith(d::hidden_shape_name);
+      continue;
+    }
+    if (ndrange || bounds || shapes) throw spvjit::UserError("a parameter after a hidden one");
+    spvjit::Param p;
+    p.name = name.str();
+    llvm::Type* t = arg.getType();
+    if (auto* pointer = llvm::dyn_cast<llvm::PointerType>(t)) {
+      p.space = static_cast<spvjit::AddressSpace>(pointer->getAddressSpace());
+      p.kind = p.space == spvjit::AddressSpace::Local ? spvjit::ParamKind::LocalArray
+                                                      : spvjit::ParamKind::Pointer;
+      p.read_only = arg.onlyReadsMemory();
+      t = pointer->getNonOpaquePointerElementType();
+    }
+    if (!scalar_of(t, p.type)) throw spvjit::UserError("parameter " + p.name + ": no scalar");
+    def.params.push_back(p);
+  }
+  def.hidden = d::HiddenArgs::layout(def.params, ndrange, bounds, shapes);
+  // The names must follow the layout: a test of a hidden argument in another place would test
+  // a kernel the builder never makes.
+  const auto user = def.params.size();
+  if (kernel->arg_size() != def.hidden.count) {
+    throw spvjit::UserError("the kernel's hidden arguments are not HiddenArgs::layout()'s");
+  }
+  for (std::size_t k = 0; k < def.hidden.sequence.size(); ++k) {
+    const d::HiddenArg& h = def.hidden.sequence[k];
+    const llvm::StringRef name = kernel->getArg(static_cast<unsigned>(user + k))->getName();
+    bool right = false;
+    switch (h.kind) {
+      case d::HiddenArg::Kind::NdRange:
+        right = name == std::string(d::hidden_ndrange_name) + std::to_string(h.of);
+        break;
+      case d::HiddenArg::Kind::Extent:
+        right = name == std::string(d::hidden_extent_name) + def.params[h.of].name;
+        break;
+      case d::HiddenArg::Kind::Record:
+        right = name == d::hidden_record_name;
+        break;
+      case d::HiddenArg::Kind::FastEnd:
+        right = name == d::hidden_fast_end_name;
+        break;
+      case d::HiddenArg::Kind::Shape:
+        right = name.startswith(d::hidden_shape_name);
+        break;
+    }
+    if (!right) {
+      throw spvjit::UserError("hidden argument " + name.str() +
+                              " is not where HiddenArgs::layout() puts it");
+    }
+  }
+  def.pads_safely = options.pads_safely;
+  def.declared_elementwise = m.getNamedMetadata("spvjit.elementwise") != nullptr;
+  llvm::raw_string_ostream bitcode(def.bitcode);
+  llvm::WriteBitcodeToFile(m, bitcode);
+  bitcode.flush();
+  return def;
+}
+
+const std::map<std::string, Maker>& makers() {
+  static const std::map<std::string, Maker> all = {
+      {"specialize",
+       [](llvm::Module& m) {
+         return spvjit::detail::specialize(m.getContext(), definition_of(m), specialization());
+       }},
+  };
+  return all;
 }
 
 const std::map<std::string, Pass>& passes() {
@@ -109,6 +280,15 @@ const std::map<std::string, Pass>& passes() {
        }},
       {"split-wide-builtin-calls",
        [](llvm::Module& m) { d::split_wide_builtin_calls(m, d::max_builtin_vector_bits); }},
+      // Coarsening at options.width lanes (8 by default); a kernel left alone says why.
+      {"coarsen",
+       [](llvm::Module& m) {
+         const unsigned w = options.width ? options.width : 8;
+         const d::VectorWidths widths{w, w, w, w, w, w};
+         const auto r = d::coarsen_elementwise(m, definition_of(m), specialization(), widths, w,
+                                               options.vectors);
+         if (r.width == 1) llvm::outs() << "left alone: " << r.reason << "\n";
+       }},
       // A work-group of 8 x 2; a kernel left alone says why on the first line.
       {"group-loops-8x2",
        [](llvm::Module& m) {
@@ -131,29 +311,42 @@ const std::map<std::string, Pass>& passes() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || !passes().count(argv[1])) {
-    std::fprintf(stderr, "usage: spvjit_pass <pass> <file.ll>; passes:");
-    for (const auto& [name, pass] : passes()) std::fprintf(stderr, " %s", name.c_str());
+  const std::string pass = argc >= 3 ? argv[1] : "";
+  if (argc < 3 || (!passes().count(pass) && !makers().count(pass))) {
+    std::fprintf(stderr, "usage: spvjit_pass <pass> [key=value ...] <file.ll>; passes:");
+    for (const auto& [name, run] : passes()) std::fprintf(stderr, " %s", name.c_str());
+    for (const auto& [name, make] : makers()) std::fprintf(stderr, " %s", name.c_str());
     std::fprintf(stderr, "\n");
     return 2;
   }
+  try {
+    for (int i = 2; i + 1 < argc; ++i) parse_option(argv[i]);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spvjit_pass: %s\n", e.what());
+    return 2;
+  }
+  const char* file = argv[argc - 1];
   llvm::LLVMContext context;
   context.setOpaquePointers(false);
   llvm::SMDiagnostic diagnostic;
-  auto module = llvm::parseAssemblyFile(argv[2], diagnostic, context);
+  auto module = llvm::parseAssemblyFile(file, diagnostic, context);
   if (!module) {
     diagnostic.print("spvjit_pass", llvm::errs());
     return 2;
   }
   try {
-    passes().at(argv[1])(*module);
+    if (makers().count(pass)) {
+      module = makers().at(pass)(*module);
+    } else {
+      passes().at(pass)(*module);
+    }
   } catch (const spvjit::UserError& e) {
     llvm::outs() << "refused: " << e.what() << "\n";
     return 0;
   }
   // A pass must leave a module LLVM accepts: the test fails here before FileCheck reads it.
   if (llvm::verifyModule(*module, &llvm::errs())) {
-    llvm::errs() << "spvjit_pass: the module is invalid after " << argv[1] << "\n";
+    llvm::errs() << "spvjit_pass: the module is invalid after " << pass << "\n";
     return 1;
   }
   module->print(llvm::outs(), nullptr);

@@ -10,4 +10,6 @@ if [ -z "$pass" ]; then
   echo "$file: no '; PASS: <name>' line" >&2
   exit 1
 fi
-"$runner" "$pass" "$file" | "$filecheck" --dump-input=fail "$file"
+# The line may add the pass's key=value options after its name (test/pass_runner.cpp).
+read -r -a words <<<"$pass"
+"$runner" "${words[@]}" "$file" | "$filecheck" --dump-input=fail "$file"
