@@ -246,9 +246,10 @@ const std::map<std::string, Pass>& passes() {
   static const std::map<std::string, Pass> all = {
       {"drop-freeze", d::drop_freeze},
       // Analyses: their verdicts, printed before the unchanged module.
-      {"divergence", [](llvm::Module& m) { print_divergence(m, {.memory_varies = false}); }},
-      {"divergence-memory-varies",
-       [](llvm::Module& m) { print_divergence(m, {.memory_varies = true}); }},
+      {"divergence-barrier-check",
+       [](llvm::Module& m) { print_divergence(m, d::DivergenceRules::barrier_check()); }},
+      {"divergence-group-loops",
+       [](llvm::Module& m) { print_divergence(m, d::DivergenceRules::group_loops()); }},
       {"expand-intrinsics", [](llvm::Module& m) { d::expand_untranslatable_intrinsics(m); }},
       {"drop-unused-intrinsics", [](llvm::Module& m) { d::drop_unused_intrinsics(m); }},
       {"expand-bool-vector-bitcasts", [](llvm::Module& m) { d::expand_bool_vector_bitcasts(m); }},

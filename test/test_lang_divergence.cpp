@@ -189,6 +189,16 @@ TEST_CASE("divergence: early exits and loops some work-items leave early are ref
                   kb.if_(k == 3, [&] { barrier(kb); });
                 },
                 {"local_index(0)"});
+  check_refused("stored_after_divergent_loop",
+                [](KernelBuilder& kb, auto, auto lid) {
+                  // Stored into a private array after the loop, the counter differs as much.
+                  auto k = kb.var<std::int64_t>(0);
+                  kb.while_([&] { return k < lid; }, [&] { k = k + 1; });
+                  auto saved = private_array<std::int64_t>(kb, {2});
+                  saved(0) = k;
+                  kb.if_(saved(0).get() == 3, [&] { barrier(kb); });
+                },
+                {"barrier under a condition that differs", "local_index(0)"});
 }
 
 TEST_CASE("divergence: barriers every work-item reaches build and run") {

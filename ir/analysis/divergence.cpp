@@ -4,6 +4,7 @@
 
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
@@ -48,7 +49,8 @@ BuiltinKind classify(const llvm::CallInst& call, std::string& source) {
   } else if (name.contains("atomic") || name.contains("Atomic")) {
     source = "the result of an atomic operation";
   } else {
-    return builtin::is_work_item_query(name) ? BuiltinKind::Shared : BuiltinKind::Other;
+    return builtin::is_work_item_query(name) || name == builtin::work_dim ? BuiltinKind::Shared
+                                                                          : BuiltinKind::Other;
   }
   return BuiltinKind::Varies;
 }
@@ -56,7 +58,7 @@ BuiltinKind classify(const llvm::CallInst& call, std::string& source) {
 }  // namespace
 
 Divergence::Divergence(llvm::Function& f, DivergenceRules rules)
-    : rules_(rules), dom_(f), post_dom_(f) {
+    : rules_(rules), dom_(f), post_dom_(f), loops_(dom_) {
   for (auto* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&f)) {
     order_.push_back(block);
   }
@@ -279,10 +281,14 @@ Divergence::Why Divergence::value_reason(const llvm::Instruction& inst) const {
     why = read_reason(load->getPointerOperand());
   } else if (auto* phi = llvm::dyn_cast<llvm::PHINode>(&inst)) {
     why = phi_reason(*phi);
+    // Which iteration or path a phi in such a block holds differs between the work-items that
+    // reach it, even when those that are there at once agree.
+    if (why == none && rules_.values_anywhere) why = control_reason(inst.getParent());
   } else {
     why = operands_reason(inst);
   }
-  return why != none ? why : met_again_reason(inst);
+  if (why != none) return why;
+  return rules_.values_anywhere ? met_again_reason(inst) : left_loop_reason(inst);
 }
 
 // A phi varies where it joins paths that a divergent branch split: the branch controls (or is)
@@ -304,9 +310,9 @@ Divergence::Why Divergence::phi_reason(const llvm::PHINode& phi) const {
   return none;
 }
 
-// A value computed where only some work-items are (under a divergent branch) and read where more
-// of them are again: in SSA form only a loop with a divergent exit lets that happen, and each
-// work-item reads the value of the iteration it left in.
+// Under values_anywhere: a value computed where only some work-items are (under a divergent
+// branch) and read where more of them are again. In SSA form only a loop with a divergent exit
+// lets that happen, and each work-item reads the value of the iteration it left in.
 Divergence::Why Divergence::met_again_reason(const llvm::Instruction& inst) const {
   const auto& here = controllers(inst.getParent());
   if (here.empty()) return none;
@@ -318,6 +324,38 @@ Divergence::Why Divergence::met_again_reason(const llvm::Instruction& inst) cons
     const auto& there = controllers(at);
     for (const auto* x : here) {
       if (!there.count(x)) return terminator_reason(*x);
+    }
+  }
+  return none;
+}
+
+// A loop some work-items leave in another iteration than others: an exiting branch is divergent,
+// or an exiting block (a break_) runs under a divergent branch inside the loop.
+Divergence::Why Divergence::divergent_exit(const llvm::Loop& loop) const {
+  llvm::SmallVector<llvm::BasicBlock*, 4> exiting;
+  loop.getExitingBlocks(exiting);
+  for (const auto* block : exiting) {
+    const Why why = terminator_reason(*block);
+    if (why != none) return why;
+    for (const auto* x : controllers(block)) {
+      if (loop.contains(x)) return terminator_reason(*x);
+    }
+  }
+  return none;
+}
+
+// Without values_anywhere: an instruction that reads a value computed inside a loop with a
+// divergent exit, from after it, varies (the value itself is uniform where it is computed).
+Divergence::Why Divergence::left_loop_reason(const llvm::Instruction& inst) const {
+  for (const llvm::Use& use : inst.operands()) {
+    auto* def = llvm::dyn_cast<llvm::Instruction>(use.get());
+    if (!def) continue;
+    const llvm::BasicBlock* at = inst.getParent();
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(&inst)) at = phi->getIncomingBlock(use);
+    for (auto* loop = loops_.getLoopFor(def->getParent()); loop; loop = loop->getParentLoop()) {
+      if (loop->contains(at)) break;
+      const Why why = divergent_exit(*loop);
+      if (why != none) return why;
     }
   }
   return none;
@@ -345,6 +383,8 @@ bool Divergence::mark_written_variables(const llvm::Instruction& inst) {
   } else {
     return false;
   }
+  // A value stored after the loop it was computed in is what each work-item left the loop with.
+  if (why == none) why = left_loop_reason(inst);
   if (why == none) why = control_reason(inst.getParent());
   if (why == none) return false;
   bool changed = false;
@@ -354,9 +394,11 @@ bool Divergence::mark_written_variables(const llvm::Instruction& inst) {
 
 llvm::DenseSet<const llvm::Value*> uniform_instructions(
     llvm::Function& f, llvm::DenseSet<const llvm::BasicBlock*>* divergent) {
-  const Divergence analysis(f, {.memory_varies = true});
+  const Divergence analysis(f, DivergenceRules::group_loops());
   llvm::DenseSet<const llvm::Value*> uniform;
   for (auto& block : f) {
+    // What is never run is never shared: the analysis does not look at it.
+    if (!analysis.dominators().isReachableFromEntry(&block)) continue;
     if (divergent && analysis.divergent(&block)) divergent->insert(&block);
     for (auto& inst : block) {
       if (analysis.varies(&inst)) continue;

@@ -6,15 +6,17 @@
 //
 // A value varies when it is (or is computed from) a local or global index, in_ndrange(), a
 // linear or sub-group id, or an atomic's result; a phi that joins paths a divergent branch split;
-// or a value computed where only some work-items are and read where they have met again (each
-// reads the value of the iteration it left a loop in). A branch is divergent when its condition
-// varies; a block is divergent when it is control dependent (post-dominator tree), directly or
-// through other branches, on a divergent branch. What memory gives is the caller's choice
-// (DivergenceRules). Divergence only grows, so the analysis repeats until nothing changes.
+// or a value read after a loop some work-items leave earlier than others (each reads the value of
+// the iteration it left in). A branch is divergent when its condition varies; a block is
+// divergent when it is control dependent (post-dominator tree), directly or through other
+// branches, on a divergent branch. What memory gives, and whether a value must be the same
+// wherever it is read, are the caller's (DivergenceRules). Divergence only grows, so the analysis
+// repeats until nothing changes.
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Dominators.h>
 
@@ -36,7 +38,7 @@ class Value;
 
 namespace spvjit::detail {
 
-/// What memory gives the work-items of a group.
+/// What the caller asks: the builder's barrier check and the group loops differ in two things.
 struct DivergenceRules {
   /// false, for the builder's kernels (each private variable promoted to SSA values where it can
   /// be, the rest tracked): a load is as uniform as its address and, for a private variable,
@@ -45,6 +47,19 @@ struct DivergenceRules {
   /// work-item's own, and a load, a store, an atomic or a call that touches memory varies (another
   /// work-item may have written the memory in between).
   bool memory_varies = false;
+  /// false: a value is uniform when the work-items that compute it agree on it where they compute
+  /// it (a loop counter inside a loop some work-items leave early), which is what decides whether
+  /// a barrier is reached alike; a value read after such a loop makes its reader vary.
+  /// true: only when it is the same for every work-item wherever it is read, which is what the
+  /// group loops need to keep it once per group or read it after a barrier: every phi in a block
+  /// only some work-items run varies, and so does every value defined there and read where more
+  /// of them are.
+  bool values_anywhere = false;
+
+  /// The builder's question, before lowering (ir/analysis/uniformity.hpp).
+  static DivergenceRules barrier_check() { return {false, false}; }
+  /// The group loops' question, on lowered IR (jit/workgroup/).
+  static DivergenceRules group_loops() { return {true, true}; }
 };
 
 class Divergence {
@@ -70,7 +85,8 @@ class Divergence {
   bool divergent(const llvm::BasicBlock* block) const { return !controllers(block).empty(); }
   /// The branches `block` is directly control dependent on, divergent or not.
   const BlockSet& deciders(const llvm::BasicBlock* block) const;
-  /// Every reachable block with its controllers, for callers that look for what a branch decides.
+  /// The blocks some divergent branch decides, with their controllers, for callers that look for
+  /// what a branch decides.
   const std::map<const llvm::BasicBlock*, BlockSet>& all_controllers() const {
     return controllers_;
   }
@@ -98,11 +114,14 @@ class Divergence {
   Why value_reason(const llvm::Instruction& inst) const;
   Why phi_reason(const llvm::PHINode& phi) const;
   Why met_again_reason(const llvm::Instruction& inst) const;
+  Why divergent_exit(const llvm::Loop& loop) const;
+  Why left_loop_reason(const llvm::Instruction& inst) const;
   bool mark_written_variables(const llvm::Instruction& inst);
 
   DivergenceRules rules_;
   llvm::DominatorTree dom_;
   llvm::PostDominatorTree post_dom_;
+  llvm::LoopInfo loops_;
   std::vector<llvm::BasicBlock*> order_;
   std::map<const llvm::BasicBlock*, BlockSet> deciders_;
   std::map<const llvm::BasicBlock*, BlockSet> controllers_;
@@ -112,10 +131,10 @@ class Divergence {
   mutable std::vector<std::string> sources_;
 };
 
-/// The instructions of `f` that are the same for every work-item of a group, under
-/// memory_varies rules (the group loops' question, after lowering), as a set that stays right
-/// while the caller rewrites `f`: an instruction added later is not in it. Where `divergent` is
-/// given, it receives the blocks only some work-items of a group may run.
+/// The reachable instructions of `f` that are the same for every work-item of a group wherever
+/// they are read, under DivergenceRules::group_loops(), as a set: an instruction the caller adds
+/// later is not in it. Where `divergent` is given, it receives the blocks only some work-items of
+/// a group may run.
 llvm::DenseSet<const llvm::Value*> uniform_instructions(
     llvm::Function& f, llvm::DenseSet<const llvm::BasicBlock*>* divergent = nullptr);
 

@@ -200,7 +200,7 @@ class PromotedCopy {
 void check_barriers_uniform(llvm::Function& kernel, const std::string& kernel_name) {
   if (!has_barrier(kernel)) return;
   PromotedCopy promoted(kernel);
-  const Divergence analysis(promoted.function(), {.memory_varies = false});
+  const Divergence analysis(promoted.function(), DivergenceRules::barrier_check());
   BarrierCheck(analysis, [&](const llvm::Value& v) {
     return describe(promoted.original(v));
   }).check(kernel_name);

@@ -52,10 +52,7 @@ std::string sha256_hex(std::string_view text) {
 // dropped; a loop with a constant trip count is versioned on its hoisted test alone.
 // 15: merged bounds-failure blocks are made in the order their reports are met (they followed
 // the report functions' addresses, so names and places changed from compile to compile).
-// 16: the group loops ask the one divergence analysis (ir/analysis/divergence.hpp): a phi
-// inside a stretch only some work-items may run is as uniform as what it joins, so a loop
-// counter live across a barrier in its own loop is kept once per group, not once per work-item.
-constexpr int codegen_version = 16;
+constexpr int codegen_version = 15;
 
 }  // namespace
 

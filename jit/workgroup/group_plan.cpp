@@ -1,5 +1,4 @@
 // The group-loop rewrite's preparation and plan: jit/workgroup/group_plan.hpp.
-#include "ir/analysis/divergence.hpp"
 #include "jit/workgroup/group_plan.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -15,6 +14,7 @@
 #include <algorithm>
 
 #include "common/error_report.hpp"
+#include "ir/analysis/divergence.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "jit/workgroup/group_legality.hpp"
 #include "jit/workgroup/group_loops.hpp"

@@ -60,7 +60,8 @@ struct GroupPlan {
   std::vector<GroupSlot> slots;
   /// The slots' storage for the whole group (each stride times the group's work-items).
   std::uint64_t slot_bytes = 0;
-  /// The instructions every work-item of the group computes alike, of the prepared kernel.
+  /// The instructions every work-item of the group computes alike, wherever they are read
+  /// (ir/analysis/divergence.hpp, DivergenceRules::group_loops), of the prepared kernel.
   llvm::DenseSet<const llvm::Value*> uniform;
   /// The uniform values live across a barrier: kept once per group, not per work-item.
   std::vector<llvm::Instruction*> uniform_across_barriers;

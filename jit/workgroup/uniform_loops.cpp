@@ -1,5 +1,4 @@
 // Uniform loops cut like barriers: jit/workgroup/uniform_loops.hpp.
-#include "ir/analysis/divergence.hpp"
 #include "jit/workgroup/uniform_loops.hpp"
 
 #include <llvm/ADT/SmallVector.h>
@@ -13,6 +12,7 @@
 
 #include <vector>
 
+#include "ir/analysis/divergence.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "jit/workgroup/group_legality.hpp"
 

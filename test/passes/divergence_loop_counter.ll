@@ -1,9 +1,8 @@
-; PASS: divergence-memory-varies
-; A loop whose exit depends on the local id, with a barrier inside (legal only where the exit is
-; in fact the same for the whole group, as in test_examples_stream.cpp's tree_sum, whose bound is
-; read from local memory). Its counter %i, read only inside the loop, is the same for every
-; work-item still in it: it does not vary, so the group loops keep it once per group across the
-; barrier (divergence_loop_exit.ll: the same counter read after the loop varies).
+; PASS: divergence-barrier-check
+; A loop whose exit depends on the local id, with a barrier inside (which the builder refuses:
+; the barrier is in a divergent block). Under the barrier check's rules its counter %i, read only
+; inside the loop, does not vary: the work-items still in the loop agree on it, which is all a
+; barrier's verdict needs (divergence_loop_counter_group_loops.ll: the group loops' rules).
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"
 target triple = "spir64-unknown-unknown"
 

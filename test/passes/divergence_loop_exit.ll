@@ -1,4 +1,4 @@
-; PASS: divergence-memory-varies
+; PASS: divergence-group-loops
 ; The one divergence analysis (ir/analysis/divergence.hpp) under the group loops' rules. A loop
 ; whose exit depends on the local id: its blocks run for only some work-items, and its counter
 ; %i, read after the loop, is the iteration each work-item left in, so %i varies, and %inner and

@@ -1,4 +1,4 @@
-; PASS: divergence
+; PASS: divergence-barrier-check
 ; The one divergence analysis (ir/analysis/divergence.hpp) under the builder's rules, which read a
 ; kernel before it is lowered: a load is as uniform as its address, and a private variable as what
 ; was stored in it. %shared reads global memory at a uniform address: uniform. %mine reads the
