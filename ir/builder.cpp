@@ -21,6 +21,7 @@
 #include "ir/analysis/uniformity.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "ir/handles.hpp"
+#include "ir/pass_runner.hpp"
 
 namespace spvjit {
 
@@ -529,48 +530,67 @@ KernelDef KernelBuilder::finish() {
     s.check_kernel_scope("finish");
     user_assert(s.loops.empty(), {"finish", s.name})
         << "a loop is still open; end its body before finish()";
-    if (!s.ir.GetInsertBlock()->getTerminator()) s.ir.CreateRetVoid();
-    if (!s.allow_padding && !detail::synchronizes_anywhere(*s.module)) guard_padded_work_items(s);
-    // The entry block holds allocas and parameter conversions, then falls into the body.
-    llvm::IRBuilder<> entry(s.alloca_block);
-    entry.CreateBr(s.alloca_block->getNextNode());
-    // Blocks left after break/return may be empty: terminate them.
-    for (auto& block : *s.kernel) {
-      if (!block.getTerminator()) {
-        llvm::IRBuilder<> b(&block);
-        b.CreateUnreachable();
-      }
+    // The definition's steps, in order (stage 1 of jit/pipeline.hpp): each logged and dumped as
+    // the compile's passes are. They change no more than the definition needs: optimizing is the
+    // compile's work, for each specialization.
+    detail::PassRunner steps(*s.module, "kernel '" + s.name + "' definition");
+    steps.run("close-body", [&](llvm::Module&) {
+      if (!s.ir.GetInsertBlock()->getTerminator()) s.ir.CreateRetVoid();
+    });
+    if (!s.allow_padding && !detail::synchronizes_anywhere(*s.module)) {
+      steps.run("guard-padded-work-items", [&](llvm::Module&) { guard_padded_work_items(s); });
     }
+    steps.run("enter-body", [&](llvm::Module&) {
+      // The entry block holds allocas and parameter conversions, then falls into the body.
+      llvm::IRBuilder<> entry(s.alloca_block);
+      entry.CreateBr(s.alloca_block->getNextNode());
+      // Blocks left after break/return may be empty: terminate them.
+      for (auto& block : *s.kernel) {
+        if (!block.getTerminator()) {
+          llvm::IRBuilder<> b(&block);
+          b.CreateUnreachable();
+        }
+      }
+    });
     if (s.inbounds || s.bounds_sites.empty()) {
-      detail::remove_bounds_checks(*s.module);
-      s.bounds_sites.clear();
+      steps.run("remove-bounds-checks", [&](llvm::Module& m) {
+        detail::remove_bounds_checks(m);
+        s.bounds_sites.clear();
+      });
     }
     const bool checked = !s.bounds_sites.empty();
     std::vector<detail::ShapeArg> shape_args = detail::shapes_passed(s, checked);
     const auto hidden =
         detail::HiddenArgs::layout(s.params, s.uses_ndrange, checked, shape_args.size());
-    add_hidden_arguments(s, hidden, shape_args);
-    // specialize() wires the ndrange and bounds markers to their arguments; the shape markers
-    // are wired here.
-    detail::resolve_shapes(s, checked, hidden.first_shape);
-    if (s.allow_padding) {
-      // In the IR, so that the content hash (and every cache key) tells the two kernels apart.
-      s.module->getOrInsertNamedMetadata("spvjit.allow_padding");
-    }
-    if (s.declared_elementwise) s.module->getOrInsertNamedMetadata("spvjit.elementwise");
-    if (s.declared_workgroup) {
-      // Also in the IR, for the content hash: the same body built for two workgroups differs.
-      const auto& size = s.declared_workgroup->size;
-      s.module->getOrInsertNamedMetadata("spvjit.workgroup." + std::to_string(size[0]) + "." +
-                                         std::to_string(size[1]) + "." + std::to_string(size[2]));
-    }
-    detail::check_values_defined_where_used(*s.kernel, s.name);
-    detail::order_blocks(*s.kernel);
-    std::string errors;
-    llvm::raw_string_ostream err(errors);
-    internal_assert(!llvm::verifyModule(*s.module, &err))
-        << "builder produced an invalid module for kernel '" << s.name << "': " << err.str();
-    detail::check_barriers_uniform(*s.kernel, s.name);
+    steps.run("hidden-arguments", [&](llvm::Module&) {
+      add_hidden_arguments(s, hidden, shape_args);
+      // specialize() wires the ndrange and bounds markers to their arguments; the shape markers
+      // are wired here.
+      detail::resolve_shapes(s, checked, hidden.first_shape);
+    });
+    steps.run("declarations", [&](llvm::Module& m) {
+      // In the IR, so that the content hash (and every cache key) tells kernels apart that differ
+      // only in what they declare.
+      if (s.allow_padding) m.getOrInsertNamedMetadata("spvjit.allow_padding");
+      if (s.declared_elementwise) m.getOrInsertNamedMetadata("spvjit.elementwise");
+      if (s.declared_workgroup) {
+        // The same body built for two workgroups differs.
+        const auto& size = s.declared_workgroup->size;
+        m.getOrInsertNamedMetadata("spvjit.workgroup." + std::to_string(size[0]) + "." +
+                                   std::to_string(size[1]) + "." + std::to_string(size[2]));
+      }
+    });
+    steps.step("check-values-defined-where-used",
+               [&] { detail::check_values_defined_where_used(*s.kernel, s.name); });
+    steps.run("order-blocks", [&](llvm::Module&) { detail::order_blocks(*s.kernel); });
+    steps.step("verify", [&] {
+      std::string errors;
+      llvm::raw_string_ostream err(errors);
+      internal_assert(!llvm::verifyModule(*s.module, &err))
+          << "builder produced an invalid module for kernel '" << s.name << "': " << err.str();
+    });
+    steps.step("check-barriers-uniform",
+               [&] { detail::check_barriers_uniform(*s.kernel, s.name); });
     auto km = std::make_shared<detail::KernelModule>();
     km->name = s.name;
     km->params = s.params;

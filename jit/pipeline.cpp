@@ -4,20 +4,15 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cstdio>
 #include <utility>
 
-#include "common/env.hpp"
 #include "common/error_report.hpp"
 #include "common/log.hpp"
 #include "ir/analysis/group_stack.hpp"
 #include "ir/bounds.hpp"
+#include "ir/pass_runner.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
@@ -43,114 +38,6 @@ std::string describe(const Specialization& spec) {
   return "(workgroup " + (spec.workgroup ? spec.workgroup->to_string() : std::string("dynamic")) +
          ", ndrange " + (spec.ndrange ? spec.ndrange->to_string() : std::string("dynamic")) + ")";
 }
-
-namespace {
-
-// Runs the passes of one stage on one module: each logged with its time at SPVJIT_LOG=debug,
-// and the module written out after it where SPVJIT_DUMP_IR names a directory. Costs nothing
-// more than a branch per pass when both are off.
-class PassRunner {
- public:
-  PassRunner(llvm::Module& module, std::string subject)
-      : module_(module), subject_(std::move(subject)) {}
-
-  /// When a pass starts: now where the log times passes, else a zero time nobody reads.
-  static std::chrono::steady_clock::time_point start() {
-    return log_enabled(LogLevel::Debug) ? std::chrono::steady_clock::now()
-                                        : std::chrono::steady_clock::time_point();
-  }
-
-  template <class Pass>
-  void run(const char* name, Pass&& pass) {
-    const auto started = start();
-    pass(module_);
-    ran(name, started);
-  }
-
-  /// A step after the last pass, which reads the module but does not change it (the
-  /// translation, checks of its output): logged like a pass, not dumped as IR.
-  template <class Step>
-  void step(const char* name, Step&& body) {
-    const auto started = start();
-    body();
-    log_step(name, started);
-  }
-
-  /// The SPIR-V the translation made, beside the IR files: <kernel>.<id>.<NN>-<step>.spv.
-  void dump_spirv(const char* name, const std::vector<std::uint32_t>& words) {
-    if (dump_dir_.empty()) return;
-    const std::string path = dump_path(name, ".spv");
-    std::error_code error;
-    llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_None);
-    if (error) {
-      warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + error.message());
-      return;
-    }
-    out.write(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(words[0]));
-  }
-
-  /// Logs and dumps a pass that ran before the runner existed: the one that made the module.
-  void ran(const char* name, std::chrono::steady_clock::time_point started) {
-    log_step(name, started);
-    if (!dump_dir_.empty()) dump(name);
-  }
-
- private:
-  void log_step(const char* name, std::chrono::steady_clock::time_point started) {
-    // Timed when start() read the clock: the log level may change in between.
-    const bool timed = started != std::chrono::steady_clock::time_point();
-    ++step_;
-    if (timed) {
-      char ms[32];
-      std::snprintf(
-          ms, sizeof ms, "%.2f",
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-              .count());
-      log_line(LogLevel::Debug,
-               subject_ + ": pass " + std::to_string(step_) + " " + name + " in " + ms + " ms");
-    }
-  }
-
-  static const std::string& dump_directory() {
-    static const std::string dir = env_value("SPVJIT_DUMP_IR").value_or("");
-    return dir;
-  }
-
-  // <dir>/<kernel>.<id>.<NN>-<step><extension>, the directory made if need be.
-  std::string dump_path(const char* step, const char* extension) {
-    char number[8];
-    std::snprintf(number, sizeof number, "%02u", step_);
-    // One file per compile: two compiles of one kernel (two specializations) number their own.
-    static std::atomic<unsigned> compiles{0};
-    if (dump_id_ == 0) dump_id_ = compiles.fetch_add(1, std::memory_order_relaxed) + 1;
-    std::string stem = module_.getName().str();
-    for (char& c : stem) {
-      if (c == '/') c = '_';
-    }
-    llvm::sys::fs::create_directories(dump_dir_);
-    return dump_dir_ + "/" + stem + "." + std::to_string(dump_id_) + "." + number + "-" + step +
-           extension;
-  }
-
-  void dump(const char* pass) {
-    const std::string path = dump_path(pass, ".ll");
-    std::error_code error;
-    llvm::raw_fd_ostream out(path, error);
-    if (error) {
-      warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + error.message());
-      return;
-    }
-    module_.print(out, nullptr);
-  }
-
-  llvm::Module& module_;
-  std::string subject_;
-  const std::string& dump_dir_ = dump_directory();
-  unsigned step_ = 0;
-  unsigned dump_id_ = 0;  // this compile's number among the dumps, given at its first dump
-};
-
-}  // namespace
 
 void legalize_raw_module(llvm::Module& m, Where where) {
   PassRunner passes(m, where.to_string());

@@ -1,9 +1,11 @@
 // The compile pipeline: every pass spvjit runs on a kernel's LLVM IR after its definition, in
 // order, in one place (jit/pipeline.cpp). A kernel's IR goes through four stages:
 //
-//  1. Definition. A builder kernel: KernelBuilder::finish (ir/builder.cpp) closes the function
-//     and fixes its interface, the hidden arguments included (ir/kernel_module.hpp); it checks
-//     (scope, barriers uniform, LLVM's verifier) but optimizes nothing. A raw module:
+//  1. Definition. A builder kernel: KernelBuilder::finish (ir/builder.cpp), whose list of steps
+//     closes the function and fixes its interface, the hidden arguments included
+//     (ir/kernel_module.hpp); it checks (values defined where used, LLVM's verifier, barriers
+//     uniform) but optimizes nothing. The builder's layer cannot call this file, so that list is
+//     the one place outside it; both run their steps through ir/pass_runner.hpp. A raw module:
 //     kernel_from_bitcode (jit/raw_module.cpp) parses it and runs
 //     legalize_raw_module() below.
 //  2. Lowering, at each compile of a specialization: lower_and_translate() below, from the
@@ -12,8 +14,9 @@
 //     and the check of whether the SPIR-V may run split with offsets.
 //  4. Build and cache: JitCore (jit/compiler.cpp) — memory table, disk cache, clBuildProgram.
 //
-// SPVJIT_LOG=debug logs each pass and its time; SPVJIT_DUMP_IR=<dir> writes the module after
-// each pass to <dir>/<kernel>.<NN>-<pass>.ll (docs/contributing.md, "Reading a compile").
+// SPVJIT_LOG=debug logs each step and its time; SPVJIT_DUMP_IR=<dir> writes the module after
+// each pass to <dir>/<kernel>.<id>.<NN>-<pass>.ll, the definition's steps and each compile's
+// under an <id> of their own (docs/contributing.md, "Reading a compile").
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Every step from finish() to the SPIR-V is logged and dumped (jit/pipeline.hpp): one barrier
+# kernel of the stream example run with SPVJIT_DUMP_IR and SPVJIT_LOG=debug must leave its
+# definition's steps and its compile's passes as files, and a log line for each, checks included.
+#
+#   test/dump_ir_check.sh <spvjit_tests>
+set -euo pipefail
+tests=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+log=$(SPVJIT_DUMP_IR="$dir" SPVJIT_LOG=debug SPVJIT_CACHE=off \
+  "$tests" --test-case="examples::stream_dot: each group*" 2>&1) || {
+  echo "$log" | tail -20
+  exit 1
+}
+status=0
+files=$(ls "$dir")
+expect_file() {  # <step> <extension>
+  if ! grep -qE "^stream_dot64\.[0-9]+\.[0-9]{2}-$1\.$2\$" <<<"$files"; then
+    echo "FAIL: no dump of stream_dot64's step $1 (.$2)"
+    status=1
+  fi
+}
+for step in close-body enter-body hidden-arguments declarations order-blocks; do
+  expect_file "$step" ll
+done
+for step in specialize fuse-fmuladd merge-bounds-checks lower-bounds-checks group-loops \
+  lower-float-atomics; do
+  expect_file "$step" ll
+done
+expect_file translate spv
+for line in "kernel 'stream_dot64' definition: pass 1 close-body" \
+  "definition: pass 7 verify" "definition: pass 8 check-barriers-uniform" \
+  "ndrange dynamic): pass 1 specialize" "pass 11 translate" "pass 12 offset-safety"; do
+  if ! grep -qF -- "$line" <<<"$log"; then
+    echo "FAIL: no log line with \"$line\""
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "dump_ir: stream_dot64's definition steps and compile passes dumped and logged"
+exit $status
