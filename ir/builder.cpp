@@ -18,7 +18,7 @@
 #include "ir/shapes.hpp"
 #include "ir/state.hpp"
 #include "ir/analysis/synchronizing.hpp"
-#include "ir/analysis/uniformity.hpp"
+#include "ir/analysis/barriers_uniform.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "ir/handles.hpp"
 #include "ir/pass_runner.hpp"

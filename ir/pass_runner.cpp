@@ -19,6 +19,16 @@ const std::string& dump_directory() {
   return dir;
 }
 
+// Closes a dump, warning of a failed write (a full disk): raw_fd_ostream would otherwise end the
+// host's process with report_fatal_error when it is destroyed with the error unread.
+void finish_file(llvm::raw_fd_ostream& out, const std::string& path) {
+  out.close();
+  if (out.has_error()) {
+    warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + out.error().message());
+    out.clear_error();
+  }
+}
+
 }  // namespace
 
 PassRunner::PassRunner(llvm::Module& module, std::string subject)
@@ -34,6 +44,7 @@ void PassRunner::dump_spirv(const char* name, const std::vector<std::uint32_t>& 
     return;
   }
   out.write(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(words[0]));
+  finish_file(out, path);
 }
 
 void PassRunner::ran(const char* name, std::chrono::steady_clock::time_point started) {
@@ -82,6 +93,7 @@ void PassRunner::dump(const char* pass) {
     return;
   }
   module_.print(out, nullptr);
+  finish_file(out, path);
 }
 
 }  // namespace spvjit::detail

@@ -15,8 +15,9 @@
 //  4. Build and cache: JitCore (jit/compiler.cpp) — memory table, disk cache, clBuildProgram.
 //
 // SPVJIT_LOG=debug logs each step and its time; SPVJIT_DUMP_IR=<dir> writes the module after
-// each pass to <dir>/<kernel>.<id>.<NN>-<pass>.ll, the definition's steps and each compile's
-// under an <id> of their own (docs/contributing.md, "Reading a compile").
+// each pass to <dir>/<module>.<id>.<NN>-<pass>.ll (a builder kernel's module is named after it),
+// the definition's steps and each compile's under an <id> of their own (docs/contributing.md,
+// "Reading a compile").
 #pragma once
 
 #include <cstdint>
@@ -73,7 +74,7 @@ void legalize_raw_module(llvm::Module& m, Where where);
 /// (jit/spirv/offset_safety.hpp). `launch` says what the launch geometry follows: how many
 /// indices one work-item runs (1: not coarsened), whether one work-item runs a whole group,
 /// whether the kernel may run split with offsets. Each step is logged and dumped as the passes
-/// are; the SPIR-V is dumped as <kernel>.<id>.<NN>-translate.spv.
+/// are; the SPIR-V is dumped as <module>.<id>.<NN>-translate.spv.
 std::vector<std::uint32_t> lower_and_translate(
     llvm::LLVMContext& context, const KernelModule& def, const Specialization& spec,
     const LoweringTarget& target, std::span<const std::string> other_kernels,

@@ -15,6 +15,7 @@
 
 #include "common/error_report.hpp"
 #include "common/full_stack.hpp"
+#include "ir/llvm_scalar.hpp"
 #include "ir/analysis/group_stack.hpp"
 #include "ir/kernel_module.hpp"
 #include "ir/state.hpp"
@@ -25,24 +26,7 @@
 namespace spvjit {
 
 namespace {
-bool scalar_of_type(llvm::Type* t, Scalar& out) {
-  if (t->isHalfTy()) return out = Scalar::F16, true;
-  if (t->isFloatTy()) return out = Scalar::F32, true;
-  if (t->isDoubleTy()) return out = Scalar::F64, true;
-  if (!t->isIntegerTy()) return false;
-  switch (t->getIntegerBitWidth()) {
-    case 8:
-      return out = Scalar::I8, true;
-    case 16:
-      return out = Scalar::I16, true;
-    case 32:
-      return out = Scalar::I32, true;
-    case 64:
-      return out = Scalar::I64, true;
-    default:
-      return false;
-  }
-}
+using detail::scalar_of_type;
 
 // What a pointer parameter's memory holds: a scalar, or an OpenCL C vector of 2, 3, 4, 8 or 16
 // of them (`lanes`), which the launch passes as memory of the scalar. The vector's size in the

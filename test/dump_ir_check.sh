@@ -8,7 +8,9 @@ set -euo pipefail
 tests=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-log=$(SPVJIT_DUMP_IR="$dir" SPVJIT_LOG=debug SPVJIT_CACHE=off \
+# The defaults decide which conditional passes run, and so the steps' numbers below.
+log=$(env -u SPVJIT_COARSEN -u SPVJIT_COARSEN_VECTORS -u SPVJIT_BOUNDS_CHECKS -u SPVJIT_GROUP_LOOPS \
+  -u SPVJIT_GROUP_UNIFORM_LOOPS SPVJIT_DUMP_IR="$dir" SPVJIT_LOG=debug SPVJIT_CACHE=off \
   "$tests" --test-case="examples::stream_dot: each group*" 2>&1) || {
   echo "$log" | tail -20
   exit 1
@@ -30,8 +32,11 @@ for step in specialize fuse-fmuladd merge-bounds-checks lower-bounds-checks grou
 done
 expect_file translate spv
 for line in "kernel 'stream_dot64' definition: pass 1 close-body" \
-  "definition: pass 7 verify" "definition: pass 8 check-barriers-uniform" \
-  "ndrange dynamic): pass 1 specialize" "pass 11 translate" "pass 12 offset-safety"; do
+  "kernel 'stream_dot64' definition: pass 7 verify" \
+  "kernel 'stream_dot64' definition: pass 8 check-barriers-uniform" \
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 1 specialize" \
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 11 translate" \
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 12 offset-safety"; do
   if ! grep -qF -- "$line" <<<"$log"; then
     echo "FAIL: no log line with \"$line\""
     status=1

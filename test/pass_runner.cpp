@@ -19,6 +19,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -29,6 +30,7 @@
 
 #include "ir/analysis/divergence.hpp"
 #include "ir/bounds.hpp"
+#include "ir/llvm_scalar.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
@@ -53,7 +55,9 @@ namespace {
 using spvjit::detail::FloatAtomicAdd;
 using Pass = std::function<void(llvm::Module&)>;
 /// A pass that makes a new module from the one parsed (specialize reads the definition's bitcode).
-using Maker = std::function<std::unique_ptr<llvm::Module>(llvm::Module&)>;
+/// Its module lives in `context`, a fresh one, as a compile's does.
+using Maker =
+    std::function<std::unique_ptr<llvm::Module>(llvm::Module&, llvm::LLVMContext& context)>;
 
 /// The command line's key=value options.
 struct RunOptions {
@@ -65,13 +69,23 @@ struct RunOptions {
 };
 RunOptions options;
 
+// A whole decimal number, or std::invalid_argument naming `what`.
+std::size_t number(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty()) {
+    throw std::invalid_argument(what + ": '" + text + "' is not a whole number");
+  }
+  return n;
+}
+
 // "8", "8x2" or "8x2x2" as three extents, the missing ones 1.
 std::array<std::size_t, 3> extents_of(const std::string& text) {
   std::array<std::size_t, 3> out = {1, 1, 1};
   std::size_t at = 0;
   for (unsigned d = 0; d < 3 && at <= text.size(); ++d) {
     const std::size_t x = text.find('x', at);
-    out[d] = std::stoul(text.substr(at, x == std::string::npos ? std::string::npos : x - at));
+    out[d] = number(text.substr(at, x == std::string::npos ? std::string::npos : x - at), "extent");
     if (x == std::string::npos) break;
     at = x + 1;
   }
@@ -89,11 +103,11 @@ void parse_option(const std::string& arg) {
     const auto e = extents_of(value);
     options.ndrange = spvjit::NDRange{e[0], e[1], e[2]};
   } else if (key == "width") {
-    options.width = static_cast<unsigned>(std::stoul(value));
+    options.width = static_cast<unsigned>(number(value, key));
   } else if (key == "vectors") {
-    options.vectors = static_cast<unsigned>(std::stoul(value));
+    options.vectors = static_cast<unsigned>(number(value, key));
   } else if (key == "pads_safely") {
-    options.pads_safely = value == "1";
+    options.pads_safely = number(value, key) != 0;
   } else {
     throw std::invalid_argument("unknown option " + key);
   }
@@ -106,7 +120,7 @@ llvm::Function& first_definition(llvm::Module& m) {
   for (auto& f : m) {
     if (!f.isDeclaration()) return f;
   }
-  throw spvjit::UserError("the module defines no function");
+  throw std::invalid_argument("the module defines no function");
 }
 
 // The divergence analysis's verdicts on the first function, before the module: each value that
@@ -131,28 +145,6 @@ void print_divergence(llvm::Module& m, spvjit::detail::DivergenceRules rules) {
   }
 }
 
-bool scalar_of(llvm::Type* t, spvjit::Scalar& out) {
-  using spvjit::Scalar;
-  if (t->isFloatTy()) return out = Scalar::F32, true;
-  if (t->isDoubleTy()) return out = Scalar::F64, true;
-  if (t->isHalfTy()) return out = Scalar::F16, true;
-  if (!t->isIntegerTy()) return false;
-  switch (t->getIntegerBitWidth()) {
-    case 1:
-      return out = Scalar::Bool, true;
-    case 8:
-      return out = Scalar::I8, true;
-    case 16:
-      return out = Scalar::I16, true;
-    case 32:
-      return out = Scalar::I32, true;
-    case 64:
-      return out = Scalar::I64, true;
-    default:
-      return false;
-  }
-}
-
 // A builder kernel's definition as a pass after finish() reads it, from the kernel's IR (see the
 // top of this file).
 spvjit::detail::KernelModule definition_of(llvm::Module& m) {
@@ -163,7 +155,7 @@ spvjit::detail::KernelModule definition_of(llvm::Module& m) {
       kernel = &f;
     }
   }
-  if (!kernel) throw spvjit::UserError("the module defines no spir_kernel");
+  if (!kernel) throw std::invalid_argument("the module defines no spir_kernel");
   d::KernelModule def;
   def.name = kernel->getName().str();
   bool ndrange = false, bounds = false;
@@ -176,18 +168,23 @@ spvjit::detail::KernelModule definition_of(llvm::Module& m) {
       shapes += name.startswith(d::hidden_shape_name);
       continue;
     }
-    if (ndrange || bounds || shapes) throw spvjit::UserError("a parameter after a hidden one");
+    if (ndrange || bounds || shapes) throw std::invalid_argument("a parameter after a hidden one");
     spvjit::Param p;
     p.name = name.str();
     llvm::Type* t = arg.getType();
     if (auto* pointer = llvm::dyn_cast<llvm::PointerType>(t)) {
       p.space = static_cast<spvjit::AddressSpace>(pointer->getAddressSpace());
+      if (p.space == spvjit::AddressSpace::Private || pointer->getAddressSpace() > 3) {
+        throw std::invalid_argument("parameter " + p.name +
+                                    ": a pointer outside address spaces 1 to 3");
+      }
       p.kind = p.space == spvjit::AddressSpace::Local ? spvjit::ParamKind::LocalArray
                                                       : spvjit::ParamKind::Pointer;
       p.read_only = arg.onlyReadsMemory();
       t = pointer->getNonOpaquePointerElementType();
     }
-    if (!scalar_of(t, p.type)) throw spvjit::UserError("parameter " + p.name + ": no scalar");
+    if (!d::scalar_of_type(t, p.type))
+      throw std::invalid_argument("parameter " + p.name + ": no scalar");
     def.params.push_back(p);
   }
   def.hidden = d::HiddenArgs::layout(def.params, ndrange, bounds, shapes);
@@ -195,7 +192,7 @@ spvjit::detail::KernelModule definition_of(llvm::Module& m) {
   // a kernel the builder never makes.
   const auto user = def.params.size();
   if (kernel->arg_size() != def.hidden.count) {
-    throw spvjit::UserError("the kernel's hidden arguments are not HiddenArgs::layout()'s");
+    throw std::invalid_argument("the kernel's hidden arguments are not HiddenArgs::layout()'s");
   }
   for (std::size_t k = 0; k < def.hidden.sequence.size(); ++k) {
     const d::HiddenArg& h = def.hidden.sequence[k];
@@ -219,11 +216,13 @@ spvjit::detail::KernelModule definition_of(llvm::Module& m) {
         break;
     }
     if (!right) {
-      throw spvjit::UserError("hidden argument " + name.str() +
-                              " is not where HiddenArgs::layout() puts it");
+      throw std::invalid_argument("hidden argument " + name.str() +
+                                  " is not where HiddenArgs::layout() puts it");
     }
   }
-  def.pads_safely = options.pads_safely;
+  // As the builder decides it: a kernel that reads its ndrange takes it as hidden arguments.
+  def.pads_safely =
+      ndrange || m.getNamedMetadata("spvjit.allow_padding") != nullptr || options.pads_safely;
   def.declared_elementwise = m.getNamedMetadata("spvjit.elementwise") != nullptr;
   llvm::raw_string_ostream bitcode(def.bitcode);
   llvm::WriteBitcodeToFile(m, bitcode);
@@ -234,8 +233,8 @@ spvjit::detail::KernelModule definition_of(llvm::Module& m) {
 const std::map<std::string, Maker>& makers() {
   static const std::map<std::string, Maker> all = {
       {"specialize",
-       [](llvm::Module& m) {
-         return spvjit::detail::specialize(m.getContext(), definition_of(m), specialization());
+       [](llvm::Module& m, llvm::LLVMContext& context) {
+         return spvjit::detail::specialize(context, definition_of(m), specialization());
        }},
   };
   return all;
@@ -327,7 +326,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const char* file = argv[argc - 1];
-  llvm::LLVMContext context;
+  llvm::LLVMContext context, made;  // before the module, which they outlive
   context.setOpaquePointers(false);
   llvm::SMDiagnostic diagnostic;
   auto module = llvm::parseAssemblyFile(file, diagnostic, context);
@@ -337,13 +336,17 @@ int main(int argc, char** argv) {
   }
   try {
     if (makers().count(pass)) {
-      module = makers().at(pass)(*module);
+      module = makers().at(pass)(*module, made);
     } else {
       passes().at(pass)(*module);
     }
   } catch (const spvjit::UserError& e) {
     llvm::outs() << "refused: " << e.what() << "\n";
     return 0;
+  } catch (const std::invalid_argument& e) {
+    // The test's input, not the pass: no "refused:" a CHECK could take for the pass's answer.
+    std::fprintf(stderr, "spvjit_pass: %s: %s\n", file, e.what());
+    return 2;
   }
   // A pass must leave a module LLVM accepts: the test fails here before FileCheck reads it.
   if (llvm::verifyModule(*module, &llvm::errs())) {

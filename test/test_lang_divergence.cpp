@@ -1,5 +1,5 @@
 // Barriers that only some work-items of a group reach hang the launch: finish() refuses them
-// (ir/analysis/uniformity.hpp), naming the kernel, the condition and the index it depends on.
+// (ir/analysis/barriers_uniform.hpp), naming the kernel, the condition and the index it depends on.
 // Barriers every work-item reaches (in uniform loops, under conditions on the group or a parameter,
 // after an `if lid < s` closes, on a var once it holds a value the group shares) still build,
 // and run right.

@@ -1,6 +1,6 @@
 // Which values of a kernel may differ between the work-items of one group, and which blocks only
 // some of them run: the one divergence analysis, for both of its users. The builder's barrier
-// check (ir/analysis/uniformity.hpp) asks it of a kernel before lowering, to refuse a barrier
+// check (ir/analysis/barriers_uniform.hpp) asks it of a kernel before lowering, to refuse a barrier
 // some work-items skip; the group loops (jit/workgroup/) ask it after lowering, to keep a value
 // once per group and to iterate a loop outside the loop over work-items.
 //
@@ -11,7 +11,10 @@
 // divergent when it is control dependent (post-dominator tree), directly or through other
 // branches, on a divergent branch. What memory gives, and whether a value must be the same
 // wherever it is read, are the caller's (DivergenceRules). Divergence only grows, so the analysis
-// repeats until nothing changes.
+// repeats until nothing changes. The phi rule reads the blocks' controllers as the last round
+// left them, so a phi met before a branch it depends on turns divergent may be judged varying
+// where the settled controllers would call it uniform: imprecise on the safe side, and the
+// answer can depend on the order of the blocks.
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
@@ -56,7 +59,7 @@ struct DivergenceRules {
   /// of them are.
   bool values_anywhere = false;
 
-  /// The builder's question, before lowering (ir/analysis/uniformity.hpp).
+  /// The builder's question, before lowering (ir/analysis/barriers_uniform.hpp).
   static DivergenceRules barrier_check() { return {false, false}; }
   /// The group loops' question, on lowered IR (jit/workgroup/).
   static DivergenceRules group_loops() { return {true, true}; }

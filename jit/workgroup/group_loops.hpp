@@ -11,7 +11,7 @@
 // (KernelFacts::group_per_item, runtime/launch.cpp). Semantics are the kernel's: regions run in
 // the order the group's work-items reach the barriers, work-items of a region in local-id order
 // (a valid schedule of the original kernel, whose barriers the builder checks are reached by the
-// whole group: ir/analysis/uniformity).
+// whole group: ir/analysis/barriers_uniform).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // (ir/analysis/divergence.hpp) on a copy whose scalar variables mem2reg turned into SSA values
 // (private arrays stay in memory), then the first barrier in a block only some work-items of a
 // group run, named with the branch that decides it.
-#include "ir/analysis/uniformity.hpp"
+#include "ir/analysis/barriers_uniform.hpp"
 
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
