@@ -10,6 +10,7 @@
 #include <cctype>
 
 #include "common/full_stack.hpp"
+#include "ir/half_bits.hpp"
 #include "ir/block_order.hpp"
 #include "ir/bounds.hpp"
 #include "ir/analysis/group_stack.hpp"
@@ -355,7 +356,7 @@ Value KernelBuilder::scalar_param(std::string_view name, Scalar type) {
     v = entry.CreateICmpNE(v, entry.getInt8(0), std::string(name) + ".bool");
   } else if (type == Scalar::F16) {
     auto* half_ptr = entry.CreateBitCast(slot, llvm::PointerType::get(entry.getHalfTy(), 0));
-    auto* fn = s.builtin("_Z10vload_halfmPKDh", entry.getFloatTy(),
+    auto* fn = s.builtin(std::string(detail::vload_half_prefix) + "PKDh", entry.getFloatTy(),
                          {entry.getInt64Ty(), half_ptr->getType()}, false);
     auto* call = entry.CreateCall(fn, {entry.getInt64(0), half_ptr}, std::string(name));
     call->setCallingConv(llvm::CallingConv::SPIR_FUNC);

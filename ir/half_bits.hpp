@@ -7,6 +7,12 @@
 
 namespace spvjit::detail {
 
+/// OpenCL's scalar vload_half(size_t, const half*) and vstore_half(float, size_t, half*) as the IR
+/// spells them, up to the pointer's address space and qualifiers: the builder emits them for
+/// half memory (ir/values.cpp), coarsening recognises them (jit/coarsen/).
+inline constexpr const char* vload_half_prefix = "_Z10vload_halfm";
+inline constexpr const char* vstore_half_prefix = "_Z11vstore_halffm";
+
 /// The half bits (a vector of i16) PoCL's scalar vstore_half writes for each float lane:
 /// round to nearest even, overflow to infinity, and every NaN to sign | 0x7fff (measured:
 /// PoCL's vstore_halfN keeps the payload instead, so it cannot be used).

@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 
+#include "ir/half_bits.hpp"
 #include "ir/bounds.hpp"
 #include "common/error_report.hpp"
 #include "ir/emit.hpp"
@@ -357,7 +358,7 @@ Value load_element(const Pointer& p, Value index, const ViewIndex* view, const F
     auto* v = guarded_access(s, p, i, view, 1, [&]() -> llvm::Value* {
       llvm::Value* offset = field ? s.ir.getInt64(0) : i;
       llvm::Value* base = field ? element_address(s, p, i, field) : detail::llvm_of(p);
-      auto* call = s.call_builtin(half_builtin("_Z10vload_halfm", p.space(), true),
+      auto* call = s.call_builtin(half_builtin(vload_half_prefix, p.space(), true),
                                   s.ir.getFloatTy(), {offset, base}, false);
       call->getCalledFunction()->addFnAttr(llvm::Attribute::ReadOnly);
       return call;
@@ -395,7 +396,7 @@ void store_element(const Pointer& p, Value index, Value value, const ViewIndex* 
     if (element == Scalar::F16) {
       llvm::Value* offset = field ? s.ir.getInt64(0) : i;
       llvm::Value* base = field ? element_address(s, p, i, field) : detail::llvm_of(p);
-      s.call_builtin(half_builtin("_Z11vstore_halffm", p.space(), false), s.ir.getVoidTy(),
+      s.call_builtin(half_builtin(vstore_half_prefix, p.space(), false), s.ir.getVoidTy(),
                      {detail::llvm_of(value), offset, base}, false);
       return nullptr;
     }

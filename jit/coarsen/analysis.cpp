@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "ir/half_bits.hpp"
 #include "ir/kernel_module.hpp"
 #include "jit/coarsen/masks.hpp"
 #include "jit/coarsen/math.hpp"

@@ -56,7 +56,5 @@ CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
 /// Whether `v` is a call of get_global_id(0) (an i64): the value coarsening widens to W lanes,
 /// as its analysis and the 32-bit index pass (narrow_index.hpp) both recognise it.
 bool is_global_id0(const llvm::Value* v);
-inline constexpr const char* vload_half_prefix = "_Z10vload_halfm";
-inline constexpr const char* vstore_half_prefix = "_Z11vstore_halffm";
 
 }  // namespace spvjit::detail

@@ -13,6 +13,7 @@
 
 #include <llvm/ADT/DenseSet.h>
 
+#include "ir/half_bits.hpp"
 #include "ir/kernel_module.hpp"
 #include "jit/coarsen/math.hpp"
 #include "spvjit/error.hpp"
