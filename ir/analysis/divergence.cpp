@@ -69,7 +69,6 @@ Divergence::Divergence(llvm::Function& f, DivergenceRules rules)
 void Divergence::run() {
   for (bool changed = true; changed;) {
     changed = false;
-    compute_controllers();
     for (auto* block : order_) {
       for (auto& inst : *block) {
         if (!values_.count(&inst)) {
@@ -141,12 +140,9 @@ void Divergence::compute_control_dependence() {
       }
     }
   }
-}
-
-// controllers_[B]: the divergent branches B is control dependent on, directly or through
-// branches that are themselves under divergent control.
-void Divergence::compute_controllers() {
-  controllers_.clear();
+  // Through the branches that decide a block's deciders, divergent or not: whether a branch
+  // controls a block is then a fact of the graph alone, and the rules below read the branches'
+  // divergence as it stands, so that the answer does not depend on the order blocks are visited.
   for (bool changed = true; changed;) {
     changed = false;
     // In reverse post-order a branch mostly comes before the blocks it decides: one pass settles
@@ -154,17 +150,40 @@ void Divergence::compute_controllers() {
     for (const auto* block : order_) {
       const auto found = deciders_.find(block);
       if (found == deciders_.end()) continue;
-      auto& mine = controllers_[block];
+      auto& mine = decided_by_[block];
       const std::size_t before = mine.size();
       for (const auto* x : found->second) {
-        if (terminator_reason(*x) != none) mine.insert(x);
-        const auto inherited = controllers_.find(x);
-        if (inherited != controllers_.end()) {
+        mine.insert(x);
+        const auto inherited = decided_by_.find(x);
+        if (inherited != decided_by_.end()) {
           mine.insert(inherited->second.begin(), inherited->second.end());
         }
       }
       changed = changed || mine.size() != before;
     }
+  }
+}
+
+const Divergence::BlockSet& Divergence::decided_by(const llvm::BasicBlock* block) const {
+  static const BlockSet none_;
+  const auto found = decided_by_.find(block);
+  return found == decided_by_.end() ? none_ : found->second;
+}
+
+bool Divergence::branch_varies(const llvm::BasicBlock* x) const {
+  return terminator_reason(*x) != none;
+}
+
+// controllers_[B]: the divergent branches among those that decide B, for the callers, once the
+// analysis has settled.
+void Divergence::compute_controllers() {
+  controllers_.clear();
+  for (const auto& [block, deciders] : decided_by_) {
+    BlockSet mine;
+    for (const auto* x : deciders) {
+      if (branch_varies(x)) mine.insert(x);
+    }
+    if (!mine.empty()) controllers_[block] = std::move(mine);
   }
 }
 
@@ -187,7 +206,7 @@ Divergence::Why Divergence::terminator_reason(const llvm::BasicBlock& block) con
 }
 
 Divergence::Why Divergence::control_reason(const llvm::BasicBlock* block) const {
-  for (const auto* x : controllers(block)) {
+  for (const auto* x : decided_by(block)) {
     const Why why = terminator_reason(*x);
     if (why != none) return why;
   }
@@ -296,15 +315,17 @@ Divergence::Why Divergence::value_reason(const llvm::Instruction& inst) const {
 Divergence::Why Divergence::phi_reason(const llvm::PHINode& phi) const {
   const Why why = operands_reason(phi);
   if (why != none) return why;
-  const auto& here = controllers(phi.getParent());
+  const auto& here = decided_by(phi.getParent());
   for (const auto* incoming : phi.blocks()) {
     if (!dom_.isReachableFromEntry(incoming)) continue;
     if (!here.count(incoming)) {
       const Why split = terminator_reason(*incoming);
       if (split != none) return split;
     }
-    for (const auto* x : controllers(incoming)) {
-      if (!here.count(x)) return terminator_reason(*x);
+    for (const auto* x : decided_by(incoming)) {
+      if (here.count(x)) continue;
+      const Why split = terminator_reason(*x);
+      if (split != none) return split;
     }
   }
   return none;
@@ -314,16 +335,18 @@ Divergence::Why Divergence::phi_reason(const llvm::PHINode& phi) const {
 // branch) and read where more of them are again. In SSA form only a loop with a divergent exit
 // lets that happen, and each work-item reads the value of the iteration it left in.
 Divergence::Why Divergence::met_again_reason(const llvm::Instruction& inst) const {
-  const auto& here = controllers(inst.getParent());
+  const auto& here = decided_by(inst.getParent());
   if (here.empty()) return none;
   for (const llvm::Use& use : inst.uses()) {
     const auto* user = llvm::cast<llvm::Instruction>(use.getUser());
     const auto* phi = llvm::dyn_cast<llvm::PHINode>(user);
     const llvm::BasicBlock* at = phi ? phi->getIncomingBlock(use) : user->getParent();
     if (!dom_.isReachableFromEntry(at)) continue;
-    const auto& there = controllers(at);
+    const auto& there = decided_by(at);
     for (const auto* x : here) {
-      if (!there.count(x)) return terminator_reason(*x);
+      if (there.count(x)) continue;
+      const Why why = terminator_reason(*x);
+      if (why != none) return why;
     }
   }
   return none;
@@ -337,8 +360,10 @@ Divergence::Why Divergence::divergent_exit(const llvm::Loop& loop) const {
   for (const auto* block : exiting) {
     const Why why = terminator_reason(*block);
     if (why != none) return why;
-    for (const auto* x : controllers(block)) {
-      if (loop.contains(x)) return terminator_reason(*x);
+    for (const auto* x : decided_by(block)) {
+      if (!loop.contains(x)) continue;
+      const Why inside = terminator_reason(*x);
+      if (inside != none) return inside;
     }
   }
   return none;

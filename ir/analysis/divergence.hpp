@@ -11,10 +11,9 @@
 // divergent when it is control dependent (post-dominator tree), directly or through other
 // branches, on a divergent branch. What memory gives, and whether a value must be the same
 // wherever it is read, are the caller's (DivergenceRules). Divergence only grows, so the analysis
-// repeats until nothing changes. The phi rule reads the blocks' controllers as the last round
-// left them, so a phi met before a branch it depends on turns divergent may be judged varying
-// where the settled controllers would call it uniform: imprecise on the safe side, and the
-// answer can depend on the order of the blocks.
+// repeats until nothing changes. Each rule reads which branches decide a block from the graph
+// and whether they are divergent as it stands, so every rule only grows with divergence, and the
+// answer does not depend on the order the blocks are visited in.
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
@@ -106,6 +105,8 @@ class Divergence {
   Why intern(const std::string& source) const;
   void compute_control_dependence();
   void compute_controllers();
+  const BlockSet& decided_by(const llvm::BasicBlock* block) const;
+  bool branch_varies(const llvm::BasicBlock* x) const;
   Why reason_of(const llvm::Value* v) const;
   Why operands_reason(const llvm::User& user) const;
   Why terminator_reason(const llvm::BasicBlock& block) const;
@@ -127,6 +128,8 @@ class Divergence {
   llvm::LoopInfo loops_;
   std::vector<llvm::BasicBlock*> order_;
   std::map<const llvm::BasicBlock*, BlockSet> deciders_;
+  /// Every branch that decides a block, directly or through the branches that decide those.
+  std::map<const llvm::BasicBlock*, BlockSet> decided_by_;
   std::map<const llvm::BasicBlock*, BlockSet> controllers_;
   llvm::DenseMap<const llvm::Value*, Why> values_;
   llvm::DenseMap<const llvm::AllocaInst*, Why> variables_;
