@@ -69,6 +69,7 @@ Divergence::Divergence(llvm::Function& f, DivergenceRules rules)
 void Divergence::run() {
   for (bool changed = true; changed;) {
     changed = false;
+    compute_controllers();
     for (auto* block : order_) {
       for (auto& inst : *block) {
         if (!values_.count(&inst)) {
@@ -140,9 +141,16 @@ void Divergence::compute_control_dependence() {
       }
     }
   }
-  // Through the branches that decide a block's deciders, divergent or not: whether a branch
-  // controls a block is then a fact of the graph alone, and the rules below read the branches'
-  // divergence as it stands, so that the answer does not depend on the order blocks are visited.
+}
+
+// controllers_[B]: the divergent branches B is control dependent on, directly or through
+// branches that are themselves under divergent control.
+void Divergence::compute_controllers() {
+  controllers_.clear();
+  divergent_branches_.clear();
+  for (const auto* block : order_) {
+    if (terminator_reason(*block) != none) divergent_branches_.insert(block);
+  }
   for (bool changed = true; changed;) {
     changed = false;
     // In reverse post-order a branch mostly comes before the blocks it decides: one pass settles
@@ -150,40 +158,17 @@ void Divergence::compute_control_dependence() {
     for (const auto* block : order_) {
       const auto found = deciders_.find(block);
       if (found == deciders_.end()) continue;
-      auto& mine = decided_by_[block];
+      auto& mine = controllers_[block];
       const std::size_t before = mine.size();
       for (const auto* x : found->second) {
-        mine.insert(x);
-        const auto inherited = decided_by_.find(x);
-        if (inherited != decided_by_.end()) {
+        if (divergent_branches_.contains(x)) mine.insert(x);
+        const auto inherited = controllers_.find(x);
+        if (inherited != controllers_.end()) {
           mine.insert(inherited->second.begin(), inherited->second.end());
         }
       }
       changed = changed || mine.size() != before;
     }
-  }
-}
-
-const Divergence::BlockSet& Divergence::decided_by(const llvm::BasicBlock* block) const {
-  static const BlockSet none_;
-  const auto found = decided_by_.find(block);
-  return found == decided_by_.end() ? none_ : found->second;
-}
-
-bool Divergence::branch_varies(const llvm::BasicBlock* x) const {
-  return terminator_reason(*x) != none;
-}
-
-// controllers_[B]: the divergent branches among those that decide B, for the callers, once the
-// analysis has settled.
-void Divergence::compute_controllers() {
-  controllers_.clear();
-  for (const auto& [block, deciders] : decided_by_) {
-    BlockSet mine;
-    for (const auto* x : deciders) {
-      if (branch_varies(x)) mine.insert(x);
-    }
-    if (!mine.empty()) controllers_[block] = std::move(mine);
   }
 }
 
@@ -206,7 +191,7 @@ Divergence::Why Divergence::terminator_reason(const llvm::BasicBlock& block) con
 }
 
 Divergence::Why Divergence::control_reason(const llvm::BasicBlock* block) const {
-  for (const auto* x : decided_by(block)) {
+  for (const auto* x : controllers(block)) {
     const Why why = terminator_reason(*x);
     if (why != none) return why;
   }
@@ -315,17 +300,17 @@ Divergence::Why Divergence::value_reason(const llvm::Instruction& inst) const {
 Divergence::Why Divergence::phi_reason(const llvm::PHINode& phi) const {
   const Why why = operands_reason(phi);
   if (why != none) return why;
-  const auto& here = decided_by(phi.getParent());
+  const auto& here = controllers(phi.getParent());
   for (const auto* incoming : phi.blocks()) {
     if (!dom_.isReachableFromEntry(incoming)) continue;
-    if (!here.count(incoming)) {
-      const Why split = terminator_reason(*incoming);
-      if (split != none) return split;
+    // Only the branches divergent when the controllers were computed: one that turned divergent
+    // since is missing from `here` too, and would make the phi vary wrongly (the next round,
+    // which that branch's change causes, judges it with both).
+    if (!here.count(incoming) && divergent_branches_.contains(incoming)) {
+      return terminator_reason(*incoming);
     }
-    for (const auto* x : decided_by(incoming)) {
-      if (here.count(x)) continue;
-      const Why split = terminator_reason(*x);
-      if (split != none) return split;
+    for (const auto* x : controllers(incoming)) {
+      if (!here.count(x)) return terminator_reason(*x);
     }
   }
   return none;
@@ -335,18 +320,16 @@ Divergence::Why Divergence::phi_reason(const llvm::PHINode& phi) const {
 // branch) and read where more of them are again. In SSA form only a loop with a divergent exit
 // lets that happen, and each work-item reads the value of the iteration it left in.
 Divergence::Why Divergence::met_again_reason(const llvm::Instruction& inst) const {
-  const auto& here = decided_by(inst.getParent());
+  const auto& here = controllers(inst.getParent());
   if (here.empty()) return none;
   for (const llvm::Use& use : inst.uses()) {
     const auto* user = llvm::cast<llvm::Instruction>(use.getUser());
     const auto* phi = llvm::dyn_cast<llvm::PHINode>(user);
     const llvm::BasicBlock* at = phi ? phi->getIncomingBlock(use) : user->getParent();
     if (!dom_.isReachableFromEntry(at)) continue;
-    const auto& there = decided_by(at);
+    const auto& there = controllers(at);
     for (const auto* x : here) {
-      if (there.count(x)) continue;
-      const Why why = terminator_reason(*x);
-      if (why != none) return why;
+      if (!there.count(x)) return terminator_reason(*x);
     }
   }
   return none;
@@ -360,10 +343,8 @@ Divergence::Why Divergence::divergent_exit(const llvm::Loop& loop) const {
   for (const auto* block : exiting) {
     const Why why = terminator_reason(*block);
     if (why != none) return why;
-    for (const auto* x : decided_by(block)) {
-      if (!loop.contains(x)) continue;
-      const Why inside = terminator_reason(*x);
-      if (inside != none) return inside;
+    for (const auto* x : controllers(block)) {
+      if (loop.contains(x)) return terminator_reason(*x);
     }
   }
   return none;

@@ -11,9 +11,10 @@
 // divergent when it is control dependent (post-dominator tree), directly or through other
 // branches, on a divergent branch. What memory gives, and whether a value must be the same
 // wherever it is read, are the caller's (DivergenceRules). Divergence only grows, so the analysis
-// repeats until nothing changes. Each rule reads which branches decide a block from the graph
-// and whether they are divergent as it stands, so every rule only grows with divergence, and the
-// answer does not depend on the order the blocks are visited in.
+// repeats until nothing changes. Each round reads the blocks' controllers as they stood at its
+// start, and the rules that ask whether a branch is not among a block's controllers ask it only
+// of the branches that were divergent then, so no rule fires on half-updated facts and the answer
+// does not depend on the order the blocks are visited in.
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
@@ -81,8 +82,8 @@ class Divergence {
   /// The condition of `block`'s conditional branch or switch, or null.
   static const llvm::Value* branch_condition(const llvm::BasicBlock& block);
 
-  /// The divergent branches that decide whether `block` runs, directly or through other branches
-  /// under divergent control: empty when the whole group runs it or none of the group does.
+  /// The divergent branches that decide whether `block` runs, directly or through the branches
+  /// that decide those (divergent or not): empty when the whole group runs it or none of it does.
   const BlockSet& controllers(const llvm::BasicBlock* block) const;
   bool divergent(const llvm::BasicBlock* block) const { return !controllers(block).empty(); }
   /// The branches `block` is directly control dependent on, divergent or not.
@@ -105,8 +106,6 @@ class Divergence {
   Why intern(const std::string& source) const;
   void compute_control_dependence();
   void compute_controllers();
-  const BlockSet& decided_by(const llvm::BasicBlock* block) const;
-  bool branch_varies(const llvm::BasicBlock* x) const;
   Why reason_of(const llvm::Value* v) const;
   Why operands_reason(const llvm::User& user) const;
   Why terminator_reason(const llvm::BasicBlock& block) const;
@@ -128,9 +127,9 @@ class Divergence {
   llvm::LoopInfo loops_;
   std::vector<llvm::BasicBlock*> order_;
   std::map<const llvm::BasicBlock*, BlockSet> deciders_;
-  /// Every branch that decides a block, directly or through the branches that decide those.
-  std::map<const llvm::BasicBlock*, BlockSet> decided_by_;
   std::map<const llvm::BasicBlock*, BlockSet> controllers_;
+  /// The blocks whose branch was divergent when controllers_ was computed.
+  llvm::DenseSet<const llvm::BasicBlock*> divergent_branches_;
   llvm::DenseMap<const llvm::Value*, Why> values_;
   llvm::DenseMap<const llvm::AllocaInst*, Why> variables_;
   mutable llvm::DenseMap<const llvm::Function*, Why> functions_;
