@@ -18,6 +18,13 @@ if ! "$cxx" "${flags[@]}" "${includes[@]}" "$here/designated_initializers.cpp"; 
 fi
 for file in "$here"/fail_*.cpp; do
   expect=$(sed -n 's|^// expect: ||p' "$file")
+  # Without it any refusal would pass (clang-format once folded such a line into the comment
+  # above it).
+  if [ -z "$expect" ]; then
+    echo "FAIL $(basename "$file"): no \"// expect: <text of the compiler's message>\" line"
+    status=1
+    continue
+  fi
   if out=$("$cxx" "${flags[@]}" "${includes[@]}" "$file" 2>&1); then
     echo "FAIL $(basename "$file"): compiled, but must not"
     status=1

@@ -1,5 +1,5 @@
 // Must not compile: a kernel value comes from the builder's operations, never from an LLVM value
-// the application made (spvjit's own code uses detail::make_value).
+// the application made (spvjit's own code makes its values with ir/handles.hpp).
 // expect: is private within this context
 #include <spvjit/spvjit.hpp>
 
