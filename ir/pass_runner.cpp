@@ -19,14 +19,21 @@ const std::string& dump_directory() {
   return dir;
 }
 
-// Closes a dump, warning of a failed write (a full disk): raw_fd_ostream would otherwise end the
-// host's process with report_fatal_error when it is destroyed with the error unread.
-void finish_file(llvm::raw_fd_ostream& out, const std::string& path) {
-  out.close();
-  if (out.has_error()) {
-    warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + out.error().message());
+// Writes one dump file with `write`, warning once of a file it cannot open or write (a full
+// disk): raw_fd_ostream would otherwise end the host's process with report_fatal_error when it is
+// destroyed with a write error unread.
+template <class Write>
+void write_dump(const std::string& path, Write&& write) {
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_None);
+  if (!error) {
+    write(out);
+    out.close();
+    if (!out.has_error()) return;
+    error = out.error();
     out.clear_error();
   }
+  warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + error.message());
 }
 
 }  // namespace
@@ -36,15 +43,9 @@ PassRunner::PassRunner(llvm::Module& module, std::string subject)
 
 void PassRunner::dump_spirv(const char* name, const std::vector<std::uint32_t>& words) {
   if (dump_dir_.empty()) return;
-  const std::string path = dump_path(name, ".spv");
-  std::error_code error;
-  llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_None);
-  if (error) {
-    warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + error.message());
-    return;
-  }
-  out.write(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(words[0]));
-  finish_file(out, path);
+  write_dump(dump_path(name, ".spv"), [&](llvm::raw_fd_ostream& out) {
+    out.write(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(words[0]));
+  });
 }
 
 void PassRunner::ran(const char* name, std::chrono::steady_clock::time_point started) {
@@ -85,15 +86,8 @@ std::string PassRunner::dump_path(const char* step, const char* extension) {
 }
 
 void PassRunner::dump(const char* pass) {
-  const std::string path = dump_path(pass, ".ll");
-  std::error_code error;
-  llvm::raw_fd_ostream out(path, error);
-  if (error) {
-    warn_once("dump-ir", "SPVJIT_DUMP_IR: cannot write " + path + ": " + error.message());
-    return;
-  }
-  module_.print(out, nullptr);
-  finish_file(out, path);
+  write_dump(dump_path(pass, ".ll"),
+             [&](llvm::raw_fd_ostream& out) { module_.print(out, nullptr); });
 }
 
 }  // namespace spvjit::detail

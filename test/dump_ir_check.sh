@@ -42,5 +42,20 @@ for line in "kernel 'stream_dot64' definition: pass 1 close-body" \
     status=1
   fi
 done
-[ $status -eq 0 ] && echo "dump_ir: stream_dot64's definition steps and compile passes dumped and logged"
+# A dump that cannot be written (here the first file goes to /dev/full, as to a full disk) is
+# warned of, and the host's process goes on: raw_fd_ostream ends it with report_fatal_error if
+# the write error is left unread.
+full=$(mktemp -d)
+trap 'rm -rf "$dir" "$full"' EXIT
+ln -s /dev/full "$full/stream_dot1.1.01-close-body.ll"
+if ! log=$(env -u SPVJIT_LOG SPVJIT_DUMP_IR="$full" SPVJIT_CACHE=off \
+  "$tests" --test-case="examples::stream_dot: each group*" 2>&1); then
+  echo "FAIL: a dump that cannot be written stopped the process:"
+  echo "$log" | tail -5
+  status=1
+elif ! grep -qF "SPVJIT_DUMP_IR: cannot write $full/stream_dot1.1.01-close-body.ll" <<<"$log"; then
+  echo "FAIL: no warning of the dump that could not be written"
+  status=1
+fi
+[ $status -eq 0 ] && echo "dump_ir: stream_dot64's definition steps and compile passes dumped and logged; a failed dump is warned of"
 exit $status

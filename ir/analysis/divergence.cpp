@@ -143,8 +143,8 @@ void Divergence::compute_control_dependence() {
   }
 }
 
-// controllers_[B]: the divergent branches B is control dependent on, directly or through
-// branches that are themselves under divergent control.
+// controllers_[B]: the branches divergent now that B is control dependent on, directly or
+// through the branches that decide those (divergent or not).
 void Divergence::compute_controllers() {
   controllers_.clear();
   divergent_branches_.clear();

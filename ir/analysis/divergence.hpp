@@ -88,8 +88,8 @@ class Divergence {
   bool divergent(const llvm::BasicBlock* block) const { return !controllers(block).empty(); }
   /// The branches `block` is directly control dependent on, divergent or not.
   const BlockSet& deciders(const llvm::BasicBlock* block) const;
-  /// The blocks some divergent branch decides, with their controllers, for callers that look for
-  /// what a branch decides.
+  /// Every block some branch decides, with its controllers (maybe none), for callers that look
+  /// for what a branch decides.
   const std::map<const llvm::BasicBlock*, BlockSet>& all_controllers() const {
     return controllers_;
   }

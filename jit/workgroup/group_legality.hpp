@@ -9,7 +9,6 @@
 #include "spvjit/kernel.hpp"
 
 namespace llvm {
-class CallBase;
 class Function;
 class Instruction;
 class StringRef;
