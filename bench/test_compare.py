@@ -119,6 +119,19 @@ def test_apps():
     expect("two runs header", two.splitlines()[0].startswith(
         "| benchmark | main spvjit | main OpenMP | main speed vs OpenMP | branch spvjit"), True)
     expect("no apps", compare.apps_table([{}], ["spvjit"]), None)
+    # With an OpenCL C case: its columns follow OpenMP's (4 ms: 200 μs a step, spvjit 2x it).
+    run["benchmarks"] += app_rows("apps/heat2d/1024/opencl", 4.0, 20.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(run, f)
+        cases = gbench_results.load(path)
+    three = compare.apps_table([cases], ["spvjit"])
+    expect("apps header with OpenCL C", three.splitlines()[0],
+           "| benchmark | spvjit | OpenMP | speed vs OpenMP | OpenCL C | speed vs OpenCL C |")
+    expect("apps row with OpenCL C",
+           "| apps/heat2d/1024 | 100 ± 10 μs | 50 ± 5 μs | 0.5 ± 0.071 | 200 ± 20 μs | 2 ± 0.28 |"
+           in three, True)
 
 
 def test_rivals():

@@ -12,6 +12,7 @@
 #include "common/full_stack.hpp"
 #include "ir/half_bits.hpp"
 #include "ir/block_order.hpp"
+#include "ir/fast_math.hpp"
 #include "ir/bounds.hpp"
 #include "ir/analysis/group_stack.hpp"
 #include "ir/kernel_module.hpp"
@@ -553,6 +554,11 @@ KernelDef KernelBuilder::finish() {
         }
       }
     });
+    if (s.kernel_fast_math != FastMath::none) {
+      steps.run("fast-math", [&](llvm::Module& m) {
+        detail::add_fast_math_flags(m, detail::to_llvm(s.kernel_fast_math));
+      });
+    }
     if (s.inbounds || s.bounds_sites.empty()) {
       steps.run("remove-bounds-checks", [&](llvm::Module& m) {
         detail::remove_bounds_checks(m);

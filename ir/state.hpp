@@ -14,6 +14,7 @@
 #include "common/bounds.hpp"
 #include "common/error_report.hpp"
 #include "spvjit/error.hpp"
+#include "spvjit/fast_math.hpp"
 #include "spvjit/signature.hpp"
 #include "spvjit/ndrange.hpp"
 #include "spvjit/value.hpp"
@@ -115,6 +116,10 @@ class SPVJIT_INTERNAL BuilderState {
   bool declared_elementwise = false;
   std::size_t work_per_item = 1;                ///< KernelBuilder::work_per_item
   std::optional<WorkGroup> declared_workgroup;  ///< KernelBuilder::workgroup
+  /// KernelBuilder::fastmath(flags): finish() puts these on every floating-point operation.
+  FastMath kernel_fast_math = FastMath::none;
+  /// The IRBuilder's fast-math flags before each open fastmath block, innermost last.
+  std::vector<llvm::FastMathFlags> fast_math_blocks;
   bool finished = false;
 };
 

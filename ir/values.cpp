@@ -84,7 +84,7 @@ llvm::Value* emit_mul_add(BuilderState& s, Scalar t, llvm::Value* a, llvm::Value
                           const std::string& what) {
   if (!is_float(t)) unsupported(s, what, t, "f32 or f64");
   llvm::IRBuilderBase::FastMathFlagGuard keep(s.ir);
-  llvm::FastMathFlags contract;
+  llvm::FastMathFlags contract = s.ir.getFastMathFlags();  // an open fastmath block's, if any
   contract.setAllowContract(true);
   s.ir.setFastMathFlags(contract);
   return s.ir.CreateFAdd(s.ir.CreateFMul(a, b), c);

@@ -34,6 +34,7 @@
 #include "jit/device/barrier_tails.hpp"
 #include "jit/device/pocl_fixes.hpp"
 #include "jit/device/split_vector_calls.hpp"
+#include "jit/fast_math_options.hpp"
 #include "jit/pipeline.hpp"
 #include "runtime/float_atomics.hpp"
 #include "runtime/launch_state.hpp"
@@ -118,6 +119,7 @@ class JitCore {
     t.widths = VectorWidths{w[0], w[1], w[2], w[3], w[4], w[5]};
     t.float_atomics = float_atomics;
     t.split_wide_builtins = may_have(info, PoclBug::WideBuiltins);
+    t.fast_math = fast_math_of_build_options(options.build_options);
     return t;
   }
 

@@ -12,6 +12,7 @@
 #include "common/log.hpp"
 #include "ir/analysis/group_stack.hpp"
 #include "ir/bounds.hpp"
+#include "ir/fast_math.hpp"
 #include "ir/pass_runner.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
@@ -56,6 +57,11 @@ namespace {
 void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
            const KernelModule& def, const Specialization& spec, const LoweringTarget& target,
            EntryLaunch& launch) {
+  // First: every pass after it, coarsening included, keeps the flags it puts on.
+  if (target.fast_math != FastMath::none) {
+    passes.run("fast-math-build-options",
+               [&](llvm::Module& m) { add_fast_math_flags(m, to_llvm(target.fast_math)); });
+  }
   passes.run("fuse-fmuladd",
              [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
   if (!target.bounds_checks) {

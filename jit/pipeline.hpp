@@ -32,6 +32,7 @@
 #include "jit/cache/cache_entry.hpp"
 #include "jit/coarsen/coarsen.hpp"
 #include "runtime/float_atomics.hpp"
+#include "spvjit/fast_math.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace llvm {
@@ -58,6 +59,9 @@ struct LoweringTarget {
   bool group_uniform_loops = false;
   bool split_wide_builtins =
       false;  ///< PoCL's wide-builtin bug (jit/device/split_vector_calls.hpp)
+  /// Fast-math flags for every floating-point operation, from the OpenCL fast-math build
+  /// options (jit/fast_math_options.hpp).
+  FastMath fast_math = FastMath::none;
 };
 
 /// "(workgroup (64,), ndrange dynamic)", for log lines and messages.

@@ -21,11 +21,14 @@
 //   o[i] += 1.0f;  acc %= m;  bits >>= 1;  mask ^= x[i];      // on elements and variables
 #pragma once
 
+#include <concepts>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "spvjit/control.hpp"
+#include "spvjit/fast_math.hpp"
 #include "spvjit/kernel_def.hpp"
 #include "spvjit/ndrange.hpp"
 #include "spvjit/pointer.hpp"
@@ -186,6 +189,24 @@ class KernelBuilder {
   /// workgroup(); a UserError when none was.
   std::int64_t static_group_size(unsigned dim = 0) const;
 
+  /// KernelAbstractions' `@fastmath @kernel`: every floating-point operation of the kernel and
+  /// of the device functions built with it, built before or after this call, may bend IEEE 754
+  /// as `flags` allow (default: all, LLVM's `fast`). Calls combine their flags. Without it (and
+  /// outside fastmath blocks) a kernel's arithmetic is exact as written. docs/language.md,
+  /// "Fast math", lists what each flag allows and what the device compiler does with it.
+  KernelBuilder& fastmath(FastMath flags = FastMath::all);
+  /// `@fastmath begin ... end`: only the operations `body` builds (nested blocks combine).
+  template <class F>
+  requires std::invocable<F&> KernelBuilder& fastmath(F&& body) {
+    return fastmath(FastMath::all, body);
+  }
+  template <class F>
+  requires std::invocable<F&> KernelBuilder& fastmath(FastMath flags, F&& body) {
+    FastMathBlock block(*this, flags);
+    body();
+    return *this;
+  }
+
   /// A literal of type T.
   template <KernelScalar T>
   Val<T> lit(T value) {
@@ -306,6 +327,19 @@ class KernelBuilder {
  private:
   friend struct detail::BuilderAccess;
   detail::BuilderState* state() noexcept { return state_.get(); }
+  // Opens a fastmath block for its lifetime: the flags go back as they were even when the body
+  // throws.
+  class FastMathBlock {
+   public:
+    FastMathBlock(KernelBuilder& kb, FastMath flags);
+    ~FastMathBlock();
+    FastMathBlock(const FastMathBlock&) = delete;
+    FastMathBlock& operator=(const FastMathBlock&) = delete;
+
+   private:
+    KernelBuilder& kb_;
+    std::size_t depth_;
+  };
   Pointer make_variable(Scalar type);
   Pointer pointer_param(std::string_view name, Scalar element, AddressSpace space, bool read_only,
                         const std::shared_ptr<const StructLayout>& layout);

@@ -362,9 +362,10 @@ requires MathOperands<X, Y, Z> && KernelFloat<detail::first_operand_t<X, Y, Z>>
 }
 
 /// a * b + c, which the code generator may compute with one rounding (a fused multiply-add) or
-/// two: OpenCL C's `a * b + c` under FP_CONTRACT ON. PoCL fuses it on CPUs with FMA, inline,
-/// while fma() (one rounding guaranteed) is a call into PoCL's library there, never inlined
-/// into a SPIR-V kernel (docs/performance.md, "PoCL investigations"): the form for hot loops.
+/// two: OpenCL C's `a * b + c` under FP_CONTRACT ON. PoCL fuses it on CPUs with FMA, inline. On
+/// a PoCL without patch 0013 (third_party/pocl/patches) fma() is a call into its library, never
+/// inlined into a SPIR-V kernel, and this is the form for hot loops (docs/performance.md, "PoCL
+/// investigations").
 Value mul_add(Value a, Value b, Value c);
 template <class X, class Y, class Z>
 requires MathOperands<X, Y, Z> && KernelFloat<detail::first_operand_t<X, Y, Z>>

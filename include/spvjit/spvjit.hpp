@@ -8,6 +8,7 @@
 #include "spvjit/debug.hpp"
 #include "spvjit/error.hpp"
 #include "spvjit/event.hpp"
+#include "spvjit/fast_math.hpp"
 #include "spvjit/function.hpp"
 #include "spvjit/index.hpp"
 #include "spvjit/jit.hpp"

@@ -50,6 +50,9 @@
 #     vectorizer keeps them apart from private and global memory as it did when they were
 #     globals (KA's tiled matmul's group loop stayed scalar, issue #52).  Adds
 #     "+spvjit-local-noalias" to the platform version.
+#   0013: a SPIR-V program's functions get the "no-builtins" attribute OpenCL C kernels get from
+#     -fno-builtin, so the kernel library's builtins (sqrt, fabs, fma, mad, ...) inline into them
+#     instead of staying calls.  Adds "+spvjit-builtins-inline" to the platform version.
 #   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
