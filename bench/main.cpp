@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
     spvjit::bench::register_heat();
     spvjit::bench::register_waterlily();
     spvjit::bench::register_stream();
+    spvjit::bench::register_compute();
+    spvjit::bench::register_docking();
     spvjit::bench::register_algorithms_reduce();
     spvjit::bench::register_algorithms_compact();
     spvjit::bench::register_algorithms_sort();

@@ -122,6 +122,12 @@ void register_heat();
 void register_waterlily();
 /// apps/stream: the STREAM kernels written the KA way against OpenMP (bench_stream.cpp).
 void register_stream();
+/// apps/black_scholes, apps/nbody and apps/mandelbrot: compute-heavy kernels through spvjit,
+/// OpenMP and raw OpenCL C, exact and with fast math (bench_compute.cpp).
+void register_compute();
+/// apps/docking: a molecular-docking energy kernel (private arrays, selects) through spvjit,
+/// OpenMP and raw OpenCL C, exact and with fast math (bench_docking.cpp).
+void register_docking();
 /// baseline/openblas/*: OpenBLAS's sgemm on the matmul cases' inputs (bench_blas.cpp).
 void register_blas();
 /// The cases that start a child process per iteration (time_to_load, compile/cold and

@@ -97,7 +97,8 @@ TEST_CASE("fastmath: the flags asked for, combined over calls") {
   CHECK(lines[0].find("fadd reassoc nsz float") != std::string::npos);
 }
 
-TEST_CASE("fastmath: a block flags only what it builds; blocks nest; mul_add keeps both") {
+TEST_CASE(
+    "fastmath: a block flags only what it builds, blocks nest, and mul_add keeps both flags") {
   KernelBuilder kb("blocks");
   auto out = kb.param<Global<float>>("out");
   auto x = kb.param<Const<float>>("x");
