@@ -194,6 +194,17 @@ TEST_CASE("fastmath: -cl-fast-relaxed-math and its parts in build_options apply 
   Jit relaxed(test::runtime(),
               JitOptions{.build_options = "-cl-fast-relaxed-math", .disk_cache = false});
   CHECK(fast_math_decorations(relaxed.spirv(scaled_sum(false, false))) > 0);
+  // PoCL takes the option for an IL program too, and the kernel runs.
+  Kernel k = relaxed.compile(scaled_sum(false, false));
+  const std::vector<float> x{1.0f, -2.0f, 0.5f};
+  auto X = test::runtime().upload(x);
+  auto Out = test::runtime().zeros<float>(x.size());
+  k.launch(NDRange{x.size()}, Out, X, std::int32_t{4});
+  test::runtime().synchronize();
+  const auto out = Out.to_vector();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CHECK(out[i] == doctest::Approx(x[i] * (0.0f + 1.0f + 2.0f + 3.0f) / 3.0f + x[i]));
+  }
 }
 
 TEST_CASE("fastmath: the flags' names") {
