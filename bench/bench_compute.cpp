@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "bench/compute_cases.hpp"
+#include "bench/compute_measure.hpp"
 #include "bench/opencl_compute.hpp"
 #include "bench/openmp_compute.hpp"
 #include "bench/suite.hpp"
@@ -40,35 +41,9 @@ namespace spvjit::bench {
 namespace {
 
 using compute::MathMode;
-
-enum class Way { spvjit, openmp, opencl };
-
-const char* to_string(Way way) {
-  switch (way) {
-    case Way::spvjit:
-      return "spvjit";
-    case Way::openmp:
-      return "OpenMP";
-    case Way::opencl:
-      return "OpenCL";
-  }
-  return "";
-}
-
-// One launch (or loop) untimed, then measure_steps with one per iteration; items_per_second
-// from its wall-clock us_per_step.
-template <class Step, class Finish>
-void measure(benchmark::State& state, double items, double bytes, Step step, Finish finish) {
-  step();  // the first launch (or the thread pool's start), out of the measurement
-  finish();
-  measure_steps(state, 1, bytes, step, finish);
-  const auto us = state.counters.find("us_per_step");
-  if (us != state.counters.end() && us->second.value > 0) {
-    state.counters["items_per_second"] =
-        benchmark::Counter(items / (us->second.value * 1e-6), benchmark::Counter::kDefaults,
-                           benchmark::Counter::kIs1000);
-  }
-}
+using compute::measure;
+using compute::to_string;
+using compute::Way;
 
 // The first element of `got` whose error against `want` exceeds both rel * |want| and abs, as
 // "<what>[i] = <got> (<way>), <want> expected (error e)", or "" when there is none.

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "bench/compute_cases.hpp"
+#include "bench/compute_measure.hpp"
 #include "bench/docking_cases.hpp"
 #include "bench/opencl_docking.hpp"
 #include "bench/openmp_docking.hpp"
@@ -38,35 +39,9 @@ namespace spvjit::bench {
 namespace {
 
 using compute::MathMode;
-
-enum class Way { spvjit, openmp, opencl };
-
-const char* to_string(Way way) {
-  switch (way) {
-    case Way::spvjit:
-      return "spvjit";
-    case Way::openmp:
-      return "OpenMP";
-    case Way::opencl:
-      return "OpenCL";
-  }
-  return "";
-}
-
-// One launch (or loop) untimed, then measure_steps with one per iteration; items_per_second
-// from its wall-clock us_per_step (as bench/bench_compute.cpp's cases measure).
-template <class Step, class Finish>
-void measure(benchmark::State& state, double items, double bytes, Step step, Finish finish) {
-  step();
-  finish();
-  measure_steps(state, 1, bytes, step, finish);
-  const auto us = state.counters.find("us_per_step");
-  if (us != state.counters.end() && us->second.value > 0) {
-    state.counters["items_per_second"] =
-        benchmark::Counter(items / (us->second.value * 1e-6), benchmark::Counter::kDefaults,
-                           benchmark::Counter::kIs1000);
-  }
-}
+using compute::measure;
+using compute::to_string;
+using compute::Way;
 
 // The kernel: the same operations in the same order as bench/openmp_docking.cpp's loop.
 KernelDef build_docking(MathMode mode) {
