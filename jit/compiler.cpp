@@ -110,13 +110,15 @@ class JitCore {
     t.fma_f64 = info.fma_f64;
     t.bounds_checks = bounds_checks();
     t.coarsen = coarsening();
-    t.forced_coarsen_width = options.coarsen_width;
-    t.coarsen_vectors = options.coarsen_vectors;
+    t.coarsening.forced_width = options.coarsen_width;
+    t.coarsening.vectors_per_item = options.coarsen_vectors;
     t.group_loops = group_looping();
     t.group_uniform_loops = group_uniform_loops();
     const auto& w = info.preferred_vector_width;
     // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
-    t.widths = VectorWidths{w[0], w[1], w[2], w[3], w[4], w[5]};
+    t.coarsening.widths = VectorWidths{w[0], w[1], w[2], w[3], w[4], w[5]};
+    t.coarsening.math = may_have(info, PoclBug::VectorMathDiffers) ? VectorMath::exact_only
+                                                                   : VectorMath::every_function;
     t.float_atomics = float_atomics;
     t.split_wide_builtins = may_have(info, PoclBug::WideBuiltins);
     t.fast_math = fast_math_of_build_options(options.build_options);

@@ -90,10 +90,8 @@ void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
     CoarsenResult r;
-    passes.run("coarsen", [&](llvm::Module& m) {
-      r = coarsen_elementwise(m, def, spec, target.widths, target.forced_coarsen_width,
-                              target.coarsen_vectors);
-    });
+    passes.run("coarsen",
+               [&](llvm::Module& m) { r = coarsen_elementwise(m, def, spec, target.coarsening); });
     launch.coarsen = r.width * r.vectors;
     launch.index_bits = r.index_bits;
     if (r.width > 1) {

@@ -46,11 +46,9 @@ namespace spvjit::detail {
 struct LoweringTarget {
   bool fma_f32 = false;  ///< llvm.fmuladd becomes llvm.fma on float (the device has CL_FP_FMA)
   bool fma_f64 = false;
-  bool bounds_checks = true;  ///< checks kept (the option, and a record the host can read)
-  bool coarsen = false;       ///< a CPU device and coarsening on
-  unsigned forced_coarsen_width = 0;
-  unsigned coarsen_vectors = 1;  ///< JitOptions::coarsen_vectors
-  VectorWidths widths;
+  bool bounds_checks = true;     ///< checks kept (the option, and a record the host can read)
+  bool coarsen = false;          ///< a CPU device and coarsening on
+  CoarsenTarget coarsening;      ///< widths, the options' width and vectors, vector math
   FloatAtomicAdd float_atomics;  ///< what the device adds natively
   /// A CPU device and JitOptions::group_loops: a work-group per work-item where it applies.
   bool group_loops = false;

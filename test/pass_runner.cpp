@@ -66,6 +66,7 @@ struct RunOptions {
   unsigned width = 0;
   unsigned vectors = 1;
   bool pads_safely = false;
+  bool vector_math = false;  ///< coarsening calls every math builtin's vector form (patch 0014)
 };
 RunOptions options;
 
@@ -108,6 +109,8 @@ void parse_option(const std::string& arg) {
     options.vectors = static_cast<unsigned>(number(value, key));
   } else if (key == "pads_safely") {
     options.pads_safely = number(value, key) != 0;
+  } else if (key == "vector_math") {
+    options.vector_math = number(value, key) != 0;
   } else {
     throw std::invalid_argument("unknown option " + key);
   }
@@ -284,9 +287,13 @@ const std::map<std::string, Pass>& passes() {
       {"coarsen",
        [](llvm::Module& m) {
          const unsigned w = options.width ? options.width : 8;
-         const d::VectorWidths widths{w, w, w, w, w, w};
-         const auto r = d::coarsen_elementwise(m, definition_of(m), specialization(), widths, w,
-                                               options.vectors);
+         d::CoarsenTarget target;
+         target.widths = d::VectorWidths{w, w, w, w, w, w};
+         target.forced_width = w;
+         target.vectors_per_item = options.vectors;
+         target.math =
+             options.vector_math ? d::VectorMath::every_function : d::VectorMath::exact_only;
+         const auto r = d::coarsen_elementwise(m, definition_of(m), specialization(), target);
          if (r.width == 1) llvm::outs() << "left alone: " << r.reason << "\n";
        }},
       // A work-group of 8 x 2; a kernel left alone says why on the first line.

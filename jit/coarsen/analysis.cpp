@@ -31,7 +31,8 @@ bool vectorizable_element(llvm::Type* t) {
 
 class Analysis {
  public:
-  Analysis(llvm::Function& f, llvm::Value* extent0) : f_(f), extent0_(extent0) {}
+  Analysis(llvm::Function& f, llvm::Value* extent0, VectorMath math)
+      : f_(f), extent0_(extent0), math_(math) {}
 
   CoarsenPlan run(bool exact_without_check) {
     if (!scan()) return std::move(plan_);
@@ -220,7 +221,7 @@ class Analysis {
       call_bits(call->getType());
       return mark(call, Role::Vector);
     } else if (!vector_math_name(*call, 2).empty()) {
-      if (vector_form_exact(*call)) {  // else called per lane
+      if (vector_form_same_bits(*call, math_)) {  // else called per lane
         call_bits(call->getType());
         for (const auto& a : call->args()) call_bits(a->getType());
       }
@@ -317,6 +318,7 @@ class Analysis {
 
   llvm::Function& f_;
   llvm::Value* extent0_;
+  VectorMath math_;
   CoarsenPlan plan_;
   std::vector<llvm::Instruction*> roots_;
   std::vector<llvm::Instruction*> side_effects_;
@@ -330,8 +332,8 @@ bool is_global_id0(const llvm::Value* v) {
 }
 
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
-                                bool exact_without_check) {
-  return Analysis(kernel, extent0).run(exact_without_check);
+                                bool exact_without_check, VectorMath math) {
+  return Analysis(kernel, extent0, math).run(exact_without_check);
 }
 
 }  // namespace spvjit::detail

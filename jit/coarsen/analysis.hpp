@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/work_item_builtins.hpp"
+#include "jit/coarsen/math.hpp"
 
 namespace llvm {
 class BranchInst;
@@ -51,7 +52,7 @@ struct CoarsenPlan {
 /// `get_global_id(0) < extent0`, so that indices past the end do nothing and the tail may skip
 /// them.
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
-                                bool exact_without_check);
+                                bool exact_without_check, VectorMath math);
 
 /// Whether `v` is a call of get_global_id(0) (an i64): the value coarsening widens to W lanes,
 /// as its analysis and the 32-bit index pass (narrow_index.hpp) both recognise it.

@@ -93,8 +93,11 @@ struct VectorBody {
   CoarsenPlan plan;
   LaneMasks masks;
 
+  VectorMath math;
+
   VectorBody(llvm::Function& kernel, const CoarsenPlan& kernel_plan, llvm::Value* extent0,
-             const std::string& suffix) {
+             const std::string& suffix, VectorMath vector_math)
+      : math(vector_math) {
     llvm::ValueToValueMapTy map;
     function = clone_with_index(kernel, suffix, map);
     std::vector<llvm::BranchInst*> divergent;
@@ -105,7 +108,7 @@ struct VectorBody {
     llvm::Value* extent =
         extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
     // Stores were checked to be guarded on the kernel itself.
-    plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true);
+    plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math);
     if (plan.ok() && !plan.divergent_branches.empty()) {
       plan.reason = "branches on a value that differs between lanes only after if-conversion";
     }
@@ -117,7 +120,7 @@ struct VectorBody {
   bool ok() const { return function != nullptr; }
   bool vectorize(unsigned width, FastEndArgs covered, bool index_fits,
                  std::span<const unsigned> param_extents) {
-    return vectorize_body(*function, plan, masks, width, covered, index_fits, param_extents);
+    return vectorize_body(*function, plan, masks, width, math, covered, index_fits, param_extents);
   }
 };
 
@@ -246,8 +249,7 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
 }  // namespace
 
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
-                                  const Specialization& spec, const VectorWidths& widths,
-                                  unsigned forced_width, unsigned vectors_per_item) {
+                                  const Specialization& spec, const CoarsenTarget& target) {
   llvm::Function* kernel = m.getFunction(def.name);
   if (!kernel || kernel->isDeclaration() || !kernel->getReturnType()->isVoidTy()) {
     return {1, "has no kernel body"};
@@ -277,13 +279,14 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // Undone when this returns without coarsening (WidenedIndex's destructor).
   WidenedIndex widened = widen_narrowed_global_ids(
       *kernel, spec.ndrange ? std::optional<std::uint64_t>(spec.ndrange->size[0]) : std::nullopt);
-  CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact);
+  CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact, target.math);
   if (!plan.ok()) return {1, plan.reason};
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
   if (auto why = divergent_region_problem(*kernel, plan.divergent_branches); !why.empty()) {
     return {1, why};
   }
-  unsigned width = forced_width > 1 ? forced_width : preferred_width(widths, plan.widest);
+  unsigned width =
+      target.forced_width > 1 ? target.forced_width : preferred_width(target.widths, plan.widest);
   if (width < 2) return {1, "the device prefers scalars for this element type", true};
   // Builtins taking vectors wider than the kernel library's registers (256 bits for PoCL built
   // for x86-64-v3) return garbage from SPIR-V input: PoCL's SPIR wrapper passes them through a
@@ -304,7 +307,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   const FastEndArgs covered =
       has_fast_end ? FastEndArgs{def.hidden.first_extent, def.hidden.record} : FastEndArgs{};
   // The name carries the width, for people reading the SPIR-V (`spvjit dump <kernel>`).
-  VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width));
+  VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width), target.math);
   if (!vector_body.ok()) {
     erase_unused_lane_tests(m);
     return {1, vector_body.plan.reason};
@@ -322,7 +325,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   llvm::Value* fast_end = nullptr;
   if (checks_index) {
     fast_end = kernel->getArg(def.hidden.fast_end);
-    VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width));
+    VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width), target.math);
     fast.vectorize(width, covered, /*index_fits=*/true, param_extents);
     fast_body = fast.function;
   }
@@ -330,7 +333,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   erase_unused_lane_tests(m);
   // U vectors per work-item divide a dynamic workgroup's work-items; a static workgroup's are
   // the kernel's own (and its ndrange may be exact for W alone).
-  const unsigned vectors = spec.workgroup ? 1u : std::max(vectors_per_item, 1u);
+  const unsigned vectors = spec.workgroup ? 1u : std::max(target.vectors_per_item, 1u);
   make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width,
                   vectors);
   widened.keep();

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "ir/kernel_module.hpp"
+#include "jit/coarsen/math.hpp"
 #include "spvjit/kernel.hpp"
 
 namespace llvm {
@@ -30,6 +31,15 @@ namespace spvjit::detail {
 /// The device's preferred vector widths (CL_DEVICE_PREFERRED_VECTOR_WIDTH_*), per element size.
 struct VectorWidths {
   unsigned i8 = 1, i16 = 1, i32 = 1, i64 = 1, f32 = 1, f64 = 1;
+};
+
+/// What coarsening may use of the device and the options.
+struct CoarsenTarget {
+  VectorWidths widths;            ///< the device's preferred widths
+  unsigned forced_width = 0;      ///< > 1: overrides them (JitOptions::coarsen_width)
+  unsigned vectors_per_item = 1;  ///< > 1: U vectors per work-item (JitOptions::coarsen_vectors)
+  /// Which math builtins run as vectors; the rest are called once per lane.
+  VectorMath math = VectorMath::exact_only;
 };
 
 /// What coarsening did to one kernel.
@@ -46,12 +56,11 @@ struct CoarsenResult {
   unsigned index_bits = 0;
 };
 
-/// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise.
-/// `forced_width` > 1 overrides the device's preferred width; `vectors_per_item` > 1 makes
-/// each work-item of a kernel without a static workgroup run that many consecutive vectors.
-/// Conservative: anything the analysis does not understand leaves the kernel untouched.
+/// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise, at
+/// `target`'s width; `target.vectors_per_item` > 1 makes each work-item of a kernel without a
+/// static workgroup run that many consecutive vectors. Conservative: anything the analysis does
+/// not understand leaves the kernel untouched.
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
-                                  const Specialization& spec, const VectorWidths& widths,
-                                  unsigned forced_width = 0, unsigned vectors_per_item = 1);
+                                  const Specialization& spec, const CoarsenTarget& target);
 
 }  // namespace spvjit::detail

@@ -66,15 +66,22 @@ bool vector_intrinsic(const llvm::CallInst& call) {
   return true;
 }
 
-bool vector_form_exact(const llvm::CallInst& call) {
+bool vector_form_same_bits(const llvm::CallInst& call, VectorMath math) {
   // Exactly specified by OpenCL (correctly rounded or exact), so one implementation's scalar
-  // and vector forms agree. The rest are measured otherwise on PoCL.
+  // and vector forms agree.
   static const char* const exact[] = {
       "fabs",      "floor", "ceil",   "round",  "trunc",  "rint",      "fmin",    "fmax",
       "copysign",  "fma",   "sqrt",   "fdim",   "fmod",   "remainder", "maxmag",  "minmag",
       "nextafter", "ldexp", "ilogb",  "logb",   "abs",    "min",       "max",     "clamp",
       "popcount",  "clz",   "ctz",    "mul_hi", "rotate", "add_sat",   "sub_sat", "abs_diff",
       "hadd",      "rhadd", "mad_hi", "mad_sat"};
+  // The rest of math.hpp's functions: one algorithm at every width only where the device says
+  // so (PoCL patch 0014; test/test_coarsen_math.cpp checks each at every width).
+  static const char* const consistent[] = {
+      "rsqrt",  "cbrt",   "exp",  "exp2",  "exp10", "expm1", "log",   "log2",    "log10", "log1p",
+      "sin",    "cos",    "tan",  "sinpi", "cospi", "tanpi", "asin",  "acos",    "atan",  "asinpi",
+      "acospi", "atanpi", "sinh", "cosh",  "tanh",  "asinh", "acosh", "atanh",   "erf",   "erfc",
+      "tgamma", "lgamma", "pow",  "powr",  "pown",  "rootn", "atan2", "atan2pi", "hypot"};
   llvm::StringRef name = call.getCalledFunction()->getName();
   if (!name.consume_front("_Z")) return false;
   std::size_t length = 0;
@@ -85,6 +92,11 @@ bool vector_form_exact(const llvm::CallInst& call) {
   const llvm::StringRef base = name.take_front(length);
   for (const char* e : exact) {
     if (base == e) return true;
+  }
+  if (math == VectorMath::every_function) {
+    for (const char* c : consistent) {
+      if (base == c) return true;
+    }
   }
   return false;
 }

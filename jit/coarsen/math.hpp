@@ -25,10 +25,19 @@ std::string vector_math_name(const llvm::CallInst& call, unsigned width);
 /// vector form (minnum, maxnum, fabs, ...): the builder's float min/max are llvm.minnum/maxnum.
 bool vector_intrinsic(const llvm::CallInst& call);
 
-/// Whether the builtin's vector form gives the scalar form's bits lane by lane. True for the
-/// exactly specified functions (fabs, floor, fma, fmin, integer min/max/abs/popcount, ...)
-/// and sqrt; PoCL's vector exp, exp2, log1p, sin, cos and tan differ from its scalar ones by an
-/// ulp or more (measured), so the rest are called once per lane.
-bool vector_form_exact(const llvm::CallInst& call);
+/// Which math builtins a coarsened kernel calls in their vector forms.
+enum class VectorMath {
+  /// Only the exactly specified ones (fabs, floor, fma, fmin, integer min/max/abs/popcount, ...)
+  /// and sqrt: on a PoCL without patch 0014, the vector exp, exp2, log1p, sin, cos, tan, ...
+  /// differ from the scalar ones by an ulp or more (measured), so the rest run once per lane.
+  exact_only,
+  /// Every math builtin of OpenCL.std's list: the device computes each function with one
+  /// algorithm at every vector width (PoCL with patch 0014, "+spvjit-vector-math").
+  every_function,
+};
+
+/// Whether the builtin's vector form gives the scalar form's bits lane by lane on a device that
+/// computes `math`.
+bool vector_form_same_bits(const llvm::CallInst& call, VectorMath math);
 
 }  // namespace spvjit::detail

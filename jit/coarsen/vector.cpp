@@ -32,11 +32,13 @@ struct LaneAddress {
 class Vectorizer {
  public:
   Vectorizer(llvm::Function& f, const CoarsenPlan& plan, const LaneMasks& masks, unsigned w,
-             FastEndArgs covered, bool index_fits, std::span<const unsigned> param_extents)
+             VectorMath math, FastEndArgs covered, bool index_fits,
+             std::span<const unsigned> param_extents)
       : f_(f),
         plan_(plan),
         masks_(masks),
         width_(w),
+        math_(math),
         covered_(covered),
         index_fits_(index_fits),
         param_extents_(param_extents) {
@@ -864,7 +866,7 @@ class Vectorizer {
     }
     const std::string vname = vector_math_name(*c, width_);
     internal_assert(!vname.empty()) << "no vector form for " << name.str();
-    if (!vector_form_exact(*c)) {
+    if (!vector_form_same_bits(*c, math_)) {
       // The scalar builtin once per lane: its vector form would not give the same bits.
       llvm::Value* result = llvm::PoisonValue::get(vector_type(c->getType()));
       for (unsigned lane = 0; lane < width_; ++lane) {
@@ -888,6 +890,7 @@ class Vectorizer {
   const CoarsenPlan& plan_;
   const LaneMasks& masks_;
   unsigned width_;
+  VectorMath math_;
   FastEndArgs covered_;
   bool index_fits_;
   std::span<const unsigned> param_extents_;
@@ -908,9 +911,9 @@ class Vectorizer {
 }  // namespace
 
 bool vectorize_body(llvm::Function& body, const CoarsenPlan& plan, const LaneMasks& masks,
-                    unsigned width, FastEndArgs covered, bool index_fits,
+                    unsigned width, VectorMath math, FastEndArgs covered, bool index_fits,
                     std::span<const unsigned> param_extents) {
-  Vectorizer v(body, plan, masks, width, covered, index_fits, param_extents);
+  Vectorizer v(body, plan, masks, width, math, covered, index_fits, param_extents);
   v.run();
   return v.checks_index_;
 }

@@ -27,7 +27,7 @@ struct FastEndArgs {
 /// partial mask whose check was proven away (jit/bounds/proven_bounds.hpp) still loads the
 /// whole vector when all W lanes lie inside that.
 bool vectorize_body(llvm::Function& body, const CoarsenPlan& plan, const LaneMasks& masks,
-                    unsigned width, FastEndArgs covered = {}, bool index_fits = false,
-                    std::span<const unsigned> param_extents = {});
+                    unsigned width, VectorMath math, FastEndArgs covered = {},
+                    bool index_fits = false, std::span<const unsigned> param_extents = {});
 
 }  // namespace spvjit::detail

@@ -27,6 +27,8 @@ bool may_have(const DeviceInfo& device, PoclBug bug) {
     }
     case PoclBug::WideBuiltins:
       return device.cpu && !marked(device, "+spvjit-spir-byval");
+    case PoclBug::VectorMathDiffers:
+      return !marked(device, "+spvjit-vector-math");
   }
   return true;
 }

@@ -15,6 +15,9 @@ enum class PoclBug {
   /// Patch 0005: builtins on vectors over 256 bits return garbage from SPIR-V
   /// (jit/device/split_vector_calls.hpp). Assumed of every CPU device but a PoCL with the marker.
   WideBuiltins,
+  /// Patch 0014: a math builtin's vector forms compute other bits than its scalar form (exp,
+  /// sin, ...; jit/coarsen/math.hpp). Assumed of every device but a PoCL with the marker.
+  VectorMathDiffers,
 };
 
 /// Whether kernels on `device` must be guarded against `bug`.

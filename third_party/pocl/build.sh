@@ -53,6 +53,10 @@
 #   0013: a SPIR-V program's functions get the "no-builtins" attribute OpenCL C kernels get from
 #     -fno-builtin, so the kernel library's builtins (sqrt, fabs, fma, mad, ...) inline into them
 #     instead of staying calls.  Adds "+spvjit-builtins-inline" to the platform version.
+#   0014: each math builtin computes the same bits at every vector width (scalar SLEEF functions
+#     as lane 0 of the 128-bit ones, libclc's FMA paths for every width, sin/cos/tan's large
+#     reduction per lane, one exact ldexp, sinh's NaN), so coarsened kernels call vector math.
+#     Adds "+spvjit-vector-math" to the platform version.
 #   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
