@@ -14,4 +14,10 @@ namespace spvjit::detail {
 /// those are folded into the slot first.
 void promote_variables(llvm::Function& fn);
 
+/// Private arrays every access of which is at a constant element (`t(j, 0, 1)` with j a C++
+/// number, a loop the builder unrolled) become one variable per element, then SSA values as
+/// promote_variables makes them: registers, not a stack slot per work-item. Arrays indexed by
+/// a computed value are left as they are. Returns how many arrays were promoted.
+unsigned promote_constant_indexed_arrays(llvm::Function& fn);
+
 }  // namespace spvjit::detail

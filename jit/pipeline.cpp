@@ -14,6 +14,7 @@
 #include "ir/bounds.hpp"
 #include "ir/fast_math.hpp"
 #include "ir/pass_runner.hpp"
+#include "ir/promote_variables.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
@@ -89,6 +90,16 @@ void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
   // A raw module's kernels share one program: none is rewritten for its own geometry (nor
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
+    // Before coarsening, which takes private variables but not private arrays: an array read and
+    // written only at constant elements is variables (a work-item's poses, KA's MArray).
+    passes.run("promote-private-arrays", [&](llvm::Module& m) {
+      llvm::Function* kernel = m.getFunction(def.name);
+      if (!kernel) return;
+      if (const unsigned n = promote_constant_indexed_arrays(*kernel)) {
+        SPVJIT_LOG_DEBUG(subject + ": " + std::to_string(n) +
+                         " private arrays of constant indices made variables");
+      }
+    });
     CoarsenResult r;
     passes.run("coarsen",
                [&](llvm::Module& m) { r = coarsen_elementwise(m, def, spec, target.coarsening); });
@@ -98,6 +109,12 @@ void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
       SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width * r.vectors) +
                        " indices per work-item (" + std::to_string(r.vectors) + " x " +
                        std::to_string(r.width) + " lanes)" +
+                       (r.lane_accesses ? ", " + std::to_string(r.lane_accesses) +
+                                              " loads and stores of one element per lane"
+                                        : std::string()) +
+                       (r.lane_calls
+                            ? ", " + std::to_string(r.lane_calls) + " math calls once per lane"
+                            : std::string()) +
                        (r.index_bits ? "; its 32-bit narrowing of get_global_id(0) taken for "
                                        "the id: ndrange(0) at most 2^" +
                                            std::to_string(r.index_bits)

@@ -31,6 +31,7 @@
 #include "ir/analysis/divergence.hpp"
 #include "ir/bounds.hpp"
 #include "ir/llvm_scalar.hpp"
+#include "ir/promote_variables.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
@@ -259,6 +260,8 @@ const std::map<std::string, Pass>& passes() {
       {"promote-odd-integers", [](llvm::Module& m) { d::promote_odd_integers(m, {"test"}); }},
       {"legalize-raw-module", [](llvm::Module& m) { d::legalize_raw_module(m, {"test"}); }},
       {"fuse-fmuladd", [](llvm::Module& m) { d::fuse_fmuladd(m, true, true); }},
+      {"promote-private-arrays",
+       [](llvm::Module& m) { (void)d::promote_constant_indexed_arrays(first_definition(m)); }},
       {"fuse-fmuladd-f32-only", [](llvm::Module& m) { d::fuse_fmuladd(m, true, false); }},
       {"remove-bounds-checks", d::remove_bounds_checks},
       {"hoist-loop-bounds-checks",

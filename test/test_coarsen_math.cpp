@@ -26,10 +26,10 @@ namespace {
 struct Shapes {
   MathFn first, last;
 };
-constexpr Shapes unary{MathFn::Sqrt, MathFn::Trunc};             // T -> T
-constexpr Shapes binary{MathFn::Pow, MathFn::Copysign};          // (T, T) -> T
-constexpr Shapes with_exponent{MathFn::Ldexp, MathFn::Rootn};    // (T, i32) -> T
-constexpr Shapes tests{MathFn::Isnan, MathFn::Signbit};          // T -> bool
+constexpr Shapes unary{MathFn::Sqrt, MathFn::Trunc};           // T -> T
+constexpr Shapes binary{MathFn::Pow, MathFn::Copysign};        // (T, T) -> T
+constexpr Shapes with_exponent{MathFn::Ldexp, MathFn::Rootn};  // (T, i32) -> T
+constexpr Shapes tests{MathFn::Isnan, MathFn::Signbit};        // T -> bool
 
 std::vector<MathFn> range(Shapes s) {
   std::vector<MathFn> out;
@@ -79,11 +79,26 @@ std::vector<T> inputs(std::size_t count, unsigned seed) {
   std::vector<T> v = spvjit::test::random_data<T>(count, seed);
   std::mt19937_64 gen(seed * 7 + 1);
   using L = std::numeric_limits<T>;
-  const T special[] = {T(0),        -T(0),         L::infinity(), -L::infinity(),
-                       L::quiet_NaN(), T(1),       T(-1),         T(0.5),
-                       T(-0.5),     T(2),          T(-2),         L::min(),
-                       -L::min(),   L::denorm_min(), -L::denorm_min(), L::min() / T(8),
-                       L::max(),    -L::max(),     L::epsilon(),  T(-2.4570247)};
+  const T special[] = {T(0),
+                       -T(0),
+                       L::infinity(),
+                       -L::infinity(),
+                       L::quiet_NaN(),
+                       T(1),
+                       T(-1),
+                       T(0.5),
+                       T(-0.5),
+                       T(2),
+                       T(-2),
+                       L::min(),
+                       -L::min(),
+                       L::denorm_min(),
+                       -L::denorm_min(),
+                       L::min() / T(8),
+                       L::max(),
+                       -L::max(),
+                       L::epsilon(),
+                       T(-2.4570247)};
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint64_t r = gen();
     switch (k % 8) {
@@ -136,8 +151,7 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 }
 
 bool pocl_vector_math() {
-  return test::runtime().device().platform_version.find("+spvjit-vector-math") !=
-         std::string::npos;
+  return test::runtime().device().platform_version.find("+spvjit-vector-math") != std::string::npos;
 }
 
 template <class T>
@@ -147,8 +161,7 @@ void every_function_identical(unsigned width) {
   CAPTURE(width);
   REQUIRE(is_coarsened(coarse, def));
   const std::string spirv = spirv_text(coarse, def);
-  const std::string body =
-      function_text(spirv, def.name() + ".vector.w" + std::to_string(width));
+  const std::string body = function_text(spirv, def.name() + ".vector.w" + std::to_string(width));
   REQUIRE(!body.empty());
   // Scalar OpenCL.std calls left in the vector body: the functions called once per lane.
   const std::string scalar_type = std::is_same_v<T, float> ? "%float " : "%double ";

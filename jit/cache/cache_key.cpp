@@ -52,7 +52,10 @@ std::string sha256_hex(std::string_view text) {
 // dropped; a loop with a constant trip count is versioned on its hoisted test alone.
 // 15: merged bounds-failure blocks are made in the order their reports are met (they followed
 // the report functions' addresses, so names and places changed from compile to compile).
-constexpr int codegen_version = 15;
+// 16: a coarsened kernel reads and writes one element per lane at indices that are not
+// consecutive (gathers and scatters: x[4 * i + c]), calls every math builtin's vector form on a
+// PoCL with patch 0014, and its private arrays of constant indices are variables (issue #63).
+constexpr int codegen_version = 16;
 
 }  // namespace
 

@@ -48,6 +48,7 @@ class Analysis {
       }
     }
     if (!plan_.ok()) return std::move(plan_);
+    check_uniform_operands();
     for (auto& [inst, r] : plan_.roles) {
       if (r == Role::Check || r == Role::Report)
         check_bounds_call(llvm::cast<llvm::CallInst>(inst), r);
@@ -157,15 +158,18 @@ class Analysis {
       return mark(u, Role::Vector);
     }
     if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(u)) {
-      if (gep->getNumIndices() == 1 && consecutive(gep->getOperand(1)) &&
-          uniform(gep->getPointerOperand()) && vectorizable_element(gep->getResultElementType())) {
+      if (gep->getNumIndices() == 1 && uniform(gep->getPointerOperand()) &&
+          vectorizable_element(gep->getResultElementType())) {
         widen(gep->getResultElementType());
-        return mark(u, Role::Address);
+        // Consecutive lanes: one W-element access. Any other varying index (a struct-of-arrays
+        // field 4 * i + c, a table lookup): one element per lane.
+        if (consecutive(gep->getOperand(1))) return mark(u, Role::Address);
+        if (is(gep->getOperand(1), Role::Vector)) return mark(u, Role::Gather);
       }
       fail("indexes memory by a value other than get_global_id(0)");
       return;
     }
-    if (is(v, Role::Address)) {
+    if (is(v, Role::Address) || is(v, Role::Gather)) {
       // An element address may only be loaded from or stored to.
       if (auto* load = llvm::dyn_cast<llvm::LoadInst>(u); load && !load->isVolatile()) {
         return mark(u, Role::Vector);
@@ -249,6 +253,41 @@ class Analysis {
       if (!uniform(call->getArgOperand(k + 1))) {
         fail("checks bounds against an extent that differs between work-items");
         return;
+      }
+    }
+  }
+
+  // A role that needed an operand uniform was given when that operand was not yet known to vary:
+  // the work list reaches an instruction from its first varying operand, and the other may be
+  // marked later (`x[gid]` through a pointer chosen per work-item; gid + a value loaded at gid).
+  // Once every varying value is known, each such operand is checked again.
+  void check_uniform_operands() {
+    for (auto& [inst, r] : plan_.roles) {
+      if (r == Role::Address || r == Role::Gather) {
+        if (!uniform(llvm::cast<llvm::GetElementPtrInst>(inst)->getPointerOperand())) {
+          return fail("indexes memory through a pointer that differs between work-items");
+        }
+      } else if (r == Role::Offset) {
+        auto* op = llvm::cast<llvm::BinaryOperator>(inst);
+        llvm::Value* a = op->getOperand(0);
+        llvm::Value* b = op->getOperand(1);
+        const bool offset = op->getOpcode() == llvm::Instruction::Sub
+                                ? consecutive(a) && uniform(b)
+                                : (consecutive(a) && uniform(b)) || (consecutive(b) && uniform(a));
+        if (!offset) {
+          return fail(
+              "adds a value that differs between work-items to get_global_id(0) and "
+              "indexes memory by the sum");
+        }
+      } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(inst)) {
+        const auto name = call->getCalledFunction()->getName();
+        const bool load = name.startswith(vload_half_prefix);
+        if ((load || name.startswith(vstore_half_prefix)) &&
+            !uniform(call->getArgOperand(load ? 1 : 2))) {
+          return fail(
+              "reads or writes half values through a pointer that differs between "
+              "work-items");
+        }
       }
     }
   }

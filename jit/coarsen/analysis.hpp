@@ -26,6 +26,7 @@ enum class Role {
   Offset,    ///< get_global_id(0) + uniform: consecutive across the lanes, like Index
   InBounds,  ///< get_global_id(0) < ndrange(0): true for every lane of a full vector
   Address,   ///< &p[Index or Offset] with p uniform: W consecutive elements
+  Gather,    ///< &p[i] with p uniform, i varying otherwise (4 * gid + 1): an element per lane
   Vector,    ///< any other varying value: one W-wide vector
   Store,     ///< a store (or vstore_half) to an Address
   Check,     ///< a bounds check of consecutive or uniform indices: one scalar test for W lanes

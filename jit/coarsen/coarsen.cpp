@@ -282,6 +282,20 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact, target.math);
   if (!plan.ok()) return {1, plan.reason};
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
+  // What runs lane by lane, for the log (counted here: the dispatcher replaces the kernel's body).
+  unsigned lane_accesses = 0, lane_calls = 0;
+  for (auto& [inst, role] : plan.roles) {
+    if (role == Role::Gather) {
+      for (auto* user : inst->users()) {
+        lane_accesses += llvm::isa<llvm::LoadInst>(user) || llvm::isa<llvm::StoreInst>(user);
+      }
+    }
+    auto* call = llvm::dyn_cast<llvm::CallInst>(inst);
+    if (role == Role::Vector && call && !vector_intrinsic(*call) &&
+        !vector_math_name(*call, 2).empty() && !vector_form_same_bits(*call, target.math)) {
+      ++lane_calls;
+    }
+  }
   if (auto why = divergent_region_problem(*kernel, plan.divergent_branches); !why.empty()) {
     return {1, why};
   }
@@ -337,7 +351,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width,
                   vectors);
   widened.keep();
-  return {width, {}, false, vectors, widened.bits()};
+  return {width, {}, false, vectors, widened.bits(), lane_accesses, lane_calls};
 }
 
 }  // namespace spvjit::detail

@@ -1,5 +1,7 @@
-// SIMD coarsening for CPU devices: an element-wise kernel (every global memory access indexed by
-// get_global_id(0) plus or minus a uniform value) is rewritten so that each work-item handles W
+// SIMD coarsening for CPU devices: an element-wise kernel (every global memory access an element
+// of a uniform pointer, at get_global_id(0) plus or minus a uniform value — W consecutive
+// elements — or at any other index computed from it — one element per lane, a gather or a
+// scatter) is rewritten so that each work-item handles W
 // consecutive indices with W-wide vector loads, arithmetic and stores; branches on which the W
 // lanes may disagree run under lane masks (jit/coarsen/masks.hpp). PoCL compiles each work-item's
 // code as scalar code; explicit vectors per work-item measured 2.1x faster for saxpy on this
@@ -54,6 +56,10 @@ struct CoarsenResult {
   /// 31 or 32: the kernel narrowed get_global_id(0) to a 32-bit int and was coarsened as if it
   /// had not (jit/coarsen/narrow_index.hpp): launches need ndrange(0) <= 2^index_bits. 0: none.
   unsigned index_bits = 0;
+  /// Loads and stores of one element per lane (gathers and scatters: x[4 * i + c]).
+  unsigned lane_accesses = 0;
+  /// Math builtins called once per lane (their vector forms differ on this device).
+  unsigned lane_calls = 0;
 };
 
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise, at

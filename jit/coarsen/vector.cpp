@@ -23,10 +23,12 @@ namespace spvjit::detail {
 namespace {
 
 // The scalar elements a W-element access covers: pointer[first + lane].
+// Lane l's element: pointer[first + l], or pointer[indices[l]] for a gather.
 struct LaneAddress {
   llvm::Value* pointer = nullptr;
   llvm::Value* first = nullptr;
   llvm::Type* element = nullptr;
+  llvm::Value* indices = nullptr;  ///< the W lanes' indices, for an address of Role::Gather
 };
 
 class Vectorizer {
@@ -183,6 +185,12 @@ class Vectorizer {
         addresses_[inst] =
             b.CreateBitCast(first, llvm::PointerType::get(vector_type(element), space));
         lane_addresses_[inst] = {gep->getPointerOperand(), first_of(gep->getOperand(1)), element};
+        return;
+      }
+      case Role::Gather: {
+        auto* gep = llvm::cast<llvm::GetElementPtrInst>(inst);
+        lane_addresses_[inst] = {gep->getPointerOperand(), nullptr, gep->getResultElementType(),
+                                 vector_of(b, gep->getOperand(1))};
         return;
       }
       case Role::Store: {
@@ -371,7 +379,47 @@ class Vectorizer {
   // Lane l's element: pointer + first + l, without `inbounds` (an inactive lane's address may
   // lie outside the buffer).
   llvm::Value* lane_address(llvm::IRBuilder<>& b, const LaneAddress& a, llvm::Value* lane) {
+    if (a.indices)
+      return b.CreateGEP(a.element, a.pointer, b.CreateExtractElement(a.indices, lane));
     return b.CreateGEP(a.element, a.pointer, b.CreateAdd(a.first, lane));
+  }
+
+  bool is_gather(llvm::Value* address) const {
+    auto found = lane_addresses_.find(address);
+    return found != lane_addresses_.end() && found->second.indices;
+  }
+
+  // A gather's W elements: one load per lane (lanes outside the mask, where there is one, are
+  // not read and give 0).
+  llvm::Value* gather(llvm::IRBuilder<>& b, llvm::LoadInst* load) {
+    const LaneAddress lanes = lane_addresses_.lookup(load->getPointerOperand());
+    if (masks_.count(load)) {
+      llvm::Value* v = load_lanes(load, mask_of(b, load), lanes, load->getAlign());
+      b.SetInsertPoint(load);
+      return v;
+    }
+    llvm::Value* v = llvm::PoisonValue::get(vector_type(load->getType()));
+    for (unsigned l = 0; l < width_; ++l) {
+      llvm::Value* element = b.CreateAlignedLoad(
+          lanes.element, lane_address(b, lanes, b.getInt64(l)), load->getAlign());
+      v = b.CreateInsertElement(v, element, l);
+    }
+    return v;
+  }
+
+  // A scatter: one store per (active) lane, in lane order as the work-items would.
+  void scatter(llvm::IRBuilder<>& b, llvm::StoreInst* store) {
+    const LaneAddress lanes = lane_addresses_.lookup(store->getPointerOperand());
+    llvm::Value* value = vector_of(b, store->getValueOperand());
+    if (masks_.count(store)) {
+      store_lanes(store, mask_of(b, store), value, lanes, store->getAlign());
+      b.SetInsertPoint(store);
+      return;
+    }
+    for (unsigned l = 0; l < width_; ++l) {
+      b.CreateAlignedStore(b.CreateExtractElement(value, l), lane_address(b, lanes, b.getInt64(l)),
+                           store->getAlign());
+    }
   }
 
   // The half elements at p[first ..] as i16s.
@@ -756,6 +804,10 @@ class Vectorizer {
   }
 
   void rewrite_store(llvm::IRBuilder<>& b, llvm::Instruction* inst) {
+    if (auto* store = llvm::dyn_cast<llvm::StoreInst>(inst);
+        store && is_gather(store->getPointerOperand())) {
+      return scatter(b, store);
+    }
     if (auto* store = llvm::dyn_cast<llvm::StoreInst>(inst)) {
       auto* value = vector_of(b, store->getValueOperand());
       auto* address = addresses_.lookup(store->getPointerOperand());
@@ -786,6 +838,7 @@ class Vectorizer {
 
   llvm::Value* vector_value(llvm::IRBuilder<>& b, llvm::Instruction* inst) {
     if (auto* load = llvm::dyn_cast<llvm::LoadInst>(inst)) {
+      if (is_gather(load->getPointerOperand())) return gather(b, load);
       auto* address = addresses_.lookup(load->getPointerOperand());
       if (masks_.count(inst)) {
         const LaneAddress lanes = lane_addresses_.lookup(load->getPointerOperand());

@@ -1,0 +1,125 @@
+// Coarsening kernels that read and write memory at indices other than get_global_id(0) plus a
+// uniform value: a structure's fields (x[4 * i + c], z[3 * i + c]), a table lookup (y[(7 * i) %
+// n]) — one element per lane, under lane masks too — each compared byte for byte with the scalar
+// kernel's output, and a strided index outside its buffer raising the scalar kernel's
+// BoundsError.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spvjit/spvjit.hpp"
+#include "test/coarsen_support.hpp"
+
+using namespace spvjit;
+using namespace spvjit::test;
+
+namespace {
+
+// Z (nz elements, written), X, Y (read) and n; `body` gets the builder, the three arrays, n and
+// global_index(0).
+template <class T, class Body>
+KernelDef kernel(const std::string& name, Body body) {
+  KernelBuilder kb(name + "_" + std::string(spvjit::name(scalar_of<T>)));
+  auto z = kb.param<Global<T>>("Z");
+  auto x = kb.param<Const<T>>("X");
+  auto y = kb.param<Const<T>>("Y");
+  auto n = kb.param<std::int64_t>("n");
+  auto i = kb.global_index();
+  kb.if_(kb.in_ndrange(), [&] { body(kb, z, x, y, n, i); });
+  return kb.finish();
+}
+
+// Runs `def` over n work-items with both Jits on the same inputs (X: nx, Y: ny elements) and
+// compares every byte of Z (nz elements, random before the launch: what no lane writes must
+// stay).
+template <class T>
+void compare(const KernelDef& def, std::size_t n, std::size_t nx, std::size_t ny, std::size_t nz,
+             Jit& coarse) {
+  auto& rt = test::runtime();
+  const auto x = spvjit::test::random_data<T>(nx, 1), y = spvjit::test::random_data<T>(ny, 2), z = spvjit::test::random_data<T>(nz, 3);
+  std::vector<T> outputs[2];
+  Jit* jits[2] = {&scalar_jit(), &coarse};
+  for (int k = 0; k < 2; ++k) {
+    auto X = rt.upload(x), Y = rt.upload(y), Z = rt.upload(z);
+    jits[k]->compile(def).launch(NDRange{n}, Z, X, Y, static_cast<std::int64_t>(n));
+    rt.synchronize();
+    outputs[k] = Z.to_vector();
+  }
+  CAPTURE(def.name());
+  CAPTURE(n);
+  check_same_bits(outputs[0], outputs[1]);
+}
+
+// Structure-of-arrays fields: four in, three out.
+template <class T>
+KernelDef fields_kernel() {
+  return kernel<T>("gather_fields", [](KernelBuilder&, auto z, auto x, auto y, auto, auto i) {
+    Val<T> a = x[4 * i], b = x[4 * i + 1], c = x[4 * i + 2], d = x[4 * i + 3];
+    z[3 * i] = a + Val<T>(y[i]);
+    z[3 * i + 1] = b * c;
+    z[3 * i + 2] = d - a;
+  });
+}
+
+// A table lookup and a scatter, both under a data-dependent branch.
+template <class T>
+KernelDef masked_kernel() {
+  return kernel<T>("gather_masked", [](KernelBuilder& kb, auto z, auto x, auto y, auto n, auto i) {
+    Val<T> xi = x[i];
+    kb.if_(xi > Val<T>(y[i]), [&] { z[2 * i + 1] = Val<T>(y[(7 * i) % n]) - xi; });
+  });
+}
+
+template <class T>
+void fields_and_masks() {
+  const std::string type(name(scalar_of<T>));
+  CAPTURE(type);
+  const KernelDef fields = fields_kernel<T>(), masked = masked_kernel<T>();
+  for (unsigned width : {0u, 4u, 8u}) {
+    CAPTURE(width);
+    CHECK(is_coarsened(coarse_jit(width), fields));
+    CHECK(is_coarsened(coarse_jit(width), masked));
+    for (std::size_t n : {std::size_t{1}, std::size_t{37}, std::size_t{1029}}) {
+      compare<T>(fields, n, 4 * n, n, 3 * n, coarse_jit(width));
+      compare<T>(masked, n, n, n, 2 * n, coarse_jit(width));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("coarsened gathers and scatters (fields, lookups, under masks) are bit-identical") {
+  fields_and_masks<float>();
+  fields_and_masks<double>();
+  fields_and_masks<std::int32_t>();
+  fields_and_masks<std::int8_t>();
+}
+
+TEST_CASE("a coarsened strided index outside its buffer raises the scalar kernel's BoundsError") {
+  // x[2 * i] for n work-items over n elements: work-item n / 2 is the first outside.
+  const KernelDef def =
+      kernel<float>("gather_outside", [](KernelBuilder&, auto z, auto x, auto, auto, auto i) {
+        z[i] = Val<float>(x[2 * i]);
+      });
+  REQUIRE(is_coarsened(coarse_jit(), def));
+  auto& rt = test::runtime();
+  for (std::size_t n : {std::size_t{40}, std::size_t{1029}}) {
+    CAPTURE(n);
+    std::string messages[2];
+    Jit* jits[2] = {&scalar_jit(), &coarse_jit()};
+    for (int k = 0; k < 2; ++k) {
+      auto X = rt.upload(spvjit::test::random_data<float>(n, 4)), Y = rt.upload(spvjit::test::random_data<float>(n, 5));
+      auto Z = rt.upload(spvjit::test::random_data<float>(n, 6));
+      try {
+        jits[k]->compile(def).launch(NDRange{n}, Z, X, Y, static_cast<std::int64_t>(n));
+        rt.synchronize();
+      } catch (const BoundsError& e) {
+        messages[k] = e.what();
+      }
+    }
+    CHECK(!messages[0].empty());
+    CHECK(messages[1] == messages[0]);
+  }
+}
