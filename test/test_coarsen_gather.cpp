@@ -2,7 +2,9 @@
 // uniform value: a structure's fields (x[4 * i + c], z[3 * i + c]), a table lookup (y[(7 * i) %
 // n]) — one element per lane, under lane masks too — each compared byte for byte with the scalar
 // kernel's output, and a strided index outside its buffer raising the scalar kernel's
-// BoundsError.
+// BoundsError. Each kernel also runs a loop every work-item runs alike (a sum over Y): coarsening
+// takes per-lane accesses only where such a loop pays for them; without one the kernel is left
+// as written.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -27,7 +29,24 @@ KernelDef kernel(const std::string& name, Body body) {
   auto y = kb.param<Const<T>>("Y");
   auto n = kb.param<std::int64_t>("n");
   auto i = kb.global_index();
-  kb.if_(kb.in_ndrange(), [&] { body(kb, z, x, y, n, i); });
+  kb.if_(kb.in_ndrange(), [&] {
+    auto sum = kb.var(T(0));
+    kb.for_(0, n, [&](Val<std::int64_t> k) { sum = sum.get() + Val<T>(y[k]); });
+    body(kb, z, x, y, n, i, sum.get());
+  });
+  return kb.finish();
+}
+
+// The same body without the loop.
+template <class T, class Body>
+KernelDef loopless_kernel(const std::string& name, Body body) {
+  KernelBuilder kb(name + "_" + std::string(spvjit::name(scalar_of<T>)));
+  auto z = kb.param<Global<T>>("Z");
+  auto x = kb.param<Const<T>>("X");
+  auto y = kb.param<Const<T>>("Y");
+  auto n = kb.param<std::int64_t>("n");
+  auto i = kb.global_index();
+  kb.if_(kb.in_ndrange(), [&] { body(kb, z, x, y, n, i, kb.lit(T(0))); });
   return kb.finish();
 }
 
@@ -38,7 +57,8 @@ template <class T>
 void compare(const KernelDef& def, std::size_t n, std::size_t nx, std::size_t ny, std::size_t nz,
              Jit& coarse) {
   auto& rt = test::runtime();
-  const auto x = spvjit::test::random_data<T>(nx, 1), y = spvjit::test::random_data<T>(ny, 2), z = spvjit::test::random_data<T>(nz, 3);
+  const auto x = spvjit::test::random_data<T>(nx, 1), y = spvjit::test::random_data<T>(ny, 2),
+             z = spvjit::test::random_data<T>(nz, 3);
   std::vector<T> outputs[2];
   Jit* jits[2] = {&scalar_jit(), &coarse};
   for (int k = 0; k < 2; ++k) {
@@ -55,21 +75,23 @@ void compare(const KernelDef& def, std::size_t n, std::size_t nx, std::size_t ny
 // Structure-of-arrays fields: four in, three out.
 template <class T>
 KernelDef fields_kernel() {
-  return kernel<T>("gather_fields", [](KernelBuilder&, auto z, auto x, auto y, auto, auto i) {
-    Val<T> a = x[4 * i], b = x[4 * i + 1], c = x[4 * i + 2], d = x[4 * i + 3];
-    z[3 * i] = a + Val<T>(y[i]);
-    z[3 * i + 1] = b * c;
-    z[3 * i + 2] = d - a;
-  });
+  return kernel<T>("gather_fields",
+                   [](KernelBuilder&, auto z, auto x, auto y, auto, auto i, Val<T> sum) {
+                     Val<T> a = x[4 * i], b = x[4 * i + 1], c = x[4 * i + 2], d = x[4 * i + 3];
+                     z[3 * i] = a + Val<T>(y[i]) + sum;
+                     z[3 * i + 1] = b * c;
+                     z[3 * i + 2] = d - a;
+                   });
 }
 
 // A table lookup and a scatter, both under a data-dependent branch.
 template <class T>
 KernelDef masked_kernel() {
-  return kernel<T>("gather_masked", [](KernelBuilder& kb, auto z, auto x, auto y, auto n, auto i) {
-    Val<T> xi = x[i];
-    kb.if_(xi > Val<T>(y[i]), [&] { z[2 * i + 1] = Val<T>(y[(7 * i) % n]) - xi; });
-  });
+  return kernel<T>(
+      "gather_masked", [](KernelBuilder& kb, auto z, auto x, auto y, auto n, auto i, Val<T> sum) {
+        Val<T> xi = x[i];
+        kb.if_(xi > Val<T>(y[i]), [&] { z[2 * i + 1] = Val<T>(y[(7 * i) % n]) - xi + sum; });
+      });
 }
 
 template <class T>
@@ -97,12 +119,20 @@ TEST_CASE("coarsened gathers and scatters (fields, lookups, under masks) are bit
   fields_and_masks<std::int8_t>();
 }
 
+TEST_CASE("per-lane accesses without a loop to pay for them leave the kernel as written") {
+  const KernelDef def = loopless_kernel<float>(
+      "gather_loopless", [](KernelBuilder&, auto z, auto x, auto, auto, auto i, Val<float>) {
+        z[3 * i + 1] = Val<float>(x[4 * i + 2]);
+      });
+  CHECK_FALSE(is_coarsened(coarse_jit(), def));
+  compare<float>(def, 37, 4 * 37, 37, 3 * 37, coarse_jit());
+}
+
 TEST_CASE("a coarsened strided index outside its buffer raises the scalar kernel's BoundsError") {
   // x[2 * i] for n work-items over n elements: work-item n / 2 is the first outside.
   const KernelDef def =
-      kernel<float>("gather_outside", [](KernelBuilder&, auto z, auto x, auto, auto, auto i) {
-        z[i] = Val<float>(x[2 * i]);
-      });
+      kernel<float>("gather_outside", [](KernelBuilder&, auto z, auto x, auto, auto, auto i,
+                                         Val<float> sum) { z[i] = Val<float>(x[2 * i]) + sum; });
   REQUIRE(is_coarsened(coarse_jit(), def));
   auto& rt = test::runtime();
   for (std::size_t n : {std::size_t{40}, std::size_t{1029}}) {
@@ -110,7 +140,8 @@ TEST_CASE("a coarsened strided index outside its buffer raises the scalar kernel
     std::string messages[2];
     Jit* jits[2] = {&scalar_jit(), &coarse_jit()};
     for (int k = 0; k < 2; ++k) {
-      auto X = rt.upload(spvjit::test::random_data<float>(n, 4)), Y = rt.upload(spvjit::test::random_data<float>(n, 5));
+      auto X = rt.upload(spvjit::test::random_data<float>(n, 4)),
+           Y = rt.upload(spvjit::test::random_data<float>(n, 5));
       auto Z = rt.upload(spvjit::test::random_data<float>(n, 6));
       try {
         jits[k]->compile(def).launch(NDRange{n}, Z, X, Y, static_cast<std::int64_t>(n));

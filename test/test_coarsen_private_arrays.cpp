@@ -59,7 +59,8 @@ KernelDef poses_kernel(bool fast) {
 
 }  // namespace
 
-TEST_CASE("a kernel scoring poses in private arrays over a uniform loop is coarsened, bit-identical") {
+TEST_CASE(
+    "a kernel scoring poses in private arrays over a uniform loop is coarsened, bit-identical") {
   auto& rt = test::runtime();
   const std::int64_t atoms_count = 37;
   for (bool fast : {false, true}) {
@@ -89,8 +90,8 @@ TEST_CASE("a kernel scoring poses in private arrays over a uniform loop is coars
       for (std::size_t k = 0; k < out[0].size(); ++k) {
         CAPTURE(k);
         const bool both_nan = out[0][k] != out[0][k] && out[1][k] != out[1][k];
-        CHECK((both_nan || std::fabs(out[0][k] - out[1][k]) <=
-                               1e-4f * std::max(1.0f, std::fabs(out[0][k]))));
+        CHECK((both_nan ||
+               std::fabs(out[0][k] - out[1][k]) <= 1e-4f * std::max(1.0f, std::fabs(out[0][k]))));
       }
     }
   }

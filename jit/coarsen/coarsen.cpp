@@ -5,7 +5,11 @@
 
 #include <algorithm>
 
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/MDBuilder.h>
@@ -84,6 +88,19 @@ llvm::Function* make_scalar_body(llvm::Function& kernel, const CoarsenPlan& plan
     }
   }
   return f;
+}
+
+// Whether `kernel` has a loop none of whose blocks is in `blocks`.
+bool has_loop_without(llvm::Function& kernel,
+                      const llvm::SmallPtrSetImpl<llvm::BasicBlock*>& blocks) {
+  llvm::DominatorTree dt(kernel);
+  llvm::LoopInfo loops(dt);
+  for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
+    if (llvm::none_of(loop->blocks(), [&](llvm::BasicBlock* b) { return blocks.contains(b); })) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // The vector body: a clone of the kernel, if-converted where its lanes may branch apart, then
@@ -284,10 +301,14 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
   // What runs lane by lane, for the log (counted here: the dispatcher replaces the kernel's body).
   unsigned lane_accesses = 0, lane_calls = 0;
+  llvm::SmallPtrSet<llvm::BasicBlock*, 8> lane_access_blocks;
   for (auto& [inst, role] : plan.roles) {
     if (role == Role::Gather) {
       for (auto* user : inst->users()) {
-        lane_accesses += llvm::isa<llvm::LoadInst>(user) || llvm::isa<llvm::StoreInst>(user);
+        if (llvm::isa<llvm::LoadInst>(user) || llvm::isa<llvm::StoreInst>(user)) {
+          ++lane_accesses;
+          lane_access_blocks.insert(llvm::cast<llvm::Instruction>(user)->getParent());
+        }
       }
     }
     auto* call = llvm::dyn_cast<llvm::CallInst>(inst);
@@ -298,6 +319,15 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   }
   if (auto why = divergent_region_problem(*kernel, plan.divergent_branches); !why.empty()) {
     return {1, why};
+  }
+  // One element per lane costs what the scalar kernel's access does, and PoCL's own vectorizer
+  // may do better (a structure's fields as interleaved vector accesses): worth it only where a
+  // loop free of them holds the kernel's time (n-body's, a docking score's loop over atoms).
+  // Measured: a packing kernel of strided stores and no loop ran 1.2x slower coarsened.
+  if (lane_accesses > 0 && !has_loop_without(*kernel, lane_access_blocks)) {
+    return {1,
+            "reads or writes memory one element per lane (an index other than get_global_id(0) "
+            "plus a uniform value) and has no loop free of such accesses to pay for them"};
   }
   unsigned width =
       target.forced_width > 1 ? target.forced_width : preferred_width(target.widths, plan.widest);
