@@ -101,7 +101,9 @@ unsigned promote_constant_indexed_arrays(llvm::Function& fn) {
     if (!constant_accesses(slot, zero, dl, element, accesses, geps)) continue;
     const std::uint64_t bytes = dl.getTypeAllocSize(slot->getAllocatedType());
     bool aligned = true;
-    for (auto& a : accesses) aligned = aligned && a.offset % size == 0 && a.offset + size <= bytes;
+    for (auto& a : accesses) {
+      aligned = aligned && a.offset % size == 0 && a.offset < bytes && bytes - a.offset >= size;
+    }
     if (!aligned) continue;
     // One variable per element accessed, in the entry block beside the array.
     std::map<std::uint64_t, llvm::AllocaInst*> variables;

@@ -94,7 +94,7 @@ void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
     // written only at constant elements is variables (a work-item's poses, KA's MArray).
     passes.run("promote-private-arrays", [&](llvm::Module& m) {
       llvm::Function* kernel = m.getFunction(def.name);
-      if (!kernel) return;
+      if (!kernel || kernel->isDeclaration()) return;
       if (const unsigned n = promote_constant_indexed_arrays(*kernel)) {
         SPVJIT_LOG_DEBUG(subject + ": " + std::to_string(n) +
                          " private arrays of constant indices made variables");

@@ -324,10 +324,13 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // may do better (a structure's fields as interleaved vector accesses): worth it only where a
   // loop free of them holds the kernel's time (n-body's, a docking score's loop over atoms).
   // Measured: a packing kernel of strided stores and no loop ran 1.2x slower coarsened.
+  // The kernel qualifies; coarsening it would not pay: left alone as for the device's sake, so
+  // that a kernel declared elementwise() still compiles.
   if (lane_accesses > 0 && !has_loop_without(*kernel, lane_access_blocks)) {
     return {1,
             "reads or writes memory one element per lane (an index other than get_global_id(0) "
-            "plus a uniform value) and has no loop free of such accesses to pay for them"};
+            "plus a uniform value) and has no loop free of such accesses to pay for them",
+            true};
   }
   unsigned width =
       target.forced_width > 1 ? target.forced_width : preferred_width(target.widths, plan.widest);

@@ -48,7 +48,8 @@ struct CoarsenTarget {
 struct CoarsenResult {
   unsigned width = 1;  ///< indices per work-item; 1: the kernel was left alone
   std::string reason;  ///< why it was left alone (empty when coarsened)
-  /// Left alone for the device's or the options' sake (no useful width), not the kernel's.
+  /// Left alone for the device's or the options' sake (no useful width), or because coarsening
+  /// would not pay (per-lane accesses with no loop to make up for them), not the kernel's.
   bool device_limited = false;
   /// Vectors of `width` lanes each work-item runs in turn (U): the launch divides dimension 0
   /// by width * vectors.
