@@ -22,8 +22,8 @@ namespace spvjit::detail {
 
 namespace {
 
-// The scalar elements a W-element access covers: pointer[first + lane].
-// Lane l's element: pointer[first + l], or pointer[indices[l]] for a gather.
+// The scalar elements a W-lane access covers: lane l's is pointer[first + l], or
+// pointer[indices[l]] for a gather.
 struct LaneAddress {
   llvm::Value* pointer = nullptr;
   llvm::Value* first = nullptr;
