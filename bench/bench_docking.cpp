@@ -6,6 +6,10 @@
 //     three angles in a private array, then for each ligand atom (transformed by each pose) loops
 //     over the protein atoms, per pose a sqrt and a dozen branch-free selects summed into that
 //     pose's energy in a private array.
+//   apps/docking_loops/<mode>/<way>: the same kernel as KA writes it, each loop over a work-item's
+//     poses a `kb.for_` (`@simd for j in 1:PPWI`) and the transformed ligand atom in private
+//     arrays, where `apps/docking` unrolls those loops in C++; spvjit and OpenMP only (the
+//     OpenMP loop is the same as apps/docking's, registered under both names).
 // <way>: `spvjit` (the KernelBuilder kernel below, compiled by the suite's Jit, launched through
 // spvjit and synchronized), `openmp` (bench/openmp_docking.hpp: parallel over groups of 16 poses,
 // the poses innermost) or `opencl` (the same kernel as OpenCL C with private
@@ -43,10 +47,11 @@ using compute::measure;
 using compute::to_string;
 using compute::Way;
 
-// The kernel: the same operations in the same order as bench/openmp_docking.cpp's loop.
-KernelDef build_docking(MathMode mode) {
+// The kernel: the same operations in the same order as bench/openmp_docking.cpp's loop. `loops`:
+// each loop over the poses a `kb.for_`, not a C++ loop.
+KernelDef build_docking(MathMode mode, bool loops) {
   constexpr std::int64_t ppwi = docking::ppwi;
-  KernelBuilder kb("docking");
+  KernelBuilder kb(loops ? "docking_loops" : "docking");
   if (mode == MathMode::fast) kb.fastmath();
   // Each work-item scores ppwi poses against every atom pair: spread the launch over the cores.
   kb.work_per_item(docking::ppwi * docking::ligand_atoms * docking::protein_atoms);
@@ -64,7 +69,15 @@ KernelDef build_docking(MathMode mode) {
   auto transform = private_array<float>(kb, {ppwi, 3, 4});
   auto etot = private_array<float>(kb, {ppwi});
   const Val<float> zero = kb.lit(0.0f), one = kb.lit(1.0f);
-  for (std::int64_t j = 0; j < ppwi; ++j) {
+  // Each pose j, as a C++ number or as a loop's counter.
+  auto each_pose = [&](auto&& body) {
+    if (loops) {
+      kb.for_(0, ppwi, [&](Val<std::int64_t> j) { body(j); });
+    } else {
+      for (std::int64_t j = 0; j < ppwi; ++j) body(j);
+    }
+  };
+  each_pose([&](auto j) {
     auto p = group * ppwi + j;
     const Val<float> ax = poses[p], ay = poses[nposes + p], az = poses[2 * nposes + p];
     auto sx = sin(ax), cx = cos(ax);
@@ -83,22 +96,24 @@ KernelDef build_docking(MathMode mode) {
     transform(j, 2, 2) = cx * cy;
     transform(j, 2, 3) = Val<float>(poses[5 * nposes + p]);
     etot(j) = 0.0f;
-  }
+  });
+  // The ligand atom as each pose places it.
+  auto lx = private_array<float>(kb, {ppwi}), ly = private_array<float>(kb, {ppwi}),
+       lz = private_array<float>(kb, {ppwi});
   kb.for_(0, nl, [&](Val<std::int64_t> l) {
     const Val<float> x = ligand_xyz[3 * l], y = ligand_xyz[3 * l + 1], z = ligand_xyz[3 * l + 2];
     const auto lt = cast<std::int64_t>(Val<std::int32_t>(ligand_type[l]));
     const Val<float> l_radius = forcefield[3 * lt], l_hphb = forcefield[3 * lt + 1],
                      l_elsc = forcefield[3 * lt + 2];
-    std::vector<Val<float>> lx, ly, lz;
-    for (std::int64_t j = 0; j < ppwi; ++j) {
+    each_pose([&](auto j) {
       auto row = [&](std::int64_t r) {
         return transform(j, r, 0) * x + transform(j, r, 1) * y + transform(j, r, 2) * z +
                transform(j, r, 3);
       };
-      lx.push_back(row(0));
-      ly.push_back(row(1));
-      lz.push_back(row(2));
-    }
+      lx(j) = row(0);
+      ly(j) = row(1);
+      lz(j) = row(2);
+    });
     kb.for_(0, np, [&](Val<std::int64_t> a) {
       const Val<float> px = protein_xyz[3 * a], py = protein_xyz[3 * a + 1],
                        pz = protein_xyz[3 * a + 2];
@@ -115,8 +130,8 @@ KernelDef build_docking(MathMode mode) {
       auto charge = docking::elec_scale * p_elsc * l_elsc;
       auto desolv_strength =
           select(like, zero, docking::desolvation * (fabs(p_elsc) + fabs(l_elsc)));
-      for (std::int64_t j = 0; j < ppwi; ++j) {
-        auto dx = lx[j] - px, dy = ly[j] - py, dz = lz[j] - pz;
+      each_pose([&](auto j) {
+        auto dx = Val<float>(lx(j)) - px, dy = Val<float>(ly(j)) - py, dz = Val<float>(lz(j)) - pz;
         auto d = sqrt(dx * dx + dy * dy + dz * dz);
         auto b = d - r_sum;
         auto inside = b < 0.0f;
@@ -128,16 +143,19 @@ KernelDef build_docking(MathMode mode) {
         auto elec = select(in_elec, charge * efall, zero);
         auto desolv = select(in_elec, desolv_strength * efall, zero);
         etot(j) += steric + hphb + elec + desolv;
-      }
+      });
     });
   });
-  for (std::int64_t j = 0; j < ppwi; ++j) energies[group * ppwi + j] = 0.5f * etot(j);
+  each_pose([&](auto j) { energies[group * ppwi + j] = 0.5f * etot(j); });
   return kb.finish();
 }
 
-const KernelDef& docking_kernel(MathMode mode) {
-  static const KernelDef exact = build_docking(MathMode::exact);
-  static const KernelDef fast = build_docking(MathMode::fast);
+const KernelDef& docking_kernel(MathMode mode, bool loops) {
+  static const KernelDef exact = build_docking(MathMode::exact, false);
+  static const KernelDef fast = build_docking(MathMode::fast, false);
+  static const KernelDef exact_loops = build_docking(MathMode::exact, true);
+  static const KernelDef fast_loops = build_docking(MathMode::fast, true);
+  if (loops) return mode == MathMode::exact ? exact_loops : fast_loops;
   return mode == MathMode::exact ? exact : fast;
 }
 
@@ -249,7 +267,7 @@ std::string docking_difference(Way way, MathMode mode, const std::vector<float>&
   return first;
 }
 
-void docking_case(benchmark::State& state, MathMode mode, Way way) {
+void docking_case(benchmark::State& state, MathMode mode, Way way, bool loops) {
   const auto& in = docking_inputs();
   const std::size_t n = docking::poses;
   const double items = static_cast<double>(n) * docking::ligand_atoms * docking::protein_atoms;
@@ -260,7 +278,7 @@ void docking_case(benchmark::State& state, MathMode mode, Way way) {
     case Way::spvjit: {
       Context* ctx = context(state);
       if (!ctx) return;
-      Kernel kernel = ctx->jit.compile(docking_kernel(mode));
+      Kernel kernel = ctx->jit.compile(docking_kernel(mode, loops));
       Buffer<float> e = ctx->runtime.zeros<float>(n);
       Buffer<float> pxyz = ctx->runtime.upload(in.protein_xyz),
                     lxyz = ctx->runtime.upload(in.ligand_xyz),
@@ -312,7 +330,15 @@ void register_docking() {
          {std::pair{Way::spvjit, "spvjit"}, std::pair{Way::openmp, "openmp"},
           std::pair{Way::opencl, "opencl"}}) {
       add_case(std::string("apps/docking/") + compute::to_string(mode) + "/" + name,
-               [mode, way = way](benchmark::State& s) { docking_case(s, mode, way); })
+               [mode, way = way](benchmark::State& s) { docking_case(s, mode, way, false); })
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  for (MathMode mode : {MathMode::exact, MathMode::fast}) {
+    for (const auto& [way, name] :
+         {std::pair{Way::spvjit, "spvjit"}, std::pair{Way::openmp, "openmp"}}) {
+      add_case(std::string("apps/docking_loops/") + compute::to_string(mode) + "/" + name,
+               [mode, way = way](benchmark::State& s) { docking_case(s, mode, way, true); })
           ->Unit(benchmark::kMillisecond);
     }
   }

@@ -15,6 +15,7 @@
 #include "ir/fast_math.hpp"
 #include "ir/pass_runner.hpp"
 #include "ir/promote_variables.hpp"
+#include "ir/unroll_array_loops.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
@@ -90,6 +91,16 @@ void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
   // A raw module's kernels share one program: none is rewritten for its own geometry (nor
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
+    // Before promoting them: a loop of a few trips over a work-item's private arrays (KA's
+    // `@simd for i in 1:PPWI`) leaves each access at a constant element once unrolled.
+    passes.run("unroll-private-array-loops", [&](llvm::Module& m) {
+      llvm::Function* kernel = m.getFunction(def.name);
+      if (!kernel || kernel->isDeclaration()) return;
+      if (const unsigned n = unroll_private_array_loops(*kernel)) {
+        SPVJIT_LOG_DEBUG(subject + ": " + std::to_string(n) +
+                         " loops over private arrays unrolled");
+      }
+    });
     // Before coarsening, which takes private variables but not private arrays: an array read and
     // written only at constant elements is variables (a work-item's poses, KA's MArray).
     passes.run("promote-private-arrays", [&](llvm::Module& m) {

@@ -26,7 +26,7 @@ expect_file() {  # <step> <extension>
 for step in close-body enter-body hidden-arguments declarations order-blocks; do
   expect_file "$step" ll
 done
-for step in specialize fuse-fmuladd promote-private-arrays merge-bounds-checks lower-bounds-checks group-loops \
+for step in specialize fuse-fmuladd unroll-private-array-loops promote-private-arrays merge-bounds-checks lower-bounds-checks group-loops \
   lower-float-atomics; do
   expect_file "$step" ll
 done
@@ -35,8 +35,8 @@ for line in "kernel 'stream_dot64' definition: pass 1 close-body" \
   "kernel 'stream_dot64' definition: pass 7 verify" \
   "kernel 'stream_dot64' definition: pass 8 check-barriers-uniform" \
   "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 1 specialize" \
-  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 12 translate" \
-  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 13 offset-safety"; do
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 13 translate" \
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 14 offset-safety"; do
   if ! grep -qF -- "$line" <<<"$log"; then
     echo "FAIL: no log line with \"$line\""
     status=1

@@ -32,6 +32,7 @@
 #include "ir/bounds.hpp"
 #include "ir/llvm_scalar.hpp"
 #include "ir/promote_variables.hpp"
+#include "ir/unroll_array_loops.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
@@ -262,6 +263,8 @@ const std::map<std::string, Pass>& passes() {
       {"fuse-fmuladd", [](llvm::Module& m) { d::fuse_fmuladd(m, true, true); }},
       {"promote-private-arrays",
        [](llvm::Module& m) { (void)d::promote_constant_indexed_arrays(first_definition(m)); }},
+      {"unroll-private-array-loops",
+       [](llvm::Module& m) { (void)d::unroll_private_array_loops(first_definition(m)); }},
       {"fuse-fmuladd-f32-only", [](llvm::Module& m) { d::fuse_fmuladd(m, true, false); }},
       {"remove-bounds-checks", d::remove_bounds_checks},
       {"hoist-loop-bounds-checks",

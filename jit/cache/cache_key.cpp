@@ -55,7 +55,9 @@ std::string sha256_hex(std::string_view text) {
 // 16: a coarsened kernel reads and writes one element per lane at indices that are not
 // consecutive (gathers and scatters: x[4 * i + c]), calls every math builtin's vector form on a
 // PoCL with patch 0014, and its private arrays of constant indices are variables (issue #63).
-constexpr int codegen_version = 16;
+// 17: loops of at most 16 trips whose counters index a private array are unrolled before it is
+// made variables (issue #63).
+constexpr int codegen_version = 17;
 
 }  // namespace
 
