@@ -56,8 +56,9 @@ std::string sha256_hex(std::string_view text) {
 // consecutive (gathers and scatters: x[4 * i + c]), calls every math builtin's vector form on a
 // PoCL with patch 0014, and its private arrays of constant indices are variables (issue #63).
 // 17: loops of at most 16 trips whose counters index a private array are unrolled before it is
-// made variables (issue #63).
-constexpr int codegen_version = 17;
+// made variables (issue #63). 18: loops whose exit test differs between lanes are coarsened under
+// lane masks (issue #63).
+constexpr int codegen_version = 18;
 
 }  // namespace
 

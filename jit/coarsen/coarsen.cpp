@@ -103,6 +103,10 @@ bool has_loop_without(llvm::Function& kernel,
   return false;
 }
 
+// Each round of if-conversion after the first is for branches the one before made varying (a
+// masked loop's exit values); more rounds than this would be for branches on those, and so on.
+constexpr unsigned max_if_conversion_rounds = 4;
+
 // The vector body: a clone of the kernel, if-converted where its lanes may branch apart, then
 // analysed again (if-conversion makes new varying values: masks, blends) and vectorized.
 struct VectorBody {
@@ -126,8 +130,20 @@ struct VectorBody {
         extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
     // Stores were checked to be guarded on the kernel itself.
     plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math);
-    if (plan.ok() && !plan.divergent_branches.empty()) {
-      plan.reason = "branches on a value that differs between lanes only after if-conversion";
+    // A loop run under masks leaves each lane with its own values (a counter the same for every
+    // lane inside the loop, each lane's count after it): branches on those differ between lanes
+    // only now, and are if-converted in turn.
+    for (unsigned round = 0; plan.ok() && !plan.divergent_branches.empty(); ++round) {
+      std::string why = divergent_region_problem(*function, plan.divergent_branches);
+      if (why.empty() && round == max_if_conversion_rounds) {
+        why = "branches on a value that differs between lanes only after if-conversion";
+      }
+      if (!why.empty()) {
+        plan.reason = why;
+        break;
+      }
+      masks.merge(if_convert(*function, plan.divergent_branches));
+      plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math);
     }
     if (!plan.ok()) {  // plan.reason says why
       function->eraseFromParent();

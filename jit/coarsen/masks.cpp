@@ -19,8 +19,65 @@
 
 #include "ir/block_order.hpp"
 #include "ir/kernel_module.hpp"
+#include "jit/coarsen/masked_loops.hpp"
 
 namespace spvjit::detail {
+
+namespace {
+
+// What an inactive lane must not do.
+bool needs_mask(llvm::Instruction& i) {
+  if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i)) return true;
+  auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+  if (!call) return false;
+  auto* callee = call->getCalledFunction();
+  if (!callee) return true;
+  const auto name = callee->getName();
+  return name.startswith(marker_check) || name.startswith(marker_report) ||
+         !callee->doesNotAccessMemory();
+}
+
+bool may_trap_on_divisor(llvm::Instruction& i) {
+  switch (i.getOpcode()) {
+    case llvm::Instruction::UDiv:
+    case llvm::Instruction::URem:
+    case llvm::Instruction::SDiv:
+    case llvm::Instruction::SRem:
+      break;
+    default:
+      return false;
+  }
+  auto* c = llvm::dyn_cast<llvm::ConstantInt>(i.getOperand(1));
+  if (!c) return true;
+  const bool is_signed =
+      i.getOpcode() == llvm::Instruction::SDiv || i.getOpcode() == llvm::Instruction::SRem;
+  return c->isZero() || (is_signed && c->isMinusOne());  // INT_MIN / -1 traps too
+}
+
+// The bounds check whose passing edge is the only way into `b` (ir/bounds.hpp's pattern).
+llvm::CallInst* guarding_check(llvm::BasicBlock& b) {
+  auto* from = b.getSinglePredecessor();
+  auto* br = from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
+  if (!br || !br->isConditional() || br->getSuccessor(0) != &b) return nullptr;
+  auto* call = llvm::dyn_cast<llvm::CallInst>(br->getCondition());
+  auto* callee = call ? call->getCalledFunction() : nullptr;
+  return callee && callee->getName().startswith(marker_check) ? call : nullptr;
+}
+
+}  // namespace
+
+void mask_block(llvm::BasicBlock& b, llvm::Value* mask, LaneMasks& masks) {
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(mask); c && c->isOne()) return;
+  llvm::CallInst* check = guarding_check(b);
+  for (auto& i : b) {
+    if (needs_mask(i)) masks[&i] = {mask, check};
+    if (may_trap_on_divisor(i)) {
+      llvm::IRBuilder<> at(&i);
+      auto* one = llvm::ConstantInt::get(i.getType(), 1);
+      i.setOperand(1, at.CreateSelect(mask, i.getOperand(1), one, "safe.divisor"));
+    }
+  }
+}
 
 namespace {
 
@@ -151,35 +208,6 @@ class RegionFinder {
   llvm::DenseMap<llvm::BasicBlock*, unsigned> position_;
 };
 
-// What an inactive lane must not do.
-bool needs_mask(llvm::Instruction& i) {
-  if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i)) return true;
-  auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
-  if (!call) return false;
-  auto* callee = call->getCalledFunction();
-  if (!callee) return true;
-  const auto name = callee->getName();
-  return name.startswith(marker_check) || name.startswith(marker_report) ||
-         !callee->doesNotAccessMemory();
-}
-
-bool may_trap_on_divisor(llvm::Instruction& i) {
-  switch (i.getOpcode()) {
-    case llvm::Instruction::UDiv:
-    case llvm::Instruction::URem:
-    case llvm::Instruction::SDiv:
-    case llvm::Instruction::SRem:
-      break;
-    default:
-      return false;
-  }
-  auto* c = llvm::dyn_cast<llvm::ConstantInt>(i.getOperand(1));
-  if (!c) return true;
-  const bool is_signed =
-      i.getOpcode() == llvm::Instruction::SDiv || i.getOpcode() == llvm::Instruction::SRem;
-  return c->isZero() || (is_signed && c->isMinusOne());  // INT_MIN / -1 traps too
-}
-
 class IfConverter {
  public:
   IfConverter(RegionFinder& finder, LaneMasks& masks) : finder_(finder), masks_(masks) {}
@@ -282,29 +310,7 @@ class IfConverter {
     return false;
   }
 
-  // Records what must act only for the mask's lanes; makes divisions safe for the others.
-  void protect(llvm::BasicBlock& b, llvm::Value* mask) {
-    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(mask); c && c->isOne()) return;
-    llvm::CallInst* check = guarding_check(b);
-    for (auto& i : b) {
-      if (needs_mask(i)) masks_[&i] = {mask, check};
-      if (may_trap_on_divisor(i)) {
-        llvm::IRBuilder<> at(&i);
-        auto* one = llvm::ConstantInt::get(i.getType(), 1);
-        i.setOperand(1, at.CreateSelect(mask, i.getOperand(1), one, "safe.divisor"));
-      }
-    }
-  }
-
-  // The bounds check whose passing edge is the only way into `b` (ir/bounds.hpp's pattern).
-  static llvm::CallInst* guarding_check(llvm::BasicBlock& b) {
-    auto* from = b.getSinglePredecessor();
-    auto* br = from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
-    if (!br || !br->isConditional() || br->getSuccessor(0) != &b) return nullptr;
-    auto* call = llvm::dyn_cast<llvm::CallInst>(br->getCondition());
-    auto* callee = call ? call->getCalledFunction() : nullptr;
-    return callee && callee->getName().startswith(marker_check) ? call : nullptr;
-  }
+  void protect(llvm::BasicBlock& b, llvm::Value* mask) { mask_block(b, mask, masks_); }
 
   static void relink(llvm::BasicBlock* from, llvm::BasicBlock* to) {
     auto* old = from->getTerminator();
@@ -432,21 +438,25 @@ void unify_returns(llvm::Function& f) {
 
 std::string divergent_region_problem(llvm::Function& f,
                                      const std::vector<llvm::BranchInst*>& divergent) {
-  if (divergent.empty()) return {};
-  std::string why;
-  RegionFinder(f).find(divergent, why);
+  std::vector<llvm::BranchInst*> branches = divergent, loop_exits;
+  std::string why = take_masked_loop_exits(f, branches, loop_exits);
+  if (!why.empty() || branches.empty()) return why;
+  RegionFinder(f).find(branches, why);
   return why;
 }
 
 LaneMasks if_convert(llvm::Function& f, const std::vector<llvm::BranchInst*>& divergent) {
   LaneMasks masks;
   if (divergent.empty()) return masks;
-  std::string why;
+  // Loops left on a varying condition run under masks (jit/coarsen/masked_loops.hpp); the
+  // regions below the other branches hold no loop, so neither rewrite touches the other's.
+  std::vector<llvm::BranchInst*> branches = divergent, loop_exits;
+  std::string why = take_masked_loop_exits(f, branches, loop_exits);
   std::vector<llvm::BranchInst*> left;
   {
     RegionFinder finder(f);
-    const auto regions = finder.find(divergent, why);
-    const llvm::DenseSet<llvm::BranchInst*> all(divergent.begin(), divergent.end());
+    const auto regions = finder.find(branches, why);
+    const llvm::DenseSet<llvm::BranchInst*> all(branches.begin(), branches.end());
     auto& m = *f.getParent();
     llvm::Function* every = lane_test(m, every_lane_marker);
     llvm::Function* none = lane_test(m, no_lane_marker);
@@ -463,6 +473,7 @@ LaneMasks if_convert(llvm::Function& f, const std::vector<llvm::BranchInst*>& di
   const auto regions = finder.find(left, why);
   IfConverter converter(finder, masks);
   for (const auto& r : regions) converter.convert(r);
+  mask_loops(f, loop_exits, masks);
   order_blocks(f);  // the chains' blocks where SPIR-V wants them: after their dominators
   return masks;
 }

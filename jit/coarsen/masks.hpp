@@ -9,8 +9,9 @@
 // integer division's divisor becomes 1 in inactive lanes (a trap otherwise).
 //
 // Supported: acyclic regions entered only through their branch (what structured code makes:
-// if_, if_else, early return_(), bounds checks). A loop inside such a region, or a varying
-// branch inside a loop, is left to the scalar kernel.
+// if_, if_else, early return_(), bounds checks), and loops left on a varying condition
+// (jit/coarsen/masked_loops.hpp). A loop inside such a region, or another varying branch inside
+// a loop, is left to the scalar kernel.
 #pragma once
 
 #include <string>
@@ -18,6 +19,7 @@
 #include <vector>
 
 namespace llvm {
+class BasicBlock;
 class BranchInst;
 class CallInst;
 class Function;
@@ -45,6 +47,11 @@ struct LaneMask {
 
 /// Loads, stores, vload_half/vstore_half, bounds checks and reports under a mask.
 using LaneMasks = std::unordered_map<llvm::Instruction*, LaneMask>;
+
+/// Records in `masks` what in `b` must act only for the lanes of `mask` (loads, stores, bounds
+/// checks and reports, calls that touch memory), and makes its integer divisions safe for the
+/// other lanes (divisor 1). Nothing for a constant true mask.
+void mask_block(llvm::BasicBlock& b, llvm::Value* mask, LaneMasks& masks);
 
 /// The markers a versioned region tests its branch's condition with: true when every lane of
 /// the i1 argument is true (false), answered by the vectorizer (jit/coarsen/vector.cpp).

@@ -1,0 +1,48 @@
+// Loops under lane masks, for coarsening: a loop whose exit test differs between the W lanes of a
+// coarsened work-item (Mandelbrot's escape test, a `while_` halving each lane's own value) runs
+// until no lane stays in it, each lane's side effects masked to the iterations it would have run
+// alone. In the scalar IR, before vectorizing (jit/coarsen/masks.hpp does the same for branches):
+//
+//   header:  active = phi [true, preheader], [stay, latch]       the lanes still iterating
+//            last.v = phi [poison, preheader], [v.exit, latch]   per value used after the loop
+//            ...                                                 (blocks before the exit test:
+//                                                                 masked by `active`)
+//   exiting: stay    = active ? <the lane's test to go on> : false
+//            leaving = active ? !<that test> : false
+//            v.exit  = leaving ? v : last.v                      the value the lane left with
+//            br no_lane(stay), exit, body                        uniform: all lanes together
+//   body ... latch                                               masked by `stay`
+//
+// Lanes that left keep computing on values nobody reads (their stores and loads masked off,
+// their divisors 1); `select` rather than `and` keeps a finished lane's poison (an overflowed
+// counter) out of the exit test. Uses after the loop read v.exit.
+//
+// Supported: innermost loops with one preheader, one latch and one exiting block that dominates
+// the latch, no other branch on a varying condition inside (the loops `for_` and `while_` make,
+// with bounds checks). Anything else is left to the scalar kernel, as before.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "jit/coarsen/masks.hpp"
+
+namespace llvm {
+class BranchInst;
+class Function;
+}  // namespace llvm
+
+namespace spvjit::detail {
+
+/// Moves from `divergent` to `loop_exits` the branches that leave a loop on a varying condition
+/// and can run under lane masks; the others stay (for if-conversion, which refuses those inside
+/// loops). Returns why such a loop cannot be masked, or empty.
+std::string take_masked_loop_exits(llvm::Function& f, std::vector<llvm::BranchInst*>& divergent,
+                                   std::vector<llvm::BranchInst*>& loop_exits);
+
+/// Rewrites the loops `loop_exits` leave (take_masked_loop_exits accepted them) to run under
+/// lane masks, recording what is masked in `masks`.
+void mask_loops(llvm::Function& f, const std::vector<llvm::BranchInst*>& loop_exits,
+                LaneMasks& masks);
+
+}  // namespace spvjit::detail
