@@ -257,6 +257,23 @@ Pointer private_struct(BuilderState* state, const StructLayout& layout) {
                               &layout);
 }
 
+Pointer private_struct_array(BuilderState* state, const StructLayout& layout, std::uint64_t count) {
+  user_assert(state, {"private_array"}) << "no builder";
+  auto& s = *state;
+  s.check_open("private_array");
+  const StructTypeInfo& info = s.struct_type(layout);
+  auto* type = llvm::ArrayType::get(info.type, count);
+  auto* slot = s.entry_alloca(type, "private." + layout.name());
+  slot->setAlignment(llvm::Align(std::max<std::uint64_t>(
+      layout.align(), s.module->getDataLayout().getABITypeAlign(info.type).value())));
+  llvm::IRBuilder<> entry(s.alloca_block);
+  auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");
+  // Checked like a private array of scalars: each element index against the count.
+  const int array = s.add_array("private array of " + layout.name(), "private");
+  return detail::make_pointer(&s, first, Scalar::U8, AddressSpace::Private, false,
+                              s.ir.getInt64(count), array, &layout);
+}
+
 Pointer private_slot(BuilderState* state, Scalar type) {
   user_assert(state, {"variable"}) << "no builder";
   state->check_open("variable");

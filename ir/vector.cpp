@@ -28,6 +28,18 @@ void throw_vector_mismatch(Scalar expected, unsigned lanes, const VecValue& give
                       << shape_name(given.element(), given.lanes());
   std::abort();  // not reached: the report throws at the end of its statement
 }
+
+void throw_vec_array_rank(unsigned rank, std::size_t given) {
+  if (given == 0) {
+    user_error({"private_array<Vec<T, N>>"})
+        << rank << " extents given; an array of Vec has 1 or 2 (its lanes are a third dimension "
+        << "of the scalars it is made of)";
+  }
+  user_error({"private_array<Vec<T, N>>"})
+      << "an array of Vec with " << rank << " dimension" << (rank == 1 ? "" : "s")
+      << " indexed with " << given << " indices; give " << rank;
+  std::abort();  // not reached: the report throws at the end of its statement
+}
 }  // namespace detail
 
 namespace {

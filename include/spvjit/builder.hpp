@@ -274,6 +274,14 @@ class KernelBuilder {
     return counted_loop<detail::loop_counter_t<First, Step, Last>>(r.first, r.last, r.step, true,
                                                                    body);
   }
+  /// KA's `for x in A`: body(A[k]) for each element k of `array` in order, k from 0 to
+  /// length(array) - 1 (the elements the launch passed for a pointer parameter, the product of
+  /// the extents for an array). An array of structs hands each element as a StructRef:
+  /// `kb.for_each(ligand, [&](auto atom) { auto [x, y, z, type] = members(atom); ... })`.
+  template <class A, class F>
+  KernelBuilder& for_each(const A& array, F&& body) {
+    return for_(0, length(array), [&](Val<std::int64_t> k) { body(array[k]); });
+  }
   /// while (cond()) body()
   template <class C, class F>
   KernelBuilder& while_(C&& cond, F&& body) {

@@ -218,6 +218,12 @@ SPVJIT_MATH_UNARY(clz, Clz, KernelInteger)
 SPVJIT_MATH_UNARY(ctz, Ctz, KernelInteger)
 #undef SPVJIT_MATH_UNARY
 
+/// |x| of a float: fabs(x), as Julia's `abs` of a float is (|-0.0| = 0.0, NaN stays NaN).
+template <class X>
+requires KernelFloat<detail::operand_t<X>> Val<detail::operand_t<X>> abs(const X& x) {
+  return fabs(x);
+}
+
 #define SPVJIT_MATH_TEST(fn, op)                                        \
   template <class X>                                                    \
   requires KernelFloat<detail::operand_t<X>> Val<bool> fn(const X& x) { \

@@ -25,6 +25,7 @@
 
 #include "spvjit/builder.hpp"
 #include "spvjit/index.hpp"
+#include "spvjit/structs.hpp"
 #include "spvjit/export.hpp"
 
 SPVJIT_API_BEGIN
@@ -113,13 +114,18 @@ class Array {
   /// Each index is checked against its extent, then the offset against the memory, unless the
   /// array was made with inbounds().
   template <class... I>
-  Ref<T> operator()(const I&... indices) const {
+  auto operator()(const I&... indices) const {
     const Value values[sizeof...(I) + 1] = {
         detail::index_value(detail::state_of(base_), indices)..., {}};
     detail::ViewIndex view;
     Value linear = detail::offset(shape_, values, sizeof...(I), "array index",
                                   detail::extent_of(base_) ? &view : nullptr);
-    return Ref<T>(base_, linear, view);
+    if constexpr (KernelStruct<std::remove_const_t<T>>) {
+      // A struct element's members are checked by the element's linear index.
+      return StructRef<T>(base_, linear);
+    } else {
+      return Ref<T>(base_, linear, view);
+    }
   }
   /// The element at a Cartesian index (KA's `A[I]`), or at one followed by more indices
   /// (WaterLily's `L[I, i]`): its N indices first, as A(i, j, k) takes them.
@@ -132,10 +138,10 @@ class Array {
   }
   /// The element at a linear offset (in the array's layout).
   template <class I>
-  Ref<T> operator[](const I& linear) const {
+  detail::ElementRef<T> operator[](const I& linear) const {
     static_assert(!detail::is_cartesian_index<I>,
                   "spvjit: A[I] with a CartesianIndex; write A(I) (A[k] takes one linear offset)");
-    return Ref<T>(base_, detail::index_value(detail::state_of(base_), linear));
+    return detail::ElementRef<T>(base_, detail::index_value(detail::state_of(base_), linear));
   }
   unsigned rank() const { return shape_.rank; }
   Layout layout() const { return shape_.layout; }
@@ -175,6 +181,18 @@ Array<T, AddressSpace::Private> private_array(KernelBuilder& kb,
   auto p =
       detail::make_private_array(kb, scalar_of<T>, detail::element_count(extents, "private_array"));
   return {Ptr<T, AddressSpace::Private>(p), shape};
+}
+
+/// A statically sized array of structs (described with SPVJIT_STRUCT) private to each
+/// work-item: `auto poses = private_array<Pose>(kb, {4}); poses(j)[&Pose::angle] = a;`, a whole
+/// struct `poses(j) = ps[i]`. Each element index is checked against the element count.
+template <KernelStruct S, ArrayLayout L = RowMajor>
+Array<S, AddressSpace::Private> private_array(KernelBuilder& kb,
+                                              std::initializer_list<std::int64_t> extents) {
+  auto shape = detail::make_shape(detail::state_of(kb), extents, "private_array", L::layout);
+  auto p = detail::private_struct_array(detail::state_of(kb), *struct_layout<S>(),
+                                        detail::element_count(extents, "private_array"));
+  return {Ptr<S, AddressSpace::Private>(p), shape};
 }
 
 /// The array with its bounds checks turned off (KernelAbstractions' `@inbounds`).

@@ -190,6 +190,55 @@ requires(KernelOperand<X> || KernelOperand<Y>) void operator,(const X&, const Y&
 template <class... Xs>
 concept MathOperands = (detail::OperandOrNumber<Xs> && ...) && (KernelOperand<Xs> || ...);
 
+namespace detail {
+/// A condition: a Val<bool>, or a variable or element of bool.
+template <class C>
+concept Condition = KernelOperand<C> && std::is_same_v < operand_t<C>,
+bool > ;
+/// What select(Val<bool>, Val<T>, Val<T>) of value.hpp takes as it is.
+template <class C, class A, class B>
+inline constexpr bool plain_select_v =
+    is_val_v<std::remove_cvref_t<C>>&& is_val_v<std::remove_cvref_t<A>>&&
+        std::is_same_v<std::remove_cvref_t<A>, std::remove_cvref_t<B>>;
+}  // namespace detail
+
+/// `select(c, a, b)` with elements, variables or plain numbers for a and b: `select(c, 4.0f,
+/// 2.0f)` (KA's `c ? 4f0 : 2f0`, both sides evaluated), `select(c, x, 0)`, `select(c, a[i], y)`.
+/// The result has the kernel type of the first kernel operand among a and b (a number beside it
+/// takes that type); with two numbers, theirs, which must be the same C++ type.
+template <class C, class A, class B>
+requires(detail::Condition<C>&& detail::OperandOrNumber<A>&& detail::OperandOrNumber<B> &&
+         !detail::plain_select_v<C, A, B>) auto select(const C& c, const A& a, const B& b) {
+  const Val<bool> condition = detail::read(c);
+  if constexpr (KernelOperand<A> || KernelOperand<B>) {
+    using T = detail::first_operand_t<A, B>;
+    return detail::apply_operands<T>([&](Val<T> x, Val<T> y) { return select(condition, x, y); }, a,
+                                     b);
+  } else {
+    using N = std::remove_cvref_t<A>;
+    static_assert(std::is_same_v<N, std::remove_cvref_t<B>>,
+                  "spvjit: select(c, a, b) with two numbers of different types; write both in "
+                  "the type the result should have (select(c, 4.0f, 2.0f) is a float)");
+    static_assert(KernelScalar<N>, "spvjit: select(c, a, b): the numbers' type is no kernel type");
+    detail::BuilderState* s = detail::state_of(condition);
+    return select(condition, Val<N>(detail::literal(s, a)), Val<N>(detail::literal(s, b)));
+  }
+}
+
+/// `x ^ 2` on a float: C++'s `^` is exclusive or, which floats do not have; Julia's power is
+/// pow(). Stops the compile with that said, rather than a list of operator overloads.
+template <class X, class Y>
+requires(!detail::MixedOperands<X, Y> &&
+         ((KernelOperand<X> && std::is_floating_point_v<detail::operand_t<X>> &&
+           (detail::PlainNumber<Y> || KernelOperand<Y>)) ||
+          (KernelOperand<Y> && std::is_floating_point_v<detail::operand_t<Y>> &&
+           detail::PlainNumber<X>))) void
+operator^(const X&, const Y&) {
+  static_assert(detail::always_false<X, Y>,
+                "spvjit: '^' is C++'s exclusive or, not a power: write Julia's x^2 as pow(x, 2) "
+                "or x * x");
+}
+
 }  // namespace spvjit
 
 SPVJIT_API_END

@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -253,6 +254,11 @@ SPVJIT_API_END
   ::spvjit::detail::describe_member<decltype(Type::member)>(#member, offsetof(Type, member)), \
       __VA_OPT__(SPVJIT_STRUCT_MEMBERS_AGAIN SPVJIT_STRUCT_PARENS(Type, __VA_ARGS__))
 #define SPVJIT_STRUCT_MEMBERS_AGAIN() SPVJIT_STRUCT_MEMBERS_NEXT
+#define SPVJIT_STRUCT_POINTERS(Type, ...) \
+  __VA_OPT__(SPVJIT_STRUCT_EXPAND(SPVJIT_STRUCT_POINTERS_NEXT(Type, __VA_ARGS__)))
+#define SPVJIT_STRUCT_POINTERS_NEXT(Type, member, ...) \
+  &Type::member, __VA_OPT__(SPVJIT_STRUCT_POINTERS_AGAIN SPVJIT_STRUCT_PARENS(Type, __VA_ARGS__))
+#define SPVJIT_STRUCT_POINTERS_AGAIN() SPVJIT_STRUCT_POINTERS_NEXT
 
 /// Describes the struct `Type` and its members, in declaration order, to spvjit. At namespace
 /// scope, in the struct's namespace: `SPVJIT_STRUCT(Particle, x, y, id, mass)`.
@@ -263,4 +269,8 @@ SPVJIT_API_END
         ::spvjit::detail::make_struct_layout<Type>(#Type,                                       \
                                                    {SPVJIT_STRUCT_MEMBERS(Type, __VA_ARGS__)}); \
     return layout;                                                                              \
+  }                                                                                             \
+  /* The members as member pointers, in the same order (members() reads them all at once). */   \
+  [[maybe_unused]] constexpr auto spvjit_struct_members(const Type*) {                          \
+    return std::tuple{SPVJIT_STRUCT_POINTERS(Type, __VA_ARGS__)};                               \
   }

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <memory>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 
 #include "spvjit/builder.hpp"
@@ -51,6 +52,8 @@ void copy_struct(const Pointer& dst, Value dst_index, const FieldPath& dst_path,
                  Value src_index, const FieldPath& src_path, const StructLayout& layout);
 /// A private struct of `layout`, uninitialised (the pointer to it; index 0).
 Pointer private_struct(BuilderState* state, const StructLayout& layout);
+/// A private array of `count` structs of `layout` (private_array<S>), uninitialised.
+Pointer private_struct_array(BuilderState* state, const StructLayout& layout, std::uint64_t count);
 /// A private scalar slot (device functions' results).
 Pointer private_slot(BuilderState* state, Scalar type);
 /// The constant member index `k` of an array member at `path` (`count` elements) of `p`.
@@ -227,6 +230,28 @@ StructVal<typename StructRef<T>::struct_type> StructRef<T>::get() const {
   detail::copy_struct(copy, detail::literal(detail::state_of(ptr_), std::int64_t{0}), {}, ptr_,
                       index_, path_, layout());
   return StructVal<struct_type>(copy.as_read_only());
+}
+
+namespace detail {
+/// A member of `s` as members() gives it: a scalar read, anything else its reference.
+template <class T, class M>
+auto member_value(const StructRef<T>& s, M StructRef<T>::struct_type::*member) {
+  if constexpr (KernelScalar<std::remove_cv_t<M>>) {
+    return s[member].get();
+  } else {
+    return s[member];
+  }
+}
+}  // namespace detail
+
+/// Every member of the struct `s`, in SPVJIT_STRUCT's order, at once: scalars read as Vals, an
+/// array member as its MemberArray, a nested struct as its StructRef, a pointer member as the
+/// pointer. KA's `atom.x, atom.y` as `auto [x, y, z, type] = members(atom);`.
+template <class T>
+auto members(const StructRef<T>& s) {
+  using S = typename StructRef<T>::struct_type;
+  return std::apply([&](auto... member) { return std::tuple{detail::member_value(s, member)...}; },
+                    spvjit_struct_members(static_cast<const S*>(nullptr)));
 }
 
 template <class R>

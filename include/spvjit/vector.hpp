@@ -20,6 +20,7 @@
 
 #include "spvjit/builder.hpp"
 #include "spvjit/math.hpp"
+#include "spvjit/memory.hpp"
 #include "spvjit/pointer.hpp"
 #include "spvjit/export.hpp"
 
@@ -110,6 +111,9 @@ std::string shape_name(Scalar element, unsigned lanes);
 
 namespace detail {
 [[noreturn]] void throw_vector_mismatch(Scalar expected, unsigned lanes, const VecValue& given);
+/// An array of Vec made with `rank` extents (not 1 or 2), or indexed with `given` indices
+/// (0: at its making).
+[[noreturn]] void throw_vec_array_rank(unsigned rank, std::size_t given);
 }  // namespace detail
 
 /// The scalar types with arithmetic: every kernel scalar but bool (f16 never is a value).
@@ -523,6 +527,98 @@ VecVar<T, N> vec_var(KernelBuilder& kb, Vec<T, N> init) {
   VecVar<T, N> v(detail::make_vector_variable(kb, scalar_of<T>, N));
   v = init;
   return v;
+}
+
+/// One Vec<T, N> element of a VecArray: reads as the vector, assigns from one, and `[k]` is its
+/// lane k as an element (read and assigned: `t(j, r)[3] = z`).
+template <KernelScalar T, unsigned N, ArrayLayout L>
+class VecElement {
+ public:
+  VecElement(const Array<T, AddressSpace::Private>& lanes, std::array<Value, 2> index,
+             unsigned rank)
+      : lanes_(lanes), index_(index), rank_(rank) {}
+
+  /// Lane k: a scalar element of the array's memory, checked like any other.
+  template <class K>
+  Ref<T> operator[](const K& k) const {
+    if constexpr (std::is_same_v<L, RowMajor>) {
+      return rank_ == 1 ? lanes_(index_[0], k) : lanes_(index_[0], index_[1], k);
+    } else {
+      return rank_ == 1 ? lanes_(k, index_[0]) : lanes_(k, index_[0], index_[1]);
+    }
+  }
+  Vec<T, N> get() const {
+    std::array<Value, N> values;
+    for (unsigned k = 0; k < N; ++k) values[k] = (*this)[std::int64_t{k}].get();
+    return Vec<T, N>(make_vector(values));
+  }
+  operator Vec<T, N>() const { return get(); }
+  const VecElement& operator=(const Vec<T, N>& v) const {
+    for (unsigned k = 0; k < N; ++k) (*this)[std::int64_t{k}] = v[k];
+    return *this;
+  }
+  const VecElement& operator=(const VecElement& other) const { return *this = other.get(); }
+
+ private:
+  Array<T, AddressSpace::Private> lanes_;
+  std::array<Value, 2> index_;
+  unsigned rank_;
+};
+
+/// An array of Vec<T, N> private to each work-item (KA's `@private` or an `MArray` of
+/// `SVector`s: `MArray{Tuple{4, 3}, Vec4f32}`), made by `private_array<Vec<float, 4>>(kb, {4, 3})`.
+/// `t(j, r)` is a VecElement: `t(j, r) = v`, `Vec<float, 4> v = t(j, r)`, and lane k `t(j, r)[k]`
+/// (SVector's `.x .y .z .w` are lanes 0 to 3). Its memory is the scalars of an array with one
+/// more dimension, the lanes (the last for RowMajor, the first for ColumnMajor: each vector's
+/// lanes adjacent either way), so every index is checked against its extent, and an array read
+/// and written at constant elements becomes registers. One or two dimensions.
+template <KernelScalar T, unsigned N, ArrayLayout L = RowMajor>
+class VecArray {
+ public:
+  VecArray(const Array<T, AddressSpace::Private>& lanes, unsigned rank)
+      : lanes_(lanes), rank_(rank) {}
+
+  /// The vector at (i) or (i, j): as many indices as the array has dimensions.
+  template <class... I>
+  VecElement<T, N, L> operator()(const I&... indices) const {
+    static_assert(sizeof...(I) == 1 || sizeof...(I) == 2,
+                  "spvjit: an array of Vec has one or two dimensions");
+    if (sizeof...(I) != rank_) detail::throw_vec_array_rank(rank_, sizeof...(I));
+    std::array<Value, 2> index = {
+        detail::index_value(detail::state_of(lanes_.data()), indices)...,
+    };
+    return VecElement<T, N, L>(lanes_, index, rank_);
+  }
+  unsigned rank() const { return rank_; }
+  /// The array of the lanes as scalars (one more dimension than this one).
+  const Array<T, AddressSpace::Private>& lanes() const { return lanes_; }
+
+ private:
+  Array<T, AddressSpace::Private> lanes_;
+  unsigned rank_;
+};
+
+namespace detail {
+template <class V>
+inline constexpr bool is_vec_v = false;
+template <KernelScalar T, unsigned N>
+inline constexpr bool is_vec_v<Vec<T, N>> = true;
+}  // namespace detail
+
+/// A statically sized array of vectors private to each work-item: see VecArray.
+template <class V, ArrayLayout L = RowMajor>
+requires detail::is_vec_v<V> VecArray<typename V::element_type, V::lanes_v, L> private_array(
+    KernelBuilder& kb, std::initializer_list<std::int64_t> extents) {
+  using T = typename V::element_type;
+  constexpr std::int64_t N = V::lanes_v;
+  const auto rank = static_cast<unsigned>(extents.size());
+  if (rank < 1 || rank > 2) detail::throw_vec_array_rank(rank, 0);
+  const std::int64_t e0 = *extents.begin(), e1 = rank == 2 ? *(extents.begin() + 1) : 0;
+  auto lanes = rank == 1 ? (std::is_same_v<L, RowMajor> ? private_array<T, L>(kb, {e0, N})
+                                                        : private_array<T, L>(kb, {N, e0}))
+                         : (std::is_same_v<L, RowMajor> ? private_array<T, L>(kb, {e0, e1, N})
+                                                        : private_array<T, L>(kb, {N, e0, e1}));
+  return VecArray<T, V::lanes_v, L>(lanes, rank);
 }
 
 }  // namespace spvjit

@@ -105,7 +105,8 @@ void mask_loop(llvm::Loop& loop, llvm::BranchInst* exit_branch, llvm::Function* 
   llvm::Value* none = at.CreateCall(no_lane, {stay}, "lanes.none");
   llvm::BranchInst::Create(outside, inside, none, exit_branch);
   exit_branch->eraseFromParent();
-  for (llvm::BasicBlock* b : loop.blocks()) mask_block(*b, after.contains(b) ? stay : active, masks);
+  for (llvm::BasicBlock* b : loop.blocks())
+    mask_block(*b, after.contains(b) ? stay : active, masks);
 }
 
 }  // namespace
