@@ -86,7 +86,7 @@ TEST_CASE("porting: select takes C++ numbers on either side, as the arithmetic o
     auto c = x[i] > 0.0f;
     auto v = kb.var(x[i].get());
     z[i] = select(c, 4.0f, 2.0f) + select(c, x[i], 0) + select(!c, 1.5f, v);  // element, Var
-    w[i] = select(c, 7, -7);                                                 // two ints
+    w[i] = select(c, 7, -7);                                                  // two ints
     d[i] = select(c, cast<double>(x[i].get()), 0.25);
   });
   const auto xs = spvjit::test::random_data<float>(100, 5);
@@ -166,8 +166,7 @@ TEST_CASE("porting: a private array of Vec checks each index against its own ext
   Kernel kernel = test::scalar_jit().compile(kb.finish());
   auto Z = rt.zeros<float>(1);
   CHECK(bounds_error([&] { kernel.launch(NDRange{1}, Z, std::int64_t{2}); }) == "");
-  const std::string message =
-      bounds_error([&] { kernel.launch(NDRange{1}, Z, std::int64_t{3}); });
+  const std::string message = bounds_error([&] { kernel.launch(NDRange{1}, Z, std::int64_t{3}); });
   CHECK(message.find("out of bounds") != std::string::npos);
   auto three_dimensions = [&] { (void)private_array<Vec<float, 4>>(kb, {2, 3, 4}); };
   CHECK_THROWS_WITH_AS(three_dimensions(), doctest::Contains("an array of Vec has 1 or 2"),

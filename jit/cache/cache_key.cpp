@@ -57,8 +57,9 @@ std::string sha256_hex(std::string_view text) {
 // PoCL with patch 0014, and its private arrays of constant indices are variables (issue #63).
 // 17: loops of at most 16 trips whose counters index a private array are unrolled before it is
 // made variables (issue #63). 18: loops whose exit test differs between lanes are coarsened under
-// lane masks (issue #63).
-constexpr int codegen_version = 18;
+// lane masks (issue #63). 19: a varying branch inside a loop every lane runs alike is
+// if-converted.
+constexpr int codegen_version = 19;
 
 }  // namespace
 

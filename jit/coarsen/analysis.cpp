@@ -225,7 +225,8 @@ class Analysis {
       call_bits(call->getType());
       return mark(call, Role::Vector);
     } else if (!vector_math_name(*call, 2).empty()) {
-      if (vector_form_same_bits(*call, math_)) {  // else called per lane
+      // A call made once per lane takes scalars: its types do not bound the width.
+      if (!called_per_lane(*call, math_)) {
         call_bits(call->getType());
         for (const auto& a : call->args()) call_bits(a->getType());
       }

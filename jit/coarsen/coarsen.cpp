@@ -328,10 +328,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
       }
     }
     auto* call = llvm::dyn_cast<llvm::CallInst>(inst);
-    if (role == Role::Vector && call && !vector_intrinsic(*call) &&
-        !vector_math_name(*call, 2).empty() && !vector_form_same_bits(*call, target.math)) {
-      ++lane_calls;
-    }
+    if (role == Role::Vector && call && called_per_lane(*call, target.math)) ++lane_calls;
   }
   if (auto why = divergent_region_problem(*kernel, plan.divergent_branches); !why.empty()) {
     return {1, why};

@@ -33,7 +33,8 @@ std::string masked_loop_problem(const llvm::Loop& loop, const llvm::BranchInst& 
   }
   for (const llvm::BasicBlock* b : loop.blocks()) {
     if (b != exiting && divergent.contains(b)) {
-      return "branches on a varying condition inside a loop";
+      return "branches on a varying condition inside a loop whose exit also differs between "
+             "lanes";
     }
   }
   return {};

@@ -19,7 +19,8 @@
 //
 // Supported: innermost loops with one preheader, one latch and one exiting block that dominates
 // the latch, no other branch on a varying condition inside (the loops `for_` and `while_` make,
-// with bounds checks). Anything else is left to the scalar kernel, as before.
+// with bounds checks). Anything else is left to the scalar kernel, as before. (A varying branch
+// inside a loop every lane leaves alike is if-converted as any other: jit/coarsen/masks.hpp.)
 #pragma once
 
 #include <string>

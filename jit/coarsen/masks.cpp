@@ -108,9 +108,22 @@ class RegionFinder {
     std::vector<Region> regions;
     for (auto* bb : order_) {
       if (!heads.count(bb) || covered.count(bb)) continue;
-      if (loops_.getLoopFor(bb)) {
-        why = "branches on a varying condition inside a loop";
-        return {};
+      // Inside a loop every lane runs alike (a loop left on a varying condition is masked_loops'
+      // and holds no varying branch): the region is one iteration's, if it stays in the loop.
+      if (llvm::Loop* loop = loops_.getLoopFor(bb)) {
+        Region r;
+        if (!region_below(bb, r, why) || loops_.getLoopFor(r.join) != loop) {
+          if (why.empty()) {
+            why =
+                "leaves a loop on a varying condition from inside its body (a break_ or "
+                "return_ under an if)";
+          }
+          return {};
+        }
+        for (auto* b : r.blocks) covered.insert(b);
+        covered.insert(bb);
+        regions.push_back(std::move(r));
+        continue;
       }
       // A branch whose region is entered from outside (an early return_() inside an if jumps to
       // the return past the if's join) is taken with the nearest enclosing branch whose region
@@ -164,9 +177,13 @@ class RegionFinder {
       if (b == ipdom || !inside.insert(b).second) continue;
       for (auto* s : llvm::successors(b)) work.push_back(s);
     }
+    llvm::Loop* here = loops_.getLoopFor(head);
     for (auto* b : inside) {
-      if (loops_.getLoopFor(b)) {
-        why = "has a loop under a varying condition";
+      if (loops_.getLoopFor(b) != here) {
+        why = here && !here->contains(b)
+                  ? "leaves a loop on a varying condition from inside its body (a break_ or "
+                    "return_ under an if)"
+                  : "has a loop under a varying condition";
         return false;
       }
       for (auto* p : llvm::predecessors(b)) {

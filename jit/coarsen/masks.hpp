@@ -9,9 +9,11 @@
 // integer division's divisor becomes 1 in inactive lanes (a trap otherwise).
 //
 // Supported: acyclic regions entered only through their branch (what structured code makes:
-// if_, if_else, early return_(), bounds checks), and loops left on a varying condition
-// (jit/coarsen/masked_loops.hpp). A loop inside such a region, or another varying branch inside
-// a loop, is left to the scalar kernel.
+// if_, if_else, early return_(), bounds checks), also inside a loop every lane runs alike (the
+// region one iteration's: it neither holds a loop nor leaves its own), and loops left on a
+// varying condition (jit/coarsen/masked_loops.hpp). A loop inside such a region, a varying
+// branch out of a loop (break_ under an if) or inside a loop left on a varying condition, is
+// left to the scalar kernel.
 #pragma once
 
 #include <string>

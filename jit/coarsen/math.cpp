@@ -101,4 +101,9 @@ bool vector_form_same_bits(const llvm::CallInst& call, VectorMath math) {
   return false;
 }
 
+bool called_per_lane(const llvm::CallInst& call, VectorMath math) {
+  return !vector_intrinsic(call) && !vector_math_name(call, 2).empty() &&
+         !vector_form_same_bits(call, math);
+}
+
 }  // namespace spvjit::detail

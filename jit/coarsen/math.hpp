@@ -40,4 +40,9 @@ enum class VectorMath {
 /// computes `math`.
 bool vector_form_same_bits(const llvm::CallInst& call, VectorMath math);
 
+/// Whether a coarsened kernel calls `call`, a math builtin with a vector form, once per lane:
+/// its vector form would not give the scalar form's bits on a device that computes `math`. The
+/// analysis (which widths the calls need), the vectorizer and the log all ask this.
+bool called_per_lane(const llvm::CallInst& call, VectorMath math);
+
 }  // namespace spvjit::detail

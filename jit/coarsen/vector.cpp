@@ -919,7 +919,7 @@ class Vectorizer {
     }
     const std::string vname = vector_math_name(*c, width_);
     internal_assert(!vname.empty()) << "no vector form for " << name.str();
-    if (!vector_form_same_bits(*c, math_)) {
+    if (called_per_lane(*c, math_)) {
       // The scalar builtin once per lane: its vector form would not give the same bits.
       llvm::Value* result = llvm::PoisonValue::get(vector_type(c->getType()));
       for (unsigned lane = 0; lane < width_; ++lane) {
