@@ -2,13 +2,10 @@
 #include "ir/unroll_array_loops.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/ADT/Triple.h>
-#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/OptimizationRemarkEmitter.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
@@ -21,28 +18,12 @@
 #include <set>
 #include <vector>
 
+#include "ir/analysis/loop_analyses.hpp"
 #include "ir/promote_variables.hpp"
 
 namespace spvjit::detail {
 
 namespace {
-
-// What ScalarEvolution and the unroller read, for `fn` as it is now.
-struct LoopAnalyses {
-  explicit LoopAnalyses(llvm::Function& fn)
-      : libraries_impl(llvm::Triple(fn.getParent()->getTargetTriple())),
-        libraries(libraries_impl),
-        assumptions(fn),
-        dominators(fn),
-        loops(dominators),
-        evolution(fn, libraries, assumptions, dominators, loops) {}
-  llvm::TargetLibraryInfoImpl libraries_impl;
-  llvm::TargetLibraryInfo libraries;
-  llvm::AssumptionCache assumptions;
-  llvm::DominatorTree dominators;
-  llvm::LoopInfo loops;
-  llvm::ScalarEvolution evolution;
-};
 
 // The getelementptrs reaching `pointer`, a private array, directly or through other ones.
 void array_addresses(llvm::Value* pointer, std::vector<llvm::GetElementPtrInst*>& out) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ir/bounds.hpp"
+#include "ir/analysis/loop_analyses.hpp"
 #include "ir/promote_variables.hpp"
 #include "ir/kernel_module.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
@@ -91,22 +92,6 @@ struct Pair {
   llvm::Value* extent = nullptr;
 };
 
-struct Analyses {
-  explicit Analyses(llvm::Function& f)
-      : tli_impl(llvm::Triple(f.getParent()->getTargetTriple())),
-        tli(tli_impl),
-        assumptions(f),
-        dt(f),
-        loops(dt),
-        se(f, tli, assumptions, dt, loops) {}
-  llvm::TargetLibraryInfoImpl tli_impl;
-  llvm::TargetLibraryInfo tli;
-  llvm::AssumptionCache assumptions;
-  llvm::DominatorTree dt;
-  llvm::LoopInfo loops;
-  llvm::ScalarEvolution se;
-};
-
 // The pairs of `check` as `loop` sees them; false when one is neither invariant nor affine.
 bool loop_pairs(llvm::ScalarEvolution& se, const llvm::Loop& loop, llvm::Instruction& check,
                 CheckForm form, std::vector<Pair>& out) {
@@ -144,7 +129,7 @@ llvm::Value* emit_test(llvm::IRBuilder<>& b, llvm::Module& m, CheckForm form,
 }
 
 // Versions `loop` if it qualifies; false when it does not.
-bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
+bool version(llvm::Function& f, LoopAnalyses& a, llvm::Loop& loop, CheckForm form,
              std::set<llvm::BasicBlock*>& done) {
   if (!loop.isInnermost() || synchronizes(loop)) return false;
   llvm::BasicBlock* header = loop.getHeader();
@@ -155,13 +140,13 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
     return loop.getExitingBlock() && loop.getExitingBlock() == loop.getLoopLatch();
   };
   if (!exits_at_header() && !exits_at_latch()) return false;
-  simplifyLoop(&loop, &a.dt, &a.loops, &a.se, &a.assumptions, nullptr, false);
-  formLCSSA(loop, a.dt, &a.loops, &a.se);
+  simplifyLoop(&loop, &a.dominators, &a.loops, &a.evolution, &a.assumptions, nullptr, false);
+  formLCSSA(loop, a.dominators, &a.loops, &a.evolution);
   llvm::BasicBlock* preheader = loop.getLoopPreheader();
   if (!preheader || !loop.hasDedicatedExits()) return false;
   const bool at_header = exits_at_header();
   if (!at_header && !exits_at_latch()) return false;
-  const llvm::SCEV* taken = a.se.getBackedgeTakenCount(&loop);
+  const llvm::SCEV* taken = a.evolution.getBackedgeTakenCount(&loop);
   if (llvm::isa<llvm::SCEVCouldNotCompute>(taken)) return false;
 
   std::vector<llvm::Instruction*> hoisted;
@@ -169,7 +154,7 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
   for (auto* block : loop.blocks()) {
     if (at_header && block == header) continue;  // the header runs once more than the body
     for (auto& inst : *block) {
-      if (is_check(inst, form) && loop_pairs(a.se, loop, inst, form, pairs)) {
+      if (is_check(inst, form) && loop_pairs(a.evolution, loop, inst, form, pairs)) {
         hoisted.push_back(&inst);
       }
     }
@@ -183,7 +168,7 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
   // range. A check under a branch in the body may run fewer times: the test covers more.
   auto& ctx = f.getContext();
   auto* i64 = llvm::Type::getInt64Ty(ctx);
-  llvm::SCEVExpander expander(a.se, f.getParent()->getDataLayout(), "bounds");
+  llvm::SCEVExpander expander(a.evolution, f.getParent()->getDataLayout(), "bounds");
   llvm::Instruction* at = preheader->getTerminator();
   llvm::IRBuilder<> b(at);
   auto expand = [&](const llvm::SCEV* s) {
@@ -223,11 +208,11 @@ bool version(llvm::Function& f, Analyses& a, llvm::Loop& loop, CheckForm form,
                                          emit_test(b, *f.getParent(), form, args));
 
   // Two versions: the original loop without the hoisted checks, and a copy with them.
-  llvm::BasicBlock* fast_entry = llvm::SplitBlock(preheader, at, &a.dt, &a.loops);
+  llvm::BasicBlock* fast_entry = llvm::SplitBlock(preheader, at, &a.dominators, &a.loops);
   llvm::ValueToValueMapTy map;
   llvm::SmallVector<llvm::BasicBlock*, 16> blocks;
   llvm::Loop* checked = llvm::cloneLoopWithPreheader(fast_entry, preheader, &loop, map, ".checked",
-                                                     &a.loops, &a.dt, blocks);
+                                                     &a.loops, &a.dominators, blocks);
   llvm::remapInstructionsInBlocks(blocks, map);
   auto* checked_entry = llvm::cast<llvm::BasicBlock>(map[fast_entry]);
   preheader->getTerminator()->eraseFromParent();
@@ -275,7 +260,7 @@ unsigned hoist_loop_bounds_checks(llvm::Function& kernel, CheckForm form) {
   unsigned versioned = 0;
   // Analyses are rebuilt after each change; a kernel has few loops.
   for (unsigned round = 0; round < 64; ++round) {
-    Analyses a(kernel);
+    LoopAnalyses a(kernel);
     llvm::Loop* next = nullptr;
     for (llvm::Loop* loop : a.loops.getLoopsInPreorder()) {
       if (loop->isInnermost() && !done.count(loop->getHeader())) {
