@@ -245,14 +245,22 @@ Pointer pointer_member(const Pointer& p, Value index, const FieldPath& path, Sca
                               read_only, nullptr, -1, pointee);
 }
 
+namespace {
+// A private struct's slot: the C++ type's alignment, or the LLVM type's where that is more.
+llvm::Align struct_alignment(const BuilderState& s, const StructLayout& layout,
+                             const StructTypeInfo& info) {
+  return llvm::Align(std::max<std::uint64_t>(
+      layout.align(), s.module->getDataLayout().getABITypeAlign(info.type).value()));
+}
+}  // namespace
+
 Pointer private_struct(BuilderState* state, const StructLayout& layout) {
   user_assert(state, {"struct variable"}) << "no builder";
   auto& s = *state;
   s.check_open("struct variable");
   const StructTypeInfo& info = s.struct_type(layout);
   auto* slot = s.entry_alloca(info.type, "struct." + layout.name());
-  slot->setAlignment(llvm::Align(std::max<std::uint64_t>(
-      layout.align(), s.module->getDataLayout().getABITypeAlign(info.type).value())));
+  slot->setAlignment(struct_alignment(s, layout, info));
   return detail::make_pointer(&s, slot, Scalar::U8, AddressSpace::Private, false, nullptr, -1,
                               &layout);
 }
@@ -264,8 +272,7 @@ Pointer private_struct_array(BuilderState* state, const StructLayout& layout, st
   const StructTypeInfo& info = s.struct_type(layout);
   auto* type = llvm::ArrayType::get(info.type, count);
   auto* slot = s.entry_alloca(type, "private." + layout.name());
-  slot->setAlignment(llvm::Align(std::max<std::uint64_t>(
-      layout.align(), s.module->getDataLayout().getABITypeAlign(info.type).value())));
+  slot->setAlignment(struct_alignment(s, layout, info));
   llvm::IRBuilder<> entry(s.alloca_block);
   auto* first = entry.CreateConstInBoundsGEP2_64(type, slot, 0, 0, "private.first");
   // Checked like a private array of scalars: each element index against the count.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ir/analysis/loop_analyses.hpp"
+#include "ir/analysis/synchronizing.hpp"
 #include "ir/promote_variables.hpp"
 
 namespace spvjit::detail {
@@ -62,17 +63,6 @@ bool constant_once_unrolled(const llvm::SCEV* index, const llvm::Instruction* at
   return terms.known;
 }
 
-bool has_convergent_call(const llvm::Loop& loop) {
-  for (const llvm::BasicBlock* block : loop.blocks()) {
-    for (const llvm::Instruction& inst : *block) {
-      if (const auto* call = llvm::dyn_cast<llvm::CallBase>(&inst); call && call->isConvergent()) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 std::size_t instruction_count(const llvm::Loop& loop) {
   std::size_t count = 0;
   for (const llvm::BasicBlock* block : loop.blocks()) count += block->size();
@@ -85,7 +75,7 @@ bool unrollable(llvm::Loop& loop, llvm::ScalarEvolution& evolution, const ArrayL
   trips = evolution.getSmallConstantTripCount(&loop);
   // A loop tested at its top runs its header once more than its body.
   return trips > 0 && trips <= limits.max_trip_count + 1 &&
-         instruction_count(loop) * trips <= limits.max_instructions && !has_convergent_call(loop);
+         instruction_count(loop) * trips <= limits.max_instructions && !synchronizes(loop);
 }
 
 // The innermost loop worth unrolling in `fn` as `a` sees it, or null: one whose counter indexes a

@@ -22,7 +22,8 @@ struct ArrayLoopLimits {
 /// Unrolls fully the loops of `fn` that leave a private array (an entry-block alloca of an array
 /// type) at constant elements only: each index of the array a constant or an affine function, of
 /// constant start and step, of the counters of loops around the access, each loop of a constant
-/// trip count within `limits` and holding no convergent call (a barrier). Innermost loops first.
+/// trip count within `limits` and holding no synchronizing call (a barrier, anything convergent:
+/// ir/analysis/synchronizing.hpp). Innermost loops first.
 /// An array with another index (a loaded value, an argument, a loop of a run-time trip count)
 /// keeps its loops: unrolled, they would leave it in memory all the same. Returns how many loops
 /// were unrolled.

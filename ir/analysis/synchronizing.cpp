@@ -1,5 +1,6 @@
 #include "ir/analysis/synchronizing.hpp"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -11,6 +12,16 @@ bool synchronizing_call(const llvm::CallInst& call) {
   if (!f || call.isConvergent() || f->hasFnAttribute(llvm::Attribute::Convergent)) return true;
   const auto name = f->getName();
   return name.contains("barrier") || name.contains("work_group") || name.contains("sub_group");
+}
+
+bool synchronizes(const llvm::Loop& loop) {
+  for (const llvm::BasicBlock* block : loop.blocks()) {
+    for (const llvm::Instruction& inst : *block) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      if (call && synchronizing_call(*call)) return true;
+    }
+  }
+  return false;
 }
 
 bool synchronizes_anywhere(const llvm::Module& m) {

@@ -6,6 +6,7 @@
 
 namespace llvm {
 class CallInst;
+class Loop;
 class Module;
 }  // namespace llvm
 
@@ -13,6 +14,10 @@ namespace spvjit::detail {
 
 /// True when `call` may synchronize the work-items of a group (see above).
 bool synchronizing_call(const llvm::CallInst& call);
+
+/// True when a block of `loop` makes a synchronizing_call (passes that version or unroll a loop
+/// leave such a loop as it is).
+bool synchronizes(const llvm::Loop& loop);
 
 /// True when a function of `m` makes a synchronizing_call.
 bool synchronizes_anywhere(const llvm::Module& m);

@@ -32,18 +32,6 @@ namespace spvjit::detail {
 
 namespace {
 
-// A barrier, a work-group collective or anything convergent: work-items that take different
-// versions of the loop must never wait for each other inside it.
-bool synchronizes(const llvm::Loop& loop) {
-  for (auto* block : loop.blocks()) {
-    for (auto& inst : *block) {
-      auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-      if (call && synchronizing_call(*call)) return true;
-    }
-  }
-  return false;
-}
-
 bool is_marker_check(const llvm::Instruction& inst) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
   const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
