@@ -70,6 +70,7 @@ check-tsan: deps
 sanitizers: check-asan check-tsan
 soak: build
 	$(BUILD)/test/spvjit_soak
+	$(BUILD)/test/spvjit_kernel_churn
 fuzz: deps
 	bash fuzz/run.sh $(FUZZ_SECONDS)
 

@@ -1,7 +1,9 @@
 // JitCore, the compile of one KernelDef for one Specialization, in five steps, each a function
-// below: settle the static sizes (normalize) -> the in-memory table (compile: a lock-free hit)
-// -> the disk cache (from_disk: the device binary through clCreateProgramWithBinary, no LLVM,
-// no translator) -> else the pipeline and the translator (to_spirv; jit/pipeline.hpp lists the
+// below: settle the static sizes (normalize) -> the in-memory table (compile: a lock-free hit;
+// past its budget, kernels no handle holds are dropped) -> the builds under way in this
+// process (build_program: a Jit asking for what another is building waits and adopts it) ->
+// the disk cache (from_disk: the device binary through clCreateProgramWithBinary, no LLVM, no
+// translator) -> else the pipeline and the translator (to_spirv; jit/pipeline.hpp lists the
 // passes) and clBuildProgram from the SPIR-V (from_spirv) -> the entry stored on disk once the
 // kernel exists (store).
 #include <llvm/IR/LLVMContext.h>
@@ -30,6 +32,7 @@
 #include "ir/kernel_module.hpp"
 #include "jit/cache/cache_key.hpp"
 #include "jit/cache/disk_cache.hpp"
+#include "jit/cache/in_flight.hpp"
 #include "jit/cache/kernel_table.hpp"
 #include "jit/device/barrier_tails.hpp"
 #include "jit/device/pocl_fixes.hpp"
@@ -59,6 +62,10 @@ JitOptions with_environment(JitOptions options) {
   }
   if (const auto checks = env_flag("SPVJIT_BOUNDS_CHECKS")) options.bounds_checks = *checks;
   if (const auto loops = env_flag("SPVJIT_GROUP_LOOPS")) options.group_loops = *loops;
+  if (const auto bytes =
+          env_number("SPVJIT_MEMORY_CACHE_BYTES", 0, UINT64_MAX, "a number of bytes")) {
+    options.memory_cache_bytes = *bytes;
+  }
   const unsigned vectors = options.coarsen_vectors;
   user_assert(vectors == 1 || vectors == 2 || vectors == 4 || vectors == 8, {"Jit"})
       << "JitOptions::coarsen_vectors is " << vectors << "; expected 1, 2, 4 or 8";
@@ -67,6 +74,22 @@ JitOptions with_environment(JitOptions options) {
 
 }  // namespace
 
+// What the in-memory table counts for a kernel besides its definition and program: the
+// table's node, the launch state and its argument memos, PoCL's cl_kernel.
+constexpr std::uint64_t kernel_overhead_bytes = 4096;
+
+// What an OpenCL program holds in PoCL, estimated from what spvjit knows of it: its SPIR-V
+// and, where the disk cache wrote or loaded one, its serialized binary. PoCL keeps the SPIR-V,
+// program.bc (the kernel linked with the library functions it calls, which the SPIR-V's size
+// does not tell) and the serialized binary once there is one. Fitted to the heap growth per
+// program kept, PoCL 6.0 with patch 0015 (issue #71; docs/runtime.md, "The kernel cache"):
+// within 10-20 % with a binary, within 20 % without one for a small kernel and ~20 % under for
+// one calling a dozen math functions.
+std::uint64_t estimated_program_bytes(std::uint64_t spirv_bytes, std::uint64_t binary_bytes) {
+  if (binary_bytes == 0) return 8 * spirv_bytes;
+  return binary_bytes * 13 / 10 + spirv_bytes * 9 / 2;
+}
+
 class JitCore {
  public:
   JitCore(Runtime& rt, JitOptions opts)
@@ -74,7 +97,8 @@ class JitCore {
         options(with_environment(std::move(opts))),
         float_atomics(options.native_float_atomics ? query_float_atomic_add(*runtime)
                                                    : FloatAtomicAdd{}),
-        disk(disk_cache_settings(options)) {}
+        disk(disk_cache_settings(options)),
+        table(options.memory_cache_bytes) {}
 
   // The static sizes checked and settled by the launch geometry's rules (common/geometry.hpp)
   // against the device: the kernel does not exist yet, so neither do its own limits or
@@ -191,41 +215,55 @@ class JitCore {
   Kernel compile(const KernelDef& def, const Specialization& requested) {
     const Specialization spec = normalize(def, requested);
     const MemoryKey key = memory_key(def, spec);
-    KernelTable::Node* node = table.find(key);
-    if (node && node->ready.load(std::memory_order_acquire)) {
+    Kernel kernel;
+    if (table.lookup(key, kernel)) {
       detail::WorkScope::note_lookup();  // the hot path: registers no exit handler
-      return node->kernel;
+      return kernel;
     }
-    if (!node) node = &table.find_or_insert(key);
+    const KernelTable::Pin node = table.pin(key);
     // One compile per key: the others wait here, on this node, not on the table.
     std::lock_guard<std::mutex> lock(node->compile_mutex);
     if (node->ready.load(std::memory_order_relaxed)) return node->kernel;
     detail::WorkScope::note_build();
-    node->kernel = build(def, spec);
-    node->ready.store(true, std::memory_order_release);
-    return node->kernel;
+    Compiled compiled = build(def, spec);
+    table.publish(*node, compiled.kernel, compiled.bytes);
+    return std::move(compiled.kernel);
   }
 
   // What a build produced: the program, and what launching its kernels needs besides.
   struct Built {
     std::shared_ptr<ClHandle<cl_program>> program;
     EntryLaunch launch;
+    /// What holding the program costs (estimated_program_bytes).
+    std::uint64_t bytes = 0;
+    /// The SPIR-V it was built from; null when it was loaded from the disk cache.
+    std::shared_ptr<const std::vector<std::uint32_t>> spirv;
     // The disk-cache write still to do, if any: run once the kernel exists. Reading the binary
     // back holds PoCL's lock on the program for as long as PoCL compiles a generic work-group
-    // function, and clCreateKernel takes that lock too.
-    std::function<void()> write;
+    // function, and clCreateKernel takes that lock too. Returns the binary's size (0: none).
+    std::function<std::uint64_t()> write;
   };
 
   // A raw module built once for all its kernels (and every equal module): one program per
-  // module and specialization, kept while the Jit lives, as the kernels in `table` are.
+  // module and specialization, shared by its kernels while any of them is held (by the table
+  // or a handle); the record of one whose kernels are all gone is dropped.
   struct ModuleProgram {
     std::shared_ptr<const RawModuleSource> source;
     Specialization spec;
     std::mutex build_mutex;
-    std::optional<Built> built;  // under build_mutex
+    // Under build_mutex.
+    std::weak_ptr<ClHandle<cl_program>> program;
+    EntryLaunch launch;
+    std::uint64_t bytes = 0;
   };
 
-  Kernel build(const KernelDef& def, const Specialization& spec) {
+  // A kernel, and what the in-memory table counts for holding it.
+  struct Compiled {
+    Kernel kernel;
+    std::uint64_t bytes = 0;
+  };
+
+  Compiled build(const KernelDef& def, const Specialization& spec) {
     const auto& km = detail::kernel_module(def);
     Built built = km.raw ? module_program(def, spec) : build_program(def, spec);
     KernelFacts facts;
@@ -243,44 +281,63 @@ class JitCore {
     Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
     // On this thread: a write on a thread of the Jit's own, after the first launches, was
     // undone by exit(), which destroyed LLVM's globals under it (issue #29).
-    if (built.write) built.write();
-    return kernel;
+    if (built.write) {
+      // PoCL holds the serialized binary now too; its size tells better what the program holds.
+      if (const std::uint64_t binary = built.write()) {
+        built.bytes = estimated_program_bytes(built.spirv ? built.spirv->size() * 4 : 0, binary);
+      }
+    }
+    // What the table counts: the definition it keeps for comparisons, and the program (a
+    // module's program shared out among its kernels).
+    const std::uint64_t share = km.raw ? std::max<std::size_t>(km.raw->kernels.size(), 1) : 1;
+    const std::uint64_t bytes =
+        (km.module_bitcode().size() + km.module_ir().size() + built.bytes) / share +
+        kernel_overhead_bytes;
+    return {std::move(kernel), bytes};
   }
 
   // The program of `def`'s raw module for `spec`: built by the first of its kernels compiled,
   // shared by the others (they wait for it here).
   Built module_program(const KernelDef& def, const Specialization& spec) {
     const auto& source = detail::kernel_module(def).raw;
-    ModuleProgram* entry = nullptr;
+    std::shared_ptr<ModuleProgram> entry;
     {
       std::lock_guard<std::mutex> lock(modules_mutex);
+      // Copies are made only under this lock, so a record the list alone holds stays unheld.
+      std::erase_if(modules, [](const std::shared_ptr<ModuleProgram>& m) {
+        return m.use_count() == 1 && m->program.expired();
+      });
       for (const auto& m : modules) {
         if (m->spec.workgroup == spec.workgroup && m->spec.ndrange == spec.ndrange &&
             (m->source == source ||
              (m->source->hash == source->hash && m->source->kernels == source->kernels &&
               m->source->ir_text == source->ir_text))) {
-          entry = m.get();
+          entry = m;
           break;
         }
       }
       if (!entry) {
-        modules.push_back(std::make_unique<ModuleProgram>());
-        entry = modules.back().get();
+        entry = std::make_shared<ModuleProgram>();
         entry->source = source;
         entry->spec = spec;
+        modules.push_back(entry);
       }
     }
     std::lock_guard<std::mutex> lock(entry->build_mutex);
-    if (entry->built) return *entry->built;
+    if (auto program = entry->program.lock()) {
+      return Built{program, entry->launch, entry->bytes, nullptr, {}};
+    }
     Built first = build_program(def, spec);
-    entry->built = Built{first.program, first.launch, {}};  // written once, by the first kernel
+    entry->program = first.program;  // written by the first kernel, read by the others
+    entry->launch = first.launch;
+    entry->bytes = first.bytes;
     return first;
   }
 
   // What one program build is about, for its log lines and its disk entry.
   struct Subject {
     std::string what;  // "kernel 'k' (workgroup ...)", "module of kernel 'k' (3 kernels) ..."
-    std::string key;   // the disk cache's key; empty while the cache is off
+    std::string key;   // the signature: the disk cache's key, and the in-flight builds' (InFlight)
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
     std::string elapsed_ms() const {
@@ -301,7 +358,6 @@ class JitCore {
                               std::to_string(km.raw->kernels.size()) + " kernels)"
                         : "kernel '" + km.name + "'") +
                    " " + describe(spec);
-    if (!disk.enabled()) return subject;
     // A raw module's entry is the module's: named by its kernels, its signatures follow from
     // its IR. The key holds the coarsening options (the width follows from them and the IR).
     if (km.raw) {
@@ -322,26 +378,65 @@ class JitCore {
     return subject;
   }
 
-  // The program of a builder kernel, or of a raw module with all its kernels: from the disk
-  // cache, else through the pipeline and built from its SPIR-V (and stored once it runs).
+  // What a program build shares with the builds of the same signature that waited for it in
+  // other Jits of this process (InFlight).
+  struct Shared {
+    std::shared_ptr<RuntimeCore> runtime;
+    Built built;  // without its disk write: the leader's own
+  };
+
+  // The program of a builder kernel, or of a raw module with all its kernels: built once in
+  // this process for every Jit asking at the same time (the first builds, the others wait for
+  // it and adopt what it built), from the disk cache, else through the pipeline and built from
+  // its SPIR-V (and stored once it runs).
   Built build_program(const KernelDef& def, const Specialization& spec) {
     const Subject subject = subject_of(def, spec);
-    std::optional<Spirv> spirv;
-    if (!subject.key.empty()) {
+    InFlight::Claim claim = InFlight::process().claim(subject.key);
+    if (!claim.leads()) {
+      if (auto shared = std::static_pointer_cast<const Shared>(claim.wait())) {
+        if (auto built = adopt(def, subject, *shared)) return std::move(*built);
+      }
+    }
+    Built built = build_program_here(def, spec, subject);
+    if (claim.leads()) {
+      claim.publish(std::make_shared<const Shared>(
+          Shared{runtime, Built{built.program, built.launch, built.bytes, built.spirv, {}}}));
+    }
+    return built;
+  }
+
+  // Another Jit's build of the same signature: its program where it shares this Jit's Runtime
+  // (context and device), else its SPIR-V built here (PoCL's own cache then has the rest);
+  // nothing where it loaded its program from the disk cache, which this Jit reads too.
+  std::optional<Built> adopt(const KernelDef& def, const Subject& subject, const Shared& shared) {
+    if (shared.runtime == runtime) {
+      SPVJIT_LOG_INFO(subject.what +
+                      ": built by another Jit at the same time; its program "
+                      "shared after " +
+                      subject.elapsed_ms() + " ms");
+      return Built{
+          shared.built.program, shared.built.launch, shared.built.bytes, shared.built.spirv, {}};
+    }
+    if (!shared.built.spirv) return std::nullopt;
+    return from_spirv(def, subject, shared.built.spirv, shared.built.launch, false);
+  }
+
+  Built build_program_here(const KernelDef& def, const Specialization& spec,
+                           const Subject& subject) {
+    if (disk.enabled()) {
       if (auto hit = disk.load(subject.key)) {
         if (auto built = from_disk(def, subject, *hit)) return std::move(*built);
         // The device no longer takes its own binary: rebuild from the stored SPIR-V.
-        spirv.emplace();
-        spirv->launch = hit->entry.launch;
-        spirv->words.resize(hit->entry.spirv.size() / 4);
-        std::memcpy(spirv->words.data(), hit->entry.spirv.data(), hit->entry.spirv.size());
+        auto words = std::make_shared<std::vector<std::uint32_t>>(hit->entry.spirv.size() / 4);
+        std::memcpy(words->data(), hit->entry.spirv.data(), hit->entry.spirv.size());
+        return from_spirv(def, subject, std::move(words), hit->entry.launch, true);
       }
     }
-    if (!spirv) {
-      spirv = to_spirv(def, spec, true);
-      compiles.fetch_add(1, std::memory_order_relaxed);
-    }
-    return from_spirv(def, subject, std::move(*spirv));
+    Spirv spirv = to_spirv(def, spec, true);
+    compiles.fetch_add(1, std::memory_order_relaxed);
+    return from_spirv(def, subject,
+                      std::make_shared<const std::vector<std::uint32_t>>(std::move(spirv.words)),
+                      spirv.launch, true);
   }
 
   // A disk entry's binary as a program; nothing when the device rejects it (warned once). The
@@ -355,8 +450,11 @@ class JitCore {
       disk_hits.fetch_add(1, std::memory_order_relaxed);
       SPVJIT_LOG_INFO(subject.what + ": disk cache hit " + disk.path_for(subject.key) +
                       ", loaded in " + subject.elapsed_ms() + " ms");
-      return Built{
-          std::make_shared<ClHandle<cl_program>>(std::move(program)), hit.entry.launch, {}};
+      return Built{std::make_shared<ClHandle<cl_program>>(std::move(program)),
+                   hit.entry.launch,
+                   estimated_program_bytes(hit.entry.spirv.size(), hit.entry.binary.size()),
+                   nullptr,
+                   {}};
     } catch (const OpenCLError& e) {
       warn_once("rejected:" + disk.path_for(subject.key),
                 "the device rejected the cached binary " + disk.path_for(subject.key) + " (" +
@@ -365,38 +463,45 @@ class JitCore {
     }
   }
 
-  // The program built from SPIR-V; with the cache on, the entry's write to run once the kernel
-  // exists (build() runs it). The write holds the program and the SPIR-V (moved, not copied).
-  Built from_spirv(const KernelDef& def, const Subject& subject, Spirv spirv) {
+  // The program built from SPIR-V; with the cache on and `to_store`, the entry's write to run
+  // once the kernel exists (build() runs it).
+  Built from_spirv(const KernelDef& def, const Subject& subject,
+                   std::shared_ptr<const std::vector<std::uint32_t>> words, EntryLaunch launch,
+                   bool to_store) {
     auto program = std::make_shared<ClHandle<cl_program>>(
-        build_program_from_il(*runtime, spirv.words, options.build_options, def.name()));
-    SPVJIT_LOG_INFO(subject.what + ": compiled (" + std::to_string(spirv.words.size() * 4) +
+        build_program_from_il(*runtime, *words, options.build_options, def.name()));
+    SPVJIT_LOG_INFO(subject.what + ": compiled (" + std::to_string(words->size() * 4) +
                     " bytes of SPIR-V) in " + subject.elapsed_ms() + " ms" +
-                    (subject.key.empty() ? ", disk cache off" : ", disk cache miss"));
-    Built built{program, spirv.launch, {}};
-    if (!subject.key.empty()) {
-      built.write = [this, key = subject.key, words = std::move(spirv.words), program,
-                     launch = spirv.launch] { store(key, words, program->get(), launch); };
+                    (!disk.enabled() ? ", disk cache off"
+                     : to_store      ? ", disk cache miss"
+                                     : ", SPIR-V from another Jit"));
+    Built built{program, launch, estimated_program_bytes(words->size() * 4, 0), words, {}};
+    if (disk.enabled() && to_store) {
+      built.write = [this, key = subject.key, words, program, launch] {
+        return store(key, *words, program->get(), launch);
+      };
     }
     return built;
   }
 
-  void store(const std::string& key, std::span<const std::uint32_t> words, cl_program program,
-             EntryLaunch launch) {
+  // The device binary's size; 0 when there is none to store.
+  std::uint64_t store(const std::string& key, std::span<const std::uint32_t> words,
+                      cl_program program, EntryLaunch launch) {
     std::vector<std::uint8_t> binary;
     try {
       binary = program_binary(program);
     } catch (const OpenCLError& e) {
       warn_once("no-binary", std::string("cannot read a program binary (") + e.what() +
                                  "); kernels are not cached on disk");
-      return;
+      return 0;
     }
-    if (binary.empty()) return;
+    if (binary.empty()) return 0;
     if (disk.store(key, words, binary, launch)) {
       disk_writes.fetch_add(1, std::memory_order_relaxed);
       SPVJIT_LOG_DEBUG("stored " + disk.path_for(key) + " (" + std::to_string(binary.size()) +
                        " bytes of device binary)");
     }
+    return binary.size();
   }
 
   // The build options plus what else changes the code for the same IR, for the disk key.
@@ -434,8 +539,8 @@ class JitCore {
   // The stack PoCL's workers got when the Runtime started them (common/group_stack.hpp).
   std::uint64_t thread_stack = default_thread_stack_bytes();
   KernelTable table;
-  std::mutex modules_mutex;  // held to find or add an entry, never during a build
-  std::vector<std::unique_ptr<ModuleProgram>> modules;
+  std::mutex modules_mutex;  // held to find, add or drop an entry, never during a build
+  std::vector<std::shared_ptr<ModuleProgram>> modules;
   std::atomic<std::uint64_t> compiles{0};
   std::atomic<std::uint64_t> disk_hits{0};
   std::atomic<std::uint64_t> disk_writes{0};
@@ -493,7 +598,17 @@ std::uint64_t Jit::compile_count() const {
 
 JitStats Jit::stats() const {
   auto& core = live(core_, "Jit::stats");
-  return {core.compiles.load(), core.disk_hits.load(), core.disk_writes.load()};
+  const detail::TableCounts table = core.table.counts();
+  JitStats s;
+  s.compiles = core.compiles.load();
+  s.disk_hits = core.disk_hits.load();
+  s.disk_writes = core.disk_writes.load();
+  s.memory_hits = table.hits;
+  s.memory_misses = table.misses;
+  s.evictions = table.evictions;
+  s.memory_kernels = table.entries;
+  s.memory_bytes = table.bytes;
+  return s;
 }
 
 std::string Jit::cache_dir() const {

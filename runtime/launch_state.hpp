@@ -109,6 +109,8 @@ class LaunchState {
 struct KernelAccess {
   static LaunchState& state(const Kernel& k) { return *k.state_; }
   static cl_kernel kernel(const Kernel& k) { return k.state_->kernel.get(); }
+  /// Kernel handles sharing k's launch state, k included (0 for an empty handle).
+  static long holders(const Kernel& k) noexcept { return k.state_.use_count(); }
   static cl_command_queue queue(const Kernel& k) { return k.state_->core->queue.get(); }
   /// A launch whose arguments are known only at run time (the kernel corpus's data-driven
   /// cases): `args` holds `count` views and a default one after them, as launch() builds.

@@ -36,6 +36,12 @@ struct JitOptions {
   /// Past this size the least recently used entries of the directory are deleted. An entry
   /// larger than this (or than 256 MiB) is removed unread when found.
   std::uint64_t cache_max_bytes = std::uint64_t{1} << 30;
+  /// The in-memory cache's budget: past this many bytes of compiled kernels (estimated:
+  /// JitStats::memory_bytes) the least recently used ones that no Kernel handle holds are
+  /// dropped, releasing their OpenCL programs; asking for one again loads it from the disk
+  /// cache (or compiles it). 0 keeps only the kernels a handle holds. SPVJIT_MEMORY_CACHE_BYTES
+  /// (a number of bytes) overrides it.
+  std::uint64_t memory_cache_bytes = std::uint64_t{64} << 20;
   /// Use the device's float atomic add (cl_ext_float_atomics) where it has one; false always
   /// builds atomic_add on f32/f64 as a compare-exchange loop (part of the cache key).
   bool native_float_atomics = true;
@@ -77,6 +83,16 @@ struct JitStats {
   std::uint64_t compiles = 0;
   std::uint64_t disk_hits = 0;    ///< programs loaded from the disk cache
   std::uint64_t disk_writes = 0;  ///< entries written to the disk cache
+  std::uint64_t memory_hits = 0;  ///< compile() calls answered by the in-memory cache
+  /// compile() calls it did not answer: each compiled, loaded from disk, or waited for another
+  /// thread's compile of the same kernel.
+  std::uint64_t memory_misses = 0;
+  /// Compiled kernels dropped from memory past JitOptions::memory_cache_bytes.
+  std::uint64_t evictions = 0;
+  std::uint64_t memory_kernels = 0;  ///< compiled kernels the in-memory cache holds now
+  /// Their estimated bytes: spvjit's copy of each kernel's IR, its launch state, and what PoCL
+  /// keeps of its program (the SPIR-V, program.bc, the binary it was loaded from).
+  std::uint64_t memory_bytes = 0;
 };
 
 namespace detail {

@@ -1,7 +1,11 @@
 #include "jit/cache/kernel_table.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
+#include <vector>
+
+#include "runtime/launch_state.hpp"
 
 namespace spvjit::detail {
 
@@ -67,33 +71,130 @@ MemoryKey memory_key(const KernelDef& def, const Specialization& spec) noexcept 
 
 KernelTable::~KernelTable() {
   for (auto& head : buckets_) {
-    for (Node* n = head.load(std::memory_order_relaxed); n;) delete std::exchange(n, n->next);
+    for (Node* n = head.load(std::memory_order_relaxed); n;) {
+      delete std::exchange(n, n->next.load(std::memory_order_relaxed));
+    }
   }
 }
 
 KernelTable::Node* KernelTable::find(const MemoryKey& key) const noexcept {
-  for (Node* n = buckets_[key.hash % bucket_count].load(std::memory_order_acquire); n;
-       n = n->next) {
+  for (Node* n = buckets_[key.hash % bucket_count].load(std::memory_order_seq_cst); n;
+       n = n->next.load(std::memory_order_seq_cst)) {
     if (matches(*n, key)) return n;
   }
   return nullptr;
 }
 
-KernelTable::Node& KernelTable::find_or_insert(const MemoryKey& key) {
-  std::lock_guard<std::mutex> lock(insert_mutex_);
-  if (Node* n = find(key)) return *n;
-  auto& head = buckets_[key.hash % bucket_count];
-  auto n = std::make_unique<Node>();
-  n->hash = key.hash;
-  n->def = *key.def;
-  n->workgroup = key.workgroup;
-  n->ndrange = key.ndrange;
-  n->next = head.load(std::memory_order_relaxed);
-  // Release: a reader that sees the new head sees the node's fields too. The table owns the
-  // node from here on (freed in ~KernelTable).
-  Node* linked = n.release();
-  head.store(linked, std::memory_order_release);
-  return *linked;
+// A store only when the clock moved since the node's last use: threads launching one kernel
+// read its line, they do not take turns writing it. Uses are odd times, insertions even ones:
+// a kernel used after the latest insertion is the more recent of the two.
+void KernelTable::touch(Node& node) const noexcept {
+  const std::uint64_t now = 2 * clock_.load(std::memory_order_relaxed) + 1;
+  if (node.last_used.load(std::memory_order_relaxed) != now) {
+    node.last_used.store(now, std::memory_order_relaxed);
+  }
+}
+
+bool KernelTable::lookup(const MemoryKey& key, Kernel& out) noexcept {
+  const auto section = sections_.enter();
+  Node* n = find(key);
+  if (!n || !n->ready.load(std::memory_order_acquire)) return false;
+  out = n->kernel;  // a handle of our own before the section ends: eviction may free the node
+  touch(*n);
+  section.count_hit();
+  return true;
+}
+
+KernelTable::Pin KernelTable::pin(const MemoryKey& key) {
+  misses_.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(links_mutex_);
+  clock_.fetch_add(1, std::memory_order_relaxed);
+  Node* n = find(key);
+  if (!n) {
+    auto& head = buckets_[key.hash % bucket_count];
+    auto made = std::make_unique<Node>();
+    made->hash = key.hash;
+    made->def = *key.def;
+    made->workgroup = key.workgroup;
+    made->ndrange = key.ndrange;
+    made->next.store(head.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    // A reader that sees the new head sees the node's fields too. The table owns the node from
+    // here on (freed by evict() or ~KernelTable).
+    n = made.release();
+    head.store(n, std::memory_order_seq_cst);
+  }
+  // Under links_mutex_, where evict() reads pins: a pinned node is never chosen.
+  n->pins.fetch_add(1, std::memory_order_relaxed);
+  n->last_used.store(2 * clock_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  return Pin(*n);
+}
+
+void KernelTable::publish(Node& node, Kernel kernel, std::uint64_t bytes) {
+  node.kernel = std::move(kernel);
+  node.bytes = bytes;
+  node.ready.store(true, std::memory_order_release);
+  entries_.fetch_add(1, std::memory_order_relaxed);
+  bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  if (bytes_.load(std::memory_order_relaxed) > budget_) evict();
+}
+
+void KernelTable::evict() {
+  std::vector<Node*> unlinked;
+  {
+    std::lock_guard<std::mutex> lock(links_mutex_);
+    // Candidates: compiled, not pinned, held by no handle but ours (a lookup racing with this
+    // may take a handle right after; it keeps the kernel alive, only the entry goes).
+    std::vector<Node*> candidates;
+    std::uint64_t held = 0;
+    for (auto& head : buckets_) {
+      for (Node* n = head.load(std::memory_order_relaxed); n;
+           n = n->next.load(std::memory_order_relaxed)) {
+        const bool pinned = n->pins.load(std::memory_order_acquire) != 0;
+        const bool ready = n->ready.load(std::memory_order_acquire);
+        if (ready) held += n->bytes;
+        if (pinned) continue;
+        // Not compiled and not pinned: its compile threw. Nothing will fill it in.
+        if (!ready || KernelAccess::holders(n->kernel) == 1) candidates.push_back(n);
+      }
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const Node* a, const Node* b) {
+      const bool a_failed = !a->ready.load(std::memory_order_relaxed);
+      const bool b_failed = !b->ready.load(std::memory_order_relaxed);
+      if (a_failed != b_failed) return a_failed;  // failed compiles first: they cost nothing
+      return a->last_used.load(std::memory_order_relaxed) <
+             b->last_used.load(std::memory_order_relaxed);
+    });
+    for (Node* victim : candidates) {
+      const bool failed = !victim->ready.load(std::memory_order_relaxed);
+      if (!failed && held <= budget_) break;
+      auto* link = &buckets_[victim->hash % bucket_count];
+      while (link->load(std::memory_order_relaxed) != victim) {
+        link = &link->load(std::memory_order_relaxed)->next;
+      }
+      link->store(victim->next.load(std::memory_order_relaxed), std::memory_order_seq_cst);
+      unlinked.push_back(victim);
+      if (!failed) {
+        held -= victim->bytes;
+        bytes_.fetch_sub(victim->bytes, std::memory_order_relaxed);
+        entries_.fetch_sub(1, std::memory_order_relaxed);
+        evictions_.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  }
+  if (unlinked.empty()) return;
+  sections_.wait_for_readers();
+  // Outside the links: freeing a kernel releases its OpenCL objects.
+  for (Node* n : unlinked) delete n;
+}
+
+TableCounts KernelTable::counts() const noexcept {
+  TableCounts c;
+  c.hits = sections_.hits();
+  c.misses = misses_.load(std::memory_order_relaxed);
+  c.evictions = evictions_.load(std::memory_order_relaxed);
+  c.entries = entries_.load(std::memory_order_relaxed);
+  c.bytes = bytes_.load(std::memory_order_relaxed);
+  return c;
 }
 
 }  // namespace spvjit::detail
