@@ -1,5 +1,6 @@
 #include "common/exit_gate.hpp"
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/thread_slots.hpp"
+
 namespace spvjit::detail {
 
 namespace {
@@ -17,7 +20,14 @@ namespace {
 // after exit() has destroyed the other statics.
 struct Gate {
   std::atomic<bool> exiting{false};
-  std::atomic<int> threads_inside{0};           ///< threads with an outermost WorkScope open
+  /// Threads with an outermost WorkScope open: those with a thread slot each in their own flag
+  /// (common/thread_slots.hpp: no read-modify-write on a line every thread shares, on each
+  /// compile and launch), the others in the count.
+  struct alignas(64) Inside {
+    std::atomic<bool> flag{false};
+  };
+  std::array<Inside, max_thread_slots> inside{};
+  std::atomic<int> threads_inside{0};
   std::atomic<std::uint64_t> owners{0};         ///< Runtimes and Jits made
   std::atomic<std::uint64_t> registered{0};     ///< `owners` when the handler was last registered
   std::atomic<std::uint64_t> registrations{0};  ///< successful std::atexit calls
@@ -30,24 +40,40 @@ Gate& gate() {
   return *g;
 }
 
-thread_local int depth = 0;
-thread_local std::uint64_t finished_here = 0;  ///< outermost scopes this thread closed
+// Initial-exec: every compile() and launch reads these; from a shared library the default
+// model reaches them through a __tls_get_addr call, this one with one %fs-relative access.
+#define SPVJIT_FAST_TLS __attribute__((tls_model("initial-exec")))
+thread_local int depth SPVJIT_FAST_TLS = 0;
+thread_local std::uint64_t finished_here SPVJIT_FAST_TLS = 0;  ///< outermost scopes closed here
 /// What the open outermost scope noted, as far as registering goes (note_lookup, note_build).
-thread_local WorkScope::Noted noted_here = WorkScope::Noted::Nothing;
+thread_local WorkScope::Noted noted_here SPVJIT_FAST_TLS = WorkScope::Noted::Nothing;
+#undef SPVJIT_FAST_TLS
 
 [[noreturn]] void park() {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
+// Whether a thread other than the caller (inside its own scope when `own`) is inside one.
+bool others_inside(Gate& g, bool own) {
+  const int mine = own ? thread_slot() : -1;
+  if (g.threads_inside.load(std::memory_order_seq_cst) > (own && mine < 0 ? 1 : 0)) return true;
+  for (int i = 0; i < max_thread_slots; ++i) {
+    if (i != mine && g.inside[i].flag.load(std::memory_order_acquire)) return true;
+  }
+  return false;
+}
+
 void close_gate_and_wait() {
   Gate& g = gate();
   g.exiting.store(true, std::memory_order_seq_cst);
+  // A thread entering stores its flag, then reads `exiting`: after this barrier on its core,
+  // either its flag is seen below or it sees the gate closed and stays out.
+  fence_all_threads();
   // exit() called from inside a scope (its own thread's work) does not wait for itself.
-  const int own = depth > 0 ? 1 : 0;
+  const bool own = depth > 0;
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(exit_wait_for_work_seconds);
-  while (g.threads_inside.load(std::memory_order_seq_cst) > own &&
-         std::chrono::steady_clock::now() < deadline) {
+  while (others_inside(g, own) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   // Then the work they handed on: a launch returns once enqueued, and PoCL's pthread driver
@@ -71,6 +97,15 @@ void register_handler(Gate& g) {
   }
 }
 
+void leave(Gate& g) noexcept {
+  const int slot = thread_slot();
+  if (slot >= 0) {
+    g.inside[slot].flag.store(false, std::memory_order_release);
+  } else {
+    g.threads_inside.fetch_sub(1, std::memory_order_seq_cst);
+  }
+}
+
 }  // namespace
 
 WorkScope::WorkScope() noexcept { enter(); }
@@ -81,11 +116,19 @@ void WorkScope::enter() noexcept {
   if (depth++ > 0) return;
   counted_ = true;
   Gate& g = gate();
-  // With the seq_cst store and load of close_gate_and_wait: either the handler sees this thread
-  // inside and waits, or this thread sees the gate closed and stays out.
-  g.threads_inside.fetch_add(1, std::memory_order_seq_cst);
+  // Either the handler sees this thread inside and waits, or this thread sees the gate closed
+  // and stays out: with a slot, by the handler's fence_all_threads between its store and its
+  // loads; without one, by the seq_cst add and load against the handler's seq_cst store and
+  // load.
+  const int slot = thread_slot();
+  if (slot >= 0) {
+    g.inside[slot].flag.store(true, std::memory_order_relaxed);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  } else {
+    g.threads_inside.fetch_add(1, std::memory_order_seq_cst);
+  }
   if (g.exiting.load(std::memory_order_seq_cst)) [[unlikely]] {
-    g.threads_inside.fetch_sub(1, std::memory_order_seq_cst);
+    leave(g);
     park();
   }
 }
@@ -96,7 +139,7 @@ WorkScope::~WorkScope() {
   --depth;
   if (!counted_) return;
   Gate& g = gate();
-  g.threads_inside.fetch_sub(1, std::memory_order_seq_cst);
+  leave(g);
   const Noted done = take_noted();
   if (!registers_) return;
   const bool new_owner =

@@ -63,11 +63,12 @@ int main(int argc, char** argv) {
       }
       if (c % (kernels / 10) == 0 || c == kernels / 2) {
         const JitStats s = jit.stats();
-        std::printf("%6d kernels: RSS %7ld KiB, cache holds %llu kernels, %llu KiB (estimated), "
-                    "%llu evicted\n",
-                    c, rss_kib(), static_cast<unsigned long long>(s.memory_kernels),
-                    static_cast<unsigned long long>(s.memory_bytes / 1024),
-                    static_cast<unsigned long long>(s.evictions));
+        std::printf(
+            "%6d kernels: RSS %7ld KiB, cache holds %llu kernels, %llu KiB (estimated), "
+            "%llu evicted\n",
+            c, rss_kib(), static_cast<unsigned long long>(s.memory_kernels),
+            static_cast<unsigned long long>(s.memory_bytes / 1024),
+            static_cast<unsigned long long>(s.evictions));
         std::fflush(stdout);
         if (c == kernels / 2) half_rss = rss_kib();
       }

@@ -110,9 +110,9 @@ TEST_CASE("a budget of 0 keeps only held kernels, and SPVJIT_MEMORY_CACHE_BYTES 
     CHECK(jit.stats().evictions == 1);
   }
   ::setenv("SPVJIT_MEMORY_CACHE_BYTES", "64M", 1);
-  CHECK_THROWS_WITH_AS(Jit(runtime(), memory_only(0)),
-                       doctest::Contains("SPVJIT_MEMORY_CACHE_BYTES='64M': expected a number of bytes"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(
+      Jit(runtime(), memory_only(0)),
+      doctest::Contains("SPVJIT_MEMORY_CACHE_BYTES='64M': expected a number of bytes"), UserError);
   ::unsetenv("SPVJIT_MEMORY_CACHE_BYTES");
 }
 
@@ -160,96 +160,95 @@ TEST_CASE("the heap stays flat past the budget: dropped kernels are released") {
 }
 
 TEST_SUITE("concurrency") {
-
-TEST_CASE("a kernel evicted while other threads launch its handles stays right") {
-  // One thread takes the hot kernel's handle, launches it and drops it, over and over; two
-  // threads launch a handle they hold all along; the main thread compiles new kernels with a
-  // budget of 0, so each compile evicts the hot kernel whenever no handle holds it at that
-  // instant, and a lookup can take a handle of a kernel being evicted.
-  Jit jit(runtime(), memory_only(0));
-  const KernelDef hot = fill(400);
-  const KernelDef kept = fill(401);
-  std::atomic<bool> hot_done{false}, done{false};
-  std::atomic<int> wrong{0}, launches{0};
-  std::vector<std::thread> threads;
-  threads.emplace_back([&] {
-    while (!hot_done.load()) {
-      {
-        Kernel k = jit.compile(hot);
-        if (!fills_right(k, 400)) ++wrong;
-        ++launches;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));  // unheld most of the time
-    }
-  });
-  for (int t = 0; t < 2; ++t) {
+  TEST_CASE("a kernel evicted while other threads launch its handles stays right") {
+    // One thread takes the hot kernel's handle, launches it and drops it, over and over; two
+    // threads launch a handle they hold all along; the main thread compiles new kernels with a
+    // budget of 0, so each compile evicts the hot kernel whenever no handle holds it at that
+    // instant, and a lookup can take a handle of a kernel being evicted.
+    Jit jit(runtime(), memory_only(0));
+    const KernelDef hot = fill(400);
+    const KernelDef kept = fill(401);
+    std::atomic<bool> hot_done{false}, done{false};
+    std::atomic<int> wrong{0}, launches{0};
+    std::vector<std::thread> threads;
     threads.emplace_back([&] {
-      Kernel k = jit.compile(kept);
-      while (!done.load()) {
-        if (!fills_right(k, 401)) ++wrong;
-        ++launches;
+      while (!hot_done.load()) {
+        {
+          Kernel k = jit.compile(hot);
+          if (!fills_right(k, 400)) ++wrong;
+          ++launches;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));  // unheld most of the time
       }
     });
-  }
-  while (launches.load() < 10) std::this_thread::yield();
-  constexpr int churned = 16;
-  for (int c = 410; c < 410 + churned; ++c) {
-    Kernel k = jit.compile(fill(c));
-    if (!fills_right(k, c)) ++wrong;
-  }
-  // The hot thread first: its last compile may evict whatever no handle holds by then.
-  hot_done = true;
-  threads[0].join();
-  done = true;
-  for (std::size_t t = 1; t < threads.size(); ++t) threads[t].join();
-  CHECK(wrong.load() == 0);
-  const JitStats s = jit.stats();
-  // The hot kernel was evicted and compiled again at least once; the held one never.
-  CHECK(s.compiles >= churned + 3);
-  const std::uint64_t compiles = s.compiles;
-  Kernel k = jit.compile(kept);  // held by nobody now, but no compile has run since
-  CHECK(jit.stats().compiles == compiles);
-  CHECK(fills_right(k, 401));
-}
-
-TEST_CASE("Jits compiling one kernel at the same instant build it once") {
-  auto run = [](const JitOptions& options, int constant) {
-    constexpr int count = 8;
-    std::vector<std::unique_ptr<Jit>> jits;
-    for (int i = 0; i < count; ++i) jits.push_back(std::make_unique<Jit>(runtime(), options));
-    const KernelDef def = fill(constant);
-    std::atomic<int> ready{0}, wrong{0};
-    std::vector<std::thread> threads;
-    for (int i = 0; i < count; ++i) {
-      threads.emplace_back([&, i] {
-        ready.fetch_add(1);
-        while (ready.load() < count) std::this_thread::yield();  // start together
-        Kernel k = jits[i]->compile(def);
-        if (!fills_right(k, constant)) ++wrong;
+    for (int t = 0; t < 2; ++t) {
+      threads.emplace_back([&] {
+        Kernel k = jit.compile(kept);
+        while (!done.load()) {
+          if (!fills_right(k, 401)) ++wrong;
+          ++launches;
+        }
       });
     }
-    for (auto& t : threads) t.join();
-    JitStats sum;
-    for (auto& j : jits) {
-      const JitStats s = j->stats();
-      sum.compiles += s.compiles;
-      sum.disk_hits += s.disk_hits;
-      sum.disk_writes += s.disk_writes;
+    while (launches.load() < 10) std::this_thread::yield();
+    constexpr int churned = 16;
+    for (int c = 410; c < 410 + churned; ++c) {
+      Kernel k = jit.compile(fill(c));
+      if (!fills_right(k, c)) ++wrong;
     }
+    // The hot thread first: its last compile may evict whatever no handle holds by then.
+    hot_done = true;
+    threads[0].join();
+    done = true;
+    for (std::size_t t = 1; t < threads.size(); ++t) threads[t].join();
     CHECK(wrong.load() == 0);
-    return sum;
-  };
-  SUBCASE("memory only") {
-    const JitStats s = run(memory_only(std::uint64_t{64} << 20), 600);
-    CHECK(s.compiles == 1);
+    const JitStats s = jit.stats();
+    // The hot kernel was evicted and compiled again at least once; the held one never.
+    CHECK(s.compiles >= churned + 3);
+    const std::uint64_t compiles = s.compiles;
+    Kernel k = jit.compile(kept);  // held by nobody now, but no compile has run since
+    CHECK(jit.stats().compiles == compiles);
+    CHECK(fills_right(k, 401));
   }
-  SUBCASE("with a disk cache: written once") {
-    TempDir dir;
-    const JitStats s = run(in_dir(dir), 601);
-    CHECK(s.compiles == 1);
-    CHECK(s.disk_writes == 1);
-    CHECK(entries(dir.path()).size() == 1);
+
+  TEST_CASE("Jits compiling one kernel at the same instant build it once") {
+    auto run = [](const JitOptions& options, int constant) {
+      constexpr int count = 8;
+      std::vector<std::unique_ptr<Jit>> jits;
+      for (int i = 0; i < count; ++i) jits.push_back(std::make_unique<Jit>(runtime(), options));
+      const KernelDef def = fill(constant);
+      std::atomic<int> ready{0}, wrong{0};
+      std::vector<std::thread> threads;
+      for (int i = 0; i < count; ++i) {
+        threads.emplace_back([&, i] {
+          ready.fetch_add(1);
+          while (ready.load() < count) std::this_thread::yield();  // start together
+          Kernel k = jits[i]->compile(def);
+          if (!fills_right(k, constant)) ++wrong;
+        });
+      }
+      for (auto& t : threads) t.join();
+      JitStats sum;
+      for (auto& j : jits) {
+        const JitStats s = j->stats();
+        sum.compiles += s.compiles;
+        sum.disk_hits += s.disk_hits;
+        sum.disk_writes += s.disk_writes;
+      }
+      CHECK(wrong.load() == 0);
+      return sum;
+    };
+    SUBCASE("memory only") {
+      const JitStats s = run(memory_only(std::uint64_t{64} << 20), 600);
+      CHECK(s.compiles == 1);
+    }
+    SUBCASE("with a disk cache: written once") {
+      TempDir dir;
+      const JitStats s = run(in_dir(dir), 601);
+      CHECK(s.compiles == 1);
+      CHECK(s.disk_writes == 1);
+      CHECK(entries(dir.path()).size() == 1);
+    }
   }
-}
 
 }  // TEST_SUITE("concurrency")

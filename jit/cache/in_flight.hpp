@@ -36,7 +36,9 @@ class InFlight {
     friend class InFlight;
     Claim(InFlight& registry, std::shared_ptr<Build> build, std::string signature,
           bool leads) noexcept
-        : registry_(registry), build_(std::move(build)), signature_(std::move(signature)),
+        : registry_(registry),
+          build_(std::move(build)),
+          signature_(std::move(signature)),
           leads_(leads) {}
     InFlight& registry_;
     std::shared_ptr<Build> build_;

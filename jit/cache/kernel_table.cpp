@@ -96,12 +96,12 @@ void KernelTable::touch(Node& node) const noexcept {
 }
 
 bool KernelTable::lookup(const MemoryKey& key, Kernel& out) noexcept {
-  const auto section = sections_.enter();
+  const auto section = ReadSections::process().enter();
   Node* n = find(key);
   if (!n || !n->ready.load(std::memory_order_acquire)) return false;
   out = n->kernel;  // a handle of our own before the section ends: eviction may free the node
   touch(*n);
-  section.count_hit();
+  hits_.add(section.slot());
   return true;
 }
 
@@ -182,14 +182,14 @@ void KernelTable::evict() {
     }
   }
   if (unlinked.empty()) return;
-  sections_.wait_for_readers();
+  ReadSections::process().wait_for_readers();
   // Outside the links: freeing a kernel releases its OpenCL objects.
   for (Node* n : unlinked) delete n;
 }
 
 TableCounts KernelTable::counts() const noexcept {
   TableCounts c;
-  c.hits = sections_.hits();
+  c.hits = hits_.sum();
   c.misses = misses_.load(std::memory_order_relaxed);
   c.evictions = evictions_.load(std::memory_order_relaxed);
   c.entries = entries_.load(std::memory_order_relaxed);

@@ -1,5 +1,6 @@
 // KernelTable: the in-memory kernel cache. A warm lookup is lock-free and allocates nothing: a
-// fixed array of bucket heads points to chains of nodes, walked inside a ReadSections section.
+// fixed array of bucket heads points to chains of nodes, walked inside a read section
+// (read_sections.hpp).
 // Linking a node in or out takes a mutex held for a few instructions, never during a compile;
 // each node's own mutex makes the threads that want one new kernel compile it once.
 //
@@ -104,7 +105,7 @@ class KernelTable {
   static constexpr std::size_t bucket_count = 1024;
   std::array<std::atomic<Node*>, bucket_count> buckets_{};
   std::mutex links_mutex_;  ///< held to link or unlink a node
-  mutable ReadSections sections_;
+  SlotCounters hits_;
   const std::uint64_t budget_;
   std::atomic<std::uint64_t> clock_{0};  ///< advanced by every miss: LRU's time
   std::atomic<std::uint64_t> misses_{0};

@@ -6,42 +6,42 @@ namespace spvjit::detail {
 
 namespace {
 
-// Threads take slots round robin on their first section: a slot is mostly one thread's, so a
-// section's two atomic operations rarely move a cache line between cores.
-unsigned this_thread_slot() noexcept {
-  static std::atomic<unsigned> next{0};
-  thread_local const unsigned slot =
-      next.fetch_add(1, std::memory_order_relaxed) % ReadSections::slot_count;
-  return slot;
+// A thread's shared counter from its thread pointer: threads' control blocks lie pages apart.
+unsigned shared_slot() noexcept {
+  const auto tp = reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer());
+  return static_cast<unsigned>((tp >> 12) ^ (tp >> 20)) % ReadSections::shared_slots;
 }
 
 }  // namespace
 
-ReadSections::Section ReadSections::enter() noexcept {
-  Slot& slot = slots_[this_thread_slot()];
-  // Either parity is safe (wait_for_readers checks both); the current one lets a writer's
-  // check of the other finish.
-  auto& count = slot.open[epoch_.load(std::memory_order_relaxed) & 1];
+ReadSections& ReadSections::process() {
+  static ReadSections* const sections = new ReadSections;
+  return *sections;
+}
+
+ReadSections::Section ReadSections::enter_shared(std::uint32_t parity) noexcept {
+  auto& count = shared_[shared_slot()].open[parity];
   count.fetch_add(1, std::memory_order_seq_cst);
-  return Section(&count, &slot.hits);
+  return Section(nullptr, &count, max_thread_slots);
 }
 
 void ReadSections::wait_for_readers() {
   std::lock_guard<std::mutex> lock(writer_mutex_);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Refused only by a kernel that took the registration: then the slots' sections are waited
+  // for as seen, without the ordering (never observed; see common/thread_slots.hpp).
+  fence_all_threads();
   for (int flip = 0; flip < 2; ++flip) {
-    const unsigned old = epoch_.fetch_add(1, std::memory_order_seq_cst) & 1;
-    for (Slot& slot : slots_) {
-      // A section is a lookup of tens of nanoseconds: waiting is for a reader that was
-      // descheduled inside one.
+    const std::uint32_t old = epoch_.fetch_add(1, std::memory_order_seq_cst) & 1;
+    // A section is a lookup of tens of nanoseconds: waiting is for a reader that was
+    // descheduled inside one.
+    for (Own& slot : own_) {
+      while (slot.state.load(std::memory_order_acquire) == 1 + old) std::this_thread::yield();
+    }
+    for (Shared& slot : shared_) {
       while (slot.open[old].load(std::memory_order_seq_cst) != 0) std::this_thread::yield();
     }
   }
-}
-
-std::uint64_t ReadSections::hits() const noexcept {
-  std::uint64_t sum = 0;
-  for (const Slot& slot : slots_) sum += slot.hits.load(std::memory_order_relaxed);
-  return sum;
 }
 
 }  // namespace spvjit::detail
