@@ -14,19 +14,12 @@
 #include <string>
 
 #include "spvjit/spvjit.hpp"
+#include "test/resident_memory.hpp"
 
 using namespace spvjit;
+using spvjit::test::rss_kib;
 
 namespace {
-
-long rss_kib() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
-  }
-  return -1;
-}
 
 KernelDef fill(int constant) {
   KernelBuilder kb("fill_" + std::to_string(constant % 100));

@@ -16,23 +16,15 @@
 
 #include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
+#include "test/resident_memory.hpp"
 
 using namespace spvjit;
+using spvjit::test::rss_kib;
 
 namespace {
 
 constexpr std::size_t elements = 256;
 constexpr std::size_t batch = 1000;
-
-// Resident set size in KiB, from the kernel's own accounting.
-long rss_kib() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
-  }
-  return -1;
-}
 
 float scale_for(std::size_t launch) { return static_cast<float>(launch % 7 + 1); }
 

@@ -57,9 +57,9 @@
 #     as lane 0 of the 128-bit ones, libclc's FMA paths for every width, sin/cos/tan's large
 #     reduction per lane, one exact ldexp, sinh's NaN), so coarsened kernels call vector math.
 #     Adds "+spvjit-vector-math" to the platform version.
-#   0015: a built program frees its parsed IR (parsed again from program.bc for a work-group
-#     function generated later) and files are read into buffers of their own size, so a cached
-#     program holds less (issue #71).
+#   0015: a built program frees its parsed IR (one built from a pocl binary never parses it;
+#     a work-group function generated later parses program.bc) and files are read into buffers
+#     of their own size, so a cached program holds less (issue #71).
 #   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
