@@ -6,7 +6,9 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 
 namespace spvjit::detail::builtin {
 
@@ -60,3 +62,22 @@ inline bool names_a_barrier(const llvm::Function* f) {
 }
 
 }  // namespace spvjit::detail::builtin
+
+namespace spvjit::detail {
+
+/// A call of the OpenCL work-item function `mangled` (`builtin::global_id`, ...) of dimension
+/// `dim`, declared in `m` as the translator wants it (SPIR calling convention, readnone).
+inline llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* mangled,
+                                 unsigned dim) {
+  auto* type = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false);
+  auto callee = m.getOrInsertFunction(mangled, type);
+  auto* fn = llvm::cast<llvm::Function>(callee.getCallee());
+  fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addFnAttr(llvm::Attribute::ReadNone);
+  auto* call = b.CreateCall(fn, {b.getInt32(dim)});
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return call;
+}
+
+}  // namespace spvjit::detail

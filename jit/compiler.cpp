@@ -152,25 +152,18 @@ class JitCore {
   // The SPIR-V of `def` for `spec`, and what its launch needs: the pipeline, the refusals of
   // what this PoCL would run wrong (`to_build`: a program will be built from it), and the
   // translator.
-  struct Spirv {
-    std::vector<std::uint32_t> words;
-    EntryLaunch launch;
-  };
-  Spirv to_spirv(const KernelDef& def, const Specialization& spec, bool to_build) {
+  Lowered to_spirv(const KernelDef& def, const Specialization& spec, bool to_build) {
     const auto& km = detail::kernel_module(def);
     const std::span<const std::string> other_kernels =
         km.raw ? std::span<const std::string>(km.raw->kernels) : std::span<const std::string>();
     llvm::LLVMContext context;
-    Spirv out;
     const auto refuse = [&](const llvm::Module& module) {
       if (!to_build) return;
       // A raw module's program holds all its kernels (def's among them): check each.
       if (other_kernels.empty()) refuse_barrier_tail_hazard(module, def.name(), spec);
       for (const auto& name : other_kernels) refuse_barrier_tail_hazard(module, name, spec);
     };
-    out.words = lower_and_translate(context, km, spec, lowering_target(), other_kernels, refuse,
-                                    out.launch);
-    return out;
+    return lower_and_translate(context, km, spec, lowering_target(), other_kernels, refuse);
   }
 
   // An unpatched PoCL runs such kernels silently wrong (jit/device/barrier_tails.hpp): refused.
@@ -272,10 +265,7 @@ class JitCore {
     facts.stack = group_stack(def);
     facts.stack.per_item =
         std::max<std::uint64_t>(facts.stack.per_item, built.launch.stack_bytes_per_item);
-    facts.coarsen = built.launch.coarsen;
-    facts.group_per_item = built.launch.group_per_item;
-    facts.runs_with_offsets = built.launch.runs_with_offsets;
-    facts.index_bits = built.launch.index_bits;
+    facts.launch = built.launch;
     // Without checks the launch need not hold the ndrange within the extents.
     if (!bounds_checks()) facts.extent_covers_ndrange.clear();
     Kernel kernel(std::make_shared<LaunchState>(runtime, built.program, std::move(facts)));
@@ -432,7 +422,7 @@ class JitCore {
         return from_spirv(def, subject, std::move(words), hit->entry.launch, true);
       }
     }
-    Spirv spirv = to_spirv(def, spec, true);
+    Lowered spirv = to_spirv(def, spec, true);
     compiles.fetch_add(1, std::memory_order_relaxed);
     return from_spirv(def, subject,
                       std::make_shared<const std::vector<std::uint32_t>>(std::move(spirv.words)),

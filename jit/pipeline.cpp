@@ -55,10 +55,12 @@ void legalize_raw_module(llvm::Module& m, Where where) {
 
 namespace {
 
-// Stage 2 after specialize: the passes on `module`, run by `passes`.
-void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
-           const KernelModule& def, const Specialization& spec, const LoweringTarget& target,
-           EntryLaunch& launch) {
+// Stage 2 after specialize: the passes on `module`, run by `passes`; what they decided for the
+// launch (all but runs_with_offsets, which the SPIR-V tells).
+EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
+                  const KernelModule& def, const Specialization& spec,
+                  const LoweringTarget& target) {
+  EntryLaunch launch;
   // First: every pass after it, coarsening included, keeps the flags it puts on.
   if (target.fast_math != FastMath::none) {
     passes.run("fast-math-build-options",
@@ -84,10 +86,6 @@ void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
       });
     }
   }
-  launch.coarsen = 1;
-  launch.index_bits = 0;
-  launch.group_per_item = false;
-  launch.stack_bytes_per_item = 0;
   // A raw module's kernels share one program: none is rewritten for its own geometry (nor
   // could be: they read get_global_size, not spvjit's ndrange).
   if (target.coarsen && !def.raw) {
@@ -194,14 +192,15 @@ void lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
     launch.stack_bytes_per_item = static_cast<std::uint32_t>(
         std::min<std::uint64_t>((bytes + 15) / 16 * 16, entry_max_stack_bytes));
   }
+  return launch;
 }
 
 }  // namespace
 
-std::vector<std::uint32_t> lower_and_translate(
-    llvm::LLVMContext& context, const KernelModule& def, const Specialization& spec,
-    const LoweringTarget& target, std::span<const std::string> other_kernels,
-    const std::function<void(const llvm::Module&)>& refuse, EntryLaunch& launch) {
+Lowered lower_and_translate(llvm::LLVMContext& context, const KernelModule& def,
+                            const Specialization& spec, const LoweringTarget& target,
+                            std::span<const std::string> other_kernels,
+                            const std::function<void(const llvm::Module&)>& refuse) {
   const std::string subject = "kernel '" + def.name + "' " + describe(spec);
   // Parsing the definition and applying the static sizes is the stage's first pass: it makes
   // the module the others rewrite, so it is logged and dumped once that module exists.
@@ -209,16 +208,18 @@ std::vector<std::uint32_t> lower_and_translate(
   std::unique_ptr<llvm::Module> module = specialize(context, def, spec);
   PassRunner passes(*module, subject);
   passes.ran("specialize", specialize_started);
-  lower(*module, passes, subject, def, spec, target, launch);
+  Lowered out;
+  out.launch = lower(*module, passes, subject, def, spec, target);
   refuse(*module);
-  std::vector<std::uint32_t> words;
-  passes.step("translate", [&] { words = translate_to_spirv(*module, def.name, other_kernels); });
-  passes.dump_spirv("translate", words);
+  passes.step("translate",
+              [&] { out.words = translate_to_spirv(*module, def.name, other_kernels); });
+  passes.dump_spirv("translate", out.words);
   passes.step("offset-safety", [&] {
-    launch.runs_with_offsets = runs_with_offsets(
-        {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * sizeof(words[0])});
+    out.launch.runs_with_offsets =
+        runs_with_offsets({reinterpret_cast<const std::uint8_t*>(out.words.data()),
+                           out.words.size() * sizeof(out.words[0])});
   });
-  return words;
+  return out;
 }
 
 }  // namespace spvjit::detail

@@ -119,19 +119,6 @@ void add_opencl_version(llvm::Module& m) {
 
 }  // namespace
 
-llvm::Value* builtin_call(llvm::IRBuilder<>& b, llvm::Module& m, const char* mangled,
-                          unsigned dim) {
-  auto* type = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false);
-  auto callee = m.getOrInsertFunction(mangled, type);
-  auto* fn = llvm::cast<llvm::Function>(callee.getCallee());
-  fn->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-  fn->addFnAttr(llvm::Attribute::NoUnwind);
-  fn->addFnAttr(llvm::Attribute::ReadNone);
-  auto* call = b.CreateCall(fn, {b.getInt32(dim)});
-  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-  return call;
-}
-
 std::unique_ptr<llvm::Module> specialize(llvm::LLVMContext& context, const KernelModule& def,
                                          const Specialization& spec) {
   context.setOpaquePointers(false);

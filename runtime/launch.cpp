@@ -136,12 +136,12 @@ inline bool holds(Scalar t, std::int64_t v) {
 // A kernel coarsened on the fact that get_global_id(0) fits its 32-bit index, launched past it.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_narrow_index(const LaunchState& s,
                                                              const NDRange& nd) {
-  const bool is_signed = s.facts.index_bits == 31;
+  const bool is_signed = s.facts.launch.index_bits == 31;
   user_error({"launch", s.facts.name})
       << "ndrange " << nd.to_string() << " has " << nd.size[0]
       << " work-items in dimension 0, more than the kernel's 32-bit index of get_global_id(0) ("
       << (is_signed ? "an int32_t" : "a uint32_t") << ") holds: at most "
-      << (std::uint64_t{1} << s.facts.index_bits)
+      << (std::uint64_t{1} << s.facts.launch.index_bits)
       << ". Index with get_global_id(0) itself (int64_t) for such a launch; nothing was launched";
 }
 
@@ -366,10 +366,10 @@ inline void set_hidden_arguments(LaunchState& s, const NDRange& nd, const ArgVie
 // work-item (jit/workgroup/group_loops.hpp) one work-item per group.
 constexpr std::size_t one_item_per_group[3] = {1, 1, 1};
 const std::size_t* enqueued_global(const LaunchState& s, const Partition& g) {
-  return s.facts.group_per_item ? g.blocks.data() : g.global.data();
+  return s.facts.launch.group_per_item ? g.blocks.data() : g.global.data();
 }
 const std::size_t* enqueued_local(const LaunchState& s, const Partition& g) {
-  return s.facts.group_per_item ? one_item_per_group : g.workgroup.size.data();
+  return s.facts.launch.group_per_item ? one_item_per_group : g.workgroup.size.data();
 }
 
 // A large launch on an adaptive runtime: its work-groups in parts on `basic`, run by the
@@ -428,8 +428,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given, const deta
     detail::bad_local_total(s, local);
   }
 
-  if (s.facts.index_bits != 0 && nd.size[0] > (std::uint64_t{1} << s.facts.index_bits))
-      [[unlikely]] {
+  if (s.facts.launch.index_bits != 0 &&
+      nd.size[0] > (std::uint64_t{1} << s.facts.launch.index_bits)) [[unlikely]] {
     detail::bad_narrow_index(s, nd);
   }
   for (unsigned p : s.facts.extent_covers_ndrange) {
@@ -494,7 +494,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given, const deta
   const std::size_t work = items > SIZE_MAX / per_item ? SIZE_MAX : items * per_item;
   cl_command_queue queue;
   const std::size_t split_threshold = core.split_threshold.load(std::memory_order_relaxed);
-  if (core.inline_pool && s.facts.runs_with_offsets && !event && split_threshold != SIZE_MAX) {
+  if (core.inline_pool && s.facts.launch.runs_with_offsets && !event &&
+      split_threshold != SIZE_MAX) {
     // Split above its threshold, else basic alone: below the split threshold basic beats the
     // split, and the split beats pthread (runtime/inline_pool.hpp).
     if (work > split_threshold && detail::launch_split(s, core, g)) return;

@@ -62,12 +62,12 @@ GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const Ke
   }
   // A coarsened work-item does W indices' work (a declared heavy one, work_per_item): spread a
   // launch over the cores even when its work-items fit one group.
-  if (facts.coarsen > 1 || facts.work_per_item > 1)
+  if (facts.launch.coarsen > 1 || facts.work_per_item > 1)
     limits.min_groups = std::max<std::size_t>(core.info.compute_units, 1);
   rules.stack = facts.stack;
   // A coarsened kernel checks each index against the ndrange itself (jit/coarsen/coarsen.hpp).
-  rules.pads = facts.pads_safely || facts.coarsen > 1;
-  rules.coarsen = std::max<std::size_t>(facts.coarsen, 1);
+  rules.pads = facts.pads_safely || facts.launch.coarsen > 1;
+  rules.coarsen = std::max<std::size_t>(facts.launch.coarsen, 1);
   rules.work_per_item = std::max<std::size_t>(facts.work_per_item, 1);
   return rules;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/core.hpp"
+#include "common/entry_launch.hpp"
 #include "common/geometry.hpp"
 #include "common/group_stack.hpp"
 #include "common/kernel_interface.hpp"
@@ -35,19 +36,12 @@ struct KernelFacts : KernelInterface {
   /// The stack each work-item of a group takes on the thread that runs it: chosen workgroups
   /// shrink to fit, given ones above it are refused.
   GroupStack stack;
-  /// Indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp): the launch runs
-  /// ceil(ndrange / coarsen) work-items there, the hidden ndrange arguments keep the full size.
-  std::size_t coarsen = 1;
-  /// One work-item runs a whole work-group (jit/workgroup/group_loops.hpp): the launch enqueues
-  /// the group count as the global size and a local size of 1.
-  bool group_per_item = false;
-  /// The kernel's results do not depend on a global offset (jit/spirv/offset_safety.hpp), so an
-  /// adaptive runtime may split a large launch over its inline threads.
-  bool runs_with_offsets = false;
-  /// 31 or 32: coarsened on the fact that get_global_id(0) fits a 32-bit int (an OpenCL C
-  /// port's `int i = get_global_id(0)`, jit/coarsen/narrow_index.hpp): each launch checks
-  /// ndrange(0) <= 2^index_bits. 0: any ndrange.
-  unsigned index_bits = 0;
+  /// What the lowering decided for the launch: indices per work-item in dimension 0 (the
+  /// launch runs ceil(ndrange / coarsen) work-items there, the hidden ndrange arguments keep the
+  /// full size), one work-item per work-group (the launch enqueues the group count as the
+  /// global size and a local size of 1), whether an adaptive runtime may split it with offsets,
+  /// and the ndrange(0) a 32-bit index allows (common/entry_launch.hpp).
+  EntryLaunch launch;
 };
 
 /// A kernel whose struct parameters hold pointers (`float* data`) reads memory no argument

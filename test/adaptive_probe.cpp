@@ -579,9 +579,9 @@ void upwind_every_width(Runtime& rt) {
     const auto& s = detail::KernelAccess::state(k);
     const std::size_t group =
         s.last_geometry.workgroup[0] * s.last_geometry.workgroup[1] * s.last_geometry.workgroup[2];
-    if (s.facts.coarsen > 1) {
+    if (s.facts.launch.coarsen > 1) {
       check(s.facts.stack.per_item > 0 && group * s.facts.stack.per_item <= s.facts.stack.budget(),
-            "upwind, width " + std::to_string(s.facts.coarsen) + ": groups of " +
+            "upwind, width " + std::to_string(s.facts.launch.coarsen) + ": groups of " +
                 std::to_string(group) + " x " + std::to_string(s.facts.stack.per_item) +
                 " bytes per work-item within the stack budget " +
                 std::to_string(s.facts.stack.budget()));

@@ -256,7 +256,7 @@ TEST_CASE("bounds: coarsened kernels report the failing lane, in the vector body
     options.coarsen_width = width;
     Jit jit(rt, options);
     Kernel k = jit.compile(def);
-    REQUIRE(detail::KernelAccess::state(k).facts.coarsen == width);
+    REQUIRE(detail::KernelAccess::state(k).facts.launch.coarsen == width);
     auto X = rt.upload(std::vector<float>(1000, 1.0f));
     // 1000 = 62 vectors of 16 + a tail of 8: Z of 995 fails in the tail, Z of 900 inside a vector.
     for (std::size_t size : {995, 900, 999}) {
@@ -316,7 +316,7 @@ TEST_CASE(
     for (unsigned d = 0; d < 3; ++d) {
       CAPTURE(defs[d].name());
       Kernel k = jit.compile(defs[d]);
-      REQUIRE(detail::KernelAccess::state(k).facts.coarsen == width);
+      REQUIRE(detail::KernelAccess::state(k).facts.launch.coarsen == width);
       // The end inside a vector (997, 1003), at a vector's end (1000), inside the first (3).
       for (std::size_t size : {997, 1000, 1003, 3}) {
         CAPTURE(size);
@@ -511,7 +511,7 @@ TEST_CASE(
   wide.coarsen_width = 16;
   Jit jit(rt, wide);
   Kernel k = jit.compile(kb.finish());
-  REQUIRE(detail::KernelAccess::state(k).facts.coarsen == 16);
+  REQUIRE(detail::KernelAccess::state(k).facts.launch.coarsen == 16);
   auto buf = rt.zeros<float>(16);
   CHECK(bounds_message([&] { k.launch(NDRange{16}, buf, std::int64_t{8}); }) ==
         "kernel 'bounds_fast_view': out(0, 8) is out of bounds: out is viewed as (1, 8) (work-item "

@@ -62,7 +62,7 @@ TEST_CASE(
       CAPTURE(width);
       CAPTURE(vectors);
       Jit& jit = multi_vector_jit(width, vectors);
-      CHECK(detail::KernelAccess::state(jit.compile(f32)).facts.coarsen == width * vectors);
+      CHECK(detail::KernelAccess::state(jit.compile(f32)).facts.launch.coarsen == width * vectors);
       // Sizes below one vector, one short of and one past a work-item's strip, many strips with
       // a straddling vector: the fast, full and tail paths of the dispatcher.
       const std::size_t strip = width * vectors;
@@ -78,7 +78,7 @@ TEST_CASE(
       Specialization wg;
       wg.workgroup = WorkGroup{8};
       compare_runs<float>(f32, 1001, 3.0f, jit, wg);
-      CHECK(detail::KernelAccess::state(jit.compile(f32, wg)).facts.coarsen == width);
+      CHECK(detail::KernelAccess::state(jit.compile(f32, wg)).facts.launch.coarsen == width);
     }
   }
 }
@@ -115,8 +115,8 @@ TEST_CASE("coarsened saxpy with static and given workgroups and a static ndrange
   // The static geometry launches ceil(1001 / W) work-items, rounded up to whole groups of 7,
   // not 1001 of which all but a sixteenth would find nothing to do.
   const auto& fixed = detail::KernelAccess::state(coarse_jit().compile(def, exact));
-  REQUIRE(fixed.facts.coarsen > 1);
-  const std::size_t items = (1001 + fixed.facts.coarsen - 1) / fixed.facts.coarsen;
+  REQUIRE(fixed.facts.launch.coarsen > 1);
+  const std::size_t items = (1001 + fixed.facts.launch.coarsen - 1) / fixed.facts.launch.coarsen;
   CHECK(fixed.fixed.items() == (items + 6) / 7 * 7);
   CHECK(fixed.fixed.workgroup.size[0] == 7);
   Specialization dynamic_wg;

@@ -31,7 +31,7 @@ KernelDef nstream(const char* name) {
 }
 
 unsigned index_bits(Jit& jit, const KernelDef& def, const Specialization& spec = {}) {
-  return detail::KernelAccess::state(jit.compile(def, spec)).facts.index_bits;
+  return detail::KernelAccess::state(jit.compile(def, spec)).facts.launch.index_bits;
 }
 
 }  // namespace

@@ -27,26 +27,13 @@
 #include <string_view>
 #include <vector>
 
+#include "common/entry_launch.hpp"
+
 namespace spvjit::detail {
 
 inline constexpr std::uint32_t entry_format_version = 3;
 inline constexpr std::size_t entry_header_size = 48;
 
-/// What launching an entry's kernel needs besides its binary.
-struct EntryLaunch {
-  unsigned coarsen = 1;  ///< indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp)
-  bool runs_with_offsets = false;  ///< jit/spirv/offset_safety.hpp
-  /// One work-item runs a whole work-group (jit/workgroup/group_loops.hpp).
-  bool group_per_item = false;
-  /// What the lowering added to a work-item's stack on the thread that runs its group
-  /// (ir/analysis/group_stack.hpp's estimate of the lowered kernel; a coarsened body's lane
-  /// buffers): a multiple of 16, at most entry_max_stack_bytes; 0 when the pipeline added none.
-  std::uint32_t stack_bytes_per_item = 0;
-  /// 31 or 32: the coarsened kernel took a 32-bit narrowing of get_global_id(0) for the id itself
-  /// (jit/coarsen/narrow_index.hpp); a launch's ndrange(0) must be at most 2^index_bits. 0: none.
-  unsigned index_bits = 0;
-  friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
-};
 inline constexpr unsigned entry_max_coarsen = 128;
 inline constexpr std::uint32_t entry_max_stack_bytes = 0xffff * 16;
 

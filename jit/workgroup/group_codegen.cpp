@@ -21,7 +21,6 @@
 #include "common/error_report.hpp"
 #include "ir/block_order.hpp"
 #include "ir/work_item_builtins.hpp"
-#include "jit/specialize.hpp"
 #include "jit/workgroup/group_legality.hpp"
 #include "jit/workgroup/region_loops.hpp"
 

@@ -1,0 +1,27 @@
+// EntryLaunch: what launching a compiled kernel needs besides its binary, learned by the
+// lowering (jit/pipeline.hpp), stored in its disk-cache entry (jit/cache/cache_entry.hpp) and
+// held by the launch state (runtime/launch_state.hpp's KernelFacts): one struct on the way
+// from the compile to every launch.
+#pragma once
+
+#include <cstdint>
+
+namespace spvjit::detail {
+
+/// What launching a compiled kernel needs besides its binary.
+struct EntryLaunch {
+  unsigned coarsen = 1;  ///< indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp)
+  bool runs_with_offsets = false;  ///< jit/spirv/offset_safety.hpp
+  /// One work-item runs a whole work-group (jit/workgroup/group_loops.hpp).
+  bool group_per_item = false;
+  /// What the lowering added to a work-item's stack on the thread that runs its group
+  /// (ir/analysis/group_stack.hpp's estimate of the lowered kernel; a coarsened body's lane
+  /// buffers): a multiple of 16, at most entry_max_stack_bytes (jit/cache/cache_entry.hpp); 0 when the pipeline added none.
+  std::uint32_t stack_bytes_per_item = 0;
+  /// 31 or 32: the coarsened kernel took a 32-bit narrowing of get_global_id(0) for the id itself
+  /// (jit/coarsen/narrow_index.hpp); a launch's ndrange(0) must be at most 2^index_bits. 0: none.
+  unsigned index_bits = 0;
+  friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
+};
+
+}  // namespace spvjit::detail
