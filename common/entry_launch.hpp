@@ -16,7 +16,8 @@ struct EntryLaunch {
   bool group_per_item = false;
   /// What the lowering added to a work-item's stack on the thread that runs its group
   /// (ir/analysis/group_stack.hpp's estimate of the lowered kernel; a coarsened body's lane
-  /// buffers): a multiple of 16, at most entry_max_stack_bytes (jit/cache/cache_entry.hpp); 0 when the pipeline added none.
+  /// buffers): a multiple of 16, at most entry_max_stack_bytes (jit/cache/cache_entry.hpp); 0 when
+  /// the pipeline added none.
   std::uint32_t stack_bytes_per_item = 0;
   /// 31 or 32: the coarsened kernel took a 32-bit narrowing of get_global_id(0) for the id itself
   /// (jit/coarsen/narrow_index.hpp); a launch's ndrange(0) must be at most 2^index_bits. 0: none.
