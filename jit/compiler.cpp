@@ -138,6 +138,7 @@ class JitCore {
     t.coarsening.vectors_per_item = options.coarsen_vectors;
     t.group_loops = group_looping();
     t.group_uniform_loops = group_uniform_loops();
+    t.group_grid_stride = group_grid_stride();
     const auto& w = info.preferred_vector_width;
     // No cl_khr_fp16 here: half data is computed in float, so it takes float's width.
     t.coarsening.widths = VectorWidths{w[0], w[1], w[2], w[3], w[4], w[5]};
@@ -189,6 +190,12 @@ class JitCore {
   bool group_uniform_loops() const {
     static const bool on = env_flag("SPVJIT_GROUP_UNIFORM_LOOPS").value_or(true);
     return group_looping() && on;
+  }
+  // Off until it wins (issue #66, step 1): SPVJIT_GROUP_GRID_STRIDE=on moves grid-stride loops
+  // so that the group runs them alike (jit/workgroup/grid_stride.hpp).
+  bool group_grid_stride() const {
+    static const bool on = env_flag("SPVJIT_GROUP_GRID_STRIDE").value_or(false);
+    return group_uniform_loops() && on;
   }
   // Checks need a record the host can read (runtime/bounds_records.hpp).
   bool bounds_checks() const {
@@ -511,7 +518,7 @@ class JitCore {
            coarsen + (bounds_checks() ? "" : "\n[bounds checks off]") +
            (group_looping() ? "\n[group loops]" : "") +
            (group_uniform_loops() ? "\n[uniform loops outside the work-items]" : "") +
-           fused_multiply_add();
+           (group_grid_stride() ? "\n[grid-stride loops moved]" : "") + fused_multiply_add();
   }
 
   // Which llvm.fmuladd calls lower() turns into llvm.fma: the same IR compiles differently.

@@ -151,8 +151,12 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
       if (!kernel) return;
       GroupLoopOptions options;
       options.cut_uniform_loops = target.group_uniform_loops;
+      options.grid_stride = target.group_grid_stride;
       const GroupLoopsResult r = run_group_in_one_item(*kernel, *spec.workgroup, options);
       launch.group_per_item = r.applied;
+      for (const std::string& refusal : r.grid_stride_refusals) {
+        SPVJIT_LOG_DEBUG(subject + ": grid-stride " + refusal + "; left to each work-item");
+      }
       if (!r.applied) {
         SPVJIT_LOG_DEBUG(subject + ": work-group left to the device: it " + r.reason);
         return;
@@ -165,6 +169,10 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
                         std::to_string(r.kept_once) + " kept once per group";
       if (r.uniform_loops_cut) {
         how += ", " + std::to_string(r.uniform_loops_cut) + " uniform loops outside its work-items";
+      }
+      if (r.grid_stride_loops) {
+        how += " (" + std::to_string(r.grid_stride_loops) +
+               " of them grid-stride loops, versioned on their counter not wrapping)";
       }
       SPVJIT_LOG_DEBUG(subject + how);
     });

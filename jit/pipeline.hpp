@@ -55,6 +55,9 @@ struct LoweringTarget {
   /// With group loops, loops the whole group runs alike iterate outside the loop over work-items
   /// (jit/workgroup/uniform_loops.hpp; on unless SPVJIT_GROUP_UNIFORM_LOOPS is off).
   bool group_uniform_loops = false;
+  /// With uniform loops cut, grid-stride loops are moved first so that they are cut too
+  /// (jit/workgroup/grid_stride.hpp; on when SPVJIT_GROUP_GRID_STRIDE is on).
+  bool group_grid_stride = false;
   bool split_wide_builtins =
       false;  ///< PoCL's wide-builtin bug (jit/device/split_vector_calls.hpp)
   /// Fast-math flags for every floating-point operation, from the OpenCL fast-math build

@@ -317,6 +317,19 @@ const std::map<std::string, Pass>& passes() {
              d::run_group_in_one_item(first_definition(m), spvjit::WorkGroup{8, 2}, options);
          if (!r.applied) llvm::outs() << "left alone: " << r.reason << "\n";
        }},
+      // The same, with grid-stride loops moved first; the loops left say why.
+      {"group-loops-8x2-grid-stride",
+       [](llvm::Module& m) {
+         d::GroupLoopOptions options;
+         options.cut_uniform_loops = true;
+         options.grid_stride = true;
+         const auto r =
+             d::run_group_in_one_item(first_definition(m), spvjit::WorkGroup{8, 2}, options);
+         for (const auto& refusal : r.grid_stride_refusals) {
+           llvm::outs() << "grid-stride " << refusal << "\n";
+         }
+         if (!r.applied) llvm::outs() << "left alone: " << r.reason << "\n";
+       }},
   };
   return all;
 }

@@ -29,9 +29,15 @@ void require_one_item_groups(llvm::Function& kernel) {
 
 GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& group,
                                        const GroupLoopOptions& options) {
-  if (std::string why = group_loops_refusal(kernel, group); !why.empty()) return {false, why};
+  GroupLoopsResult result;
+  result.reason = group_loops_refusal(kernel, group);
+  if (!result.reason.empty()) return result;
   GroupPlanResult planned = plan_group_loops(kernel, group, options);
-  if (!planned.plan) return {false, planned.reason};
+  if (!planned.plan) {
+    result.reason = planned.reason;
+    result.grid_stride_refusals = std::move(planned.grid_stride_refusals);
+    return result;
+  }
   emit_group_loops(kernel, group, *planned.plan);
   require_one_item_groups(kernel);
   std::string problems;
@@ -40,11 +46,15 @@ GroupLoopsResult run_group_in_one_item(llvm::Function& kernel, const WorkGroup& 
       << "the group-loop rewrite of kernel '" << kernel.getName().str()
       << "' left invalid IR: " << out.str();
   const GroupPlan& plan = *planned.plan;
-  GroupLoopsResult done{true, {}, plan.uniform_loops_cut};
+  GroupLoopsResult done;
+  done.applied = true;
+  done.uniform_loops_cut = plan.uniform_loops_cut;
   done.regions = static_cast<unsigned>(plan.regions.size());
   done.slots = static_cast<unsigned>(plan.slots.size());
   done.slot_bytes = plan.slot_bytes;
   done.kept_once = static_cast<unsigned>(plan.uniform_across_barriers.size());
+  done.grid_stride_loops = plan.grid_stride_loops;
+  done.grid_stride_refusals = plan.grid_stride_refusals;
   return done;
 }
 

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "spvjit/kernel.hpp"
 
@@ -34,6 +35,9 @@ struct GroupLoopsResult {
   unsigned slots = 0;              ///< values and private arrays kept per work-item across barriers
   std::uint64_t slot_bytes = 0;    ///< their storage for the whole group
   unsigned kept_once = 0;          ///< uniform values kept once per group across barriers
+  unsigned grid_stride_loops = 0;  ///< grid-stride loops moved (grid_stride.hpp)
+  /// Loops whose counter starts at a work-item's id, left as they were, with why (for the log).
+  std::vector<std::string> grid_stride_refusals;
 };
 
 /// Choices of the rewrite beyond what the kernel says.
@@ -41,6 +45,9 @@ struct GroupLoopOptions {
   /// Loops the whole group runs alike iterate outside the loop over work-items
   /// (jit/workgroup/uniform_loops.hpp).
   bool cut_uniform_loops = false;
+  /// Grid-stride loops are first made loops the whole group runs alike (grid_stride.hpp), so
+  /// that they are cut too; only with cut_uniform_loops.
+  bool grid_stride = false;
 };
 
 /// Per-group storage (cross-barrier values and private arrays, for the whole group) the rewrite

@@ -16,6 +16,7 @@
 #include "common/error_report.hpp"
 #include "ir/analysis/divergence.hpp"
 #include "ir/work_item_builtins.hpp"
+#include "jit/workgroup/grid_stride.hpp"
 #include "jit/workgroup/group_legality.hpp"
 #include "jit/workgroup/group_loops.hpp"
 #include "jit/workgroup/uniform_loops.hpp"
@@ -101,10 +102,16 @@ class Planner {
  public:
   Planner(llvm::Function& kernel, const WorkGroup& group) : f_(kernel), group_(group) {}
 
-  GroupPlanResult run(bool cut_loops) {
+  GroupPlanResult run(const GroupLoopOptions& options) {
     GroupPlan plan;
+    GridStrideMoves moves;
+    if (options.cut_uniform_loops && options.grid_stride) {
+      moves = move_grid_stride_loops(f_, group_);
+    }
+    plan.grid_stride_loops = static_cast<unsigned>(moves.versions.size());
+    plan.grid_stride_refusals = moves.refusals;
     std::vector<llvm::CallInst*> cuts;
-    if (cut_loops) cuts = cut_uniform_loops(f_);
+    if (options.cut_uniform_loops) cuts = cut_uniform_loops(f_);
     plan.uniform_loops_cut = static_cast<unsigned>(cuts.size() / 2);
     plan.barriers = isolate_barriers(f_);
     starts_.insert(&f_.getEntryBlock());
@@ -115,15 +122,20 @@ class Planner {
     plan.uniform_across_barriers = demote_values_live_across_barriers();
     if (!collect_slots(plan.slots, plan.slot_bytes)) {
       undo_cuts(cuts);
-      return {std::nullopt, "needs more than " +
-                                std::to_string(group_loops_max_storage_bytes / 1024) +
-                                " KiB for its group's private values"};
+      undo_grid_stride_moves(f_, moves);
+      GroupPlanResult refused;
+      refused.reason = "needs more than " + std::to_string(group_loops_max_storage_bytes / 1024) +
+                       " KiB for its group's private values";
+      refused.grid_stride_refusals = std::move(moves.refusals);
+      return refused;
     }
     plan.regions.push_back(region_from(&f_.getEntryBlock(), plan.barriers));
     for (auto* barrier : plan.barriers.blocks) {
       plan.regions.push_back(region_from(barrier->getSingleSuccessor(), plan.barriers));
     }
-    return {std::move(plan), {}};
+    GroupPlanResult planned;
+    planned.plan = std::move(plan);
+    return planned;
   }
 
  private:
@@ -258,7 +270,7 @@ class Planner {
 
 GroupPlanResult plan_group_loops(llvm::Function& kernel, const WorkGroup& group,
                                  const GroupLoopOptions& options) {
-  return Planner(kernel, group).run(options.cut_uniform_loops);
+  return Planner(kernel, group).run(options);
 }
 
 }  // namespace spvjit::detail

@@ -67,12 +67,17 @@ struct GroupPlan {
   std::vector<llvm::Instruction*> uniform_across_barriers;
   /// Loops the whole group runs alike, cut with barriers of their own (uniform_loops.hpp).
   unsigned uniform_loops_cut = 0;
+  /// Grid-stride loops moved before the cut (grid_stride.hpp), and those left, with why.
+  unsigned grid_stride_loops = 0;
+  std::vector<std::string> grid_stride_refusals;
 };
 
 /// A plan, or why there is none.
 struct GroupPlanResult {
   std::optional<GroupPlan> plan;
   std::string reason;  ///< when `plan` is empty
+  /// Loops whose counter starts at a work-item's id, left as they were, with why.
+  std::vector<std::string> grid_stride_refusals;
 };
 
 /// Prepares `kernel` (one group_loops_refusal accepts) and plans its rewrite for `group`. Without
