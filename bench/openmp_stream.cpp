@@ -29,4 +29,22 @@ double stream_dot(const double* a, const double* b, std::size_t n) {
   return sum;
 }
 
+double stream_sum(const double* a, std::size_t n) {
+  double sum = 0.0;
+#pragma omp parallel for simd schedule(static) reduction(+ : sum)
+  for (std::size_t i = 0; i < n; ++i) sum += a[i];
+  return sum;
+}
+
+void sum_squares_columns(double* out, const double* a, std::size_t rows, std::size_t columns) {
+#pragma omp parallel for schedule(static)
+  for (std::size_t j = 0; j < columns; ++j) {
+    const double* column = a + j * rows;
+    double sum = 0.0;
+#pragma omp simd reduction(+ : sum)
+    for (std::size_t i = 0; i < rows; ++i) sum += column[i] * column[i];
+    out[j] = sum;
+  }
+}
+
 }  // namespace spvjit::bench::openmp

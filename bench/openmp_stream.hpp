@@ -14,5 +14,10 @@ void stream_add(double* c, const double* a, const double* b, std::size_t n);
 void stream_triad(double* a, const double* b, const double* c, double s, std::size_t n);
 /// The sum of a[i] * b[i] (`reduction(+)`: each thread's partial sum, then theirs).
 double stream_dot(const double* a, const double* b, std::size_t n);
+/// The sum of a[i] (`reduction(+)`).
+double stream_sum(const double* a, std::size_t n);
+/// out[j] = the sum of a[i + j * rows]^2 over i < rows, for j < columns: columns over the
+/// threads, each column a `simd reduction(+)`.
+void sum_squares_columns(double* out, const double* a, std::size_t rows, std::size_t columns);
 
 }  // namespace spvjit::bench::openmp

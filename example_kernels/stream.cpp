@@ -125,4 +125,47 @@ KernelDef stream_dot_grid_stride(std::int64_t group) {
   return kb.finish();
 }
 
+KernelDef stream_sum_grid_stride(std::int64_t group) {
+  check_dot_group("stream_sum_grid_stride", group);
+  KernelBuilder kb("stream_sum_grid_stride" + std::to_string(group));
+  auto partial = kb.param<Global<double>>("partial");
+  auto a = kb.param<Const<double>>("a");
+  auto n = kb.param<std::int64_t>("n");
+  auto li = kb.local_index();
+  auto gi = kb.group_index();
+  auto sum = kb.var(kb.lit(0.0));
+  kb.for_(kb.global_index(), n, kb.ndrange(), [&](Val<std::int64_t> j) { sum += a[j]; });
+  sum_group_into(kb, group, partial, li, gi, sum);
+  return kb.finish();
+}
+
+KernelDef stream_triad_grid_stride() {
+  KernelBuilder kb("stream_triad_grid_stride");
+  auto a = kb.param<Global<double>>("a");
+  auto b = kb.param<Const<double>>("b");
+  auto c = kb.param<Const<double>>("c");
+  auto s = kb.param<double>("s");
+  auto n = kb.param<std::int64_t>("n");
+  kb.for_(kb.global_index(), n, kb.ndrange(), [&](Val<std::int64_t> j) { a[j] = b[j] + s * c[j]; });
+  return kb.finish();
+}
+
+KernelDef sum_squares_columns(std::int64_t group) {
+  check_dot_group("sum_squares_columns", group);
+  KernelBuilder kb("sum_squares_columns" + std::to_string(group));
+  auto out = kb.param<Global<double>>("out");
+  auto a = kb.param<Const<double>>("a");
+  auto rows = kb.param<std::int64_t>("rows");
+  auto li = kb.local_index();
+  auto column = kb.group_index();
+  auto first = column * rows;
+  auto sum = kb.var(kb.lit(0.0));
+  kb.for_(li, rows, kb.lit(group), [&](Val<std::int64_t> i) {
+    const Val<double> x = a[first + i];
+    sum += x * x;
+  });
+  sum_group_into(kb, group, out, li, column, sum);
+  return kb.finish();
+}
+
 }  // namespace spvjit::examples

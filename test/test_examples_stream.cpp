@@ -1,10 +1,11 @@
-// examples::stream_copy, _scale, _add, _triad, stream_dot and stream_dot_grid_stride (the
-// apps/stream benchmark's kernels) against C++ loops: the element-wise ones bit for bit on sizes
-// their workgroup must divide (and the refusal of one it does not), the dot products' partial
-// sums group by group against the same order on the host, on 1 to 64 groups and at several
-// group sizes.
+// examples::stream_copy, _scale, _add, _triad, stream_dot, the grid-stride kernels and
+// sum_squares_columns (the apps/stream benchmark's kernels) against C++ loops: the element-wise
+// ones bit for bit on sizes their workgroup must divide (and the refusal of one it does not), the
+// reductions' partial sums group by group against the same order on the host, on 1 to 64 groups
+// and at several group sizes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -138,4 +139,95 @@ TEST_CASE(
       examples::stream_dot_grid_stride(48),
       "examples::stream_dot_grid_stride: group 48; expected a power of two from 1 to 4096",
       UserError);
+}
+
+TEST_CASE(
+    "examples::stream_sum_grid_stride: each work-item's strided sum of one array, then its "
+    "group's tree sum, as the host computes them in that order") {
+  auto& rt = test::runtime();
+  for (std::int64_t group : {std::int64_t{1}, std::int64_t{64}, std::int64_t{1024}}) {
+    Kernel sum =
+        test::compile_checked(examples::stream_sum_grid_stride(group),
+                              test::static_workgroup(WorkGroup{static_cast<std::size_t>(group)}));
+    const std::size_t g = static_cast<std::size_t>(group);
+    for (std::size_t groups : {std::size_t{1}, std::size_t{3}}) {
+      const std::size_t items = g * groups;
+      // Fewer elements than work-items, exactly as many, several rounds and a part.
+      for (std::size_t n : {items / 2, items, 5 * items + 7}) {
+        CAPTURE(group);
+        CAPTURE(groups);
+        CAPTURE(n);
+        const auto a = test::full_mantissa_values<double>(std::max<std::size_t>(n, 1), 6);
+        auto partial = rt.zeros<double>(groups);
+        sum.launch(NDRange{items}, partial, rt.upload(a), static_cast<std::int64_t>(n));
+        std::vector<double> expected(groups);
+        for (std::size_t k = 0; k < groups; ++k) {
+          std::vector<double> sums(g, 0.0);
+          for (std::size_t i = 0; i < g; ++i) {
+            for (std::size_t j = k * g + i; j < n; j += items) sums[i] += a[j];
+          }
+          expected[k] = tree_sum(sums);
+        }
+        CHECK(partial.to_vector() == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("examples::stream_triad_grid_stride: the triad written grid-stride, bit for bit") {
+  auto& rt = test::runtime();
+  Kernel triad = test::compile_checked(examples::stream_triad_grid_stride());
+  const double s = 3.0;
+  for (std::size_t items : {std::size_t{1}, std::size_t{64}, std::size_t{1000}}) {
+    for (std::size_t n : {items / 2, items, 5 * items + 7}) {
+      CAPTURE(items);
+      CAPTURE(n);
+      const std::size_t size = std::max<std::size_t>(n, 1);
+      const auto b = test::full_mantissa_values<double>(size, 7),
+                 c = test::full_mantissa_values<double>(size, 8);
+      auto a = rt.zeros<double>(size);
+      triad.launch(NDRange{items}, a, rt.upload(b), rt.upload(c), s, static_cast<std::int64_t>(n));
+      std::vector<double> expected(size, 0.0);
+      for (std::size_t j = 0; j < n; ++j) expected[j] = b[j] + s * c[j];
+      CHECK(a.to_vector() == expected);
+    }
+  }
+}
+
+TEST_CASE(
+    "examples::sum_squares_columns: KA's mapreduce(abs2, +, A; dims = 1), each column's "
+    "work-items striding down it, then the group's tree, as the host computes them") {
+  auto& rt = test::runtime();
+  for (std::int64_t group : {std::int64_t{1}, std::int64_t{64}, std::int64_t{256}}) {
+    Kernel columns_kernel =
+        test::compile_checked(examples::sum_squares_columns(group),
+                              test::static_workgroup(WorkGroup{static_cast<std::size_t>(group)}));
+    const std::size_t g = static_cast<std::size_t>(group);
+    // Fewer rows than work-items, as many, several rounds and a part.
+    for (std::size_t rows : {g / 2, g, 5 * g + 7}) {
+      const std::size_t columns = 3;
+      CAPTURE(group);
+      CAPTURE(rows);
+      const auto a =
+          test::full_mantissa_values<double>(std::max<std::size_t>(rows, 1) * columns, 9);
+      auto out = rt.zeros<double>(columns);
+      columns_kernel.launch(NDRange{columns * g}, out, rt.upload(a),
+                            static_cast<std::int64_t>(rows));
+      std::vector<double> expected(columns);
+      for (std::size_t col = 0; col < columns; ++col) {
+        std::vector<double> sums(g, 0.0);
+        for (std::size_t i = 0; i < g; ++i) {
+          for (std::size_t r = i; r < rows; r += g) {
+            const double x = a[col * rows + r];
+            sums[i] += x * x;
+          }
+        }
+        expected[col] = tree_sum(sums);
+      }
+      CHECK(out.to_vector() == expected);
+    }
+  }
+  CHECK_THROWS_WITH_AS(
+      examples::sum_squares_columns(48),
+      "examples::sum_squares_columns: group 48; expected a power of two from 1 to 4096", UserError);
 }

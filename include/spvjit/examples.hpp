@@ -158,6 +158,25 @@ KernelDef stream_dot(std::int64_t group = 1024);
 /// "stream_dot_grid_stride<group>".
 KernelDef stream_dot_grid_stride(std::int64_t group = 1024);
 
+/// The grid-stride sum of one array, as stream_dot_grid_stride is the dot: each work-item sums
+/// a[j] for j = its global index, + ndrange(0), ... below n, then its group's tree. Parameters:
+/// partial, a (const), n (int64). Named "stream_sum_grid_stride<group>".
+KernelDef stream_sum_grid_stride(std::int64_t group = 1024);
+
+/// STREAM's triad a[j] = b[j] + s * c[j] written grid-stride, the element-wise kernel of CUDA
+/// and OpenCL codes launched over a fixed number of work-items: each work-item does j = its
+/// global index, + ndrange(0), ... below n. No barrier, any workgroup. Parameters: a, b (const),
+/// c (const), s (f64), n (int64). Named "stream_triad_grid_stride".
+KernelDef stream_triad_grid_stride();
+
+/// KA's `mapreduce(abs2, +, A; dims = 1)` of a column-major rows x columns array as KA's GPU
+/// backends run it: one work-group of `group` work-items (a power of two, static
+/// WorkGroup{group}) per column, each work-item summing a[i, column]^2 for i = its local index,
+/// + group, ... below rows, then the group's tree as stream_dot's; work-item 0 writes
+/// out[column]. Launch over columns * group. Parameters: out, a (const), rows (int64). Named
+/// "sum_squares_columns<group>".
+KernelDef sum_squares_columns(std::int64_t group = 256);
+
 }  // namespace spvjit::examples
 
 SPVJIT_API_END
