@@ -191,10 +191,11 @@ class JitCore {
     static const bool on = env_flag("SPVJIT_GROUP_UNIFORM_LOOPS").value_or(true);
     return group_looping() && on;
   }
-  // Off until it wins (issue #66, step 1): SPVJIT_GROUP_GRID_STRIDE=on moves grid-stride loops
-  // so that the group runs them alike (jit/workgroup/grid_stride.hpp).
+  // On since it won (issue #66, step 1): grid-stride loops moved so that the group runs them
+  // alike (jit/workgroup/grid_stride.hpp); SPVJIT_GROUP_GRID_STRIDE=off leaves them to each
+  // work-item.
   bool group_grid_stride() const {
-    static const bool on = env_flag("SPVJIT_GROUP_GRID_STRIDE").value_or(false);
+    static const bool on = env_flag("SPVJIT_GROUP_GRID_STRIDE").value_or(true);
     return group_uniform_loops() && on;
   }
   // Checks need a record the host can read (runtime/bounds_records.hpp).

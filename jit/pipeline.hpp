@@ -56,7 +56,7 @@ struct LoweringTarget {
   /// (jit/workgroup/uniform_loops.hpp; on unless SPVJIT_GROUP_UNIFORM_LOOPS is off).
   bool group_uniform_loops = false;
   /// With uniform loops cut, grid-stride loops are moved first so that they are cut too
-  /// (jit/workgroup/grid_stride.hpp; on when SPVJIT_GROUP_GRID_STRIDE is on).
+  /// (jit/workgroup/grid_stride.hpp; on unless SPVJIT_GROUP_GRID_STRIDE is off).
   bool group_grid_stride = false;
   bool split_wide_builtins =
       false;  ///< PoCL's wide-builtin bug (jit/device/split_vector_calls.hpp)

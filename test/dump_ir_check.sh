@@ -10,7 +10,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # The defaults decide which conditional passes run, and so the steps' numbers below.
 log=$(env -u SPVJIT_COARSEN -u SPVJIT_COARSEN_VECTORS -u SPVJIT_BOUNDS_CHECKS -u SPVJIT_GROUP_LOOPS \
-  -u SPVJIT_GROUP_UNIFORM_LOOPS SPVJIT_DUMP_IR="$dir" SPVJIT_LOG=debug SPVJIT_CACHE=off \
+  -u SPVJIT_GROUP_UNIFORM_LOOPS -u SPVJIT_GROUP_GRID_STRIDE SPVJIT_DUMP_IR="$dir" SPVJIT_LOG=debug SPVJIT_CACHE=off \
   "$tests" --test-case="examples::stream_dot: each group*" 2>&1) || {
   echo "$log" | tail -20
   exit 1

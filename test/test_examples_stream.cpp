@@ -195,7 +195,7 @@ TEST_CASE("examples::stream_triad_grid_stride: the triad written grid-stride, bi
 }
 
 TEST_CASE(
-    "examples::sum_squares_columns: KA's mapreduce(abs2, +, A; dims = 1), each column's "
+    "examples::sum_squares_columns: KA's mapreduce of abs2 with + along dimension 1, each column's "
     "work-items striding down it, then the group's tree, as the host computes them") {
   auto& rt = test::runtime();
   for (std::int64_t group : {std::int64_t{1}, std::int64_t{64}, std::int64_t{256}}) {
