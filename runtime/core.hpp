@@ -14,6 +14,7 @@
 #include "runtime/bounds_records.hpp"
 #include "runtime/cl_handle.hpp"
 #include "runtime/inline_pool.hpp"
+#include "runtime/kernel_runner.hpp"
 #include "spvjit/runtime.hpp"
 
 namespace spvjit::detail {
@@ -89,6 +90,13 @@ class RuntimeCore {
   std::atomic<std::size_t> split_threshold{SIZE_MAX};
   /// Launches that inline_pool ran split (for tests and SPVJIT_LOG).
   std::atomic<std::uint64_t> split_launches{0};
+  /// Dispatch::Adaptive with SPVJIT_DIRECT_LAUNCH on (off by default, issue #64): PoCL's kernel
+  /// runner (runtime/kernel_runner.hpp), which launches on `basic` and the parts of split ones
+  /// call instead of clEnqueueNDRangeKernel. Empty (`create` null) where PoCL lacks it: the
+  /// launches enqueue as before.
+  KernelRunnerApi kernel_runner;
+  /// Launches (and split parts' launches) the kernel runner ran, for tests and SPVJIT_LOG.
+  std::atomic<std::uint64_t> direct_launches{0};
 
  private:
   std::unique_lock<std::mutex> enter_adaptive(cl_command_queue q);

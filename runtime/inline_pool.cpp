@@ -23,8 +23,8 @@ constexpr std::uint32_t generation_of(std::uint64_t claims) {
 }  // namespace
 
 InlinePool::InlinePool(cl_context context, cl_device_id device, unsigned threads,
-                       std::chrono::microseconds spin)
-    : spin_(spin) {
+                       std::chrono::microseconds spin, decltype(KernelRunnerApi::run) run_groups)
+    : spin_(spin), run_groups_(run_groups) {
   const unsigned count = threads > 1 ? threads - 1 : 0;
   workers_.resize(count);
   for (auto& w : workers_) {
@@ -53,33 +53,52 @@ InlinePool::~InlinePool() {
 cl_int InlinePool::run(cl_kernel kernel, cl_command_queue own_queue, cl_uint dims,
                        const std::size_t* global, const std::size_t* local, unsigned dim,
                        unsigned parts) noexcept {
-  parts = std::clamp(parts, 1u, 0xffffu);
   Job job;
-  job.generation = generation_of(claims_.load(std::memory_order_relaxed)) + 1;
   job.kernel = kernel;
   job.dims = dims;
   std::copy(global, global + 3, job.global);
   std::copy(local, local + 3, job.local);
   job.dim = dim;
-  job.parts = parts;
+  job.parts = std::clamp(parts, 1u, 0xffffu);
+  return run_job(job, own_queue);
+}
+
+cl_int InlinePool::run_direct(PoclKernelRunner runner, cl_uint dims, const std::size_t* groups,
+                              unsigned dim, unsigned parts) noexcept {
+  if (!run_groups_) return CL_INVALID_OPERATION;
+  Job job;
+  job.runner = runner;
+  job.dims = dims;
+  std::copy(groups, groups + 3, job.global);
+  job.dim = dim;
+  job.parts = std::clamp(parts, 1u, 0xffffu);
+  return run_job(job, nullptr);
+}
+
+cl_int InlinePool::run_job(const Job& job_in, cl_command_queue own_queue) noexcept {
+  Job job = job_in;
+  job.generation = generation_of(claims_.load(std::memory_order_relaxed)) + 1;
+  const bool direct = job.runner != nullptr;
   // Relaxed: the claims word's store below publishes them.
-  job_.kernel.store(kernel, std::memory_order_relaxed);
-  job_.shape.store((dims & 3) | (dim & 3) << 2 | parts << 16, std::memory_order_relaxed);
+  job_.target.store(direct ? static_cast<void*>(job.runner) : static_cast<void*>(job.kernel),
+                    std::memory_order_relaxed);
+  job_.shape.store((job.dims & 3) | (job.dim & 3) << 2 | (direct ? 1u << 4 : 0u) | job.parts << 16,
+                   std::memory_order_relaxed);
   for (unsigned d = 0; d < 3; ++d) {
-    job_.global[d].store(global[d], std::memory_order_relaxed);
-    job_.local[d].store(local[d], std::memory_order_relaxed);
+    job_.global[d].store(job.global[d], std::memory_order_relaxed);
+    job_.local[d].store(job.local[d], std::memory_order_relaxed);
   }
   done_.store(0, std::memory_order_relaxed);
   error_.store(CL_SUCCESS, std::memory_order_relaxed);
   // Publishing the claims word is what starts the workers (seq_cst: see work()).
-  claims_.store(pack(job.generation, parts, 0));
+  claims_.store(pack(job.generation, job.parts, 0));
   if (sleepers_.load() > 0) {
     std::lock_guard<std::mutex> lock(sleep_mutex_);
     wake_.notify_all();
   }
   run_parts(own_queue, job);
   // Parts a worker claimed may still be running.
-  for (unsigned spins = 0; done_.load(std::memory_order_acquire) != parts; ++spins) {
+  for (unsigned spins = 0; done_.load(std::memory_order_acquire) != job.parts; ++spins) {
     if (spins < 4096) {
       SPVJIT_PAUSE();
     } else {
@@ -92,8 +111,13 @@ cl_int InlinePool::run(cl_kernel kernel, cl_command_queue own_queue, cl_uint dim
 InlinePool::Job InlinePool::read_job(std::uint64_t claims) const noexcept {
   Job job;
   job.generation = generation_of(claims);
-  job.kernel = job_.kernel.load(std::memory_order_relaxed);
+  void* target = job_.target.load(std::memory_order_relaxed);
   const std::uint32_t shape = job_.shape.load(std::memory_order_relaxed);
+  if (shape >> 4 & 1) {
+    job.runner = static_cast<PoclKernelRunner>(target);
+  } else {
+    job.kernel = static_cast<cl_kernel>(target);
+  }
   job.dims = shape & 3;
   job.dim = shape >> 2 & 3;
   job.parts = shape >> 16;
@@ -128,12 +152,21 @@ void InlinePool::run_parts(cl_command_queue queue, const Job& job) noexcept {
   }
 }
 
-cl_int InlinePool::run_part(cl_command_queue queue, const Job& job, unsigned part) noexcept {
+cl_int InlinePool::run_part(cl_command_queue queue, const Job& job, unsigned part) const noexcept {
   const unsigned d = job.dim;
-  const std::size_t groups = job.global[d] / job.local[d];
+  const std::size_t groups = job.runner ? job.global[d] : job.global[d] / job.local[d];
   const std::size_t first = groups * part / job.parts;
   const std::size_t last = groups * (part + 1) / job.parts;
   if (first == last) return CL_SUCCESS;
+  if (job.runner) {
+    // The runner runs the box on this thread, no command: absolute group ids of the whole
+    // launch, all groups of the other dimensions.
+    std::size_t begin[3] = {0, 0, 0};
+    std::size_t end[3] = {job.global[0], job.global[1], job.global[2]};
+    begin[d] = first;
+    end[d] = last;
+    return run_groups_(job.runner, begin, end);
+  }
   std::size_t offset[3] = {0, 0, 0};
   std::size_t global[3] = {job.global[0], job.global[1], job.global[2]};
   offset[d] = first * job.local[d];

@@ -21,15 +21,17 @@
 #include <vector>
 
 #include "runtime/cl_handle.hpp"
+#include "runtime/kernel_runner.hpp"
 
 namespace spvjit::detail {
 
 class InlinePool {
  public:
   /// `threads` counts the calling thread: threads - 1 workers, each with its own queue on
-  /// `device`. Workers wait for work spinning for `spin` (0: none), then blocked.
+  /// `device`. Workers wait for work spinning for `spin` (0: none), then blocked. `run_groups`:
+  /// PoCL's kernel runner's run (runtime/kernel_runner.hpp), for run_direct; null without it.
   InlinePool(cl_context context, cl_device_id device, unsigned threads,
-             std::chrono::microseconds spin);
+             std::chrono::microseconds spin, decltype(KernelRunnerApi::run) run_groups = nullptr);
   ~InlinePool();
   InlinePool(const InlinePool&) = delete;
   InlinePool& operator=(const InlinePool&) = delete;
@@ -47,11 +49,20 @@ class InlinePool {
   cl_int run(cl_kernel kernel, cl_command_queue own_queue, cl_uint dims, const std::size_t* global,
              const std::size_t* local, unsigned dim, unsigned parts) noexcept;
 
+  /// The same with PoCL's kernel runner (runtime/kernel_runner.hpp; the pool was made with its
+  /// run): `groups` work-groups in each dimension, split along `dim` into `parts` boxes, each
+  /// run by the runner on the thread that claims it, with no command. CL_INVALID_OPERATION from
+  /// a part means it ran nothing (a buffer not on the device yet), and so did every other: the
+  /// caller enqueues the launch instead.
+  cl_int run_direct(PoclKernelRunner runner, cl_uint dims, const std::size_t* groups, unsigned dim,
+                    unsigned parts) noexcept;
+
  private:
   // A job as the caller and each worker hold it.
   struct Job {
     std::uint32_t generation = 0;
     cl_kernel kernel = nullptr;
+    PoclKernelRunner runner = nullptr;  ///< a direct job's (then `global` counts groups)
     cl_uint dims = 1;
     std::size_t global[3] = {1, 1, 1};
     std::size_t local[3] = {1, 1, 1};
@@ -62,9 +73,10 @@ class InlinePool {
   // saw the claims word change (a mutex added two transfers of cache lines between the cores to
   // every hand-off). A worker that reads fields of a newer job than the claims it saw cannot
   // run them: its claim names the older generation and fails. `shape` packs the dimensions
-  // (bits 0-1), the split dimension (bits 2-3) and the number of parts (bits 16-31).
+  // (bits 0-1), the split dimension (bits 2-3), whether `target` is a kernel runner (bit 4) and
+  // the number of parts (bits 16-31).
   struct alignas(64) Published {
-    std::atomic<cl_kernel> kernel{nullptr};
+    std::atomic<void*> target{nullptr};  ///< the cl_kernel, or the runner of a direct job
     std::atomic<std::uint32_t> shape{0};
     std::atomic<std::size_t> global[3] = {1, 1, 1};
     std::atomic<std::size_t> local[3] = {1, 1, 1};
@@ -81,10 +93,13 @@ class InlinePool {
   // Claims and runs parts of the job published as `claims_` says, until none is left.
   void run_parts(cl_command_queue queue, const Job& job) noexcept;
   bool claim(const Job& job, unsigned& part) noexcept;
-  static cl_int run_part(cl_command_queue queue, const Job& job, unsigned part) noexcept;
+  cl_int run_part(cl_command_queue queue, const Job& job, unsigned part) const noexcept;
+  // Publishes `job`, runs parts on this thread, waits for the workers' (run and run_direct).
+  cl_int run_job(const Job& job, cl_command_queue own_queue) noexcept;
 
   std::vector<Worker> workers_;
   std::chrono::microseconds spin_;
+  decltype(KernelRunnerApi::run) run_groups_ = nullptr;
   Published job_;
   // generation << 32 | parts << 16 | next part: a worker claims a part by a compare-exchange
   // that fails once the caller has moved on to another job, so a late worker never runs a part

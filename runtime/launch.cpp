@@ -13,6 +13,7 @@
 
 #include "common/error_report.hpp"
 #include "common/full_stack.hpp"
+#include "common/log.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/released_memory.hpp"
 
@@ -372,6 +373,50 @@ const std::size_t* enqueued_local(const LaunchState& s, const Partition& g) {
   return s.facts.launch.group_per_item ? one_item_per_group : g.workgroup.size.data();
 }
 
+// PoCL's kernel runner for this launch's geometry (runtime/kernel_runner.hpp), made on the
+// launching thread (it may build the work-group function, as a first enqueue does) and kept
+// among the kernel's last four; null where the runtime has none or PoCL refuses the geometry
+// (remembered: the launches of that geometry enqueue). Under the kernel's lock.
+PoclKernelRunner direct_runner(LaunchState& s, RuntimeCore& core, const Partition& g) {
+  if (!core.kernel_runner.create) return nullptr;
+  const std::size_t* global = enqueued_global(s, g);
+  const std::size_t* local = enqueued_local(s, g);
+  for (const auto& d : s.direct) {
+    if ((d.runner || d.refused) && d.dims == g.dims &&
+        std::equal(global, global + 3, d.global.begin()) &&
+        std::equal(local, local + 3, d.local.begin())) {
+      return d.runner;
+    }
+  }
+  auto& d = s.direct[s.direct_next];
+  s.direct_next = (s.direct_next + 1) % s.direct.size();
+  if (d.runner) core.kernel_runner.release(d.runner);
+  d = {};
+  d.dims = g.dims;
+  std::copy(global, global + 3, d.global.begin());
+  std::copy(local, local + 3, d.local.begin());
+  cl_int err = CL_SUCCESS;
+  d.runner = core.kernel_runner.create(core.inline_queue.get(), s.kernel.get(), g.dims, global,
+                                       local, &err);
+  d.refused = d.runner == nullptr;
+  if (d.refused) {
+    SPVJIT_LOG_DEBUG("kernel '" + s.facts.name + "': PoCL's kernel runner refused a geometry (" +
+                     std::to_string(err) + "); its launches are enqueued");
+  } else {
+    SPVJIT_LOG_DEBUG("kernel '" + s.facts.name +
+                     "': a geometry's launches on basic run through PoCL's kernel runner (no "
+                     "command)");
+  }
+  return d.runner;
+}
+
+// The groups each dimension of the launch has, as the runner counts them.
+std::array<std::size_t, 3> group_counts(const LaunchState& s, const Partition& g) {
+  const std::size_t* global = enqueued_global(s, g);
+  const std::size_t* local = enqueued_local(s, g);
+  return {global[0] / local[0], global[1] / local[1], global[2] / local[2]};
+}
+
 // A large launch on an adaptive runtime: its work-groups in parts on `basic`, run by the
 // calling thread and the inline workers together (runtime/inline_pool.hpp). Split along the
 // outermost dimension with two groups or more, so each part covers contiguous rows; one part
@@ -392,7 +437,22 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
   const unsigned parts =
       static_cast<unsigned>(std::min<std::size_t>(groups, core.inline_pool->threads()));
   cl_command_queue queue = core.inline_queue.get();
+  PoclKernelRunner runner = direct_runner(s, core, g);
   const auto order = core.enter(queue);
+  if (runner) {
+    const auto counts = group_counts(s, g);
+    const cl_int err = core.inline_pool->run_direct(runner, g.dims, counts.data(), dim, parts);
+    // CL_INVALID_OPERATION: no part ran (a buffer no command has placed on the device yet);
+    // the enqueues below place it.
+    if (err != CL_INVALID_OPERATION) {
+      if (err != CL_SUCCESS) [[unlikely]]
+        failed(s, "clRunKernelGroupsPOCL", err, SIZE_MAX);
+      core.count_launch();
+      core.split_launches.fetch_add(1, std::memory_order_relaxed);
+      core.direct_launches.fetch_add(1, std::memory_order_relaxed);
+      return true;
+    }
+  }
   const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, enqueued_global(s, g),
                                            enqueued_local(s, g), dim, parts);
   if (err != CL_SUCCESS) [[unlikely]]
@@ -503,7 +563,24 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given, const deta
   } else {
     queue = core.queue_for(work);
   }
+  detail::PoclKernelRunner runner = queue == core.inline_queue.get() && core.inline_queue && !event
+                                        ? detail::direct_runner(s, core, g)
+                                        : nullptr;
   const auto order = core.enter(queue);  // adaptive runtimes only: a lock, maybe a clFinish
+  if (runner) {
+    // Every group on this thread through PoCL's kernel runner, no command. CL_INVALID_OPERATION:
+    // nothing ran (a buffer not yet on the device), and the enqueue below places it.
+    const auto counts = detail::group_counts(s, g);
+    const std::size_t begin[3] = {0, 0, 0};
+    const cl_int err = core.kernel_runner.run(runner, begin, counts.data());
+    if (err != CL_INVALID_OPERATION) {
+      if (err != CL_SUCCESS) [[unlikely]]
+        detail::failed(s, "clRunKernelGroupsPOCL", err, SIZE_MAX);
+      core.count_launch();
+      core.direct_launches.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+  }
   // On PoCL `basic` the kernel runs inside this call (1M items: enqueue 1.9 ms, synchronize
   // 1 us), so launches of one kernel on basic run one at a time, under the lock above.
   const cl_int err =

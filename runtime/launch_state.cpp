@@ -10,7 +10,12 @@ namespace spvjit {
 
 namespace detail {
 
-LaunchState::~LaunchState() { core->bounds_records.release(bounds_slot); }
+LaunchState::~LaunchState() {
+  for (const auto& d : direct) {
+    if (d.runner) core->kernel_runner.release(d.runner);
+  }
+  core->bounds_records.release(bounds_slot);
+}
 
 namespace {
 

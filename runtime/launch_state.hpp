@@ -90,6 +90,18 @@ class LaunchState {
   Partition last_geometry;
   /// The ndrange of the latest launch, for BoundsError's message.
   NDRange last_ndrange;
+  /// PoCL's kernel runners for the last geometries launched on `basic`
+  /// (runtime/kernel_runner.hpp), each made on the launching thread the first time its geometry
+  /// runs and released when a fifth geometry takes its place (a launch alternating a few sizes
+  /// keeps them all); `refused` where PoCL would not make one (that geometry's launches enqueue).
+  struct DirectRunner {
+    PoclKernelRunner runner = nullptr;
+    bool refused = false;
+    cl_uint dims = 0;
+    std::array<std::size_t, 3> global{}, local{};
+  };
+  std::array<DirectRunner, 4> direct{};
+  unsigned direct_next = 0;  ///< the entry the next new geometry replaces
   // An OpenCL kernel's arguments are not thread-safe (clSetKernelArg then enqueue must not
   // interleave), so both happen under this lock. Measured on PoCL 6.0, 2 cores: removing it
   // moved a 16-item launch on basic (~0.68 us) by less than the noise, and 4 threads launching

@@ -182,10 +182,20 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   last_queue_ = queue.get();
   if (adaptive) {
     inline_queue = make_queue(context.get(), inline_device, inline_info.name);
+    if (env_flag("SPVJIT_DIRECT_LAUNCH").value_or(false)) {
+      if (const KernelRunnerApi* api = KernelRunnerApi::find(platform)) {
+        kernel_runner = *api;
+      } else {
+        SPVJIT_LOG_INFO(
+            "SPVJIT_DIRECT_LAUNCH: the platform has no kernel runner (PoCL patch 0016); launches "
+            "are enqueued");
+      }
+    }
     if (threads > 1) {
       const auto spin =
           env.inline_spin_us ? std::chrono::microseconds(*env.inline_spin_us) : inline_spin;
-      inline_pool = std::make_unique<InlinePool>(context.get(), inline_device, threads, spin);
+      inline_pool = std::make_unique<InlinePool>(context.get(), inline_device, threads, spin,
+                                                 kernel_runner.run);
     }
     const auto split = !inline_pool              ? std::optional<std::size_t>(SIZE_MAX)
                        : options.split_threshold ? options.split_threshold
