@@ -14,6 +14,7 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <optional>
 
 namespace spvjit::detail {
 
@@ -33,8 +34,8 @@ struct KernelRunnerApi {
                            const std::size_t* end) = nullptr;
   cl_int(CL_API_CALL* release)(PoclKernelRunner runner) = nullptr;
 
-  /// The platform's entry points, or null when it lacks any of them.
-  static const KernelRunnerApi* find(cl_platform_id platform);
+  /// The platform's entry points, or none when it lacks any of them.
+  static std::optional<KernelRunnerApi> find(cl_platform_id platform);
 };
 
 }  // namespace spvjit::detail

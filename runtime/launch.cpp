@@ -417,6 +417,18 @@ std::array<std::size_t, 3> group_counts(const LaunchState& s, const Partition& g
   return {global[0] / local[0], global[1] / local[1], global[2] / local[2]};
 }
 
+// After a run through the kernel runner: false when it ran nothing (CL_INVALID_OPERATION: a
+// buffer no command has placed on the device yet; the caller enqueues the launch, which places
+// it); otherwise the launch is counted, or its error thrown.
+bool ran_direct(LaunchState& s, RuntimeCore& core, cl_int err) {
+  if (err == CL_INVALID_OPERATION) return false;
+  if (err != CL_SUCCESS) [[unlikely]]
+    failed(s, "clRunKernelGroupsPOCL", err, SIZE_MAX);
+  core.count_launch();
+  core.direct_launches.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
 // A large launch on an adaptive runtime: its work-groups in parts on `basic`, run by the
 // calling thread and the inline workers together (runtime/inline_pool.hpp). Split along the
 // outermost dimension with two groups or more, so each part covers contiguous rows; one part
@@ -441,15 +453,9 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
   const auto order = core.enter(queue);
   if (runner) {
     const auto counts = group_counts(s, g);
-    const cl_int err = core.inline_pool->run_direct(runner, g.dims, counts.data(), dim, parts);
-    // CL_INVALID_OPERATION: no part ran (a buffer no command has placed on the device yet);
-    // the enqueues below place it.
-    if (err != CL_INVALID_OPERATION) {
-      if (err != CL_SUCCESS) [[unlikely]]
-        failed(s, "clRunKernelGroupsPOCL", err, SIZE_MAX);
-      core.count_launch();
+    if (ran_direct(s, core,
+                   core.inline_pool->run_direct(runner, g.dims, counts.data(), dim, parts))) {
       core.split_launches.fetch_add(1, std::memory_order_relaxed);
-      core.direct_launches.fetch_add(1, std::memory_order_relaxed);
       return true;
     }
   }
@@ -563,23 +569,14 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given, const deta
   } else {
     queue = core.queue_for(work);
   }
-  detail::PoclKernelRunner runner = queue == core.inline_queue.get() && core.inline_queue && !event
-                                        ? detail::direct_runner(s, core, g)
-                                        : nullptr;
+  detail::PoclKernelRunner runner =
+      queue == core.inline_queue.get() && !event ? detail::direct_runner(s, core, g) : nullptr;
   const auto order = core.enter(queue);  // adaptive runtimes only: a lock, maybe a clFinish
   if (runner) {
-    // Every group on this thread through PoCL's kernel runner, no command. CL_INVALID_OPERATION:
-    // nothing ran (a buffer not yet on the device), and the enqueue below places it.
+    // Every group on this thread through PoCL's kernel runner, no command.
     const auto counts = detail::group_counts(s, g);
     const std::size_t begin[3] = {0, 0, 0};
-    const cl_int err = core.kernel_runner.run(runner, begin, counts.data());
-    if (err != CL_INVALID_OPERATION) {
-      if (err != CL_SUCCESS) [[unlikely]]
-        detail::failed(s, "clRunKernelGroupsPOCL", err, SIZE_MAX);
-      core.count_launch();
-      core.direct_launches.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
+    if (detail::ran_direct(s, core, core.kernel_runner.run(runner, begin, counts.data()))) return;
   }
   // On PoCL `basic` the kernel runs inside this call (1M items: enqueue 1.9 ms, synchronize
   // 1 us), so launches of one kernel on basic run one at a time, under the lock above.

@@ -183,7 +183,7 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   if (adaptive) {
     inline_queue = make_queue(context.get(), inline_device, inline_info.name);
     if (env_flag("SPVJIT_DIRECT_LAUNCH").value_or(false)) {
-      if (const KernelRunnerApi* api = KernelRunnerApi::find(platform)) {
+      if (const auto api = KernelRunnerApi::find(platform)) {
         kernel_runner = *api;
       } else {
         SPVJIT_LOG_INFO(

@@ -299,9 +299,8 @@ class Mover {
         holds,
         b.CreateICmpSLE(end, b.CreateSub(llvm::ConstantInt::getSigned(i64, INT64_MAX), step)));
     if (g.unsigned_end) holds = b.CreateAnd(holds, b.CreateICmpSGE(end, zero));
-    for (const auto& [block, bound] : g.overflow_exits) {
-      (void)block;
-      holds = b.CreateAnd(holds, b.CreateICmpSLE(end, hoist(bound, loop, at)));
+    for (const auto& exit_bound : g.overflow_exits) {
+      holds = b.CreateAnd(holds, b.CreateICmpSLE(end, hoist(exit_bound.second, loop, at)));
     }
     holds->setName("grid.stride.holds");
 
@@ -395,9 +394,8 @@ class Mover {
     };
     auto* header_br = llvm::cast<llvm::BranchInst>(body->getTerminator());
     stay(body, header_br->getSuccessor(g.stay_on_true ? 0 : 1));
-    for (const auto& [block, bound] : g.overflow_exits) {
-      (void)bound;
-      auto* copy = llvm::cast<llvm::BasicBlock>(map[block]);
+    for (const auto& exit_bound : g.overflow_exits) {
+      auto* copy = llvm::cast<llvm::BasicBlock>(map[exit_bound.first]);
       auto* br = llvm::cast<llvm::BranchInst>(copy->getTerminator());
       stay(copy, br->getSuccessor(br->getSuccessor(0) == exit ? 1 : 0));
     }
