@@ -18,6 +18,7 @@
 
 #include "runtime/kernel_runner.hpp"
 #include "spvjit/runtime.hpp"
+#include "test/child_case.hpp"
 #include "test/skip.hpp"
 #ifdef SPVJIT_HAVE_ALLOC_COUNTER
 #include "test/alloc_counter.hpp"
@@ -46,6 +47,9 @@ kernel void reversed(global int* out, global const int* in, local int* tile) {
 }
 )CL";
 
+// PoCL's basic device beside pthread, asked for before the child process starts PoCL.
+const char* const pocl_devices = "POCL_DEVICES='basic pthread'";
+
 void check(cl_int err, const char* what) {
   REQUIRE_MESSAGE(err == CL_SUCCESS, what << ": " << err);
 }
@@ -61,8 +65,8 @@ struct Basic {
   std::optional<KernelRunnerApi> api;
 
   bool open() {
-    // An adaptive Runtime made first in the process asks PoCL for its basic device beside
-    // pthread (POCL_DEVICES; each case runs in a process of its own under CTest).
+    // An adaptive Runtime asks PoCL for its basic device beside pthread; each case runs in a
+    // child process of its own with POCL_DEVICES set (test/child_case.hpp).
     static Runtime adaptive({.dispatch = Dispatch::Adaptive,
                              .inline_threshold = SIZE_MAX,
                              .split_threshold = SIZE_MAX});
@@ -133,6 +137,8 @@ struct Basic {
 }  // namespace
 
 TEST_CASE("kernel runner: a launch's groups run in boxes from two threads, as the whole launch") {
+  if (!test::in_child_process("kernel runner: a launch?s groups run in boxes*", pocl_devices))
+    return;
   Basic cl;
   if (!cl.open()) return test::skip("no PoCL basic device (POCL_DEVICES names none)");
   REQUIRE_MESSAGE(cl.api.has_value(),
@@ -229,6 +235,8 @@ TEST_CASE("kernel runner: a launch's groups run in boxes from two threads, as th
 }
 
 TEST_CASE("kernel runner: refusals before any group runs") {
+  if (!test::in_child_process("kernel runner: refusals before any group runs", pocl_devices))
+    return;
   Basic cl;
   if (!cl.open()) return test::skip("no PoCL basic device (POCL_DEVICES names none)");
   REQUIRE_MESSAGE(cl.api.has_value(),
