@@ -22,6 +22,10 @@ struct EntryLaunch {
   /// 31 or 32: the coarsened kernel took a 32-bit narrowing of get_global_id(0) for the id itself
   /// (jit/coarsen/narrow_index.hpp); a launch's ndrange(0) must be at most 2^index_bits. 0: none.
   unsigned index_bits = 0;
+  /// The kernel uses no atomics (jit/spirv/offset_safety.hpp): its work-groups may run split
+  /// over threads through PoCL's kernel runner, which shows each part the whole launch, even
+  /// where it reads its group id or the global size (runtime/launch.cpp).
+  bool free_of_atomics = false;
   friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
 };
 

@@ -223,9 +223,11 @@ Lowered lower_and_translate(llvm::LLVMContext& context, const KernelModule& def,
               [&] { out.words = translate_to_spirv(*module, def.name, other_kernels); });
   passes.dump_spirv("translate", out.words);
   passes.step("offset-safety", [&] {
-    out.launch.runs_with_offsets =
-        runs_with_offsets({reinterpret_cast<const std::uint8_t*>(out.words.data()),
-                           out.words.size() * sizeof(out.words[0])});
+    const std::span<const std::uint8_t> bytes(
+        reinterpret_cast<const std::uint8_t*>(out.words.data()),
+        out.words.size() * sizeof(out.words[0]));
+    out.launch.runs_with_offsets = runs_with_offsets(bytes);
+    out.launch.free_of_atomics = free_of_atomics(bytes);
   });
   return out;
 }

@@ -1,9 +1,10 @@
 // Where PoCL's pthread device, and the inline threads splitting a launch, overtake basic alone
 // on this machine: a Float64 scale kernel (the launch benchmark's), timed each way at growing
-// sizes. It runs once, when an adaptive Runtime of the process starts without a threshold
-// given. Measured on the 2-core EPYC under a load of 8: adaptive Runtime start ~40 ms with
-// SPVJIT_INLINE_THRESHOLD set, 90-110 ms with calibration (basic kept winning up to
-// 2^19-2^20 items there, so every size was timed).
+// sizes, each the way its launches run (through PoCL's kernel runner where the runtime has it).
+// It runs once, when an adaptive Runtime of the process starts without a threshold given. Measured
+// on the 2-core EPYC under a load of 8: adaptive Runtime start ~40 ms with SPVJIT_INLINE_THRESHOLD
+// set, 90-110 ms with calibration (basic kept winning up to 2^19-2^20 items there, so every size
+// was timed).
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -40,13 +41,77 @@ double fastest_us(cl_command_queue q, cl_kernel k, std::size_t n, int reps) {
   return best;
 }
 
+// PoCL's kernel runner for `n` work-items in groups of up to 256 (runtime/kernel_runner.hpp),
+// released after its timing: where the runtime has one, launches on basic and
+// split parts run through it (runtime/launch.cpp), so the thresholds are measured that way too.
+class CalibrationRunner {
+ public:
+  CalibrationRunner(RuntimeCore& core, cl_kernel k, std::size_t n) : api_(core.kernel_runner) {
+    if (!api_.create) return;
+    const std::size_t local = std::min<std::size_t>(n, 256);
+    cl_int err = CL_SUCCESS;
+    runner_ = api_.create(core.inline_queue.get(), k, 1, &n, &local, &err);
+    groups_ = n / local;
+  }
+  ~CalibrationRunner() {
+    if (runner_) api_.release(runner_);
+  }
+  CalibrationRunner(const CalibrationRunner&) = delete;
+  CalibrationRunner& operator=(const CalibrationRunner&) = delete;
+  PoclKernelRunner get() const { return runner_; }
+  std::size_t groups() const { return groups_; }
+
+ private:
+  const KernelRunnerApi& api_;
+  PoclKernelRunner runner_ = nullptr;
+  std::size_t groups_ = 0;
+};
+
+// A run through the kernel runner that ran no group (CL_INVALID_OPERATION: a command on the
+// pthread device has taken a buffer since) is not timed: an enqueue on basic places the
+// buffers again, as launch.cpp's fallback does. Other errors throw.
+bool ran_through_runner(RuntimeCore& core, cl_kernel k, std::size_t n, cl_int err) {
+  if (err != CL_INVALID_OPERATION) {
+    check_cl(err, "clRunKernelGroupsPOCL", "threshold calibration");
+    return true;
+  }
+  fastest_us(core.inline_queue.get(), k, n, 1);
+  return false;
+}
+
+// Basic alone: through the runner where there is one, else enqueued on the inline queue.
+double fastest_inline_us(RuntimeCore& core, cl_kernel k, std::size_t n, int reps) {
+  const CalibrationRunner runner(core, k, n);
+  double best = 1e300;
+  const std::size_t begin[3] = {0, 0, 0}, end[3] = {runner.groups(), 1, 1};
+  for (int r = 0; r < reps && runner.get(); ++r) {
+    const auto t0 = Clock::now();
+    const cl_int err = core.kernel_runner.run(runner.get(), begin, end);
+    const auto t1 = Clock::now();
+    if (ran_through_runner(core, k, n, err)) {
+      best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
+    }
+  }
+  return best < 1e300 ? best : fastest_us(core.inline_queue.get(), k, n, reps);
+}
+
 double fastest_split_us(RuntimeCore& core, cl_kernel k, std::size_t n, int reps) {
   double best = 1e300;
   const std::size_t global[3] = {n, 1, 1};
   const std::size_t local[3] = {std::min<std::size_t>(n, 256), 1, 1};
   const unsigned parts =
       static_cast<unsigned>(std::min<std::size_t>(n / local[0], core.inline_pool->threads()));
-  for (int r = 0; r < reps; ++r) {
+  const CalibrationRunner runner(core, k, n);
+  const std::size_t groups[3] = {runner.groups(), 1, 1};
+  for (int r = 0; r < reps && runner.get(); ++r) {
+    const auto t0 = Clock::now();
+    const cl_int err = core.inline_pool->run_direct(runner.get(), 1, groups, 0, parts);
+    const auto t1 = Clock::now();
+    if (ran_through_runner(core, k, n, err)) {
+      best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
+    }
+  }
+  for (int r = 0; r < reps && best == 1e300; ++r) {
     const auto t0 = Clock::now();
     check_cl(core.inline_pool->run(k, core.inline_queue.get(), 1, global, local, 0, parts),
              "clEnqueueNDRangeKernel", "split threshold calibration");
@@ -85,7 +150,8 @@ Thresholds measure_now(RuntimeCore& core) {
     check_cl(clSetKernelArg(kernel.get(), i, sizeof(cl_mem), &args[i]), "clSetKernelArg",
              "inline threshold calibration");
   }
-  fastest_us(core.inline_queue.get(), kernel.get(), smallest, 2);  // warm both devices
+  // Warm both devices; the enqueue also places the buffers on basic, as the kernel runner needs.
+  fastest_us(core.inline_queue.get(), kernel.get(), smallest, 2);
   fastest_us(core.queue.get(), kernel.get(), smallest, 2);
 
   // Basic's time grows with n from ~1 us; pthread's starts at its wake-up cost (~20-30 us) and
@@ -95,13 +161,10 @@ Thresholds measure_now(RuntimeCore& core) {
   bool pthread_won = false, split_won = !core.inline_pool;
   for (std::size_t n = smallest; n <= largest && !(pthread_won && split_won); n *= 2) {
     const int reps = n <= (std::size_t{1} << 14) ? 9 : n <= (std::size_t{1} << 17) ? 5 : 3;
-    const double inline_us = fastest_us(core.inline_queue.get(), kernel.get(), n, reps);
+    const double inline_us = fastest_inline_us(core, kernel.get(), n, reps);
     double pthread_us = 0, split_us = 0;
-    if (!pthread_won) {
-      pthread_us = fastest_us(core.queue.get(), kernel.get(), n, reps);
-      pthread_won = pthread_us < inline_us;
-      if (!pthread_won) t.inline_items = n;
-    }
+    // The split before pthread: PoCL's pthread workers keep a core busy for a while after
+    // their launch, which a split timed right after them shares.
     if (!split_won) {
       // One group is no split at all (the caller runs it alone): compare from two on.
       if (n / std::min<std::size_t>(n, 256) >= 2) {
@@ -110,9 +173,16 @@ Thresholds measure_now(RuntimeCore& core) {
       }
       if (!split_won) t.split_items = n;
     }
-    SPVJIT_LOG_DEBUG("calibration: " + std::to_string(n) + " work-items: basic " +
-                     std::to_string(inline_us) + " us, pthread " + std::to_string(pthread_us) +
-                     " us, split " + std::to_string(split_us) + " us (0: not timed)");
+    if (!pthread_won) {
+      pthread_us = fastest_us(core.queue.get(), kernel.get(), n, reps);
+      pthread_won = pthread_us < inline_us;
+      if (!pthread_won) t.inline_items = n;
+    }
+    SPVJIT_LOG_DEBUG(
+        "calibration: " + std::to_string(n) + " work-items: basic " + std::to_string(inline_us) +
+        " us, pthread " + std::to_string(pthread_us) + " us, split " + std::to_string(split_us) +
+        " us (0: not timed)" +
+        (core.kernel_runner.create ? "; basic and split through PoCL's kernel runner" : ""));
   }
   return t;
 }

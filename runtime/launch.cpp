@@ -459,6 +459,9 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
       return true;
     }
   }
+  // Enqueued parts are offset launches: a kernel that reads its group id or the global size
+  // runs whole instead (the caller enqueues it on basic).
+  if (!s.facts.launch.runs_with_offsets) return false;
   const cl_int err = core.inline_pool->run(s.kernel.get(), queue, g.dims, enqueued_global(s, g),
                                            enqueued_local(s, g), dim, parts);
   if (err != CL_SUCCESS) [[unlikely]]
@@ -560,12 +563,17 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given, const deta
   const std::size_t work = items > SIZE_MAX / per_item ? SIZE_MAX : items * per_item;
   cl_command_queue queue;
   const std::size_t split_threshold = core.split_threshold.load(std::memory_order_relaxed);
-  if (core.inline_pool && s.facts.launch.runs_with_offsets && !event &&
-      split_threshold != SIZE_MAX) {
+  // Split: kernels whose results do not depend on a global offset (enqueued parts), and,
+  // through PoCL's kernel runner (each part sees the whole launch), every kernel free of atomics.
+  const bool splits = s.facts.launch.runs_with_offsets ||
+                      (core.kernel_runner.create && s.facts.launch.free_of_atomics);
+  if (core.inline_pool && splits && !event && split_threshold != SIZE_MAX) {
     // Split above its threshold, else basic alone: below the split threshold basic beats the
     // split, and the split beats pthread (runtime/inline_pool.hpp).
     if (work > split_threshold && detail::launch_split(s, core, g)) return;
-    queue = core.inline_queue.get();
+    // A kernel that splits only through the runner, which did not take it, goes where it went
+    // before the runner existed.
+    queue = s.facts.launch.runs_with_offsets ? core.inline_queue.get() : core.queue_for(work);
   } else {
     queue = core.queue_for(work);
   }

@@ -135,12 +135,17 @@ TEST_SUITE("concurrency") {
   }
 }  // TEST_SUITE("concurrency")
 
-TEST_CASE("which kernels may run split with global offsets, read from their SPIR-V") {
-  auto offsets_ok = [](const KernelDef& def, const Specialization& spec = {}) {
+TEST_CASE("which kernels may run split with global offsets or through the runner, from SPIR-V") {
+  auto bytes_of = [](const KernelDef& def, const Specialization& spec = {}) {
     const auto words = test::jit().spirv(def, spec);
-    return detail::runs_with_offsets(
-        {reinterpret_cast<const std::uint8_t*>(words.data()), words.size() * 4});
+    return std::vector<std::uint8_t>(
+        reinterpret_cast<const std::uint8_t*>(words.data()),
+        reinterpret_cast<const std::uint8_t*>(words.data()) + words.size() * 4);
   };
+  auto offsets_ok = [&](const KernelDef& def, const Specialization& spec = {}) {
+    return detail::runs_with_offsets(bytes_of(def, spec));
+  };
+  auto no_atomics = [&](const KernelDef& def) { return detail::free_of_atomics(bytes_of(def)); };
   CHECK(offsets_ok(examples::saxpy(Scalar::F32)));
   CHECK(offsets_ok(examples::naive_matmul()));
   Specialization tile;
@@ -156,13 +161,21 @@ TEST_CASE("which kernels may run split with global offsets, read from their SPIR
   CHECK_FALSE(offsets_ok(reads([](KernelBuilder& kb) { return kb.group_index(1); })));
   CHECK_FALSE(offsets_ok(reads([](KernelBuilder& kb) { return num_groups(kb, 0); })));
   CHECK(offsets_ok(reads([](KernelBuilder& kb) { return kb.local_index(2); })));
+  // Through PoCL's kernel runner every part sees the whole launch: only atomics keep a kernel
+  // on one thread.
+  CHECK(no_atomics(reads([](KernelBuilder& kb) { return kb.group_index(1); })));
+  CHECK(no_atomics(examples::stream_sum_grid_stride(256)));
+  CHECK_FALSE(no_atomics(test::counting_kernel()));
   // Malformed or truncated SPIR-V: the safe answer.
   const auto words = test::jit().spirv(examples::saxpy(Scalar::F32));
   std::vector<std::uint8_t> bytes(
       reinterpret_cast<const std::uint8_t*>(words.data()),
       reinterpret_cast<const std::uint8_t*>(words.data()) + words.size() * 4);
   CHECK_FALSE(detail::runs_with_offsets({bytes.data(), 16}));
+  CHECK_FALSE(detail::free_of_atomics({bytes.data(), 16}));
   CHECK(detail::runs_with_offsets(bytes));
+  CHECK(detail::free_of_atomics(bytes));
   bytes[5 * 4 + 2] = bytes[5 * 4 + 3] = 0;  // the first instruction's word count: 0
   CHECK_FALSE(detail::runs_with_offsets(bytes));
+  CHECK_FALSE(detail::free_of_atomics(bytes));
 }

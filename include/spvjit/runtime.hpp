@@ -83,9 +83,10 @@ struct RuntimeOptions {
   std::optional<std::size_t> inline_threshold = {};
   /// Dispatch::Adaptive: how many threads (the launching one included) run a launch above the
   /// threshold on `basic` together, each a part of its work-groups, instead of sending it to
-  /// `pthread` (kernels that read group ids, the global size or offset, or use atomics still
-  /// go to `pthread`). 0 or 1: never split. Unset: SPVJIT_INLINE_THREADS; unset too: the
-  /// hardware threads. The extra threads wait for work spinning 200 us after each launch
+  /// `pthread` (kernels that use atomics still go to `pthread`, and so do those that read
+  /// group ids, the global size or offset unless PoCL's kernel runner runs the parts: see
+  /// docs/runtime.md, "Direct launches"). 0 or 1: never split. Unset: SPVJIT_INLINE_THREADS; unset
+  /// too: the hardware threads. The extra threads wait for work spinning 200 us after each launch
   /// (SPVJIT_INLINE_SPIN_US: another bound, 0 for none), then blocked.
   std::optional<unsigned> inline_threads = {};
   /// Dispatch::Adaptive with 2+ inline threads: launches above this many work-items (of

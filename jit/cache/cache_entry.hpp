@@ -6,7 +6,9 @@
 //       12     1  launch: indices per work-item in dimension 0 (U vectors of W lanes, 1 to 128)
 //       13     1  launch: flags, bit 0 = the kernel runs with a global offset (offset_safety.hpp),
 //                 bit 1 = one work-item runs a whole work-group (group_loops.hpp), bit 2 or 3 =
-//                 the coarsened kernel's index is 31 or 32 bits wide (EntryLaunch::index_bits)
+//                 the coarsened kernel's index is 31 or 32 bits wide (EntryLaunch::index_bits),
+//                 bit 4 = the kernel uses no atomics (EntryLaunch::free_of_atomics; an entry
+//                 written before the bit existed reads as using them, the safe answer)
 //       14     2  launch: the lowered kernel's stack per work-item, in 16-byte units
 //                 (EntryLaunch::stack_bytes_per_item)
 //       16     8  key length K      (the full cache key text, cache_key.hpp)

@@ -56,23 +56,34 @@ bool offset_dependent(std::uint32_t builtin) noexcept {
   }
 }
 
-}  // namespace
-
-bool runs_with_offsets(std::span<const std::uint8_t> spirv) noexcept {
+// Whether `refuses` holds for no instruction of the module (false for a malformed one).
+template <class Refuses>
+bool no_instruction(std::span<const std::uint8_t> spirv, Refuses refuses) noexcept {
   const std::size_t count = spirv.size() / 4;
   if (count <= header_words) return false;
   for (std::size_t i = header_words; i < count;) {
     const std::uint32_t first = word(spirv, i);
     const std::uint32_t length = first >> spv::WordCountShift, op = first & spv::OpCodeMask;
     if (length == 0 || i + length > count) return false;  // malformed: the safe answer
-    if (is_atomic(op)) return false;
-    if (op == spv::OpDecorate && length >= 4 && word(spirv, i + 2) == spv::DecorationBuiltIn &&
-        offset_dependent(word(spirv, i + 3))) {
-      return false;
-    }
+    if (refuses(op, i, length)) return false;
     i += length;
   }
   return true;
+}
+
+}  // namespace
+
+bool free_of_atomics(std::span<const std::uint8_t> spirv) noexcept {
+  return no_instruction(spirv,
+                        [](std::uint32_t op, std::size_t, std::uint32_t) { return is_atomic(op); });
+}
+
+bool runs_with_offsets(std::span<const std::uint8_t> spirv) noexcept {
+  return no_instruction(spirv, [&](std::uint32_t op, std::size_t i, std::uint32_t length) {
+    return is_atomic(op) ||
+           (op == spv::OpDecorate && length >= 4 && word(spirv, i + 2) == spv::DecorationBuiltIn &&
+            offset_dependent(word(spirv, i + 3)));
+  });
 }
 
 }  // namespace spvjit::detail

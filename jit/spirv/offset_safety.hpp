@@ -15,4 +15,7 @@ namespace spvjit::detail {
 /// `spirv`: little-endian SPIR-V words as bytes.
 bool runs_with_offsets(std::span<const std::uint8_t> spirv) noexcept;
 
+/// True when the module has no atomic instruction (false for a malformed one).
+bool free_of_atomics(std::span<const std::uint8_t> spirv) noexcept;
+
 }  // namespace spvjit::detail
