@@ -182,7 +182,7 @@ RuntimeCore::RuntimeCore(const RuntimeOptions& options) {
   last_queue_ = queue.get();
   if (adaptive) {
     inline_queue = make_queue(context.get(), inline_device, inline_info.name);
-    if (env_flag("SPVJIT_DIRECT_LAUNCH").value_or(false)) {
+    if (env_flag("SPVJIT_DIRECT_LAUNCH").value_or(true)) {
       if (const auto api = KernelRunnerApi::find(platform)) {
         kernel_runner = *api;
       } else {
