@@ -5,6 +5,7 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
@@ -338,6 +339,83 @@ void throw_number_does_not_fit(Scalar to, long double n) {
   std::abort();  // not reached: the report throws at the end of its statement
 }
 
+// One OpenCL builtin of `t` on operands of `lanes` lanes, for the fix-ups below.
+llvm::Value* builtin_of(BuilderState& s, std::string_view fn, Scalar t, unsigned lanes,
+                        llvm::ArrayRef<llvm::Value*> operands) {
+  std::vector<MangledParam> signature(operands.size(), MangledParam{t});
+  return s.call_builtin(mangle(fn, signature, lanes), operands.front()->getType(), operands, true);
+}
+
+// The special values of OpenCL 1.2's section 7.5.1 that PoCL's library gets wrong (issue #67),
+// set on the builtin's results in the kernel itself, so scalar and coarsened code agree:
+// tanh(±inf) = ±1; atanpi(±0) = ±0; sinpi(±n) = ±0 and tanpi(n) = copysign(0, n) (n even) or
+// copysign(0, -n) (n odd) for finite integers n; cospi(n + 0.5) = +0; fract(±0) and fract(±inf)
+// give ±0 and x; lgamma_r's sign is 0 at zero and at the negative integers.
+MathResults with_special_values(BuilderState& s, MathFn fn, llvm::Value* x, Scalar t,
+                                unsigned lanes, MathResults r) {
+  auto& ir = s.ir;
+  llvm::Type* type = x->getType();
+  auto constant = [&](double v) { return llvm::ConstantFP::get(type, v); };
+  auto call = [&](std::string_view name, std::initializer_list<llvm::Value*> operands) {
+    return builtin_of(s, name, t, lanes, operands);
+  };
+  auto is_inf = [&] { return ir.CreateFCmpOEQ(call("fabs", {x}), constant(HUGE_VAL)); };
+  auto is_zero = [&] { return ir.CreateFCmpOEQ(x, constant(0.0)); };
+  auto finite_integer = [&] {
+    return ir.CreateAnd(ir.CreateFCmpOEQ(call("trunc", {x}), x),
+                        ir.CreateFCmpONE(call("fabs", {x}), constant(HUGE_VAL)));
+  };
+  auto zero_signed_as = [&](llvm::Value* sign) { return call("copysign", {constant(0.0), sign}); };
+  switch (fn) {
+    case MathFn::Tanh:
+      r.value = ir.CreateSelect(is_inf(), call("copysign", {constant(1.0), x}), r.value);
+      break;
+    case MathFn::Atanpi:
+      r.value = ir.CreateSelect(is_zero(), x, r.value);
+      break;
+    case MathFn::Sinpi:
+      r.value = ir.CreateSelect(finite_integer(), zero_signed_as(x), r.value);
+      break;
+    case MathFn::Cospi: {
+      // x - trunc(x) is exact: the fraction of a float is a float.
+      llvm::Value* fraction = call("fabs", {ir.CreateFSub(x, call("trunc", {x}))});
+      r.value = ir.CreateSelect(ir.CreateFCmpOEQ(fraction, constant(0.5)), constant(0.0), r.value);
+      break;
+    }
+    case MathFn::Tanpi: {
+      llvm::Value* half = ir.CreateFMul(x, constant(0.5));  // exact for integers
+      llvm::Value* odd = ir.CreateFCmpONE(call("trunc", {half}), half);
+      llvm::Value* sign = ir.CreateSelect(odd, ir.CreateFNeg(x), x);
+      r.value = ir.CreateSelect(finite_integer(), zero_signed_as(sign), r.value);
+      break;
+    }
+    case MathFn::Fract: {
+      llvm::Value* zero_or_inf = ir.CreateOr(is_zero(), is_inf());
+      r.value = ir.CreateSelect(zero_or_inf, zero_signed_as(x), r.value);
+      r.second = ir.CreateSelect(zero_or_inf, x, r.second);
+      break;
+    }
+    case MathFn::LgammaR: {
+      llvm::Value* pole = ir.CreateAnd(finite_integer(), ir.CreateFCmpOLE(x, constant(0.0)));
+      r.second = ir.CreateSelect(pole, llvm::ConstantInt::get(r.second->getType(), 0), r.second);
+      break;
+    }
+    default:
+      break;
+  }
+  return r;
+}
+
+// ilogb of 0 and of NaN as math.hpp's fp_ilogb0 and fp_ilogbnan, whatever the device's FP_ILOGB0
+// and FP_ILOGBNAN are (OpenCL lets each be one of two values, and no query tells which).
+llvm::Value* with_ilogb_constants(BuilderState& s, llvm::Value* x, llvm::Value* r,
+                                  llvm::Type* i32) {
+  llvm::Value* is_zero = s.ir.CreateFCmpOEQ(x, llvm::ConstantFP::get(x->getType(), 0.0));
+  llvm::Value* is_nan = s.ir.CreateFCmpUNO(x, x);
+  r = s.ir.CreateSelect(is_zero, llvm::ConstantInt::getSigned(i32, fp_ilogb0), r);
+  return s.ir.CreateSelect(is_nan, llvm::ConstantInt::getSigned(i32, fp_ilogbnan), r);
+}
+
 MathResults emit_math(BuilderState& s, MathFn fn, llvm::ArrayRef<llvm::Value*> args,
                       llvm::ArrayRef<Scalar> types, unsigned lanes, bool want_pair) {
   const FnInfo f = info(fn);
@@ -379,11 +457,15 @@ MathResults emit_math(BuilderState& s, MathFn fn, llvm::ArrayRef<llvm::Value*> a
   switch (f.form) {
     case Form::Same:
       // OpenCL's abs(int) returns uint: the same bits, kept here in the operand's type.
-      return {call(f.name, value_type, args, params, true), t};
+      return with_special_values(s, fn, args.front(), t, lanes,
+                                 {call(f.name, value_type, args, params, true), t});
     case Form::ExponentI32:
       return {call(f.name, value_type, args, params, true), t};
-    case Form::ToI32:
-      return {call(f.name, i32, args, params, true), Scalar::I32};
+    case Form::ToI32: {
+      llvm::Value* r = call(f.name, i32, args, params, true);
+      if (fn == MathFn::Ilogb) r = with_ilogb_constants(s, args.front(), r, i32);
+      return {r, Scalar::I32};
+    }
     case Form::Test:
       return {emit_test(s, fn, t, args.front(), lanes), Scalar::Bool};
     case Form::SinCos:
@@ -400,7 +482,8 @@ MathResults emit_math(BuilderState& s, MathFn fn, llvm::ArrayRef<llvm::Value*> a
       // Not readnone: the builtin writes the slot.
       llvm::Value* first = call(f.name, value_type, operands, params, false);
       llvm::Value* second = s.ir.CreateLoad(out_type, slot);
-      return {first, t, second, out_i32 ? Scalar::I32 : t};
+      return with_special_values(s, fn, args.front(), t, lanes,
+                                 {first, t, second, out_i32 ? Scalar::I32 : t});
     }
   }
   internal_assert(false) << "unknown form of " << f.name;

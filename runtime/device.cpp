@@ -64,10 +64,14 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   info.fp64 = info.extensions.find("cl_khr_fp64") != std::string::npos;
   info.fp16 = info.extensions.find("cl_khr_fp16") != std::string::npos;
   info.cpu = (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
-  info.fma_f32 =
-      (device_value<cl_device_fp_config>(d, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_FMA) != 0;
-  info.fma_f64 = info.fp64 && (device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) &
-                               CL_FP_FMA) != 0;
+  const auto single = device_value<cl_device_fp_config>(d, CL_DEVICE_SINGLE_FP_CONFIG);
+  const auto double_config =
+      info.fp64 ? device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) : 0;
+  info.fma_f32 = (single & CL_FP_FMA) != 0;
+  info.fma_f64 = (double_config & CL_FP_FMA) != 0;
+  info.denormals_f32 = (single & CL_FP_DENORM) != 0;
+  info.denormals_f64 = (double_config & CL_FP_DENORM) != 0;
+  info.correctly_rounded_divide_sqrt_f32 = (single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
   const cl_device_info widths[6] = {
       CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR,  CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
       CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,   CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,

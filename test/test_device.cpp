@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
@@ -91,5 +93,60 @@ TEST_CASE("a POCL_DEVICES naming no CPU driver is named in DeviceNotFoundError")
     CHECK_MESSAGE(
         test::run_command(std::string("POCL_DEVICES=") + ok + " " SPVJIT_DEVICE_PROBE, out) == 0,
         out);
+  }
+}
+
+namespace {
+
+// Subnormal products and quotients of one type: kept (or flushed) as the device says, and
+// division correctly rounded where it says so.
+template <class T>
+void check_float_facts(bool denormals, bool correctly_rounded_divide) {
+  CAPTURE(name(scalar_of<T>));
+  KernelBuilder kb(std::string("float_facts_") + std::string(name(scalar_of<T>)));
+  auto product = kb.param<Global<T>>("product");
+  auto quotient = kb.param<Global<T>>("quotient");
+  auto a = kb.param<Const<T>>("a");
+  auto b = kb.param<Const<T>>("b");
+  auto i = kb.global_index();
+  kb.if_(kb.in_ndrange(), [&] {
+    product[i] = a[i] * b[i];
+    quotient[i] = a[i] / b[i];
+  });
+  Kernel k = test::jit().compile(kb.finish());
+  const std::size_t count = 64;
+  std::vector<T> a_host(count), b_host(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    a_host[k] = k % 2 == 0 ? std::numeric_limits<T>::min() : static_cast<T>(1.0 + 0.37 * k);
+    b_host[k] = k % 2 == 0 ? T(0.25) : static_cast<T>(3.0 + 0.11 * k);
+  }
+  auto& rt = test::runtime();
+  auto A = rt.upload(a_host), B = rt.upload(b_host);
+  auto P = rt.zeros<T>(count), Q = rt.zeros<T>(count);
+  k.launch(NDRange{count}, P, Q, A, B);
+  rt.synchronize();
+  const auto p = P.to_vector(), q = Q.to_vector();
+  for (std::size_t k = 0; k < count; ++k) {
+    CAPTURE(k);
+    if (k % 2 == 0) {  // the least normal times 1/4: a subnormal, or 0 where flushed
+      CHECK(p[k] == (denormals ? a_host[k] * b_host[k] : T(0)));
+    } else if (correctly_rounded_divide) {
+      CHECK(q[k] == a_host[k] / b_host[k]);
+    }
+  }
+}
+
+}  // namespace
+
+// Issue #67: the device's floating-point facts, as DeviceInfo reports them and as kernels see
+// them. PoCL's CPU devices keep subnormals and round division correctly in both types.
+TEST_CASE("DeviceInfo's floating-point facts hold for kernels") {
+  const DeviceInfo& device = test::runtime().device();
+  check_float_facts<float>(device.denormals_f32, device.correctly_rounded_divide_sqrt_f32);
+  if (device.fp64) check_float_facts<double>(device.denormals_f64, true);
+  if (device.cpu && device.platform_name.find("Portable Computing Language") != std::string::npos) {
+    CHECK(device.denormals_f32);
+    CHECK(device.denormals_f64);
+    CHECK(device.correctly_rounded_divide_sqrt_f32);
   }
 }

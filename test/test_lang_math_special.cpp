@@ -517,3 +517,155 @@ TEST_CASE("a plain int at launch fills any integer parameter whose type holds it
                        doctest::Contains("argument 2 'narrow': expected u8, got a scalar f32"),
                        UserError);
 }
+
+namespace {
+
+// ilogb of ±0, NaN, ±inf, the least subnormal and 1, cycled over `count` work-items.
+template <class T>
+std::vector<T> ilogb_specials(std::size_t count) {
+  using L = std::numeric_limits<T>;
+  const T specials[] = {T(0),          T(-0.0),        L::quiet_NaN(),  -L::quiet_NaN(),
+                        L::infinity(), -L::infinity(), L::denorm_min(), T(1),
+                        T(-6)};
+  std::vector<T> x(count);
+  for (std::size_t k = 0; k < count; ++k) x[k] = specials[k % std::size(specials)];
+  return x;
+}
+
+template <class T>
+std::int32_t host_ilogb(T x) {
+  if (x == 0) return fp_ilogb0;
+  if (std::isnan(x)) return fp_ilogbnan;
+  if (std::isinf(x)) return INT32_MAX;
+  return std::ilogb(x);
+}
+
+template <class T>
+void check_ilogb_specials(Jit& jit) {
+  CAPTURE(name(scalar_of<T>));
+  KernelBuilder kb(std::string("ilogb_specials_") + std::string(name(scalar_of<T>)));
+  auto out = kb.param<Global<std::int32_t>>("out");
+  auto x = kb.param<Const<T>>("x");
+  auto i = kb.global_index();
+  kb.if_(kb.in_ndrange(), [&] { out[i] = ilogb(x[i]); });
+  Kernel k = jit.compile(kb.finish());
+  const std::size_t count = 100;  // coarsened: whole vectors and a tail
+  const auto x_host = ilogb_specials<T>(count);
+  auto& rt = runtime();
+  auto X = rt.upload(x_host);
+  auto Out = rt.zeros<std::int32_t>(count);
+  k.launch(NDRange{count}, Out, X);
+  rt.synchronize();
+  const auto got = Out.to_vector();
+  for (std::size_t i = 0; i < count; ++i) {
+    CAPTURE(i);
+    CAPTURE(x_host[i]);
+    CHECK(got[i] == host_ilogb(x_host[i]));
+  }
+}
+
+}  // namespace
+
+// Issue #67: FP_ILOGB0 and FP_ILOGBNAN are each one of two values in OpenCL, and no device query
+// says which; spvjit fixes them (math.hpp), scalar and coarsened alike.
+TEST_CASE("ilogb gives fp_ilogb0 for zeros and fp_ilogbnan for NaN, scalar and coarsened") {
+  check_ilogb_specials<float>(test::scalar_jit());
+  check_ilogb_specials<double>(test::scalar_jit());
+  check_ilogb_specials<float>(test::coarse_jit());
+  check_ilogb_specials<double>(test::coarse_jit());
+}
+
+namespace {
+
+// OpenCL 1.2's special values (section 7.5.1) that PoCL's library missed (issue #67): one row
+// per result, over inputs where the section fixes the result, at every input cycled.
+template <class T>
+KernelDef special_values_kernel() {
+  KernelBuilder kb(std::string("special_values_") + std::string(name(scalar_of<T>)));
+  auto out = kb.param<Global<T>>("out");
+  auto signs = kb.param<Global<std::int32_t>>("signs");
+  auto xs = kb.param<Const<T>>("x");
+  auto i = kb.global_index();
+  auto n = kb.ndrange();
+  kb.if_(kb.in_ndrange(), [&] {
+    auto r = view(out, std::int64_t{7}, n);
+    Val<T> x = xs[i];
+    r(0, i) = tanh(x);
+    r(1, i) = atanpi(x);
+    r(2, i) = sinpi(x);
+    r(3, i) = cospi(x);
+    r(4, i) = tanpi(x);
+    auto [fraction, whole] = fract(x);
+    r(5, i) = fraction;
+    r(6, i) = whole;
+    auto [value, sign] = lgamma_r(x);
+    signs[i] = sign;
+  });
+  return kb.finish();
+}
+
+template <class T>
+bool same_bits(T a, T b) {
+  return std::isnan(a) ? std::isnan(b) : std::signbit(a) == std::signbit(b) && a == b;
+}
+
+template <class T>
+void check_special_values(Jit& jit) {
+  CAPTURE(name(scalar_of<T>));
+  const T inf = std::numeric_limits<T>::infinity();
+  const T big = std::is_same_v<T, float> ? T(0x1p24) : T(0x1p53);  // an even integer
+  const std::vector<T> inputs = {T(0),    T(-0.0), inf,     -inf,  T(1),  T(-1),
+                                 T(2),    T(-2),   T(3),    T(-3), T(-4), T(0.5),
+                                 T(-0.5), T(1.5),  T(-2.5), big,   -big,  T(0.25)};
+  const std::size_t count = 5 * inputs.size();  // coarsened: whole vectors and a tail
+  std::vector<T> x(count);
+  for (std::size_t k = 0; k < count; ++k) x[k] = inputs[k % inputs.size()];
+  Kernel k = jit.compile(special_values_kernel<T>());
+  auto& rt = runtime();
+  auto X = rt.upload(x);
+  auto Out = rt.zeros<T>(7 * count);
+  auto Signs = rt.zeros<std::int32_t>(count);
+  k.launch(NDRange{count}, Out, Signs, X);
+  rt.synchronize();
+  const auto r = Out.to_vector();
+  const auto sign = Signs.to_vector();
+  auto at = [&](std::size_t row, std::size_t k) { return r[row * count + k]; };
+  for (std::size_t k = 0; k < count; ++k) {
+    const T v = x[k];
+    CAPTURE(k);
+    CAPTURE(v);
+    const bool integer = std::isfinite(v) && std::trunc(v) == v;
+    if (std::isinf(v)) {
+      CHECK(same_bits(at(0, k), std::copysign(T(1), v)));  // tanh(±inf) = ±1
+      CHECK(same_bits(at(5, k), std::copysign(T(0), v)));  // fract(±inf) = (±0, ±inf)
+      CHECK(same_bits(at(6, k), v));
+    }
+    if (v == 0) {
+      CHECK(same_bits(at(1, k), v));  // atanpi(±0) = ±0
+      CHECK(same_bits(at(5, k), v));  // fract(±0) = (±0, ±0)
+      CHECK(same_bits(at(6, k), v));
+    }
+    if (integer) {
+      CHECK(same_bits(at(2, k), std::copysign(T(0), v)));  // sinpi(±n) = ±0
+      const bool odd = std::trunc(v / 2) != v / 2;
+      CHECK(same_bits(at(4, k), std::copysign(T(0), odd ? -v : v)));
+    }
+    if (std::isfinite(v) && std::fabs(v - std::trunc(v)) == T(0.5)) {
+      CHECK(same_bits(at(3, k), T(0)));  // cospi(n + 0.5) = +0
+    }
+    if (integer && v <= 0) {
+      CHECK(sign[k] == 0);  // lgamma_r at a pole
+    } else if (std::isfinite(v)) {
+      CHECK(std::abs(sign[k]) == 1);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the special values of OpenCL's section 7.5.1, scalar and coarsened") {
+  check_special_values<float>(test::scalar_jit());
+  check_special_values<double>(test::scalar_jit());
+  check_special_values<float>(test::coarse_jit());
+  check_special_values<double>(test::coarse_jit());
+}

@@ -14,6 +14,7 @@
 // `trunc` as their names say.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <utility>
 
@@ -238,7 +239,13 @@ SPVJIT_MATH_TEST(isnormal, Isnormal)
 SPVJIT_MATH_TEST(signbit, Signbit)
 #undef SPVJIT_MATH_TEST
 
-/// ilogb(x): the exponent as an int32_t (FP_ILOGB0 and FP_ILOGBNAN are the device's).
+/// What ilogb gives for 0 and for NaN on every device (C's FP_ILOGB0 and FP_ILOGBNAN, which
+/// OpenCL lets a device choose: spvjit fixes them to glibc's FP_ILOGB0 and C's other choice for
+/// NaN, so a kernel can test for them). ilogb(±inf) is INT32_MAX.
+inline constexpr std::int32_t fp_ilogb0 = INT32_MIN;
+inline constexpr std::int32_t fp_ilogbnan = INT32_MAX;
+
+/// ilogb(x): the exponent as an int32_t; fp_ilogb0 for ±0, fp_ilogbnan for NaN.
 template <class X>
 requires KernelFloat<detail::operand_t<X>> Val<std::int32_t> ilogb(const X& x) {
   return Val<std::int32_t>(math(MathFn::Ilogb, {Value(detail::read(x))}));
@@ -344,7 +351,8 @@ requires KernelFloat<detail::operand_t<X>>
   using T = detail::operand_t<X>;
   return typed_pair<T, T>(detail::typed_math_pair<T>(MathFn::Sincos, x));
 }
-/// (log |gamma(x)|, the sign of gamma(x) as +1 or -1).
+/// (log |gamma(x)|, the sign of gamma(x) as +1 or -1; 0 at zero and at the negative integers,
+/// gamma's poles, as OpenCL's section 7.5.1 asks).
 template <class X>
 requires KernelFloat<detail::operand_t<X>> std::pair<Val<detail::operand_t<X>>, Val<std::int32_t>>
 lgamma_r(const X& x) {

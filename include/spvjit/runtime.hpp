@@ -46,6 +46,14 @@ struct DeviceInfo {
   /// multiply-add, so llvm.fmuladd in a kernel is compiled fused (docs/runtime.md).
   bool fma_f32 = false;
   bool fma_f64 = false;
+  /// CL_FP_DENORM: subnormal numbers are kept, not flushed to zero (OpenCL lets a device
+  /// without it flush float subnormals; double's are required).
+  bool denormals_f32 = false;
+  bool denormals_f64 = false;
+  /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG: float `/` and sqrt
+  /// round correctly (without it OpenCL allows 2.5 ulp for `/` and 3 for sqrt; double's always
+  /// round correctly).
+  bool correctly_rounded_divide_sqrt_f32 = false;
   /// CL_DEVICE_PREFERRED_VECTOR_WIDTH_ for char, short, int, long, float, double (0: none).
   std::array<unsigned, 6> preferred_vector_width{1, 1, 1, 1, 1, 1};
 
