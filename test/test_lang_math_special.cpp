@@ -528,6 +528,20 @@ TEST_CASE("a plain int at launch fills any integer parameter whose type holds it
 
 namespace {
 
+// Runs check(T{}, jit) for float and double, with the Jit that never coarsens and the one that
+// does: each case below holds for scalar and coarsened kernels alike.
+template <class Check>
+void scalar_and_coarsened(Check check) {
+  for (Jit* jit : {&test::scalar_jit(), &test::coarse_jit()}) {
+    check(float{}, *jit);
+    check(double{}, *jit);
+  }
+}
+
+}  // namespace
+
+namespace {
+
 // ilogb of ±0, NaN, ±inf, the least subnormal and 1, cycled over `count` work-items.
 template <class T>
 std::vector<T> ilogb_specials(std::size_t count) {
@@ -577,10 +591,7 @@ void check_ilogb_specials(Jit& jit) {
 // Issue #67: FP_ILOGB0 and FP_ILOGBNAN are each one of two values in OpenCL, and no device query
 // says which; spvjit fixes them (math.hpp), scalar and coarsened alike.
 TEST_CASE("ilogb gives fp_ilogb0 for zeros and fp_ilogbnan for NaN, scalar and coarsened") {
-  check_ilogb_specials<float>(test::scalar_jit());
-  check_ilogb_specials<double>(test::scalar_jit());
-  check_ilogb_specials<float>(test::coarse_jit());
-  check_ilogb_specials<double>(test::coarse_jit());
+  scalar_and_coarsened([](auto type, Jit& jit) { check_ilogb_specials<decltype(type)>(jit); });
 }
 
 namespace {
@@ -672,10 +683,7 @@ void check_special_values(Jit& jit) {
 }  // namespace
 
 TEST_CASE("the special values of OpenCL's section 7.5.1, scalar and coarsened") {
-  check_special_values<float>(test::scalar_jit());
-  check_special_values<double>(test::scalar_jit());
-  check_special_values<float>(test::coarse_jit());
-  check_special_values<double>(test::coarse_jit());
+  scalar_and_coarsened([](auto type, Jit& jit) { check_special_values<decltype(type)>(jit); });
 }
 
 namespace {
@@ -739,8 +747,5 @@ void check_ldexp_rounding(Jit& jit) {
 // result is subnormal. On our PoCL (patches 0001-0016) both are the host's ldexp, bit for bit, on
 // the reported inputs and their neighbours; this case keeps it so.
 TEST_CASE("ldexp rounds once into the subnormals, scalar and coarsened") {
-  check_ldexp_rounding<float>(test::scalar_jit());
-  check_ldexp_rounding<double>(test::scalar_jit());
-  check_ldexp_rounding<float>(test::coarse_jit());
-  check_ldexp_rounding<double>(test::coarse_jit());
+  scalar_and_coarsened([](auto type, Jit& jit) { check_ldexp_rounding<decltype(type)>(jit); });
 }
