@@ -350,7 +350,9 @@ llvm::Value* builtin_of(BuilderState& s, std::string_view fn, Scalar t, unsigned
 // set on the builtin's results in the kernel itself, so scalar and coarsened code agree:
 // tanh(±inf) = ±1; atanpi(±0) = ±0; sinpi(±n) = ±0 and tanpi(n) = copysign(0, n) (n even) or
 // copysign(0, -n) (n odd) for finite integers n; cospi(n + 0.5) = +0; fract(±0) and fract(±inf)
-// give ±0 and x; lgamma_r's sign is 0 at zero and at the negative integers.
+// give ±0 and x; lgamma_r's sign is 0 at zero and at the negative integers. And ilogb of ±0 and
+// NaN as math.hpp's fp_ilogb0 and fp_ilogbnan, whatever the device's FP_ILOGB0 and FP_ILOGBNAN
+// are (OpenCL lets each be one of two values, and no query tells which).
 MathResults with_special_values(BuilderState& s, MathFn fn, llvm::Value* x, Scalar t,
                                 unsigned lanes, MathResults r) {
   auto& ir = s.ir;
@@ -395,6 +397,13 @@ MathResults with_special_values(BuilderState& s, MathFn fn, llvm::Value* x, Scal
       r.second = ir.CreateSelect(zero_or_inf, x, r.second);
       break;
     }
+    case MathFn::Ilogb: {
+      llvm::Type* i32 = r.value->getType();
+      r.value = ir.CreateSelect(is_zero(), llvm::ConstantInt::getSigned(i32, fp_ilogb0), r.value);
+      r.value = ir.CreateSelect(ir.CreateFCmpUNO(x, x),
+                                llvm::ConstantInt::getSigned(i32, fp_ilogbnan), r.value);
+      break;
+    }
     case MathFn::LgammaR: {
       llvm::Value* pole = ir.CreateAnd(finite_integer(), ir.CreateFCmpOLE(x, constant(0.0)));
       r.second = ir.CreateSelect(pole, llvm::ConstantInt::get(r.second->getType(), 0), r.second);
@@ -404,16 +413,6 @@ MathResults with_special_values(BuilderState& s, MathFn fn, llvm::Value* x, Scal
       break;
   }
   return r;
-}
-
-// ilogb of 0 and of NaN as math.hpp's fp_ilogb0 and fp_ilogbnan, whatever the device's FP_ILOGB0
-// and FP_ILOGBNAN are (OpenCL lets each be one of two values, and no query tells which).
-llvm::Value* with_ilogb_constants(BuilderState& s, llvm::Value* x, llvm::Value* r,
-                                  llvm::Type* i32) {
-  llvm::Value* is_zero = s.ir.CreateFCmpOEQ(x, llvm::ConstantFP::get(x->getType(), 0.0));
-  llvm::Value* is_nan = s.ir.CreateFCmpUNO(x, x);
-  r = s.ir.CreateSelect(is_zero, llvm::ConstantInt::getSigned(i32, fp_ilogb0), r);
-  return s.ir.CreateSelect(is_nan, llvm::ConstantInt::getSigned(i32, fp_ilogbnan), r);
 }
 
 MathResults emit_math(BuilderState& s, MathFn fn, llvm::ArrayRef<llvm::Value*> args,
@@ -461,11 +460,9 @@ MathResults emit_math(BuilderState& s, MathFn fn, llvm::ArrayRef<llvm::Value*> a
                                  {call(f.name, value_type, args, params, true), t});
     case Form::ExponentI32:
       return {call(f.name, value_type, args, params, true), t};
-    case Form::ToI32: {
-      llvm::Value* r = call(f.name, i32, args, params, true);
-      if (fn == MathFn::Ilogb) r = with_ilogb_constants(s, args.front(), r, i32);
-      return {r, Scalar::I32};
-    }
+    case Form::ToI32:
+      return with_special_values(s, fn, args.front(), t, lanes,
+                                 {call(f.name, i32, args, params, true), Scalar::I32});
     case Form::Test:
       return {emit_test(s, fn, t, args.front(), lanes), Scalar::Bool};
     case Form::SinCos:

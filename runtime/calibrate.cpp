@@ -26,24 +26,38 @@ constexpr const char* kScaleSource =
 
 using Clock = std::chrono::steady_clock;
 
-// The fastest of `reps` launch + finish over `n` work-items: the minimum, not the median, since
-// other processes on the machine only ever add time.
-double fastest_us(cl_command_queue q, cl_kernel k, std::size_t n, int reps) {
-  double best = 1e300;
-  const std::size_t local = std::min<std::size_t>(n, 256);
+constexpr double not_timed = 1e300;
+
+// The fastest of `reps` runs of `run`, in microseconds: the minimum, not the median, since other
+// processes on the machine only ever add time. `run` returns false for a run that must not count;
+// not_timed when none counted.
+template <class Run>
+double fastest_of(int reps, Run run) {
+  double best = not_timed;
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
-    check_cl(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, &local, 0, nullptr, nullptr),
-             "clEnqueueNDRangeKernel", "inline threshold calibration");
-    check_cl(clFinish(q), "clFinish", "inline threshold calibration");
-    best = std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    const bool counts = run();
+    const auto t1 = Clock::now();
+    if (counts) best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
   }
   return best;
 }
 
+// The fastest of `reps` launch + finish over `n` work-items enqueued on `q`.
+double fastest_us(cl_command_queue q, cl_kernel k, std::size_t n, int reps) {
+  const std::size_t local = std::min<std::size_t>(n, 256);
+  return fastest_of(reps, [&] {
+    check_cl(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, &local, 0, nullptr, nullptr),
+             "clEnqueueNDRangeKernel", "inline threshold calibration");
+    check_cl(clFinish(q), "clFinish", "inline threshold calibration");
+    return true;
+  });
+}
+
 // PoCL's kernel runner for `n` work-items in groups of up to 256 (runtime/kernel_runner.hpp),
-// released after its timing: where the runtime has one, launches on basic and
-// split parts run through it (runtime/launch.cpp), so the thresholds are measured that way too.
+// one per size, timed alone and split and released after: where the runtime has one, launches
+// on basic and split parts run through it (runtime/launch.cpp), so the thresholds are measured
+// that way too. Null where the runtime has none or PoCL refuses it.
 class CalibrationRunner {
  public:
   CalibrationRunner(RuntimeCore& core, cl_kernel k, std::size_t n) : api_(core.kernel_runner) {
@@ -68,7 +82,7 @@ class CalibrationRunner {
 };
 
 // A run through the kernel runner that ran no group (CL_INVALID_OPERATION: a command on the
-// pthread device has taken a buffer since) is not timed: an enqueue on basic places the
+// pthread device has taken a buffer since) does not count: an enqueue on basic places the
 // buffers again, as launch.cpp's fallback does. Other errors throw.
 bool ran_through_runner(RuntimeCore& core, cl_kernel k, std::size_t n, cl_int err) {
   if (err != CL_INVALID_OPERATION) {
@@ -80,42 +94,39 @@ bool ran_through_runner(RuntimeCore& core, cl_kernel k, std::size_t n, cl_int er
 }
 
 // Basic alone: through the runner where there is one, else enqueued on the inline queue.
-double fastest_inline_us(RuntimeCore& core, cl_kernel k, std::size_t n, int reps) {
-  const CalibrationRunner runner(core, k, n);
-  double best = 1e300;
-  const std::size_t begin[3] = {0, 0, 0}, end[3] = {runner.groups(), 1, 1};
-  for (int r = 0; r < reps && runner.get(); ++r) {
-    const auto t0 = Clock::now();
-    const cl_int err = core.kernel_runner.run(runner.get(), begin, end);
-    const auto t1 = Clock::now();
-    if (ran_through_runner(core, k, n, err)) {
-      best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
-    }
+double fastest_inline_us(RuntimeCore& core, const CalibrationRunner& runner, cl_kernel k,
+                         std::size_t n, int reps) {
+  double best = not_timed;
+  if (runner.get()) {
+    const std::size_t begin[3] = {0, 0, 0}, end[3] = {runner.groups(), 1, 1};
+    best = fastest_of(reps, [&] {
+      return ran_through_runner(core, k, n, core.kernel_runner.run(runner.get(), begin, end));
+    });
   }
-  return best < 1e300 ? best : fastest_us(core.inline_queue.get(), k, n, reps);
+  return best != not_timed ? best : fastest_us(core.inline_queue.get(), k, n, reps);
 }
 
-double fastest_split_us(RuntimeCore& core, cl_kernel k, std::size_t n, int reps) {
-  double best = 1e300;
+// Split over the inline threads: through the runner where there is one, else enqueued parts.
+double fastest_split_us(RuntimeCore& core, const CalibrationRunner& runner, cl_kernel k,
+                        std::size_t n, int reps) {
   const std::size_t global[3] = {n, 1, 1};
   const std::size_t local[3] = {std::min<std::size_t>(n, 256), 1, 1};
   const unsigned parts =
       static_cast<unsigned>(std::min<std::size_t>(n / local[0], core.inline_pool->threads()));
-  const CalibrationRunner runner(core, k, n);
-  const std::size_t groups[3] = {runner.groups(), 1, 1};
-  for (int r = 0; r < reps && runner.get(); ++r) {
-    const auto t0 = Clock::now();
-    const cl_int err = core.inline_pool->run_direct(runner.get(), 1, groups, 0, parts);
-    const auto t1 = Clock::now();
-    if (ran_through_runner(core, k, n, err)) {
-      best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
-    }
+  double best = not_timed;
+  if (runner.get()) {
+    const std::size_t groups[3] = {runner.groups(), 1, 1};
+    best = fastest_of(reps, [&] {
+      return ran_through_runner(core, k, n,
+                                core.inline_pool->run_direct(runner.get(), 1, groups, 0, parts));
+    });
   }
-  for (int r = 0; r < reps && best == 1e300; ++r) {
-    const auto t0 = Clock::now();
-    check_cl(core.inline_pool->run(k, core.inline_queue.get(), 1, global, local, 0, parts),
-             "clEnqueueNDRangeKernel", "split threshold calibration");
-    best = std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  if (best == not_timed) {
+    best = fastest_of(reps, [&] {
+      check_cl(core.inline_pool->run(k, core.inline_queue.get(), 1, global, local, 0, parts),
+               "clEnqueueNDRangeKernel", "split threshold calibration");
+      return true;
+    });
   }
   core.count_launch();  // the next synchronize finishes the inline queue, as after any launch
   return best;
@@ -161,14 +172,15 @@ Thresholds measure_now(RuntimeCore& core) {
   bool pthread_won = false, split_won = !core.inline_pool;
   for (std::size_t n = smallest; n <= largest && !(pthread_won && split_won); n *= 2) {
     const int reps = n <= (std::size_t{1} << 14) ? 9 : n <= (std::size_t{1} << 17) ? 5 : 3;
-    const double inline_us = fastest_inline_us(core, kernel.get(), n, reps);
+    const CalibrationRunner runner(core, kernel.get(), n);
+    const double inline_us = fastest_inline_us(core, runner, kernel.get(), n, reps);
     double pthread_us = 0, split_us = 0;
     // The split before pthread: PoCL's pthread workers keep a core busy for a while after
     // their launch, which a split timed right after them shares.
     if (!split_won) {
       // One group is no split at all (the caller runs it alone): compare from two on.
       if (n / std::min<std::size_t>(n, 256) >= 2) {
-        split_us = fastest_split_us(core, kernel.get(), n, reps);
+        split_us = fastest_split_us(core, runner, kernel.get(), n, reps);
         split_won = split_us < inline_us;
       }
       if (!split_won) t.split_items = n;
