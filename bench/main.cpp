@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
     spvjit::bench::register_throughput();
     spvjit::bench::register_blas();
     spvjit::bench::register_heat();
+    spvjit::bench::register_stencils();
     spvjit::bench::register_waterlily();
     spvjit::bench::register_stream();
     spvjit::bench::register_compute();

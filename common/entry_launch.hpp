@@ -10,7 +10,8 @@ namespace spvjit::detail {
 
 /// What launching a compiled kernel needs besides its binary.
 struct EntryLaunch {
-  unsigned coarsen = 1;  ///< indices per work-item in dimension 0 (jit/coarsen/coarsen.hpp)
+  unsigned coarsen =
+      1;  ///< indices per work-item in dimension coarsen_dimension (jit/coarsen/coarsen.hpp)
   bool runs_with_offsets = false;  ///< jit/spirv/offset_safety.hpp
   /// One work-item runs a whole work-group (jit/workgroup/group_loops.hpp).
   bool group_per_item = false;
@@ -26,6 +27,9 @@ struct EntryLaunch {
   /// over threads through PoCL's kernel runner, which shows each part the whole launch, even
   /// where it reads its group id or the global size (runtime/launch.cpp).
   bool free_of_atomics = false;
+  /// The dimension `coarsen` divides: 0, or 1 for a kernel whose contiguous index is
+  /// get_global_id(1) (jit/coarsen/swap_dimensions.hpp).
+  unsigned coarsen_dimension = 0;
   friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
 };
 

@@ -29,9 +29,10 @@ struct GeometryRules {
   /// The kernel guards its own bounds, so a launch may pad the ndrange to whole groups; else
   /// every workgroup must divide the ndrange (and chosen ones are made to).
   bool pads = true;
-  /// Indices of dimension 0 each work-item runs (jit/coarsen/coarsen.hpp): the launch enqueues
-  /// ceil(ndrange / coarsen) work-items there.
+  /// Indices of dimension `coarsen_dimension` each work-item runs (jit/coarsen/coarsen.hpp): the
+  /// launch enqueues ceil(ndrange / coarsen) work-items there.
   std::size_t coarsen = 1;
+  unsigned coarsen_dimension = 0;  ///< 0, or 1 (jit/coarsen/swap_dimensions.hpp)
   /// Indices' work each work-item does for dispatch's thresholds, besides coarsen
   /// (KernelBuilder::work_per_item); the geometry itself ignores it.
   std::size_t work_per_item = 1;
@@ -46,8 +47,9 @@ struct GeometryAsker {
   std::string_view kernel;
 };
 
-/// The work-items that run a launch over `nd` when each handles `coarsen` indices of dimension 0.
-NDRange coarsened(const NDRange& nd, std::size_t coarsen) noexcept;
+/// The work-items that run a launch over `nd` when each handles `coarsen` indices of dimension
+/// `dim`.
+NDRange coarsened(const NDRange& nd, std::size_t coarsen, unsigned dim) noexcept;
 
 /// The geometry of a launch with `ndrange` and `workgroup` (nullptr: not passed); empty() when
 /// the ndrange is (a 0 in some dimension: nothing runs), the sizes checked all the same.
@@ -59,7 +61,9 @@ inline Partition plan(const GeometryRules& rules, const NDRange* ndrange,
 /// The workgroup chosen for work-items `run` (already coarsened) when none is static or given:
 /// dimension 0 first, as many work-items as the rules allow (PoCL runs one work-group function
 /// per group, so fewer, larger groups cost less dispatch), a multiple of the preferred multiple
-/// when `run` spills over anyway, and a divisor of `run` where the kernel cannot pad.
+/// when `run` spills over anyway, and a divisor of `run` where the kernel cannot pad. For a
+/// kernel coarsened in dimension 1, one row of dimension 1 per group (common/geometry.cpp says
+/// why).
 WorkGroup choose_workgroup(const GeometryRules& rules, const NDRange& run) noexcept;
 
 /// The static sizes checked against the rules, with the workgroup a static ndrange implies
@@ -119,9 +123,9 @@ inline std::size_t GeometryRules::max_items() const noexcept {
   return std::min(limits.max_items, stack_items);
 }
 
-inline NDRange coarsened(const NDRange& nd, std::size_t coarsen) noexcept {
+inline NDRange coarsened(const NDRange& nd, std::size_t coarsen, unsigned dim) noexcept {
   NDRange run = nd;
-  if (coarsen > 1) run.size[0] = nd.size[0] / coarsen + (nd.size[0] % coarsen != 0);
+  if (coarsen > 1) run.size[dim] = nd.size[dim] / coarsen + (nd.size[dim] % coarsen != 0);
   return run;
 }
 
@@ -161,7 +165,7 @@ inline NDRange coarsened(const NDRange& nd, std::size_t coarsen) noexcept {
     }
     wg = *fixed;
   } else if (rules.max_items() > 0) {
-    wg = choose_workgroup(rules, coarsened(nd, rules.coarsen));
+    wg = choose_workgroup(rules, coarsened(nd, rules.coarsen, rules.coarsen_dimension));
   } else {
     geometry_error::no_workgroup(rules, ndrange, asker);
   }
@@ -171,11 +175,14 @@ inline NDRange coarsened(const NDRange& nd, std::size_t coarsen) noexcept {
   std::array<std::size_t, 3> blocks, global;
   std::size_t items = 1;
   bool bounds_check = false;
-  // A coarsened kernel runs ceil(n / coarsen) work-items in dimension 0.
-  const std::size_t run0 = rules.coarsen > 1 ? coarsened(nd, rules.coarsen).size[0] : nd.size[0];
+  // A coarsened kernel runs ceil(n / coarsen) work-items in its coarsened dimension.
+  const unsigned coarse_dim = rules.coarsen_dimension;
+  const std::size_t run_coarse = rules.coarsen > 1
+                                     ? coarsened(nd, rules.coarsen, coarse_dim).size[coarse_dim]
+                                     : nd.size[coarse_dim];
 #pragma GCC unroll 3  // three dimensions, held in registers
   for (unsigned d = 0; d < 3; ++d) {
-    const std::size_t n = d == 0 ? run0 : nd.size[d];
+    const std::size_t n = d == coarse_dim ? run_coarse : nd.size[d];
     const std::size_t w = wg.size[d];
     // Whole groups; a 64-bit division takes tens of cycles: only for groups wider than 1.
     blocks[d] = n;

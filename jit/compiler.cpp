@@ -136,6 +136,7 @@ class JitCore {
     t.coarsen = coarsening();
     t.coarsening.forced_width = options.coarsen_width;
     t.coarsening.vectors_per_item = options.coarsen_vectors;
+    t.coarsen_dimension_1 = coarsen_dimension_1();
     t.group_loops = group_looping();
     t.group_uniform_loops = group_uniform_loops();
     t.group_grid_stride = group_grid_stride();
@@ -184,6 +185,12 @@ class JitCore {
   }
 
   bool coarsening() const { return options.coarsen && runtime->info.cpu; }
+  // Off until it wins (issue #65, step 3): SPVJIT_COARSEN_DIMENSION_1=on coarsens dimension 1 of
+  // kernels whose dimension 0 cannot be (jit/coarsen/swap_dimensions.hpp).
+  bool coarsen_dimension_1() const {
+    static const bool on = env_flag("SPVJIT_COARSEN_DIMENSION_1").value_or(false);
+    return coarsening() && on;
+  }
   bool group_looping() const { return options.group_loops && runtime->info.cpu; }
   // On since PoCL's patch 0012 lets the cut loops vectorize (issue #52, step 3);
   // SPVJIT_GROUP_UNIFORM_LOOPS=off keeps every loop inside the loop over work-items.
@@ -512,7 +519,7 @@ class JitCore {
           (options.coarsen_vectors > 1
                ? " x " + std::to_string(options.coarsen_vectors) + " vectors"
                : std::string()) +
-          "]";
+          (coarsen_dimension_1() ? ", dimension 1 where 0 cannot be" : "") + "]";
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +

@@ -20,6 +20,7 @@
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
 #include "jit/bounds/proven_bounds.hpp"
+#include "jit/coarsen/swap_dimensions.hpp"
 #include "jit/device/float_atomics.hpp"
 #include "jit/device/fuse_fmuladd.hpp"
 #include "jit/device/split_vector_calls.hpp"
@@ -112,20 +113,35 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
     CoarsenResult r;
     passes.run("coarsen",
                [&](llvm::Module& m) { r = coarsen_elementwise(m, def, spec, target.coarsening); });
+    // OpenCL C's row-major habit: dimension 0 walks the rows and get_global_id(1) is the
+    // contiguous index, so dimension 0 would load one element per lane (issue #65, step 3).
+    if (r.width == 1 && target.coarsen_dimension_1 && queries_dimension(module, 1)) {
+      CoarsenResult along_1;
+      passes.run("coarsen-dimension-1", [&](llvm::Module& m) {
+        along_1 = coarsen_dimension_1(m, def, spec, target.coarsening);
+      });
+      if (along_1.width > 1) {
+        r = along_1;
+      } else {
+        r.reason += "; in dimension 1, it " + along_1.reason;
+      }
+    }
     launch.coarsen = r.width * r.vectors;
+    launch.coarsen_dimension = r.dimension;
     launch.index_bits = r.index_bits;
     if (r.width > 1) {
-      SPVJIT_LOG_DEBUG(subject + ": coarsened, " + std::to_string(r.width * r.vectors) +
-                       " indices per work-item (" + std::to_string(r.vectors) + " x " +
-                       std::to_string(r.width) + " lanes)" +
+      SPVJIT_LOG_DEBUG(subject + ": coarsened" +
+                       (r.dimension ? " in dimension " + std::to_string(r.dimension) : "") + ", " +
+                       std::to_string(r.width * r.vectors) + " indices per work-item (" +
+                       std::to_string(r.vectors) + " x " + std::to_string(r.width) + " lanes)" +
                        (r.lane_accesses ? ", " + std::to_string(r.lane_accesses) +
                                               " loads and stores of one element per lane"
                                         : std::string()) +
                        (r.lane_calls
                             ? ", " + std::to_string(r.lane_calls) + " math calls once per lane"
                             : std::string()) +
-                       (r.index_bits ? "; its 32-bit narrowing of get_global_id(0) taken for "
-                                       "the id: ndrange(0) at most 2^" +
+                       (r.index_bits ? "; its 32-bit narrowing of the coarsened dimension's "
+                                       "global id taken for the id: its ndrange at most 2^" +
                                            std::to_string(r.index_bits)
                                      : std::string()));
     } else if (def.declared_elementwise && !r.device_limited) {
@@ -142,7 +158,8 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
     }
   }
   passes.run("merge-bounds-checks", merge_bounds_checks);
-  passes.run("lower-bounds-checks", lower_bounds_checks);
+  passes.run("lower-bounds-checks",
+             [&](llvm::Module& m) { lower_bounds_checks(m, launch.coarsen_dimension); });
   // After the checks are lowered: merging them treats a kernel without barriers as one whose
   // work-items may stop at a failing access, which the group's loop must not.
   if (target.group_loops && !def.raw && launch.coarsen == 1 && spec.workgroup) {

@@ -46,9 +46,12 @@ namespace spvjit::detail {
 struct LoweringTarget {
   bool fma_f32 = false;  ///< llvm.fmuladd becomes llvm.fma on float (the device has CL_FP_FMA)
   bool fma_f64 = false;
-  bool bounds_checks = true;     ///< checks kept (the option, and a record the host can read)
-  bool coarsen = false;          ///< a CPU device and coarsening on
-  CoarsenTarget coarsening;      ///< widths, the options' width and vectors, vector math
+  bool bounds_checks = true;  ///< checks kept (the option, and a record the host can read)
+  bool coarsen = false;       ///< a CPU device and coarsening on
+  CoarsenTarget coarsening;   ///< widths, the options' width and vectors, vector math
+  /// With coarsening, a kernel that reads get_global_id(1) and cannot be coarsened in dimension
+  /// 0 is tried in dimension 1 (jit/coarsen/swap_dimensions.hpp; SPVJIT_COARSEN_DIMENSION_1).
+  bool coarsen_dimension_1 = false;
   FloatAtomicAdd float_atomics;  ///< what the device adds natively
   /// A CPU device and JitOptions::group_loops: a work-group per work-item where it applies.
   bool group_loops = false;

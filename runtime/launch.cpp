@@ -138,12 +138,13 @@ inline bool holds(Scalar t, std::int64_t v) {
 [[noreturn, gnu::cold, gnu::noinline]] void bad_narrow_index(const LaunchState& s,
                                                              const NDRange& nd) {
   const bool is_signed = s.facts.launch.index_bits == 31;
+  const unsigned d = s.facts.launch.coarsen_dimension;
   user_error({"launch", s.facts.name})
-      << "ndrange " << nd.to_string() << " has " << nd.size[0]
-      << " work-items in dimension 0, more than the kernel's 32-bit index of get_global_id(0) ("
+      << "ndrange " << nd.to_string() << " has " << nd.size[d] << " work-items in dimension " << d
+      << ", more than the kernel's 32-bit index of get_global_id(" << d << ") ("
       << (is_signed ? "an int32_t" : "a uint32_t") << ") holds: at most "
-      << (std::uint64_t{1} << s.facts.launch.index_bits)
-      << ". Index with get_global_id(0) itself (int64_t) for such a launch; nothing was launched";
+      << (std::uint64_t{1} << s.facts.launch.index_bits) << ". Index with get_global_id(" << d
+      << ") itself (int64_t) for such a launch; nothing was launched";
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void failed(const LaunchState& s, const char* function,
@@ -318,14 +319,15 @@ inline const Partition* geometry(LaunchState& s, const NDRange& nd, const WorkGr
 
 // The hidden arguments (common/kernel_interface.hpp), in the order HiddenArgs::layout gave the
 // builder. The extents are the elements each pointer reaches, for the kernel's bounds checks
-// (common/bounds.hpp); the fast end, after them, the least of them and ndrange(0), below which
-// a coarsened kernel skips the checks of get_global_id(0) (jit/coarsen/coarsen.cpp). The record
+// (common/bounds.hpp); the fast end, after them, the least of them and the ndrange in the
+// coarsened dimension, below which a coarsened kernel skips the checks of that dimension's
+// global id (jit/coarsen/coarsen.cpp). The record
 // is set once, when the kernel is made (launch_state.cpp).
 inline void set_hidden_arguments(LaunchState& s, const NDRange& nd, const ArgView* args,
                                  std::size_t count) {
   const HiddenArgs& hidden = s.facts.hidden;
   auto index = static_cast<cl_uint>(count);
-  cl_long fast_end = static_cast<cl_long>(nd.size[0]);
+  cl_long fast_end = static_cast<cl_long>(nd.size[s.facts.launch.coarsen_dimension]);
   for (const HiddenArg& h : hidden.sequence) {
     cl_long value = 0;
     switch (h.kind) {
@@ -498,7 +500,8 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given, const deta
   }
 
   if (s.facts.launch.index_bits != 0 &&
-      nd.size[0] > (std::uint64_t{1} << s.facts.launch.index_bits)) [[unlikely]] {
+      nd.size[s.facts.launch.coarsen_dimension] > (std::uint64_t{1} << s.facts.launch.index_bits))
+      [[unlikely]] {
     detail::bad_narrow_index(s, nd);
   }
   for (unsigned p : s.facts.extent_covers_ndrange) {

@@ -73,6 +73,7 @@ GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const Ke
   // A coarsened kernel checks each index against the ndrange itself (jit/coarsen/coarsen.hpp).
   rules.pads = facts.pads_safely || facts.launch.coarsen > 1;
   rules.coarsen = std::max<std::size_t>(facts.launch.coarsen, 1);
+  rules.coarsen_dimension = facts.launch.coarsen_dimension;
   rules.work_per_item = std::max<std::size_t>(facts.work_per_item, 1);
   return rules;
 }
@@ -165,7 +166,8 @@ const NDRange& Kernel::static_ndrange() const {
 WorkGroup Kernel::workgroup_for(const NDRange& nd) const {
   const auto& s = state_of(state_, "workgroup_for");
   if (s.facts.spec.workgroup) return *s.facts.spec.workgroup;
-  return detail::choose_workgroup(s.rules, detail::coarsened(nd, s.rules.coarsen));
+  return detail::choose_workgroup(
+      s.rules, detail::coarsened(nd, s.rules.coarsen, s.rules.coarsen_dimension));
 }
 
 }  // namespace spvjit

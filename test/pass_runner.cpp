@@ -38,6 +38,7 @@
 #include "jit/bounds/merge_bounds.hpp"
 #include "jit/bounds/proven_bounds.hpp"
 #include "jit/coarsen/coarsen.hpp"
+#include "jit/coarsen/swap_dimensions.hpp"
 #include "jit/device/float_atomics.hpp"
 #include "jit/device/fuse_fmuladd.hpp"
 #include "jit/device/split_vector_calls.hpp"
@@ -279,7 +280,7 @@ const std::map<std::string, Pass>& passes() {
          llvm::Function& kernel = first_definition(m);
          d::drop_proven_bounds_checks(kernel, d::shaped_params_by_name(kernel));
        }},
-      {"lower-bounds-checks", d::lower_bounds_checks},
+      {"lower-bounds-checks", [](llvm::Module& m) { d::lower_bounds_checks(m); }},
       {"lower-float-atomics-none", [](llvm::Module& m) { d::lower_float_atomics(m, {}); }},
       {"lower-float-atomics-f32-global",
        [](llvm::Module& m) {
@@ -301,6 +302,25 @@ const std::map<std::string, Pass>& passes() {
              options.vector_math ? d::VectorMath::every_function : d::VectorMath::exact_only;
          const auto r = d::coarsen_elementwise(m, definition_of(m), specialization(), target);
          if (r.width == 1) llvm::outs() << "left alone: " << r.reason << "\n";
+       }},
+      // The same in dimension 1 (jit/coarsen/swap_dimensions.hpp).
+      {"coarsen-dimension-1",
+       [](llvm::Module& m) {
+         const unsigned w = options.width ? options.width : 8;
+         d::CoarsenTarget target;
+         target.widths = d::VectorWidths{w, w, w, w, w, w};
+         target.forced_width = w;
+         target.vectors_per_item = options.vectors;
+         const auto r = d::coarsen_dimension_1(m, definition_of(m), specialization(), target);
+         if (r.width == 1) llvm::outs() << "left alone: " << r.reason << "\n";
+       }},
+      {"swap-dimensions-0-and-1",
+       [](llvm::Module& m) {
+         const d::KernelModule def = definition_of(m);
+         const unsigned ndrange = def.hidden_ndrange() ? def.hidden.ndrange : d::HiddenArgs::none;
+         if (!d::swap_dimensions_0_and_1(m, *m.getFunction(def.name), ndrange)) {
+           llvm::outs() << "left alone\n";
+         }
        }},
       // A work-group of 8 x 2; a kernel left alone says why on the first line.
       {"group-loops-8x2",

@@ -218,6 +218,22 @@ TEST_CASE("a kernel that cannot pad: chosen workgroups divide the ndrange, given
   REQUIRE_FALSE(p.empty());
   CHECK(p.global[0] == 63);
   CHECK(p.ndrange == wide);
+  // Coarsened in dimension 1 (jit/coarsen/swap_dimensions.hpp): ceil(n / W) there, one row of
+  // dimension 1 per chosen group, so that a group runs its vectors along a row.
+  rules.coarsen_dimension = 1;
+  const NDRange rows{3, 1000};
+  p = detail::plan(rules, &rows, nullptr, {"launch", "k"});
+  REQUIRE_FALSE(p.empty());
+  CHECK(p.global[0] == 3);
+  CHECK(p.global[1] == 63);
+  CHECK(p.workgroup.size == std::array<std::size_t, 3>{1, 63, 1});
+  CHECK(p.ndrange == rows);
+  // Rows of one vector each: the rows share groups.
+  const NDRange narrow{300, 16};
+  p = detail::plan(rules, &narrow, nullptr, {"launch", "k"});
+  REQUIRE_FALSE(p.empty());
+  CHECK(p.global[1] == 1);
+  CHECK(p.workgroup.size == std::array<std::size_t, 3>{300, 1, 1});
 }
 
 TEST_CASE("a chosen workgroup leaves min_groups groups where the ndrange has the work-items") {

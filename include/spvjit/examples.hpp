@@ -113,6 +113,37 @@ KernelDef heat2d_step();
 /// alpha <= 1/6.
 KernelDef heat3d_step();
 
+/// A 9-point stencil step over column-major n x m grids, interior cells only (boundary cells of
+/// unew are left as they are): unew(i, j) = centre * u(i, j) + edge * (u(i-1, j) + u(i+1, j) +
+/// u(i, j-1) + u(i, j+1)) + corner * (u(i-1, j-1) + u(i+1, j-1) + u(i-1, j+1) + u(i+1, j+1)),
+/// each sum and product rounded in that order. Launch over NDRange{n, m}. Parameters: unew
+/// (GlobalArray<float, 2, ColumnMajor>), u (ConstArray<float, 2, ColumnMajor>), centre, edge,
+/// corner (f32).
+KernelDef stencil9_2d_step();
+
+/// A 27-point stencil step over column-major n x m x p grids, interior cells only: unew(i, j,
+/// k) = centre * s0 + face * s1 + edge * s2 + corner * s3, where s_d sums the neighbours (i+a,
+/// j+b, k+c), a, b, c in {-1, 0, 1}, with d of a, b, c nonzero, in the order c, then b, then a
+/// from -1 to 1 (c outermost). Launch over NDRange{n, m, p}. Parameters: unew
+/// (GlobalArray<float, 3, ColumnMajor>), u (ConstArray<float, 3, ColumnMajor>), centre, face,
+/// edge, corner (f32).
+KernelDef stencil27_3d_step();
+
+/// A first-order upwind step of 1D advection with a velocity per cell, a branch on the data:
+/// for 0 < i < n - 1 (n = the elements passed for u), unew[i] = u[i] - c * flux with flux =
+/// v[i] * (u[i] - u[i-1]) where v[i] > 0, else v[i] * (u[i+1] - u[i]); unew[0] and unew[n-1]
+/// are left as they are. Launch over NDRange{n}. Parameters: unew (Global<float>), u, v
+/// (Const<float>), c (f32, the Courant number dt / dx).
+KernelDef upwind1d_step();
+
+/// heat2d_step as OpenCL C codes often write it: row-major rows x cols grids (element row * cols
+/// + col), dimension 0 of the launch walking the rows and dimension 1 the contiguous columns.
+/// unew(r, c) = u(r, c) + alpha * (u(r, c-1) + u(r, c+1) + u(r-1, c) + u(r+1, c) - 4 u(r, c))
+/// on interior cells. Launch over NDRange{rows, cols}. Parameters: unew (GlobalArray<float, 2,
+/// RowMajor>), u (ConstArray<float, 2, RowMajor>), alpha (f32): `launch(NDRange{rows, cols},
+/// shaped(unew, {rows, cols}), shaped(u, {rows, cols}), alpha)`.
+KernelDef heat2d_row_major_step();
+
 /// WaterLily.jl's Poisson matrix-vector product, the kernel of `mult!` (src/Poisson.jl), as
 /// WaterLily's `@loop` macro generates it for KernelAbstractions: z(I) = x(I) D(I) + sum over
 /// d of (x(I - e_d) L(I, d) + x(I + e_d) L(I + e_d, d)) in 2D, float, column-major n x m fields

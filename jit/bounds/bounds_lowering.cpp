@@ -29,7 +29,7 @@ std::vector<llvm::CallInst*> calls_of(llvm::Function& f) {
 // saxpy over 65536 floats. The first report of a launch finds the seal word 0 and writes the
 // record, then the seal (common/bounds.hpp); two work-items failing at once may interleave, which
 // the host sees as a seal that does not match the words.
-void write_report(llvm::CallInst* c) {
+void write_report(llvm::CallInst* c, unsigned reported_dimension) {
   llvm::Module& m = *c->getModule();
   llvm::IRBuilder<> b(c);
   auto* i64 = b.getInt64Ty();
@@ -54,9 +54,9 @@ void write_report(llvm::CallInst* c) {
   };
   std::vector<llvm::Value*> words(record::words, b.getInt64(0));
   words[record::site] = b.CreateZExt(c->getArgOperand(1), i64);
-  words[record::work_item] = c->getArgOperand(2);
-  words[record::work_item + 1] = query(1);
-  words[record::work_item + 2] = query(2);
+  for (unsigned d = 0; d < 3; ++d) {
+    words[record::work_item + d] = d == reported_dimension ? c->getArgOperand(2) : query(d);
+  }
   const unsigned pairs = (c->arg_size() - 3) / 2;
   for (unsigned k = 0; k < 2 * pairs; ++k) words[record::pairs + k] = c->getArgOperand(3 + k);
   words[record::pair_count] = b.getInt64(pairs);
@@ -79,7 +79,7 @@ llvm::Value* all_pairs_inside(llvm::IRBuilder<>& b, llvm::ArrayRef<llvm::Value*>
   return all;
 }
 
-void lower_bounds_checks(llvm::Module& m) {
+void lower_bounds_checks(llvm::Module& m, unsigned reported_dimension) {
   std::vector<llvm::Function*> markers;
   for (auto& f : m) {
     if (f.getName().startswith(marker_check) || f.getName().startswith(marker_report)) {
@@ -98,7 +98,7 @@ void lower_bounds_checks(llvm::Module& m) {
         }
         c->replaceAllUsesWith(all);
       } else {
-        write_report(c);
+        write_report(c, reported_dimension);
       }
       c->eraseFromParent();
     }

@@ -21,6 +21,9 @@ inline constexpr const char* lowered_check_tag = "spvjit.bounds.check";
 /// `pairs`, and-ed (true for none). Untagged.
 llvm::Value* all_pairs_inside(llvm::IRBuilder<>& b, llvm::ArrayRef<llvm::Value*> pairs);
 
-void lower_bounds_checks(llvm::Module& m);
+/// Lowers every check and report of `m`. A report's global-id operand is the failing
+/// work-item's id in dimension `reported_dimension` (1 for a kernel coarsened in dimension 1,
+/// jit/coarsen/swap_dimensions.hpp); the record's other ids are the work-item's own.
+void lower_bounds_checks(llvm::Module& m, unsigned reported_dimension = 0);
 
 }  // namespace spvjit::detail

@@ -3,12 +3,14 @@
 //   offset  size  field
 //        0     8  magic "SPVJITKC"
 //        8     4  format version (entry_format_version), little-endian like every field
-//       12     1  launch: indices per work-item in dimension 0 (U vectors of W lanes, 1 to 128)
+//       12     1  launch: indices per work-item in the coarsened dimension (U vectors of W lanes,
+//                 1 to 128)
 //       13     1  launch: flags, bit 0 = the kernel runs with a global offset (offset_safety.hpp),
 //                 bit 1 = one work-item runs a whole work-group (group_loops.hpp), bit 2 or 3 =
 //                 the coarsened kernel's index is 31 or 32 bits wide (EntryLaunch::index_bits),
 //                 bit 4 = the kernel uses no atomics (EntryLaunch::free_of_atomics; an entry
-//                 written before the bit existed reads as using them, the safe answer)
+//                 written before the bit existed reads as using them, the safe answer), bit 5 =
+//                 the coarsened dimension is 1, not 0 (EntryLaunch::coarsen_dimension)
 //       14     2  launch: the lowered kernel's stack per work-item, in 16-byte units
 //                 (EntryLaunch::stack_bytes_per_item)
 //       16     8  key length K      (the full cache key text, cache_key.hpp)

@@ -4,6 +4,7 @@
 #include "jit/coarsen/coarsen.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -21,6 +22,7 @@
 #include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/analysis.hpp"
 #include "jit/coarsen/narrow_index.hpp"
+#include "jit/coarsen/swap_dimensions.hpp"
 #include "jit/coarsen/masks.hpp"
 #include "jit/device/split_vector_calls.hpp"
 #include "jit/coarsen/vector.hpp"
@@ -398,6 +400,41 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                   vectors);
   widened.keep();
   return {width, {}, false, vectors, widened.bits(), lane_accesses, lane_calls};
+}
+
+CoarsenResult coarsen_dimension_1(llvm::Module& m, const KernelModule& def,
+                                  const Specialization& spec, const CoarsenTarget& target) {
+  llvm::Function* kernel = m.getFunction(def.name);
+  if (!kernel || kernel->isDeclaration()) return {1, "has no kernel body"};
+  const unsigned ndrange_arg = def.hidden_ndrange() ? def.hidden.ndrange : HiddenArgs::none;
+  if (!swap_dimensions_0_and_1(m, *kernel, ndrange_arg)) {
+    return {1, "asks a work-item query about a dimension that is not a constant"};
+  }
+  // A failing access is reported by the coarsened dimension's id, as in dimension 0 (the
+  // lowering writes it into the record as dimension 1's: pipeline.cpp).
+  if (!retarget_reports(m, 1, 0)) {
+    swap_dimensions_0_and_1(m, *kernel, ndrange_arg);
+    return {1, "reports a bounds failure without its global index"};
+  }
+  // The kernel now sees the transposed launch: so must the coarsener.
+  Specialization transposed = spec;
+  if (transposed.ndrange) {
+    std::swap(transposed.ndrange->size[0], transposed.ndrange->size[1]);
+    transposed.ndrange->dims = std::max(transposed.ndrange->dims, 2u);
+  }
+  if (transposed.workgroup) {
+    std::swap(transposed.workgroup->size[0], transposed.workgroup->size[1]);
+    transposed.workgroup->dims = std::max(transposed.workgroup->dims, 2u);
+  }
+  CoarsenResult r = coarsen_elementwise(m, def, transposed, target);
+  // Back, the dispatcher and the bodies included: get_global_id(1) is the coarse index now.
+  swap_dimensions_0_and_1(m, *kernel, ndrange_arg);
+  if (r.width > 1) {
+    r.dimension = 1;
+  } else {
+    retarget_reports(m, 1, 0);  // the kernel as it came: reports by get_global_id(0)
+  }
+  return r;
 }
 
 }  // namespace spvjit::detail

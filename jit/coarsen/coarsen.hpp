@@ -13,7 +13,8 @@
 // tail: every lane runs). With U vectors per work-item (JitOptions::coarsen_vectors, kernels
 // without a static workgroup) it runs U*W indices, U vector bodies in turn, and at the
 // ndrange's end the whole vectors below it before the tail. The launch path divides dimension 0
-// of the ndrange by U*W (ceil) — KernelFacts::coarsen (runtime/launch_state.hpp).
+// of the ndrange by U*W (ceil) — KernelFacts::coarsen (runtime/launch_state.hpp) — or dimension 1
+// for a kernel coarsened there (coarsen_dimension_1).
 #pragma once
 
 #include <cstdint>
@@ -61,6 +62,8 @@ struct CoarsenResult {
   unsigned lane_accesses = 0;
   /// Math builtins called once per lane (their vector forms differ on this device).
   unsigned lane_calls = 0;
+  /// The dimension whose indices a work-item runs: 0, or 1 (coarsen_dimension_1).
+  unsigned dimension = 0;
 };
 
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise, at
@@ -68,6 +71,13 @@ struct CoarsenResult {
 /// static workgroup run that many consecutive vectors. Conservative: anything the analysis does
 /// not understand leaves the kernel untouched.
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
+                                  const Specialization& spec, const CoarsenTarget& target);
+
+/// coarsen_elementwise along dimension 1 instead of 0 (jit/coarsen/swap_dimensions.hpp): each
+/// work-item runs consecutive indices of get_global_id(1), and the launch divides dimension 1
+/// of the ndrange. For kernels whose contiguous index is get_global_id(1), where dimension 0
+/// could not be coarsened. The module is left as it was when the result says it was left alone.
+CoarsenResult coarsen_dimension_1(llvm::Module& m, const KernelModule& def,
                                   const Specialization& spec, const CoarsenTarget& target);
 
 }  // namespace spvjit::detail
