@@ -4,9 +4,10 @@
 //
 // A checked kernel takes one i64 extent per pointer or local parameter (the elements the launch
 // passed), the address of its record, as an i64: one 128-byte slot of the Runtime's
-// fine-grained SVM (runtime/bounds_records.hpp), and the fast end: the least of ndrange(0) and
-// every extent, below which a coarsened kernel runs a full vector without the checks of
-// get_global_id(0) itself (jit/coarsen/coarsen.cpp); HiddenArgs (common/kernel_interface.hpp)
+// fine-grained SVM (runtime/bounds_records.hpp), and the fast end: the least of ndrange(0) (of
+// the coarsened dimension's ndrange) and every extent, below which a coarsened kernel runs a full
+// vector without the checks of get_global_id(0) (of that dimension's id) itself
+// (jit/coarsen/coarsen.cpp); HiddenArgs (common/kernel_interface.hpp)
 // says where. The record is a number, not a buffer: PoCL handles a buffer or SVM argument on
 // every launch (measured: one allocation and ~0.1 us per launch), a scalar not at all.
 #pragma once

@@ -20,8 +20,9 @@ struct EntryLaunch {
   /// buffers): a multiple of 16, at most entry_max_stack_bytes (jit/cache/cache_entry.hpp); 0 when
   /// the pipeline added none.
   std::uint32_t stack_bytes_per_item = 0;
-  /// 31 or 32: the coarsened kernel took a 32-bit narrowing of get_global_id(0) for the id itself
-  /// (jit/coarsen/narrow_index.hpp); a launch's ndrange(0) must be at most 2^index_bits. 0: none.
+  /// 31 or 32: the coarsened kernel took a 32-bit narrowing of the coarsened dimension's global
+  /// id for the id itself (jit/coarsen/narrow_index.hpp); a launch's ndrange in that dimension
+  /// must be at most 2^index_bits. 0: none.
   unsigned index_bits = 0;
   /// The kernel uses no atomics (jit/spirv/offset_safety.hpp): its work-groups may run split
   /// over threads through PoCL's kernel runner, which shows each part the whole launch, even

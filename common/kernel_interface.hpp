@@ -24,7 +24,8 @@ struct HiddenArg {
     NdRange,  ///< the ndrange's extent in dimension `of`
     Extent,   ///< the elements pointer or local parameter `of` reaches (bounds checks)
     Record,   ///< the bounds record's address (common/bounds.hpp), set once per kernel
-    FastEnd,  ///< the least Extent and the ndrange's extent in dimension 0 (common/bounds.hpp)
+    FastEnd,  ///< the least Extent and the ndrange's extent in the coarsened dimension (0 unless
+              ///< EntryLaunch::coarsen_dimension says 1; common/bounds.hpp)
     Shape,    ///< shape_args[of] (common/shape_args.hpp)
   };
   Kind kind;

@@ -185,10 +185,11 @@ class JitCore {
   }
 
   bool coarsening() const { return options.coarsen && runtime->info.cpu; }
-  // Off until it wins (issue #65, step 3): SPVJIT_COARSEN_DIMENSION_1=on coarsens dimension 1 of
-  // kernels whose dimension 0 cannot be (jit/coarsen/swap_dimensions.hpp).
+  // On since it won (issue #65, step 3: the row-major heat step 7-23x faster):
+  // SPVJIT_COARSEN_DIMENSION_1=off leaves kernels whose dimension 0 cannot be coarsened alone
+  // instead of trying dimension 1 (jit/coarsen/swap_dimensions.hpp).
   bool coarsen_dimension_1() const {
-    static const bool on = env_flag("SPVJIT_COARSEN_DIMENSION_1").value_or(false);
+    static const bool on = env_flag("SPVJIT_COARSEN_DIMENSION_1").value_or(true);
     return coarsening() && on;
   }
   bool group_looping() const { return options.group_loops && runtime->info.cpu; }

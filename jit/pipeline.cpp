@@ -123,7 +123,9 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
       if (along_1.width > 1) {
         r = along_1;
       } else {
-        r.reason += "; in dimension 1, it " + along_1.reason;
+        // The reason as the coarsener read the kernel: with dimensions 0 and 1 exchanged.
+        r.reason +=
+            "; nor in dimension 1, where (dimensions 0 and 1 exchanged) it " + along_1.reason;
       }
     }
     launch.coarsen = r.width * r.vectors;

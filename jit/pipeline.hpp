@@ -50,7 +50,8 @@ struct LoweringTarget {
   bool coarsen = false;       ///< a CPU device and coarsening on
   CoarsenTarget coarsening;   ///< widths, the options' width and vectors, vector math
   /// With coarsening, a kernel that reads get_global_id(1) and cannot be coarsened in dimension
-  /// 0 is tried in dimension 1 (jit/coarsen/swap_dimensions.hpp; SPVJIT_COARSEN_DIMENSION_1).
+  /// 0 is tried in dimension 1 (jit/coarsen/swap_dimensions.hpp; on unless
+  /// SPVJIT_COARSEN_DIMENSION_1 is off).
   bool coarsen_dimension_1 = false;
   FloatAtomicAdd float_atomics;  ///< what the device adds natively
   /// A CPU device and JitOptions::group_loops: a work-group per work-item where it applies.

@@ -2,9 +2,9 @@
 // walks the rows) coarsened in dimension 1 (issue #65, step 3; jit/coarsen/swap_dimensions.hpp),
 // bit for bit against the scalar kernel: odd sizes and padded ranges, a static ndrange and
 // workgroup, several vectors per work-item, 3-D, a 32-bit column index, and a failing access
-// reported by its own work-item. Off by default: with SPVJIT_COARSEN_DIMENSION_1=on (the CTest
-// test coarsen/dimension_1) each case also checks that its kernels were coarsened there; without
-// it, that they were left as they were.
+// reported by its own work-item. Each case also checks that its kernels were coarsened there (on
+// by default), or with SPVJIT_COARSEN_DIMENSION_1=off (the CTest test coarsen/dimension_1_off)
+// that they were left as they were.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -21,7 +21,7 @@ using namespace spvjit::test;
 
 namespace {
 
-bool dimension_1_on() { return detail::env_flag("SPVJIT_COARSEN_DIMENSION_1").value_or(false); }
+bool dimension_1_on() { return detail::env_flag("SPVJIT_COARSEN_DIMENSION_1").value_or(true); }
 
 // The dimension the kernel's launches divide, 0 when it was not coarsened.
 unsigned coarsened_dimension(Jit& jit, const KernelDef& def, const Specialization& spec = {}) {

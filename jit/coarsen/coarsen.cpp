@@ -4,6 +4,7 @@
 #include "jit/coarsen/coarsen.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 #include <llvm/ADT/STLExtras.h>
@@ -190,13 +191,13 @@ void call_for_each_vector(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Fu
   b.SetInsertPoint(after);
 }
 
-// The kernel becomes: g = get_global_id(0); base = U*W*g (U vectors of W indices per
-// work-item); all U*W inside -> the vector body on coarse indices U*g .. U*g+U-1, else (the
-// row's end) the vector body on each of them whose W indices are all inside and the scalar body
-// on the indices of the one that straddles the extent. With a `fast_body` (no bounds checks of
-// get_global_id(0) itself), a work-item whose U*W indices lie below `fast_end` (the least of
-// ndrange(0) and every extent, from the launch) runs it instead: the one compare per work-item an
-// unchecked kernel makes.
+// The kernel becomes (in dimension 0, or in the transposed frame of coarsen_dimension_1):
+// g = get_global_id(0); base = U*W*g (U vectors of W indices per work-item); all U*W inside -> the
+// vector body on coarse indices U*g .. U*g+U-1, else (the row's end) the vector body on each of
+// them whose W indices are all inside and the scalar body on the indices of the one that straddles
+// the extent. With a `fast_body` (no bounds checks of get_global_id(0) itself), a work-item whose
+// U*W indices lie below `fast_end` (the least of ndrange(0) and every extent, from the launch) runs
+// it instead: the one compare per work-item an unchecked kernel makes.
 void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
                      llvm::Function* fast_body, llvm::Value* fast_end, llvm::Function* scalar_body,
                      unsigned width, unsigned vectors) {
@@ -432,7 +433,9 @@ CoarsenResult coarsen_dimension_1(llvm::Module& m, const KernelModule& def,
   if (r.width > 1) {
     r.dimension = 1;
   } else {
-    retarget_reports(m, 1, 0);  // the kernel as it came: reports by get_global_id(0)
+    // The kernel as it came: reports by get_global_id(0), as they were before the swap.
+    [[maybe_unused]] const bool restored = retarget_reports(m, 1, 0);
+    assert(restored && "a failed attempt left a report's id in another form");
   }
   return r;
 }

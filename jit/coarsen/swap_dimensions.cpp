@@ -56,7 +56,11 @@ bool retarget_reports(llvm::Module& m, unsigned from, unsigned to) {
   }
   for (llvm::CallInst* call : calls) {
     llvm::IRBuilder<> b(call);
+    auto* old_id = llvm::cast<llvm::CallInst>(call->getArgOperand(id_operand));
     call->setArgOperand(id_operand, builtin_call(b, m, builtin::global_id, to));
+    // The builder gives each report a query of its own: left unused, it would be one more
+    // query for later passes to read.
+    if (old_id->use_empty()) old_id->eraseFromParent();
   }
   return true;
 }
