@@ -1,5 +1,6 @@
 // Coarsened = scalar, bit for bit, for every floating-point function of math.hpp at every width
-// coarsening makes (2, 4, 8 lanes of float; 2, 4 of double: builtins take at most 256 bits),
+// coarsening makes (2, 4, 8 lanes of float; 2, 4 of double: builtins take at most 256 bits, so
+// float's tgamma, computed in double, at 2 and 4),
 // on inputs of every class: random bits, subnormals, ±0, ±inf, NaN, integers and half-integers
 // (the poles and zeros of sinpi, tanpi, tgamma, lgamma), arguments of sin past 2^23, values
 // near exp's overflow. On a PoCL with patch 0014 ("+spvjit-vector-math") the coarsened kernel
@@ -45,10 +46,13 @@ std::size_t result_count() {
          range(tests).size();
 }
 
-// Z[k * n + i] = the k-th function of (X[i], Y[i], E[i]), behind the bounds check.
+// Z[k * n + i] = the k-th function of (X[i], Y[i], E[i]), behind the bounds check. Without
+// `with_tgamma`, X[i] in tgamma's place: f32 tgamma computes in f64 (ir/math.cpp), and a
+// builtin takes at most 256 bits, so its calls would narrow an 8-lane kernel to 4 lanes.
 template <class T>
-KernelDef all_functions_kernel() {
-  KernelBuilder kb(std::string("coarse_every_math_") + std::string(name(scalar_of<T>)));
+KernelDef all_functions_kernel(bool with_tgamma = true) {
+  KernelBuilder kb(std::string("coarse_every_math_") + std::string(name(scalar_of<T>)) +
+                   (with_tgamma ? "" : "_but_tgamma"));
   auto z = kb.param<Global<T>>("Z");
   auto x = kb.param<Const<T>>("X");
   auto y = kb.param<Const<T>>("Y");
@@ -60,7 +64,9 @@ KernelDef all_functions_kernel() {
     Val<std::int32_t> ei = e[i];
     std::int64_t k = 0;
     auto put = [&](Val<T> v) { z[n * k++ + i] = v; };
-    for (MathFn fn : range(unary)) put(Val<T>(math(fn, {Value(xi)})));
+    for (MathFn fn : range(unary)) {
+      put(fn == MathFn::Tgamma && !with_tgamma ? xi : Val<T>(math(fn, {Value(xi)})));
+    }
     for (MathFn fn : range(binary)) put(Val<T>(math(fn, {Value(xi), Value(yi)})));
     for (MathFn fn : range(with_exponent)) put(Val<T>(math(fn, {Value(xi), Value(ei)})));
     put(cast<T>(ilogb(xi)));
@@ -156,7 +162,9 @@ bool pocl_vector_math() {
 
 template <class T>
 void every_function_identical(unsigned width) {
-  const KernelDef def = all_functions_kernel<T>();
+  // f32 tgamma at 8 lanes would make 8-lane f64 calls: checked at 2 and 4 lanes instead.
+  const bool with_tgamma = !(std::is_same_v<T, float> && width > 4);
+  const KernelDef def = all_functions_kernel<T>(with_tgamma);
   Jit& coarse = coarse_jit(width);
   CAPTURE(width);
   REQUIRE(is_coarsened(coarse, def));
@@ -195,7 +203,13 @@ void every_function_identical(unsigned width) {
     check_same_bits(scalar_out, coarse_out, x, y);
     ++k;
   };
-  for (MathFn fn : range(unary)) check_next(name(fn));
+  for (MathFn fn : range(unary)) {
+    if (fn == MathFn::Tgamma && !with_tgamma) {
+      ++k;  // X[i], not tgamma
+      continue;
+    }
+    check_next(name(fn));
+  }
   for (MathFn fn : range(binary)) check_next(name(fn));
   for (MathFn fn : range(with_exponent)) check_next(name(fn));
   check_next("ilogb");
