@@ -1,5 +1,7 @@
 #include "bench/openmp_stencils.hpp"
 
+#include "bench/openmp_heat.hpp"
+
 namespace spvjit::bench::openmp {
 
 void stencil9_2d_step(float* unew, const float* u, std::size_t n, std::size_t m, float centre,
@@ -63,18 +65,8 @@ void upwind1d_step(float* unew, const float* u, const float* v, std::size_t n, f
 
 void heat2d_rows_step(float* unew, const float* u, std::size_t rows, std::size_t cols,
                       float alpha) {
-  if (rows < 3 || cols < 3) return;  // no interior
-#pragma omp parallel for schedule(static)
-  for (std::size_t r = 1; r < rows - 1; ++r) {
-    const float* c = u + r * cols;  // row r and its two neighbours
-    const float* north = c - cols;
-    const float* south = c + cols;
-    float* out = unew + r * cols;
-#pragma omp simd
-    for (std::size_t i = 1; i < cols - 1; ++i) {
-      out[i] = c[i] + alpha * (c[i - 1] + c[i + 1] + north[i] + south[i] - 4.0f * c[i]);
-    }
-  }
+  // A row-major rows x cols grid is a column-major cols x rows one: element r * cols + c.
+  heat2d_step(unew, u, cols, rows, alpha);
 }
 
 }  // namespace spvjit::bench::openmp

@@ -23,8 +23,8 @@ void stencil27_3d_step(float* unew, const float* u, std::size_t n, std::size_t m
 /// The upwind step of n cells with velocities v and Courant number c: `parallel for simd`.
 void upwind1d_step(float* unew, const float* u, const float* v, std::size_t n, float c);
 
-/// heat2d's step on row-major rows x cols grids (element r * cols + c): `parallel for` over the
-/// rows, `simd` over the columns.
+/// heat2d's step on row-major rows x cols grids (element r * cols + c): heat2d_step's loop,
+/// `parallel for` over the rows, `simd` over the columns.
 void heat2d_rows_step(float* unew, const float* u, std::size_t rows, std::size_t cols, float alpha);
 
 }  // namespace spvjit::bench::openmp

@@ -246,6 +246,18 @@ const std::map<std::string, Maker>& makers() {
   return all;
 }
 
+// What the coarsening passes may use: options.width lanes (8 by default) of every type.
+spvjit::detail::CoarsenTarget coarsen_target() {
+  namespace d = spvjit::detail;
+  const unsigned w = options.width ? options.width : 8;
+  d::CoarsenTarget target;
+  target.widths = d::VectorWidths{w, w, w, w, w, w};
+  target.forced_width = w;
+  target.vectors_per_item = options.vectors;
+  target.math = options.vector_math ? d::VectorMath::every_function : d::VectorMath::exact_only;
+  return target;
+}
+
 const std::map<std::string, Pass>& passes() {
   namespace d = spvjit::detail;
   static const std::map<std::string, Pass> all = {
@@ -293,25 +305,15 @@ const std::map<std::string, Pass>& passes() {
       // Coarsening at options.width lanes (8 by default); a kernel left alone says why.
       {"coarsen",
        [](llvm::Module& m) {
-         const unsigned w = options.width ? options.width : 8;
-         d::CoarsenTarget target;
-         target.widths = d::VectorWidths{w, w, w, w, w, w};
-         target.forced_width = w;
-         target.vectors_per_item = options.vectors;
-         target.math =
-             options.vector_math ? d::VectorMath::every_function : d::VectorMath::exact_only;
-         const auto r = d::coarsen_elementwise(m, definition_of(m), specialization(), target);
+         const auto r =
+             d::coarsen_elementwise(m, definition_of(m), specialization(), coarsen_target());
          if (r.width == 1) llvm::outs() << "left alone: " << r.reason << "\n";
        }},
       // The same in dimension 1 (jit/coarsen/swap_dimensions.hpp).
       {"coarsen-dimension-1",
        [](llvm::Module& m) {
-         const unsigned w = options.width ? options.width : 8;
-         d::CoarsenTarget target;
-         target.widths = d::VectorWidths{w, w, w, w, w, w};
-         target.forced_width = w;
-         target.vectors_per_item = options.vectors;
-         const auto r = d::coarsen_dimension_1(m, definition_of(m), specialization(), target);
+         const auto r =
+             d::coarsen_dimension_1(m, definition_of(m), specialization(), coarsen_target());
          if (r.width == 1) llvm::outs() << "left alone: " << r.reason << "\n";
        }},
       {"swap-dimensions-0-and-1",
