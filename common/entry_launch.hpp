@@ -10,8 +10,8 @@ namespace spvjit::detail {
 
 /// What launching a compiled kernel needs besides its binary.
 struct EntryLaunch {
-  unsigned coarsen =
-      1;  ///< indices per work-item in dimension coarsen_dimension (jit/coarsen/coarsen.hpp)
+  /// Indices per work-item in dimension coarsen_dimension (jit/coarsen/coarsen.hpp).
+  unsigned coarsen = 1;
   bool runs_with_offsets = false;  ///< jit/spirv/offset_safety.hpp
   /// One work-item runs a whole work-group (jit/workgroup/group_loops.hpp).
   bool group_per_item = false;

@@ -15,11 +15,12 @@ namespace spvjit::detail {
 
 namespace {
 
-// Every call of a work-item query in `m`.
-std::vector<llvm::CallInst*> query_calls(const llvm::Module& m) {
+// Every direct call in `m` of a declared function whose name `wanted` accepts.
+template <class Wanted>
+std::vector<llvm::CallInst*> calls_of(const llvm::Module& m, Wanted wanted) {
   std::vector<llvm::CallInst*> calls;
   for (const llvm::Function& f : m) {
-    if (!f.isDeclaration() || !builtin::is_work_item_query(f.getName())) continue;
+    if (!f.isDeclaration() || !wanted(f.getName())) continue;
     for (const llvm::User* user : f.users()) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(const_cast<llvm::User*>(user));
       if (call && call->getCalledFunction() == &f) calls.push_back(call);
@@ -28,17 +29,12 @@ std::vector<llvm::CallInst*> query_calls(const llvm::Module& m) {
   return calls;
 }
 
-// Every call of a bounds report marker in `m`.
+std::vector<llvm::CallInst*> query_calls(const llvm::Module& m) {
+  return calls_of(m, [](llvm::StringRef name) { return builtin::is_work_item_query(name); });
+}
+
 std::vector<llvm::CallInst*> report_calls(const llvm::Module& m) {
-  std::vector<llvm::CallInst*> calls;
-  for (const llvm::Function& f : m) {
-    if (!f.getName().startswith(marker_report)) continue;
-    for (const llvm::User* user : f.users()) {
-      auto* call = llvm::dyn_cast<llvm::CallInst>(const_cast<llvm::User*>(user));
-      if (call && call->getCalledFunction() == &f) calls.push_back(call);
-    }
-  }
-  return calls;
+  return calls_of(m, [](llvm::StringRef name) { return name.startswith(marker_report); });
 }
 
 }  // namespace
