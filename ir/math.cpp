@@ -453,15 +453,17 @@ MathResults emit_math(BuilderState& s, MathFn fn, llvm::ArrayRef<llvm::Value*> a
                   const std::vector<MangledParam>& signature, bool pure) {
     return s.call_builtin(mangle(base, signature, lanes), ret, operands, pure);
   };
-  // tgamma in f32 computed in f64 and rounded once: PoCL's f32 tgamma overflows in its
-  // reflection below -35 (x = -37.9999962 was 24,620 ulp off, -39.9999962 gave 0 for 3.2e-43;
-  // issue #67, item 3), and every f32 result is far inside f64's range, where its tgamma is
-  // within a few f64 ulp. PoCL's CPU devices all have f64.
-  if (fn == MathFn::Tgamma && t == Scalar::F32) {
-    llvm::Type* wide = shaped(s.ir.getDoubleTy(), lanes);
-    llvm::Value* x = s.ir.CreateFPExt(args.front(), wide);
-    llvm::Value* g = call(f.name, wide, {x}, {MangledParam{Scalar::F64}}, true);
-    return {s.ir.CreateFPTrunc(g, value_type), t};
+  // tgamma and lgamma in f32 computed in f64 and rounded once (issue #67). PoCL's f32 tgamma
+  // overflows in its reflection below -35 (x = -37.9999962 was 24,620 ulp off, -39.9999962 gave
+  // 0 for 3.2e-43); its f32 lgamma loses every digit near its negative zeros (10^5 ulp at
+  // x = -2.4570247), where f64's absolute error, far below an f32 ulp of the result, does not.
+  // Every f32 result is far inside f64's range. PoCL's CPU devices all have f64.
+  if (t == Scalar::F32 && (fn == MathFn::Tgamma || fn == MathFn::Lgamma || fn == MathFn::LgammaR)) {
+    llvm::Value* wide = s.ir.CreateFPExt(args.front(), shaped(s.ir.getDoubleTy(), lanes));
+    MathResults r = emit_math(s, fn, {wide}, {Scalar::F64}, lanes, want_pair);
+    r.value = s.ir.CreateFPTrunc(r.value, value_type);
+    r.type = t;
+    return r;
   }
   switch (f.form) {
     case Form::Same:

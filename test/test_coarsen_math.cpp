@@ -1,6 +1,6 @@
 // Coarsened = scalar, bit for bit, for every floating-point function of math.hpp at every width
 // coarsening makes (2, 4, 8 lanes of float; 2, 4 of double: builtins take at most 256 bits, so
-// float's tgamma, computed in double, at 2 and 4),
+// float's tgamma and lgamma, computed in double, at 2 and 4),
 // on inputs of every class: random bits, subnormals, ±0, ±inf, NaN, integers and half-integers
 // (the poles and zeros of sinpi, tanpi, tgamma, lgamma), arguments of sin past 2^23, values
 // near exp's overflow. On a PoCL with patch 0014 ("+spvjit-vector-math") the coarsened kernel
@@ -32,6 +32,8 @@ constexpr Shapes binary{MathFn::Pow, MathFn::Copysign};        // (T, T) -> T
 constexpr Shapes with_exponent{MathFn::Ldexp, MathFn::Rootn};  // (T, i32) -> T
 constexpr Shapes tests{MathFn::Isnan, MathFn::Signbit};        // T -> bool
 
+bool is_gamma(MathFn fn) { return fn == MathFn::Tgamma || fn == MathFn::Lgamma; }
+
 std::vector<MathFn> range(Shapes s) {
   std::vector<MathFn> out;
   for (auto k = static_cast<unsigned>(s.first); k <= static_cast<unsigned>(s.last); ++k) {
@@ -47,12 +49,12 @@ std::size_t result_count() {
 }
 
 // Z[k * n + i] = the k-th function of (X[i], Y[i], E[i]), behind the bounds check. Without
-// `with_tgamma`, X[i] in tgamma's place: f32 tgamma computes in f64 (ir/math.cpp), and a
-// builtin takes at most 256 bits, so its calls would narrow an 8-lane kernel to 4 lanes.
+// `with_gammas`, X[i] in tgamma's and lgamma's places: in f32 they compute in f64 (ir/math.cpp),
+// and a builtin takes at most 256 bits, so its calls would narrow an 8-lane kernel to 4 lanes.
 template <class T>
-KernelDef all_functions_kernel(bool with_tgamma = true) {
+KernelDef all_functions_kernel(bool with_gammas = true) {
   KernelBuilder kb(std::string("coarse_every_math_") + std::string(name(scalar_of<T>)) +
-                   (with_tgamma ? "" : "_but_tgamma"));
+                   (with_gammas ? "" : "_but_gammas"));
   auto z = kb.param<Global<T>>("Z");
   auto x = kb.param<Const<T>>("X");
   auto y = kb.param<Const<T>>("Y");
@@ -65,7 +67,7 @@ KernelDef all_functions_kernel(bool with_tgamma = true) {
     std::int64_t k = 0;
     auto put = [&](Val<T> v) { z[n * k++ + i] = v; };
     for (MathFn fn : range(unary)) {
-      put(fn == MathFn::Tgamma && !with_tgamma ? xi : Val<T>(math(fn, {Value(xi)})));
+      put(is_gamma(fn) && !with_gammas ? xi : Val<T>(math(fn, {Value(xi)})));
     }
     for (MathFn fn : range(binary)) put(Val<T>(math(fn, {Value(xi), Value(yi)})));
     for (MathFn fn : range(with_exponent)) put(Val<T>(math(fn, {Value(xi), Value(ei)})));
@@ -162,9 +164,9 @@ bool pocl_vector_math() {
 
 template <class T>
 void every_function_identical(unsigned width) {
-  // f32 tgamma at 8 lanes would make 8-lane f64 calls: checked at 2 and 4 lanes instead.
-  const bool with_tgamma = !(std::is_same_v<T, float> && width > 4);
-  const KernelDef def = all_functions_kernel<T>(with_tgamma);
+  // f32 tgamma and lgamma at 8 lanes would make 8-lane f64 calls: checked at 2 and 4 lanes instead.
+  const bool with_gammas = !(std::is_same_v<T, float> && width > 4);
+  const KernelDef def = all_functions_kernel<T>(with_gammas);
   Jit& coarse = coarse_jit(width);
   CAPTURE(width);
   REQUIRE(is_coarsened(coarse, def));
@@ -204,8 +206,8 @@ void every_function_identical(unsigned width) {
     ++k;
   };
   for (MathFn fn : range(unary)) {
-    if (fn == MathFn::Tgamma && !with_tgamma) {
-      ++k;  // X[i], not tgamma
+    if (is_gamma(fn) && !with_gammas) {
+      ++k;  // X[i], not the gamma function
       continue;
     }
     check_next(name(fn));
