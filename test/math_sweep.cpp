@@ -305,6 +305,8 @@ std::string describe(const Worst& w, Shape shape, int digits) {
   if (w.ulps == 0) return "0";
   if (std::isinf(w.ulps)) {
     std::snprintf(buffer, sizeof buffer, "special (x = %.*Lg", digits, w.x);
+  } else if (w.ulps < 0.001L) {  // a result of 0 against a reference below the subnormals
+    std::snprintf(buffer, sizeof buffer, "<0.001 (x = %.*Lg", digits, w.x);
   } else {
     std::snprintf(buffer, sizeof buffer, "%.3Lg (x = %.*Lg", w.ulps, digits, w.x);
   }

@@ -868,3 +868,86 @@ void check_lgamma_near_zeros(Jit& jit) {
 TEST_CASE("lgamma in f32 keeps its digits near its negative zeros, scalar and coarsened") {
   for (Jit* jit : {&test::scalar_jit(), &test::coarse_jit()}) check_lgamma_near_zeros(*jit);
 }
+
+namespace {
+// f64 exp, sinh and cosh up to where they overflow, and tgamma where its result nears the ends
+// of double's range, against the host's long double functions rounded to f64.
+void check_double_range_ends(Jit& jit) {
+  KernelBuilder kb("double_range_ends");
+  auto out = kb.param<Global<double>>("out");
+  auto xs = kb.param<Const<double>>("x");
+  auto n = kb.param<std::int64_t>("n");
+  auto i = kb.global_index();
+  kb.if_(kb.in_ndrange(), [&] {
+    out[i] = exp(xs[i]);
+    out[n + i] = sinh(xs[i]);
+    out[2 * n + i] = cosh(xs[i]);
+    out[3 * n + i] = tgamma(xs[i]);
+  });
+  Kernel k = jit.compile(kb.finish());
+  const double ln_max = 709.78271289338399673;  // rounds to the largest x with exp(x) finite
+  const double sinh_max = 710.47586007394386;   // acosh(DBL_MAX), about
+  std::vector<double> x = {709.78271114955742909,
+                           709.78271289338375,
+                           709.78271289338397,
+                           171.62437695630271,
+                           171.6,
+                           171.61,
+                           171.3,
+                           -170.5,
+                           -171.3,
+                           -175.5,
+                           -172.99999999999997,
+                           -176.00000000000011,
+                           -177.5,
+                           -180.25,
+                           -184.00000000000003};
+  for (double edge : {ln_max, sinh_max, 171.62437695630271}) {
+    double below = edge, above = edge;
+    for (int step = 0; step < 32; ++step) {
+      x.push_back(below);
+      x.push_back(above);
+      below = std::nextafter(below, 0.0);
+      above = std::nextafter(above, HUGE_VAL);
+    }
+  }
+  for (int pole = -171; pole >= -182; --pole) {  // beside each pole, both sides
+    x.push_back(std::nextafter(static_cast<double>(pole), 0.0));
+    x.push_back(std::nextafter(static_cast<double>(pole), -HUGE_VAL));
+  }
+  auto& rt = runtime();
+  auto X = rt.upload(x);
+  auto Out = rt.zeros<double>(4 * x.size());
+  k.launch(NDRange{x.size()}, Out, X, static_cast<std::int64_t>(x.size()));
+  rt.synchronize();
+  const auto got = Out.to_vector();
+  struct Reference {
+    const char* name;
+    long double (*f)(long double);
+    std::int64_t bound;  // OpenCL's, in ulp
+  };
+  const Reference refs[] = {{"exp", [](long double v) { return std::exp(v); }, 3},
+                            {"sinh", [](long double v) { return std::sinh(v); }, 4},
+                            {"cosh", [](long double v) { return std::cosh(v); }, 4},
+                            {"tgamma", [](long double v) { return std::tgamma(v); }, 16}};
+  for (std::size_t f = 0; f < std::size(refs); ++f) {
+    CAPTURE(refs[f].name);
+    for (std::size_t c = 0; c < x.size(); ++c) {
+      if (f < 3 && x[c] < 700) continue;  // the gamma function's inputs
+      CAPTURE(x[c]);
+      const double result = got[f * x.size() + c];
+      CAPTURE(result);
+      const auto expected = static_cast<double>(refs[f].f(x[c]));
+      CAPTURE(expected);
+      CHECK(test::ulp_distance(result, expected) <= refs[f].bound);
+    }
+  }
+}
+}  // namespace
+
+// PoCL's f64 exp and pow gave inf from 709.78271114955743, 1.7e-6 below ln(DBL_MAX) (sinh and
+// cosh NaN near their own overflow), and its tgamma lost its digits below -170 (1.3e12 ulp at
+// -176.00000000000011) and overflowed early above 171.6 (issue #67, items 2 and 3): patch 0017.
+TEST_CASE("exp, sinh, cosh and tgamma of f64 keep their finite results at the ends of the range") {
+  for (Jit* jit : {&test::scalar_jit(), &test::coarse_jit()}) check_double_range_ends(*jit);
+}

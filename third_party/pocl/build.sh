@@ -60,6 +60,9 @@
 #   0015: a built program frees its parsed IR (one built from a pocl binary never parses it;
 #     a work-group function generated later parses program.bc) and files are read into buffers
 #     of their own size, so a cached program holds less (issue #71).
+#   0016: PoCL's kernel runner runs a launch's groups on the calling thread (issue #64).
+#   0017: double exp and pow overflow at ln(DBL_MAX), not 1.7e-6 below it, and tgamma keeps its
+#     digits where its result nears the ends of double's range (issue #67).
 #   spvjit reads those markers (runtime/device.cpp) to drop its workarounds.
 #   So the only process PoCL starts is pocl-spirv-tool, once per SPIR-V translation.
 # The build is reused while the stamp (version, flags, patches, translator and linker library
