@@ -818,19 +818,34 @@ TEST_CASE("tgamma in f32 keeps its tiny and subnormal results, scalar and coarse
 }
 
 namespace {
+// One launch over the inputs x: result[r * x.size() + c] is the r-th value `results` gives for
+// x[c] in the kernel.
+template <class T, class Results>
+std::vector<T> results_per_input(Jit& jit, const char* kernel, const std::vector<T>& x,
+                                 Results results) {
+  KernelBuilder kb(kernel);
+  auto out = kb.param<Global<T>>("out");
+  auto xs = kb.param<Const<T>>("x");
+  auto n = kb.param<std::int64_t>("n");
+  auto i = kb.global_index();
+  std::size_t count = 0;
+  kb.if_(kb.in_ndrange(), [&] {
+    const std::vector<Val<T>> values = results(Val<T>(xs[i]));
+    count = values.size();
+    for (std::size_t r = 0; r < count; ++r) out[static_cast<std::int64_t>(r) * n + i] = values[r];
+  });
+  Kernel k = jit.compile(kb.finish());
+  auto& rt = runtime();
+  auto X = rt.upload(x);
+  auto Out = rt.template zeros<T>(count * x.size());
+  k.launch(NDRange{x.size()}, Out, X, static_cast<std::int64_t>(x.size()));
+  rt.synchronize();
+  return Out.to_vector();
+}
+
 // f32 lgamma on the 64 floats either side of each of its first negative zeros (and on
 // lgamma_r's value there), against the host's long double lgamma rounded to f32.
 void check_lgamma_near_zeros(Jit& jit) {
-  KernelBuilder kb("lgamma_near_zeros");
-  auto out = kb.param<Global<float>>("out");
-  auto xs = kb.param<Const<float>>("x");
-  auto n = kb.param<std::int64_t>("n");
-  auto i = kb.global_index();
-  kb.if_(kb.in_ndrange(), [&] {
-    out[i] = lgamma(xs[i]);
-    out[n + i] = lgamma_r(xs[i]).first;
-  });
-  Kernel k = jit.compile(kb.finish());
   const long double zeros[] = {-2.457024738220800623L,  -2.7476826467274126014L,
                                -3.1435808883499800587L, -3.9552942848585979285L,
                                -4.0393618397405368742L, -4.9915446405600477223L,
@@ -845,12 +860,9 @@ void check_lgamma_near_zeros(Jit& jit) {
       above = std::nextafter(above, HUGE_VALF);
     }
   }
-  auto& rt = runtime();
-  auto X = rt.upload(x);
-  auto Out = rt.zeros<float>(2 * x.size());
-  k.launch(NDRange{x.size()}, Out, X, static_cast<std::int64_t>(x.size()));
-  rt.synchronize();
-  const auto got = Out.to_vector();
+  const auto got = results_per_input(jit, "lgamma_near_zeros", x, [](Val<float> v) {
+    return std::vector<Val<float>>{lgamma(v), lgamma_r(v).first};
+  });
   for (std::size_t c = 0; c < 2 * x.size(); ++c) {
     const float xc = x[c % x.size()];
     CAPTURE(xc);
@@ -873,18 +885,6 @@ namespace {
 // f64 exp, sinh and cosh up to where they overflow, and tgamma where its result nears the ends
 // of double's range, against the host's long double functions rounded to f64.
 void check_double_range_ends(Jit& jit) {
-  KernelBuilder kb("double_range_ends");
-  auto out = kb.param<Global<double>>("out");
-  auto xs = kb.param<Const<double>>("x");
-  auto n = kb.param<std::int64_t>("n");
-  auto i = kb.global_index();
-  kb.if_(kb.in_ndrange(), [&] {
-    out[i] = exp(xs[i]);
-    out[n + i] = sinh(xs[i]);
-    out[2 * n + i] = cosh(xs[i]);
-    out[3 * n + i] = tgamma(xs[i]);
-  });
-  Kernel k = jit.compile(kb.finish());
   const double ln_max = 709.78271289338399673;  // rounds to the largest x with exp(x) finite
   const double sinh_max = 710.47586007394386;   // acosh(DBL_MAX), about
   std::vector<double> x = {709.78271114955742909,
@@ -915,12 +915,9 @@ void check_double_range_ends(Jit& jit) {
     x.push_back(std::nextafter(static_cast<double>(pole), 0.0));
     x.push_back(std::nextafter(static_cast<double>(pole), -HUGE_VAL));
   }
-  auto& rt = runtime();
-  auto X = rt.upload(x);
-  auto Out = rt.zeros<double>(4 * x.size());
-  k.launch(NDRange{x.size()}, Out, X, static_cast<std::int64_t>(x.size()));
-  rt.synchronize();
-  const auto got = Out.to_vector();
+  const auto got = results_per_input(jit, "double_range_ends", x, [](Val<double> v) {
+    return std::vector<Val<double>>{exp(v), sinh(v), cosh(v), tgamma(v)};
+  });
   struct Reference {
     const char* name;
     long double (*f)(long double);
