@@ -75,7 +75,8 @@ bool unrollable(llvm::Loop& loop, llvm::ScalarEvolution& evolution, const ArrayL
   trips = evolution.getSmallConstantTripCount(&loop);
   // A loop tested at its top runs its header once more than its body.
   return trips > 0 && trips <= limits.max_trip_count + 1 &&
-         instruction_count(loop) * trips <= limits.max_instructions && !synchronizes(loop);
+         instruction_count(loop) * trips <= limits.max_instructions &&
+         !contains(loop, Waiting::Synchronizing);
 }
 
 // The innermost loop worth unrolling in `fn` as `a` sees it, or null: one whose counter indexes a

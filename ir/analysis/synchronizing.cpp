@@ -5,6 +5,8 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include "ir/work_item_builtins.hpp"
+
 namespace spvjit::detail {
 
 bool synchronizing_call(const llvm::CallInst& call) {
@@ -14,12 +16,38 @@ bool synchronizing_call(const llvm::CallInst& call) {
   return name.contains("barrier") || name.contains("work_group") || name.contains("sub_group");
 }
 
-bool synchronizes(const llvm::Loop& loop) {
+bool waits(const llvm::Instruction& inst, Waiting what) {
+  const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+  if (!call) return false;
+  const llvm::Function* callee = call->getCalledFunction();
+  switch (what) {
+    case Waiting::GroupBarrier:
+      return callee && builtin::is_group_barrier(callee->getName());
+    case Waiting::NamedBarrier:
+      return builtin::names_a_barrier(callee);
+    case Waiting::Synchronizing:
+      return synchronizing_call(*call);
+  }
+  return true;
+}
+
+bool contains(const llvm::BasicBlock& block, Waiting what) {
+  for (const llvm::Instruction& inst : block) {
+    if (waits(inst, what)) return true;
+  }
+  return false;
+}
+
+bool contains(const llvm::Loop& loop, Waiting what) {
   for (const llvm::BasicBlock* block : loop.blocks()) {
-    for (const llvm::Instruction& inst : *block) {
-      auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-      if (call && synchronizing_call(*call)) return true;
-    }
+    if (contains(*block, what)) return true;
+  }
+  return false;
+}
+
+bool contains(const llvm::Function& f, Waiting what) {
+  for (const llvm::BasicBlock& block : f) {
+    if (contains(block, what)) return true;
   }
   return false;
 }

@@ -119,7 +119,7 @@ llvm::Value* emit_test(llvm::IRBuilder<>& b, llvm::Module& m, CheckForm form,
 // Versions `loop` if it qualifies; false when it does not.
 bool version(llvm::Function& f, LoopAnalyses& a, llvm::Loop& loop, CheckForm form,
              std::set<llvm::BasicBlock*>& done) {
-  if (!loop.isInnermost() || synchronizes(loop)) return false;
+  if (!loop.isInnermost() || contains(loop, Waiting::Synchronizing)) return false;
   llvm::BasicBlock* header = loop.getHeader();
   // Where the loop leaves: at the header (the body runs once less than the header), or at the
   // latch (every block runs at most once per trip of the back edge, plus the last).

@@ -11,8 +11,8 @@
 #include <set>
 #include <vector>
 
+#include "ir/analysis/synchronizing.hpp"
 #include "ir/promote_variables.hpp"
-#include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
 
@@ -27,14 +27,6 @@ std::string block_name(const llvm::BasicBlock& block) {
     ++index;
   }
   return "basic block " + std::to_string(index);
-}
-
-bool calls_barrier(const llvm::BasicBlock& block) {
-  for (const auto& inst : block) {
-    const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-    if (call && builtin::names_a_barrier(call->getCalledFunction())) return true;
-  }
-  return false;
 }
 
 // The phi a branch condition is, or compares with constants (or negates); null for others.
@@ -59,7 +51,7 @@ const llvm::PHINode* traced_phi(const llvm::Value* cond) {
 
 const llvm::PHINode* branch_phi(const llvm::BasicBlock& block) {
   const auto* br = llvm::dyn_cast<llvm::BranchInst>(block.getTerminator());
-  if (!br || !br->isConditional() || calls_barrier(block)) return nullptr;
+  if (!br || !br->isConditional() || contains(block, Waiting::NamedBarrier)) return nullptr;
   return traced_phi(br->getCondition());
 }
 
@@ -91,13 +83,6 @@ unsigned tail_edges(const llvm::BasicBlock* barrier, const llvm::DominatorTree& 
   return edges;
 }
 
-bool holds_barrier(const llvm::Loop& loop) {
-  for (const llvm::BasicBlock* b : loop.blocks()) {
-    if (calls_barrier(*b)) return true;
-  }
-  return false;
-}
-
 // The promoted copy the check reads, erased from the module whatever happens.
 struct Copy {
   llvm::ValueToValueMapTy map;
@@ -112,9 +97,7 @@ struct Copy {
 }  // namespace
 
 std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
-  bool any_barrier = false;
-  for (const auto& block : kernel) any_barrier = any_barrier || calls_barrier(block);
-  if (!any_barrier) return std::nullopt;
+  if (!contains(kernel, Waiting::NamedBarrier)) return std::nullopt;
 
   Copy clone(kernel);
   llvm::Function* copy = clone.fn;
@@ -125,11 +108,11 @@ std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
     llvm::LoopInfo loops(dt);
     std::vector<const llvm::BasicBlock*> points;
     for (const auto& block : *copy) {
-      if (calls_barrier(block)) points.push_back(&block);
+      if (contains(block, Waiting::NamedBarrier)) points.push_back(&block);
     }
     // Where PoCL's LoopBarriers adds barriers to a loop that holds one.
     for (const llvm::Loop* loop : loops.getLoopsInPreorder()) {
-      if (!holds_barrier(*loop)) continue;
+      if (!contains(*loop, Waiting::NamedBarrier)) continue;
       if (const llvm::BasicBlock* pre = loop->getLoopPreheader()) points.push_back(pre);
       points.push_back(loop->getHeader());
       llvm::SmallVector<llvm::BasicBlock*, 4> blocks;
@@ -142,7 +125,7 @@ std::optional<std::string> barrier_tail_hazard(const llvm::Function& kernel) {
     // loop. A branch after the loop on such a value that is a constant there gets threaded.
     for (const llvm::Loop* loop : loops.getLoopsInPreorder()) {
       if (found) break;
-      if (!holds_barrier(*loop)) continue;
+      if (!contains(*loop, Waiting::NamedBarrier)) continue;
       llvm::SmallVector<llvm::BasicBlock*, 4> exits;
       loop->getExitBlocks(exits);
       for (const llvm::BasicBlock* exit : exits) {

@@ -198,7 +198,7 @@ class Mover {
     if (!preheader || !latch || !exit || !loop.hasDedicatedExits() || latch == header)
       return "not one preheader, one latch and one exit block of its own";
     if (divergent.contains(preheader)) return "only some work-items of a group reach it";
-    if (synchronizes(loop)) return "it may synchronize the group";
+    if (contains(loop, Waiting::Synchronizing)) return "it may synchronize the group";
     g.loop = &loop;
     g.counter = counter;
     g.start = *id_start(counter->getIncomingValueForBlock(preheader));

@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "ir/analysis/synchronizing.hpp"
 #include "ir/work_item_builtins.hpp"
 
 namespace spvjit::detail {
@@ -102,8 +103,7 @@ std::string group_loops_refusal(llvm::Function& kernel, const WorkGroup& group) 
       }
       auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
       if (!call) continue;
-      if (call->getCalledFunction() &&
-          builtin::is_group_barrier(call->getCalledFunction()->getName())) {
+      if (waits(*call, Waiting::GroupBarrier)) {
         barrier = true;
         continue;
       }

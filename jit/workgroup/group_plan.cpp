@@ -15,7 +15,7 @@
 
 #include "common/error_report.hpp"
 #include "ir/analysis/divergence.hpp"
-#include "ir/work_item_builtins.hpp"
+#include "ir/analysis/synchronizing.hpp"
 #include "jit/workgroup/grid_stride.hpp"
 #include "jit/workgroup/group_legality.hpp"
 #include "jit/workgroup/group_loops.hpp"
@@ -30,9 +30,7 @@ GroupBarriers isolate_barriers(llvm::Function& kernel) {
   for (auto& block : kernel) {
     for (auto& inst : block) {
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
-        if (call->getCalledFunction() &&
-            builtin::is_group_barrier(call->getCalledFunction()->getName()))
-          calls.push_back(call);
+        if (waits(*call, Waiting::GroupBarrier)) calls.push_back(call);
       }
     }
   }

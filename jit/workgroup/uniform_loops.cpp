@@ -13,23 +13,13 @@
 #include <vector>
 
 #include "ir/analysis/divergence.hpp"
+#include "ir/analysis/synchronizing.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "jit/workgroup/group_legality.hpp"
 
 namespace spvjit::detail {
 
 namespace {
-
-bool has_barrier(const llvm::Loop& loop) {
-  for (const llvm::BasicBlock* block : loop.blocks()) {
-    for (const llvm::Instruction& inst : *block) {
-      const auto* call = llvm::dyn_cast<llvm::CallBase>(&inst);
-      const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
-      if (callee && builtin::is_group_barrier(callee->getName())) return true;
-    }
-  }
-  return false;
-}
 
 // Whether every work-item of a group runs `loop` alike: reached by the whole group (its header
 // outside every divergent stretch), and left by all at once (each exit tested where the whole
@@ -55,7 +45,7 @@ bool uniform_loop(const llvm::Loop& loop, const llvm::DenseSet<const llvm::Value
             : llvm::isa<llvm::Constant>(condition) || llvm::isa<llvm::Argument>(condition);
     if (!shared) return false;
   }
-  return !has_barrier(loop);
+  return !contains(loop, Waiting::GroupBarrier);
 }
 
 // A barrier of no fence before `at`: a point the whole group reaches, nothing more.
