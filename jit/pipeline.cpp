@@ -31,6 +31,7 @@
 #include "jit/legalize/promote_integers.hpp"
 #include "jit/legalize/scalarize_vectors.hpp"
 #include "jit/specialize.hpp"
+#include "jit/steps.hpp"
 #include "jit/spirv/offset_safety.hpp"
 #include "jit/spirv/translate.hpp"
 #include "jit/workgroup/group_loops.hpp"
@@ -45,13 +46,14 @@ std::string describe(const Specialization& spec) {
 
 void legalize_raw_module(llvm::Module& m, Where where) {
   PassRunner passes(m, where.to_string());
-  passes.run("drop-freeze", drop_freeze);
-  passes.run("expand-intrinsics", [](llvm::Module& m) { expand_untranslatable_intrinsics(m); });
-  passes.run("expand-bool-vector-bitcasts",
+  passes.run(step::drop_freeze, drop_freeze);
+  passes.run(step::expand_intrinsics, [](llvm::Module& m) { expand_untranslatable_intrinsics(m); });
+  passes.run(step::expand_bool_vector_bitcasts,
              [](llvm::Module& m) { expand_bool_vector_bitcasts(m); });
-  passes.run("scalarize-odd-vectors", [&](llvm::Module& m) { scalarize_odd_vectors(m, where); });
-  passes.run("promote-odd-integers", [&](llvm::Module& m) { promote_odd_integers(m, where); });
-  passes.run("drop-unused-intrinsics", [](llvm::Module& m) { drop_unused_intrinsics(m); });
+  passes.run(step::scalarize_odd_vectors,
+             [&](llvm::Module& m) { scalarize_odd_vectors(m, where); });
+  passes.run(step::promote_odd_integers, [&](llvm::Module& m) { promote_odd_integers(m, where); });
+  passes.run(step::drop_unused_intrinsics, [](llvm::Module& m) { drop_unused_intrinsics(m); });
 }
 
 namespace {
@@ -64,21 +66,21 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
   EntryLaunch launch;
   // First: every pass after it, coarsening included, keeps the flags it puts on.
   if (target.fast_math != FastMath::none) {
-    passes.run("fast-math-build-options",
+    passes.run(step::fast_math_build_options,
                [&](llvm::Module& m) { add_fast_math_flags(m, to_llvm(target.fast_math)); });
   }
-  passes.run("fuse-fmuladd",
+  passes.run(step::fuse_fmuladd,
              [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
   if (!target.bounds_checks) {
-    passes.run("remove-bounds-checks", remove_bounds_checks);
+    passes.run(step::remove_bounds_checks, remove_bounds_checks);
   } else {
-    passes.run("hoist-loop-bounds-checks", [&](llvm::Module& m) {
+    passes.run(step::hoist_loop_bounds_checks, [&](llvm::Module& m) {
       if (auto* kernel = m.getFunction(def.name)) hoist_loop_bounds_checks(*kernel);
     });
     // Before coarsening: a check it drops costs neither the full vectors nor the partial ones
     // at a row's ends (docs/performance.md, "Stencils at loop speed").
     if (!def.raw) {
-      passes.run("drop-proven-bounds-checks", [&](llvm::Module& m) {
+      passes.run(step::drop_proven_bounds_checks, [&](llvm::Module& m) {
         llvm::Function* kernel = m.getFunction(def.name);
         if (!kernel) return;
         const unsigned dropped = drop_proven_bounds_checks(*kernel, shaped_params(*kernel, def));
@@ -92,7 +94,7 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
   if (target.coarsen && !def.raw) {
     // Before promoting them: a loop of a few trips over a work-item's private arrays (KA's
     // `@simd for i in 1:PPWI`) leaves each access at a constant element once unrolled.
-    passes.run("unroll-private-array-loops", [&](llvm::Module& m) {
+    passes.run(step::unroll_private_array_loops, [&](llvm::Module& m) {
       llvm::Function* kernel = m.getFunction(def.name);
       if (!kernel || kernel->isDeclaration()) return;
       if (const unsigned n = unroll_private_array_loops(*kernel)) {
@@ -102,7 +104,7 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
     });
     // Before coarsening, which takes private variables but not private arrays: an array read and
     // written only at constant elements is variables (a work-item's poses, KA's MArray).
-    passes.run("promote-private-arrays", [&](llvm::Module& m) {
+    passes.run(step::promote_private_arrays, [&](llvm::Module& m) {
       llvm::Function* kernel = m.getFunction(def.name);
       if (!kernel || kernel->isDeclaration()) return;
       if (const unsigned n = promote_constant_indexed_arrays(*kernel)) {
@@ -111,13 +113,13 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
       }
     });
     CoarsenResult r;
-    passes.run("coarsen",
+    passes.run(step::coarsen,
                [&](llvm::Module& m) { r = coarsen_elementwise(m, def, spec, target.coarsening); });
     // OpenCL C's row-major habit: dimension 0 walks the rows and get_global_id(1) is the
     // contiguous index, so dimension 0 would load one element per lane (issue #65, step 3).
     if (r.width == 1 && target.coarsen_dimension_1 && queries_dimension(module, 1)) {
       CoarsenResult along_1;
-      passes.run("coarsen-dimension-1", [&](llvm::Module& m) {
+      passes.run(step::coarsen_dimension_1, [&](llvm::Module& m) {
         along_1 = coarsen_dimension_1(m, def, spec, target.coarsening);
       });
       if (along_1.width > 1) {
@@ -159,13 +161,13 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
       SPVJIT_LOG_INFO(subject + ": not coarsened: " + r.reason);
     }
   }
-  passes.run("merge-bounds-checks", merge_bounds_checks);
-  passes.run("lower-bounds-checks",
+  passes.run(step::merge_bounds_checks, merge_bounds_checks);
+  passes.run(step::lower_bounds_checks,
              [&](llvm::Module& m) { lower_bounds_checks(m, launch.coarsen_dimension); });
   // After the checks are lowered: merging them treats a kernel without barriers as one whose
   // work-items may stop at a failing access, which the group's loop must not.
   if (target.group_loops && !def.raw && launch.coarsen == 1 && spec.workgroup) {
-    passes.run("group-loops", [&](llvm::Module& m) {
+    passes.run(step::group_loops, [&](llvm::Module& m) {
       llvm::Function* kernel = m.getFunction(def.name);
       if (!kernel) return;
       GroupLoopOptions options;
@@ -196,7 +198,7 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
       SPVJIT_LOG_DEBUG(subject + how);
     });
     if (launch.group_per_item && target.bounds_checks) {
-      passes.run("hoist-region-bounds-checks", [&](llvm::Module& m) {
+      passes.run(step::hoist_region_bounds_checks, [&](llvm::Module& m) {
         if (auto* kernel = m.getFunction(def.name)) {
           const unsigned loops = hoist_loop_bounds_checks(*kernel, CheckForm::Lowered);
           SPVJIT_LOG_DEBUG(subject + ": bounds checks tested once before " + std::to_string(loops) +
@@ -205,10 +207,10 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
       });
     }
   }
-  passes.run("lower-float-atomics",
+  passes.run(step::lower_float_atomics,
              [&](llvm::Module& m) { lower_float_atomics(m, target.float_atomics); });
   if (target.split_wide_builtins) {
-    passes.run("split-wide-builtin-calls",
+    passes.run(step::split_wide_builtin_calls,
                [](llvm::Module& m) { split_wide_builtin_calls(m, max_builtin_vector_bits); });
   }
   // A coarsened body holds W-lane values and lane buffers where the builder's kernel held
@@ -234,14 +236,14 @@ Lowered lower_and_translate(llvm::LLVMContext& context, const KernelModule& def,
   const auto specialize_started = PassRunner::start();
   std::unique_ptr<llvm::Module> module = specialize(context, def, spec);
   PassRunner passes(*module, subject);
-  passes.ran("specialize", specialize_started);
+  passes.ran(step::specialize, specialize_started);
   Lowered out;
   out.launch = lower(*module, passes, subject, def, spec, target);
   refuse(*module);
-  passes.step("translate",
+  passes.step(step::translate,
               [&] { out.words = translate_to_spirv(*module, def.name, other_kernels); });
-  passes.dump_spirv("translate", out.words);
-  passes.step("offset-safety", [&] {
+  passes.dump_spirv(step::translate, out.words);
+  passes.step(step::offset_safety, [&] {
     const std::span<const std::uint8_t> bytes(
         reinterpret_cast<const std::uint8_t*>(out.words.data()),
         out.words.size() * sizeof(out.words[0]));

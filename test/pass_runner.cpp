@@ -50,10 +50,15 @@
 #include "jit/legalize/scalarize_vectors.hpp"
 #include "jit/pipeline.hpp"
 #include "jit/specialize.hpp"
+#include "jit/steps.hpp"
 #include "jit/workgroup/group_loops.hpp"
 #include "spvjit/error.hpp"
 
 namespace {
+
+// The pipeline's step names (jit/steps.hpp); the analyses and swap-dimensions-0-and-1 are
+// spvjit_pass's own.
+namespace step = spvjit::detail::step;
 
 using spvjit::detail::FloatAtomicAdd;
 using Pass = std::function<void(llvm::Module&)>;
@@ -238,7 +243,7 @@ spvjit::detail::KernelModule definition_of(llvm::Module& m) {
 
 const std::map<std::string, Maker>& makers() {
   static const std::map<std::string, Maker> all = {
-      {"specialize",
+      {step::specialize,
        [](llvm::Module& m, llvm::LLVMContext& context) {
          return spvjit::detail::specialize(context, definition_of(m), specialization());
        }},
@@ -261,56 +266,59 @@ spvjit::detail::CoarsenTarget coarsen_target() {
 const std::map<std::string, Pass>& passes() {
   namespace d = spvjit::detail;
   static const std::map<std::string, Pass> all = {
-      {"drop-freeze", d::drop_freeze},
+      {step::drop_freeze, d::drop_freeze},
       // Analyses: their verdicts, printed before the unchanged module.
       {"divergence-barrier-check",
        [](llvm::Module& m) { print_divergence(m, d::DivergenceRules::barrier_check()); }},
       {"divergence-group-loops",
        [](llvm::Module& m) { print_divergence(m, d::DivergenceRules::group_loops()); }},
-      {"expand-intrinsics", [](llvm::Module& m) { d::expand_untranslatable_intrinsics(m); }},
-      {"drop-unused-intrinsics", [](llvm::Module& m) { d::drop_unused_intrinsics(m); }},
-      {"expand-bool-vector-bitcasts", [](llvm::Module& m) { d::expand_bool_vector_bitcasts(m); }},
-      {"scalarize-odd-vectors", [](llvm::Module& m) { d::scalarize_odd_vectors(m, {"test"}); }},
-      {"promote-odd-integers", [](llvm::Module& m) { d::promote_odd_integers(m, {"test"}); }},
-      {"legalize-raw-module", [](llvm::Module& m) { d::legalize_raw_module(m, {"test"}); }},
-      {"fuse-fmuladd", [](llvm::Module& m) { d::fuse_fmuladd(m, true, true); }},
-      {"promote-private-arrays",
+      {step::expand_intrinsics, [](llvm::Module& m) { d::expand_untranslatable_intrinsics(m); }},
+      {step::drop_unused_intrinsics, [](llvm::Module& m) { d::drop_unused_intrinsics(m); }},
+      {step::expand_bool_vector_bitcasts,
+       [](llvm::Module& m) { d::expand_bool_vector_bitcasts(m); }},
+      {step::scalarize_odd_vectors, [](llvm::Module& m) { d::scalarize_odd_vectors(m, {"test"}); }},
+      {step::promote_odd_integers, [](llvm::Module& m) { d::promote_odd_integers(m, {"test"}); }},
+      {step::legalize_raw_module, [](llvm::Module& m) { d::legalize_raw_module(m, {"test"}); }},
+      {step::fuse_fmuladd, [](llvm::Module& m) { d::fuse_fmuladd(m, true, true); }},
+      {step::promote_private_arrays,
        [](llvm::Module& m) { (void)d::promote_constant_indexed_arrays(first_definition(m)); }},
-      {"unroll-private-array-loops",
+      {step::unroll_private_array_loops,
        [](llvm::Module& m) { (void)d::unroll_private_array_loops(first_definition(m)); }},
-      {"fuse-fmuladd-f32-only", [](llvm::Module& m) { d::fuse_fmuladd(m, true, false); }},
-      {"remove-bounds-checks", d::remove_bounds_checks},
-      {"hoist-loop-bounds-checks",
+      {std::string(step::fuse_fmuladd) + "-f32-only",
+       [](llvm::Module& m) { d::fuse_fmuladd(m, true, false); }},
+      {step::remove_bounds_checks, d::remove_bounds_checks},
+      {step::hoist_loop_bounds_checks,
        [](llvm::Module& m) { d::hoist_loop_bounds_checks(first_definition(m)); }},
-      {"hoist-lowered-loop-bounds-checks",
+      {step::hoist_region_bounds_checks,
        [](llvm::Module& m) {
          d::hoist_loop_bounds_checks(first_definition(m), d::CheckForm::Lowered);
        }},
-      {"merge-bounds-checks", d::merge_bounds_checks},
-      {"drop-proven-bounds-checks",
+      {step::merge_bounds_checks, d::merge_bounds_checks},
+      {step::drop_proven_bounds_checks,
        [](llvm::Module& m) {
          llvm::Function& kernel = first_definition(m);
          d::drop_proven_bounds_checks(kernel, d::shaped_params_by_name(kernel));
        }},
-      {"lower-bounds-checks", [](llvm::Module& m) { d::lower_bounds_checks(m); }},
-      {"lower-float-atomics-none", [](llvm::Module& m) { d::lower_float_atomics(m, {}); }},
-      {"lower-float-atomics-f32-global",
+      {step::lower_bounds_checks, [](llvm::Module& m) { d::lower_bounds_checks(m); }},
+      {std::string(step::lower_float_atomics) + "-none",
+       [](llvm::Module& m) { d::lower_float_atomics(m, {}); }},
+      {std::string(step::lower_float_atomics) + "-f32-global",
        [](llvm::Module& m) {
          FloatAtomicAdd native;
          native.f32_global = true;
          d::lower_float_atomics(m, native);
        }},
-      {"split-wide-builtin-calls",
+      {step::split_wide_builtin_calls,
        [](llvm::Module& m) { d::split_wide_builtin_calls(m, d::max_builtin_vector_bits); }},
       // Coarsening at options.width lanes (8 by default); a kernel left alone says why.
-      {"coarsen",
+      {step::coarsen,
        [](llvm::Module& m) {
          const auto r =
              d::coarsen_elementwise(m, definition_of(m), specialization(), coarsen_target());
          if (r.width == 1) llvm::outs() << "left alone: " << r.reason << "\n";
        }},
       // The same in dimension 1 (jit/coarsen/swap_dimensions.hpp).
-      {"coarsen-dimension-1",
+      {step::coarsen_dimension_1,
        [](llvm::Module& m) {
          const auto r =
              d::coarsen_dimension_1(m, definition_of(m), specialization(), coarsen_target());
@@ -325,13 +333,13 @@ const std::map<std::string, Pass>& passes() {
          }
        }},
       // A work-group of 8 x 2; a kernel left alone says why on the first line.
-      {"group-loops-8x2",
+      {std::string(step::group_loops) + "-8x2",
        [](llvm::Module& m) {
          const auto r = d::run_group_in_one_item(first_definition(m), spvjit::WorkGroup{8, 2});
          if (!r.applied) llvm::outs() << "left alone: " << r.reason << "\n";
        }},
       // The same, with the loops the whole group runs alike outside the loop over work-items.
-      {"group-loops-8x2-uniform-loops",
+      {std::string(step::group_loops) + "-8x2-uniform-loops",
        [](llvm::Module& m) {
          d::GroupLoopOptions options;
          options.cut_uniform_loops = true;
@@ -340,7 +348,7 @@ const std::map<std::string, Pass>& passes() {
          if (!r.applied) llvm::outs() << "left alone: " << r.reason << "\n";
        }},
       // The same, with grid-stride loops moved first; the loops left say why.
-      {"group-loops-8x2-grid-stride",
+      {std::string(step::group_loops) + "-8x2-grid-stride",
        [](llvm::Module& m) {
          d::GroupLoopOptions options;
          options.cut_uniform_loops = true;

@@ -1,4 +1,4 @@
-; PASS: hoist-lowered-loop-bounds-checks
+; PASS: hoist-region-bounds-checks
 ; A work-group's loop over its local ids (it leaves at the latch, as jit/workgroup/group_loops
 ; makes it) with a lowered, tagged check of an affine index: one test before the loop covers all
 ; 64 work-items (first and last index against the extent), the fast version runs without the
