@@ -239,7 +239,7 @@ Lowered lower_and_translate(llvm::LLVMContext& context, const KernelModule& def,
   passes.ran(step::specialize, specialize_started);
   Lowered out;
   out.launch = lower(*module, passes, subject, def, spec, target);
-  refuse(*module);
+  passes.step(step::device_refusals, [&] { refuse(*module); });
   passes.step(step::translate,
               [&] { out.words = translate_to_spirv(*module, def.name, other_kernels); });
   passes.dump_spirv(step::translate, out.words);

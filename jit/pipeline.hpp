@@ -83,13 +83,13 @@ struct Lowered {
 };
 
 /// Stages 2 and 3, as a compile runs them: `def` specialized for `spec` and lowered for
-/// `target`, then `refuse` shown the lowered module (the compile's refusals of what the device
-/// would run wrong: it throws), then translated (jit/spirv/translate.hpp; `other_kernels`: a raw
-/// module's other entry points) and the SPIR-V checked for offsets
-/// (jit/spirv/offset_safety.hpp). The launch facts say what the launch geometry follows: how
-/// many indices one work-item runs (1: not coarsened), whether one work-item runs a whole
-/// group, whether the kernel may run split with offsets. Each step is logged and dumped as the
-/// passes are; the SPIR-V is dumped as <module>.<id>.<NN>-translate.spv.
+/// `target`, then `refuse` shown the lowered module (the step `device-refusals`: the compile's
+/// refusals of what the device would run wrong: it throws), then translated
+/// (jit/spirv/translate.hpp; `other_kernels`: a raw module's other entry points) and the SPIR-V
+/// checked for offsets (jit/spirv/offset_safety.hpp). The launch facts say what the launch geometry
+/// follows: how many indices one work-item runs (1: not coarsened), whether one work-item runs a
+/// whole group, whether the kernel may run split with offsets. Each step is logged and dumped as
+/// the passes are; the SPIR-V is dumped as <module>.<id>.<NN>-translate.spv.
 Lowered lower_and_translate(llvm::LLVMContext& context, const KernelModule& def,
                             const Specialization& spec, const LoweringTarget& target,
                             std::span<const std::string> other_kernels,

@@ -34,6 +34,9 @@ inline constexpr const char* group_loops = "group-loops";
 inline constexpr const char* hoist_region_bounds_checks = "hoist-region-bounds-checks";
 inline constexpr const char* lower_float_atomics = "lower-float-atomics";
 inline constexpr const char* split_wide_builtin_calls = "split-wide-builtin-calls";
+// What the compile refuses on this device, shown the lowered module (JitCore's barrier-tail
+// check, jit/device/barrier_tails.hpp): a step that reads the module.
+inline constexpr const char* device_refusals = "device-refusals";
 inline constexpr const char* translate = "translate";
 inline constexpr const char* offset_safety = "offset-safety";
 

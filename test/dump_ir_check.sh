@@ -35,8 +35,9 @@ for line in "kernel 'stream_dot64' definition: pass 1 close-body" \
   "kernel 'stream_dot64' definition: pass 7 verify" \
   "kernel 'stream_dot64' definition: pass 8 check-barriers-uniform" \
   "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 1 specialize" \
-  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 13 translate" \
-  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 14 offset-safety"; do
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 13 device-refusals" \
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 14 translate" \
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 15 offset-safety"; do
   if ! grep -qF -- "$line" <<<"$log"; then
     echo "FAIL: no log line with \"$line\""
     status=1
