@@ -6,18 +6,16 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Transforms/Scalar.h>
-#include <llvm/Transforms/Utils.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 #include <map>
 #include <vector>
 
-#include "ir/kernel_module.hpp"
 #include "ir/analysis/synchronizing.hpp"
+#include "ir/cse.hpp"
+#include "ir/kernel_module.hpp"
 
 namespace spvjit::detail {
 
@@ -181,10 +179,6 @@ void merge_bounds_checks(llvm::Module& m) {
   for (auto& f : m) any = any || (f.getName().startswith(marker_check) && !f.use_empty());
   // A work-item that left early would leave the others waiting at a synchronizing call.
   const bool may_end_early = !synchronizes_anywhere(m);
-  llvm::legacy::FunctionPassManager cleanup(&m);
-  cleanup.add(llvm::createPromoteMemoryToRegisterPass());
-  cleanup.add(llvm::createEarlyCSEPass());
-  cleanup.doInitialization();
   for (auto& f : m) {
     if (f.isDeclaration()) continue;
     if (any) {
@@ -195,15 +189,14 @@ void merge_bounds_checks(llvm::Module& m) {
         // Equal index computations and equal checks become one value each, then the branches
         // on a check that already passed fold (EarlyCSE folds many itself: it knows a branch's
         // condition on each side of it).
-        cleanup.run(f);
+        promote_and_cse(f);
         fold_repeated_checks(f);
         fold_and_merge_blocks(f);
         share_report_paths(f);
       }
     }
-    cleanup.run(f);
+    promote_and_cse(f);
   }
-  cleanup.doFinalization();
 }
 
 }  // namespace spvjit::detail
