@@ -137,6 +137,7 @@ class JitCore {
     t.coarsening.forced_width = options.coarsen_width;
     t.coarsening.vectors_per_item = options.coarsen_vectors;
     t.coarsen_dimension_1 = coarsen_dimension_1();
+    t.coarsening.work_item_checks = work_item_checks();
     t.group_loops = group_looping();
     t.group_uniform_loops = group_uniform_loops();
     t.group_grid_stride = group_grid_stride();
@@ -191,6 +192,13 @@ class JitCore {
   bool coarsen_dimension_1() const {
     static const bool on = env_flag("SPVJIT_COARSEN_DIMENSION_1").value_or(true);
     return coarsening() && on;
+  }
+  // Issue #65, step 4, off until it wins: SPVJIT_WORK_ITEM_CHECKS=on lets a coarsened kernel's
+  // dispatcher test a work-item's global ids against any argument once, so that its fast body
+  // leaves out those checks and the array offsets that follow from them (jit/coarsen/vector.hpp).
+  bool work_item_checks() const {
+    static const bool on = env_flag("SPVJIT_WORK_ITEM_CHECKS").value_or(false);
+    return coarsening() && bounds_checks() && on;
   }
   bool group_looping() const { return options.group_loops && runtime->info.cpu; }
   // On since PoCL's patch 0012 lets the cut loops vectorize (issue #52, step 3);
@@ -520,7 +528,8 @@ class JitCore {
           (options.coarsen_vectors > 1
                ? " x " + std::to_string(options.coarsen_vectors) + " vectors"
                : std::string()) +
-          (coarsen_dimension_1() ? ", dimension 1 where 0 cannot be" : "") + "]";
+          (coarsen_dimension_1() ? ", dimension 1 where 0 cannot be" : "") +
+          (work_item_checks() ? ", global ids checked once per work-item" : "") + "]";
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +

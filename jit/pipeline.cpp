@@ -144,6 +144,9 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
                        (r.lane_calls
                             ? ", " + std::to_string(r.lane_calls) + " math calls once per lane"
                             : std::string()) +
+                       (r.work_item_tests ? ", " + std::to_string(r.work_item_tests) +
+                                                " global-id checks tested once per work-item"
+                                          : std::string()) +
                        (r.index_bits ? "; its 32-bit narrowing of the coarsened dimension's "
                                        "global id taken for the id: its ndrange at most 2^" +
                                            std::to_string(r.index_bits)

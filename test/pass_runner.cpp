@@ -9,7 +9,7 @@
 // kernel is the module's first spir_kernel, its parameters the arguments before the first hidden
 // one (named __spvjit_..., in HiddenArgs' order, which is checked), and the options say the rest:
 // workgroup=8 or 8x2, ndrange=64 or 64x4 (absent: dynamic), width=4 (coarsen's lanes),
-// vectors=2, pads_safely=1.
+// vectors=2, pads_safely=1, vector_math=1, work_item_checks=1 (coarsening's options).
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
@@ -75,6 +75,7 @@ struct RunOptions {
   unsigned vectors = 1;
   bool pads_safely = false;
   bool vector_math = false;  ///< coarsening calls every math builtin's vector form (patch 0014)
+  bool work_item_checks = false;  ///< CoarsenTarget::work_item_checks
 };
 RunOptions options;
 
@@ -119,6 +120,8 @@ void parse_option(const std::string& arg) {
     options.pads_safely = number(value, key) != 0;
   } else if (key == "vector_math") {
     options.vector_math = number(value, key) != 0;
+  } else if (key == "work_item_checks") {
+    options.work_item_checks = number(value, key) != 0;
   } else {
     throw std::invalid_argument("unknown option " + key);
   }
@@ -158,6 +161,25 @@ void print_divergence(llvm::Module& m, spvjit::detail::DivergenceRules rules) {
 
 // A builder kernel's definition as a pass after finish() reads it, from the kernel's IR (see the
 // top of this file).
+// The shape argument `__spvjit_shape_<param>_<dim>` names (`_count` for a length), as the
+// builder names them; the parameter's rank grows to take the dimension.
+spvjit::detail::ShapeArg shape_arg_named(spvjit::detail::KernelModule& def, llvm::StringRef name) {
+  namespace d = spvjit::detail;
+  const llvm::StringRef rest = name.drop_front(std::string(d::hidden_shape_name).size());
+  const auto [param_name, dim_name] = rest.rsplit('_');
+  for (std::uint32_t p = 0; p < def.params.size(); ++p) {
+    if (def.params[p].name != param_name) continue;
+    d::ShapeArg shape{p, d::ShapeArg::count_dim};
+    unsigned dim = 0;
+    if (!dim_name.getAsInteger(10, dim)) {
+      shape.dim = static_cast<std::int32_t>(dim);
+      def.params[p].rank = std::max<std::uint8_t>(def.params[p].rank, dim + 1);
+    }
+    return shape;
+  }
+  throw std::invalid_argument("shape argument " + name.str() + " names no parameter");
+}
+
 spvjit::detail::KernelModule definition_of(llvm::Module& m) {
   namespace d = spvjit::detail;
   llvm::Function* kernel = nullptr;
@@ -230,6 +252,7 @@ spvjit::detail::KernelModule definition_of(llvm::Module& m) {
       throw std::invalid_argument("hidden argument " + name.str() +
                                   " is not where HiddenArgs::layout() puts it");
     }
+    if (h.kind == d::HiddenArg::Kind::Shape) def.shape_args.push_back(shape_arg_named(def, name));
   }
   // As the builder decides it: a kernel that reads its ndrange takes it as hidden arguments.
   def.pads_safely =
@@ -260,6 +283,7 @@ spvjit::detail::CoarsenTarget coarsen_target() {
   target.forced_width = w;
   target.vectors_per_item = options.vectors;
   target.math = options.vector_math ? d::VectorMath::every_function : d::VectorMath::exact_only;
+  target.work_item_checks = options.work_item_checks;
   return target;
 }
 

@@ -499,7 +499,8 @@ TEST_CASE(
     "bounds: a coarsened kernel's fast vectors still check view extents that are no buffer's") {
   // A(0, c) with c = get_global_id(0) over a 1 x 8 view of 16 floats: columns 8..15 are inside
   // the memory, so only the view's own extent (a scalar parameter) catches them. The fast vector
-  // body skips only what the launch's least buffer extent covers.
+  // body leaves that check out only for work-items whose last column the dispatcher found below
+  // `cols` (jit/coarsen/vector.hpp, FastEntry).
   auto& rt = test::runtime();
   KernelBuilder kb("bounds_fast_view");
   auto out = kb.param<Global<float>>("out");
@@ -516,6 +517,61 @@ TEST_CASE(
   CHECK(bounds_message([&] { k.launch(NDRange{16}, buf, std::int64_t{8}); }) ==
         "kernel 'bounds_fast_view': out(0, 8) is out of bounds: out is viewed as (1, 8) (work-item "
         "8 of ndrange (16))");
+}
+
+TEST_CASE(
+    "bounds: a coarsened 2-D array store past either extent is reported by the failing "
+    "work-item, and one inside writes every element") {
+  // out(i, j) = i + 100 j with no guard. A work-item's fast body skips the store's checks where
+  // the dispatcher finds its last i below out.size0 and its j below out.size1 (the offset then
+  // lies inside: the launch checks out's extents against the elements passed). One vector of
+  // each launch fails, so the report does not depend on the order work-groups run in.
+  auto& rt = test::runtime();
+  KernelBuilder kb("bounds_grid");
+  auto out = kb.param<GlobalArray<float, 2, ColumnMajor>>("out");
+  auto [i, j] = global_indices<2>(kb);
+  out(i, j) = cast<float>(i) + 100.0f * cast<float>(j);
+  const KernelDef def = kb.finish();
+  for (unsigned width : {4u, 16u}) {
+    CAPTURE(width);
+    JitOptions options;
+    options.coarsen_width = width;
+    Jit jit(rt, options);
+    Kernel k = jit.compile(def);
+    REQUIRE(detail::KernelAccess::state(k).facts.launch.coarsen == width);
+    const std::size_t n = 2 * width;
+    auto inside = rt.zeros<float>(n * 3);
+    CHECK(bounds_message([&] { k.launch(NDRange{n, 3}, shaped(inside, {n, 3})); }).empty());
+    const std::vector<float> grid = inside.to_vector();
+    for (std::size_t c = 0; c < 3; ++c) {
+      for (std::size_t r = 0; r < n; ++r) {
+        CAPTURE(r);
+        CAPTURE(c);
+        REQUIRE(grid[c * n + r] == static_cast<float>(r) + 100.0f * static_cast<float>(c));
+      }
+    }
+    // Dimension 0: the last lane of the last vector is past out's n - 1 rows.
+    auto rows = rt.upload(std::vector<float>(n - 1, -7.0f));
+    CHECK(bounds_message([&] {
+            k.launch(NDRange{n, 1}, shaped(rows, {n - 1, 1}));
+          }) == "kernel 'bounds_grid': out(" + std::to_string(n - 1) +
+                    ", 0) is out of bounds: out is viewed as (" + std::to_string(n - 1) +
+                    ", 1) (work-item (" + std::to_string(n - 1) + ", 0) of ndrange (" +
+                    std::to_string(n) + ", 1))");
+    const std::vector<float> row = rows.to_vector();
+    for (std::size_t r = 0; r < n - 1; ++r) REQUIRE(row[r] == static_cast<float>(r));
+    // Dimension 1: the one vector of column 2 is past out's 2 columns, from its first lane.
+    auto columns = rt.upload(std::vector<float>(width * 2, -7.0f));
+    CHECK(bounds_message([&] {
+            k.launch(NDRange{width, 3}, shaped(columns, {width, 2}));
+          }) == "kernel 'bounds_grid': out(0, 2) is out of bounds: out is viewed as (" +
+                    std::to_string(width) + ", 2) (work-item (0, 2) of ndrange (" +
+                    std::to_string(width) + ", 3))");
+    const std::vector<float> two = columns.to_vector();
+    for (std::size_t e = 0; e < two.size(); ++e) {
+      REQUIRE(two[e] == static_cast<float>(e % width) + 100.0f * static_cast<float>(e / width));
+    }
+  }
 }
 
 namespace {

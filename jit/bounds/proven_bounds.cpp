@@ -287,24 +287,23 @@ const ShapedParam* param_of(std::span<const ShapedParam> shaped, llvm::Value* el
   return nullptr;
 }
 
-// Whether the last pair of `check` (the offset against the elements passed) is proven by its
-// view's pairs, all of them `proven`.
-bool linear_pair_proven(llvm::CallInst* check, const std::vector<bool>& proven,
-                        std::span<const ShapedParam> shaped) {
+}  // namespace
+
+bool linear_pair_follows(llvm::CallInst* check, const std::vector<bool>& holds,
+                         std::span<const ShapedParam> shaped) {
   const unsigned pairs = check->arg_size() / 2;
+  if (pairs == 0 || holds.size() < pairs - 1) return false;
   const ShapedParam* p = param_of(shaped, check->getArgOperand(2 * pairs - 1));
   if (!p) return false;
   const auto rank = static_cast<unsigned>(p->extents.size());
   // A vector access has one more pair, its last lane's; its view pairs are proven all the same.
   if (rank == 0 || pairs != rank + 1) return false;
   for (unsigned d = 0; d < rank; ++d) {
-    if (!proven[d] || check->getArgOperand(2 * d + 1) != p->extents[d]) return false;
+    if (!holds[d] || check->getArgOperand(2 * d + 1) != p->extents[d]) return false;
   }
   llvm::Value* linear = check->getArgOperand(2 * rank);
   return is_horner(linear, check, rank, false) || is_horner(linear, check, rank, true);
 }
-
-}  // namespace
 
 std::vector<ShapedParam> shaped_params(llvm::Function& kernel, const KernelInterface& def) {
   std::vector<ShapedParam> out;
@@ -394,7 +393,7 @@ unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const Shape
       proven[k] = known.inside(check->getArgOperand(2 * k), check->getArgOperand(2 * k + 1));
     }
     if (pairs > 0 && !proven[pairs - 1]) {
-      proven[pairs - 1] = linear_pair_proven(check, proven, shaped);
+      proven[pairs - 1] = linear_pair_follows(check, proven, shaped);
     }
     judged.push_back(std::move(proven));
   }

@@ -24,6 +24,7 @@
 
 namespace llvm {
 class Argument;
+class CallInst;
 class Function;
 }  // namespace llvm
 
@@ -46,6 +47,13 @@ std::vector<ShapedParam> shaped_params(llvm::Function& kernel, const KernelInter
 /// The same from the hidden arguments' names (`__spvjit_extent_<p>`, `__spvjit_shape_<p>_<d>`),
 /// for the pass tests, which have a module and no interface.
 std::vector<ShapedParam> shaped_params_by_name(llvm::Function& kernel);
+
+/// Whether the last pair of the check marker `check` (an array element's offset against the
+/// elements its parameter's launch passed) holds wherever the pairs before it do, the view's
+/// (index, extent) pairs of one of `shaped` (`holds[d]` says which are known to): the offset is
+/// their Horner form, and the launch checks that the extents' product is the elements passed.
+bool linear_pair_follows(llvm::CallInst* check, const std::vector<bool>& holds,
+                         std::span<const ShapedParam> shaped);
 
 /// Drops the pairs of `kernel`'s check markers that its branch conditions prove; returns how
 /// many checks became `true`. Runs after specialize() and before coarsening.

@@ -27,6 +27,7 @@
 #include "jit/coarsen/masks.hpp"
 #include "jit/device/split_vector_calls.hpp"
 #include "jit/coarsen/vector.hpp"
+#include "jit/bounds/proven_bounds.hpp"
 
 namespace spvjit::detail {
 
@@ -154,9 +155,9 @@ struct VectorBody {
     }
   }
   bool ok() const { return function != nullptr; }
-  bool vectorize(unsigned width, FastEndArgs covered, bool index_fits,
-                 std::span<const unsigned> param_extents) {
-    return vectorize_body(*function, plan, masks, width, math, covered, index_fits, param_extents);
+  FastEntry vectorize(unsigned width, const FastChecks& fast, bool index_fits,
+                      std::span<const unsigned> param_extents) {
+    return vectorize_body(*function, plan, masks, width, math, fast, index_fits, param_extents);
   }
 };
 
@@ -195,12 +196,13 @@ void call_for_each_vector(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Fu
 // g = get_global_id(0); base = U*W*g (U vectors of W indices per work-item); all U*W inside -> the
 // vector body on coarse indices U*g .. U*g+U-1, else (the row's end) the vector body on each of
 // them whose W indices are all inside and the scalar body on the indices of the one that straddles
-// the extent. With a `fast_body` (no bounds checks of get_global_id(0) itself), a work-item whose
-// U*W indices lie below `fast_end` (the least of ndrange(0) and every extent, from the launch) runs
-// it instead: the one compare per work-item an unchecked kernel makes.
+// the extent. With a `fast_body` (the bounds checks the dispatcher can make for a whole
+// work-item left out, vector.hpp), a work-item whose U*W indices lie below `fast_end` (the least
+// of ndrange(0) and every extent, from the launch) and that passes the `fast_entry` tests runs it
+// instead: the few compares per work-item an unchecked kernel makes.
 void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
-                     llvm::Function* fast_body, llvm::Value* fast_end, llvm::Function* scalar_body,
-                     unsigned width, unsigned vectors) {
+                     llvm::Function* fast_body, llvm::Value* fast_end, const FastEntry& fast_entry,
+                     llvm::Function* scalar_body, unsigned width, unsigned vectors) {
   auto& ctx = kernel.getContext();
   llvm::Function* gid = kernel.getParent()->getFunction(builtin::global_id);
   // The kernel's blocks go; extent0 (an argument or constant) survives them.
@@ -218,9 +220,17 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
   if (fast_body) {
     auto* fast = llvm::BasicBlock::Create(ctx, "fast", &kernel);
     auto* checked = llvm::BasicBlock::Create(ctx, "checked", &kernel);
+    llvm::Value* fits = b.CreateICmpULE(end, fast_end);
+    for (unsigned a : fast_entry.index_below) {
+      fits = b.CreateAnd(fits, b.CreateICmpULE(end, kernel.getArg(a)));
+    }
+    for (auto [d, a] : fast_entry.id_below) {
+      auto* id = b.CreateCall(gid, {b.getInt32(d)});
+      id->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+      fits = b.CreateAnd(fits, b.CreateICmpULT(id, kernel.getArg(a)));
+    }
     // Weighted: a launch that passes enough memory never leaves the fast path.
-    b.CreateCondBr(b.CreateICmpULE(end, fast_end), fast, checked,
-                   llvm::MDBuilder(ctx).createBranchWeights(1u << 20, 1));
+    b.CreateCondBr(fits, fast, checked, llvm::MDBuilder(ctx).createBranchWeights(1u << 20, 1));
     b.SetInsertPoint(fast);
     call_for_each_vector(b, kernel, fast_body, g, vectors);
     b.CreateBr(done);
@@ -364,11 +374,10 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16", true};
   }
   // Bounds checks of get_global_id(0) itself against a buffer's extent pass for every full
-  // vector below the least extent the launch passed: a second vector body without them, for
-  // those.
+  // vector below the least extent the launch passed, and those of a global id against any
+  // argument pass or fail for the whole work-item: a second vector body without them, for the
+  // work-items the dispatcher finds inside.
   const bool has_fast_end = def.bounds_checked();
-  const FastEndArgs covered =
-      has_fast_end ? FastEndArgs{def.hidden.first_extent, def.hidden.record} : FastEndArgs{};
   // The name carries the width, for people reading the SPIR-V (`spvjit dump <kernel>`).
   VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width), target.math);
   if (!vector_body.ok()) {
@@ -382,14 +391,23 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
       if (has_extent(def.params[p])) param_extents[p] = def.hidden.extent_of(def.params, p);
     }
   }
-  const bool checks_index =
-      vector_body.vectorize(width, covered, /*index_fits=*/false, param_extents);
+  FastChecks checks;
+  std::vector<ShapedParam> vector_shaped, fast_shaped;
+  if (has_fast_end) {
+    checks.covered = {def.hidden.first_extent, def.hidden.record};
+    checks.work_item_checks = target.work_item_checks;
+    vector_shaped = shaped_params(*vector_body.function, def);
+    checks.shaped = vector_shaped;
+  }
+  FastEntry entry = vector_body.vectorize(width, checks, /*index_fits=*/false, param_extents);
   llvm::Function* fast_body = nullptr;
   llvm::Value* fast_end = nullptr;
-  if (checks_index) {
+  if (entry.leaves_checks_out) {
     fast_end = kernel->getArg(def.hidden.fast_end);
     VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width), target.math);
-    fast.vectorize(width, covered, /*index_fits=*/true, param_extents);
+    fast_shaped = shaped_params(*fast.function, def);
+    checks.shaped = fast_shaped;
+    entry = fast.vectorize(width, checks, /*index_fits=*/true, param_extents);
     fast_body = fast.function;
   }
   auto* scalar_body = extent0 ? make_scalar_body(*kernel, plan) : nullptr;
@@ -397,10 +415,15 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // U vectors per work-item divide a dynamic workgroup's work-items; a static workgroup's are
   // the kernel's own (and its ndrange may be exact for W alone).
   const unsigned vectors = spec.workgroup ? 1u : std::max(target.vectors_per_item, 1u);
-  make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, scalar_body, width,
-                  vectors);
+  make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, entry, scalar_body,
+                  width, vectors);
   widened.keep();
-  return {width, {}, false, vectors, widened.bits(), lane_accesses, lane_calls};
+  CoarsenResult result{width, {}, false, vectors, widened.bits(), lane_accesses, lane_calls};
+  if (fast_body) {
+    result.work_item_tests =
+        static_cast<unsigned>(entry.index_below.size() + entry.id_below.size());
+  }
+  return result;
 }
 
 CoarsenResult coarsen_dimension_1(llvm::Module& m, const KernelModule& def,

@@ -43,6 +43,11 @@ struct CoarsenTarget {
   unsigned vectors_per_item = 1;  ///< > 1: U vectors per work-item (JitOptions::coarsen_vectors)
   /// Which math builtins run as vectors; the rest are called once per lane.
   VectorMath math = VectorMath::exact_only;
+  /// The fast body also leaves out checks of a global id against any argument (the dispatcher
+  /// tests them once per work-item) and an array parameter's offset check that follows from
+  /// them (jit/coarsen/vector.hpp, FastChecks); else only get_global_id(0)'s against the
+  /// buffers' extents, which fast_end covers.
+  bool work_item_checks = false;
 };
 
 /// What coarsening did to one kernel.
@@ -64,6 +69,9 @@ struct CoarsenResult {
   unsigned lane_calls = 0;
   /// The dimension whose indices a work-item runs: 0, or 1 (coarsen_dimension_1).
   unsigned dimension = 0;
+  /// The tests of global ids against arguments the dispatcher makes once per work-item beside
+  /// fast_end, for a fast body without them (CoarsenTarget::work_item_checks).
+  unsigned work_item_tests = 0;
 };
 
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise, at

@@ -9,12 +9,14 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include <llvm/ADT/DenseSet.h>
 
 #include "ir/half_bits.hpp"
 #include "ir/kernel_module.hpp"
+#include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/math.hpp"
 #include "spvjit/error.hpp"
 
@@ -34,14 +36,14 @@ struct LaneAddress {
 class Vectorizer {
  public:
   Vectorizer(llvm::Function& f, const CoarsenPlan& plan, const LaneMasks& masks, unsigned w,
-             VectorMath math, FastEndArgs covered, bool index_fits,
+             VectorMath math, const FastChecks& fast, bool index_fits,
              std::span<const unsigned> param_extents)
       : f_(f),
         plan_(plan),
         masks_(masks),
         width_(w),
         math_(math),
-        covered_(covered),
+        fast_(fast),
         index_fits_(index_fits),
         param_extents_(param_extents) {
     llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
@@ -231,15 +233,55 @@ class Vectorizer {
   // A value of its own in each lane: computed from the index, not consecutive.
   bool is_varying(llvm::Value* v) const { return vectors_.count(v) != 0 && !is_consecutive(v); }
 
-  // A check of get_global_id(0) itself against a hidden extent that fast_end covers.
-  bool covered_by_fast_end(llvm::Value* index, llvm::Value* extent) const {
+  // Whether the dispatcher can test the check pair (index, extent) once for the work-item, so
+  // that a fast body leaves it out: get_global_id(0) itself (all the work-item's lanes) or
+  // another dimension's global id, against an i64 argument. Records the dispatcher's test.
+  bool left_out(llvm::Value* index, llvm::Value* extent) {
     auto* arg = llvm::dyn_cast<llvm::Argument>(extent);
-    return index_values_.count(index) && arg && arg->getParent() == &f_ &&
-           arg->getArgNo() >= covered_.first && arg->getArgNo() < covered_.end;
+    if (fast_.covered.end == 0 || !arg || arg->getParent() != &f_ || arg == g_ ||
+        !arg->getType()->isIntegerTy(64)) {
+      return false;
+    }
+    const unsigned a = arg->getArgNo();
+    if (!fast_.work_item_checks) {
+      return index_values_.count(index) && a >= fast_.covered.first && a < fast_.covered.end;
+    }
+    if (index_values_.count(index)) {
+      // The hidden extents are in fast_end already.
+      if (a < fast_.covered.first || a >= fast_.covered.end) add_once(entry_.index_below, a);
+      return true;
+    }
+    for (unsigned d = 1; d < 3; ++d) {
+      if (builtin::is_query_call(index, builtin::global_id, d) &&
+          index->getType()->isIntegerTy(64)) {
+        add_once(entry_.id_below, std::pair{d, a});
+        return true;
+      }
+    }
+    return false;
+  }
+  template <class T>
+  static void add_once(std::vector<T>& list, T item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  }
+
+  // Which of a check's (or report's) pairs from `first_pair` on a fast body leaves out: those
+  // the dispatcher tests, and an array parameter's offset pair when its view's pairs are.
+  std::vector<bool> left_out_pairs(llvm::CallInst* c, unsigned first_pair) {
+    std::vector<bool> out;
+    for (unsigned k = first_pair; k + 1 < c->arg_size(); k += 2) {
+      out.push_back(left_out(c->getArgOperand(k), c->getArgOperand(k + 1)));
+    }
+    if (first_pair == 0 && !out.empty() && !out.back() && fast_.work_item_checks &&
+        linear_pair_follows(c, out, fast_.shaped)) {
+      out.back() = true;
+    }
+    if (std::find(out.begin(), out.end(), true) != out.end()) entry_.leaves_checks_out = true;
+    return out;
   }
 
  public:
-  bool checks_index_ = false;
+  FastEntry entry_;
 
  private:
   // Which lanes a check's (index, extent) pairs from `first_pair` on hold for, as <W x i1>.
@@ -254,18 +296,14 @@ class Vectorizer {
   }
 
   // `all` AND test(index, extent) over a check's (index, extent) pairs from `first_pair` on,
-  // but for checks of get_global_id(0) the dispatcher tested once for the launch (index_fits).
+  // but for the pairs the dispatcher tested once for the work-item (index_fits).
   template <class Test>
   llvm::Value* and_over_pairs(llvm::IRBuilder<>& b, llvm::CallInst* c, unsigned first_pair,
                               llvm::Value* all, Test test) {
-    for (unsigned k = first_pair; k + 1 < c->arg_size(); k += 2) {
-      llvm::Value* index = c->getArgOperand(k);
-      llvm::Value* extent = c->getArgOperand(k + 1);
-      if (covered_by_fast_end(index, extent)) {
-        checks_index_ = true;
-        if (index_fits_) continue;
-      }
-      all = b.CreateAnd(all, test(index, extent));
+    const std::vector<bool> out = left_out_pairs(c, first_pair);
+    for (unsigned k = first_pair, j = 0; k + 1 < c->arg_size(); k += 2, ++j) {
+      if (out[j] && index_fits_) continue;
+      all = b.CreateAnd(all, test(c->getArgOperand(k), c->getArgOperand(k + 1)));
     }
     return all;
   }
@@ -944,7 +982,7 @@ class Vectorizer {
   const LaneMasks& masks_;
   unsigned width_;
   VectorMath math_;
-  FastEndArgs covered_;
+  const FastChecks& fast_;
   bool index_fits_;
   std::span<const unsigned> param_extents_;
   llvm::DenseSet<llvm::Value*> index_values_;
@@ -963,12 +1001,12 @@ class Vectorizer {
 
 }  // namespace
 
-bool vectorize_body(llvm::Function& body, const CoarsenPlan& plan, const LaneMasks& masks,
-                    unsigned width, VectorMath math, FastEndArgs covered, bool index_fits,
-                    std::span<const unsigned> param_extents) {
-  Vectorizer v(body, plan, masks, width, math, covered, index_fits, param_extents);
+FastEntry vectorize_body(llvm::Function& body, const CoarsenPlan& plan, const LaneMasks& masks,
+                         unsigned width, VectorMath math, const FastChecks& fast, bool index_fits,
+                         std::span<const unsigned> param_extents) {
+  Vectorizer v(body, plan, masks, width, math, fast, index_fits, param_extents);
   v.run();
-  return v.checks_index_;
+  return std::move(v.entry_);
 }
 
 }  // namespace spvjit::detail
