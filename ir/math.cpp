@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <vector>
 
 #include "common/error_report.hpp"
@@ -38,179 +39,69 @@ struct FnInfo {
   Form form = Form::Same;
 };
 
-FnInfo info(MathFn fn) {
+/// What a row's shape (spvjit/math_functions.def) says of its operands and results.
+enum class Shape {
+  FloatUnary,
+  IntegerUnary,
+  FloatTest,
+  FloatToI32,
+  FloatBinary,
+  IntegerBinary,
+  FloatExponent,
+  FloatTernary,
+  IntegerTernary,
+  AnyTernary,
+  FloatPairI32,
+  FloatPairSame,
+  FloatSinCos,
+  FloatBinaryPairI32,
+};
+
+constexpr FnInfo info_of(const char* name, Shape shape) {
   using D = Domain;
-  switch (fn) {
-    case MathFn::Sqrt:
-      return {"sqrt", 1, D::Float};
-    case MathFn::Rsqrt:
-      return {"rsqrt", 1, D::Float};
-    case MathFn::Cbrt:
-      return {"cbrt", 1, D::Float};
-    case MathFn::Exp:
-      return {"exp", 1, D::Float};
-    case MathFn::Exp2:
-      return {"exp2", 1, D::Float};
-    case MathFn::Exp10:
-      return {"exp10", 1, D::Float};
-    case MathFn::Expm1:
-      return {"expm1", 1, D::Float};
-    case MathFn::Log:
-      return {"log", 1, D::Float};
-    case MathFn::Log2:
-      return {"log2", 1, D::Float};
-    case MathFn::Log10:
-      return {"log10", 1, D::Float};
-    case MathFn::Log1p:
-      return {"log1p", 1, D::Float};
-    case MathFn::Logb:
-      return {"logb", 1, D::Float};
-    case MathFn::Sin:
-      return {"sin", 1, D::Float};
-    case MathFn::Cos:
-      return {"cos", 1, D::Float};
-    case MathFn::Tan:
-      return {"tan", 1, D::Float};
-    case MathFn::Sinpi:
-      return {"sinpi", 1, D::Float};
-    case MathFn::Cospi:
-      return {"cospi", 1, D::Float};
-    case MathFn::Tanpi:
-      return {"tanpi", 1, D::Float};
-    case MathFn::Asin:
-      return {"asin", 1, D::Float};
-    case MathFn::Acos:
-      return {"acos", 1, D::Float};
-    case MathFn::Atan:
-      return {"atan", 1, D::Float};
-    case MathFn::Asinpi:
-      return {"asinpi", 1, D::Float};
-    case MathFn::Acospi:
-      return {"acospi", 1, D::Float};
-    case MathFn::Atanpi:
-      return {"atanpi", 1, D::Float};
-    case MathFn::Sinh:
-      return {"sinh", 1, D::Float};
-    case MathFn::Cosh:
-      return {"cosh", 1, D::Float};
-    case MathFn::Tanh:
-      return {"tanh", 1, D::Float};
-    case MathFn::Asinh:
-      return {"asinh", 1, D::Float};
-    case MathFn::Acosh:
-      return {"acosh", 1, D::Float};
-    case MathFn::Atanh:
-      return {"atanh", 1, D::Float};
-    case MathFn::Erf:
-      return {"erf", 1, D::Float};
-    case MathFn::Erfc:
-      return {"erfc", 1, D::Float};
-    case MathFn::Tgamma:
-      return {"tgamma", 1, D::Float};
-    case MathFn::Lgamma:
-      return {"lgamma", 1, D::Float};
-    case MathFn::Fabs:
-      return {"fabs", 1, D::Float};
-    case MathFn::Floor:
-      return {"floor", 1, D::Float};
-    case MathFn::Ceil:
-      return {"ceil", 1, D::Float};
-    case MathFn::Round:
-      return {"round", 1, D::Float};
-    case MathFn::Rint:
-      return {"rint", 1, D::Float};
-    case MathFn::Trunc:
-      return {"trunc", 1, D::Float};
-    case MathFn::Pow:
-      return {"pow", 2, D::Float};
-    case MathFn::Powr:
-      return {"powr", 2, D::Float};
-    case MathFn::Atan2:
-      return {"atan2", 2, D::Float};
-    case MathFn::Atan2pi:
-      return {"atan2pi", 2, D::Float};
-    case MathFn::Hypot:
-      return {"hypot", 2, D::Float};
-    case MathFn::Fmin:
-      return {"fmin", 2, D::Float};
-    case MathFn::Fmax:
-      return {"fmax", 2, D::Float};
-    case MathFn::Fdim:
-      return {"fdim", 2, D::Float};
-    case MathFn::Fmod:
-      return {"fmod", 2, D::Float};
-    case MathFn::Remainder:
-      return {"remainder", 2, D::Float};
-    case MathFn::Maxmag:
-      return {"maxmag", 2, D::Float};
-    case MathFn::Minmag:
-      return {"minmag", 2, D::Float};
-    case MathFn::Nextafter:
-      return {"nextafter", 2, D::Float};
-    case MathFn::Copysign:
-      return {"copysign", 2, D::Float};
-    case MathFn::Ldexp:
-      return {"ldexp", 2, D::Float, Form::ExponentI32};
-    case MathFn::Pown:
-      return {"pown", 2, D::Float, Form::ExponentI32};
-    case MathFn::Rootn:
-      return {"rootn", 2, D::Float, Form::ExponentI32};
-    case MathFn::Ilogb:
-      return {"ilogb", 1, D::Float, Form::ToI32};
-    case MathFn::Fma:
-      return {"fma", 3, D::Float};
-    case MathFn::Isnan:
-      return {"isnan", 1, D::Float, Form::Test};
-    case MathFn::Isinf:
-      return {"isinf", 1, D::Float, Form::Test};
-    case MathFn::Isfinite:
-      return {"isfinite", 1, D::Float, Form::Test};
-    case MathFn::Isnormal:
-      return {"isnormal", 1, D::Float, Form::Test};
-    case MathFn::Signbit:
-      return {"signbit", 1, D::Float, Form::Test};
-    case MathFn::Frexp:
-      return {"frexp", 1, D::Float, Form::OutI32};
-    case MathFn::Modf:
-      return {"modf", 1, D::Float, Form::OutSame};
-    case MathFn::Fract:
-      return {"fract", 1, D::Float, Form::OutSame};
-    case MathFn::Sincos:
-      return {"sincos", 1, D::Float, Form::SinCos};
-    case MathFn::LgammaR:
-      return {"lgamma_r", 1, D::Float, Form::OutI32};
-    case MathFn::Remquo:
-      return {"remquo", 2, D::Float, Form::OutI32};
-    case MathFn::Clamp:
-      return {"clamp", 3, D::Any};
-    case MathFn::Abs:
-      return {"abs", 1, D::Integer};
-    case MathFn::Popcount:
-      return {"popcount", 1, D::Integer};
-    case MathFn::Clz:
-      return {"clz", 1, D::Integer};
-    case MathFn::Ctz:
-      return {"ctz", 1, D::Integer};
-    case MathFn::MulHi:
-      return {"mul_hi", 2, D::Integer};
-    case MathFn::Rotate:
-      return {"rotate", 2, D::Integer};
-    case MathFn::AddSat:
-      return {"add_sat", 2, D::Integer};
-    case MathFn::SubSat:
-      return {"sub_sat", 2, D::Integer};
-    case MathFn::AbsDiff:
-      return {"abs_diff", 2, D::Integer};
-    case MathFn::Hadd:
-      return {"hadd", 2, D::Integer};
-    case MathFn::Rhadd:
-      return {"rhadd", 2, D::Integer};
-    case MathFn::MadHi:
-      return {"mad_hi", 3, D::Integer};
-    case MathFn::MadSat:
-      return {"mad_sat", 3, D::Integer};
+  switch (shape) {
+    case Shape::FloatUnary:
+      return {name, 1, D::Float};
+    case Shape::IntegerUnary:
+      return {name, 1, D::Integer};
+    case Shape::FloatTest:
+      return {name, 1, D::Float, Form::Test};
+    case Shape::FloatToI32:
+      return {name, 1, D::Float, Form::ToI32};
+    case Shape::FloatBinary:
+      return {name, 2, D::Float};
+    case Shape::IntegerBinary:
+      return {name, 2, D::Integer};
+    case Shape::FloatExponent:
+      return {name, 2, D::Float, Form::ExponentI32};
+    case Shape::FloatTernary:
+      return {name, 3, D::Float};
+    case Shape::IntegerTernary:
+      return {name, 3, D::Integer};
+    case Shape::AnyTernary:
+      return {name, 3, D::Any};
+    case Shape::FloatPairI32:
+      return {name, 1, D::Float, Form::OutI32};
+    case Shape::FloatPairSame:
+      return {name, 1, D::Float, Form::OutSame};
+    case Shape::FloatSinCos:
+      return {name, 1, D::Float, Form::SinCos};
+    case Shape::FloatBinaryPairI32:
+      return {name, 2, D::Float, Form::OutI32};
   }
-  return {"?", 0, D::Any};
+  return {name, 0, D::Any};
+}
+
+// MathFn's enumerators index this: the same rows in the same order.
+constexpr FnInfo functions[] = {
+#define SPVJIT_MATH_FUNCTION(op, fn, shape) info_of(#fn, Shape::shape),
+#include "spvjit/math_functions.def"
+#undef SPVJIT_MATH_FUNCTION
+};
+
+FnInfo info(MathFn fn) {
+  const auto row = static_cast<std::size_t>(fn);
+  return row < std::size(functions) ? functions[row] : FnInfo{"?", 0, Domain::Any};
 }
 
 bool two_results(Form f) { return f == Form::OutI32 || f == Form::OutSame || f == Form::SinCos; }

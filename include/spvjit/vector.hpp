@@ -271,140 +271,83 @@ Vec<T, N> max(Vec<T, N> a, Vec<T, N> b) {
 }
 
 // The math set, lane by lane (OpenCL's vector builtins: the same accuracy as the scalar ones,
-// though not always the same bits).
-#define SPVJIT_VECTOR_UNARY(fn, op, Concept) \
+// though not always the same bits): one function per row of spvjit/math_functions.def, made by
+// its shape; the two-result ones give each lane the scalar function's results.
+std::pair<VecValue, VecValue> math_pair(MathFn fn, std::initializer_list<VecValue> args);
+#define SPVJIT_VECTOR_UNARY(op, fn, Concept) \
   template <Concept T, unsigned N>           \
   Vec<T, N> fn(Vec<T, N> x) {                \
     return Vec<T, N>(math(MathFn::op, {x})); \
   }
-#define SPVJIT_VECTOR_FLOAT(fn, op) SPVJIT_VECTOR_UNARY(fn, op, KernelFloat)
-SPVJIT_VECTOR_FLOAT(sqrt, Sqrt)
-SPVJIT_VECTOR_FLOAT(rsqrt, Rsqrt)
-SPVJIT_VECTOR_FLOAT(cbrt, Cbrt)
-SPVJIT_VECTOR_FLOAT(exp, Exp)
-SPVJIT_VECTOR_FLOAT(exp2, Exp2)
-SPVJIT_VECTOR_FLOAT(exp10, Exp10)
-SPVJIT_VECTOR_FLOAT(expm1, Expm1)
-SPVJIT_VECTOR_FLOAT(log, Log)
-SPVJIT_VECTOR_FLOAT(log2, Log2)
-SPVJIT_VECTOR_FLOAT(log10, Log10)
-SPVJIT_VECTOR_FLOAT(log1p, Log1p)
-SPVJIT_VECTOR_FLOAT(logb, Logb)
-SPVJIT_VECTOR_FLOAT(sin, Sin)
-SPVJIT_VECTOR_FLOAT(cos, Cos)
-SPVJIT_VECTOR_FLOAT(tan, Tan)
-SPVJIT_VECTOR_FLOAT(sinpi, Sinpi)
-SPVJIT_VECTOR_FLOAT(cospi, Cospi)
-SPVJIT_VECTOR_FLOAT(tanpi, Tanpi)
-SPVJIT_VECTOR_FLOAT(asin, Asin)
-SPVJIT_VECTOR_FLOAT(acos, Acos)
-SPVJIT_VECTOR_FLOAT(atan, Atan)
-SPVJIT_VECTOR_FLOAT(asinpi, Asinpi)
-SPVJIT_VECTOR_FLOAT(acospi, Acospi)
-SPVJIT_VECTOR_FLOAT(atanpi, Atanpi)
-SPVJIT_VECTOR_FLOAT(sinh, Sinh)
-SPVJIT_VECTOR_FLOAT(cosh, Cosh)
-SPVJIT_VECTOR_FLOAT(tanh, Tanh)
-SPVJIT_VECTOR_FLOAT(asinh, Asinh)
-SPVJIT_VECTOR_FLOAT(acosh, Acosh)
-SPVJIT_VECTOR_FLOAT(atanh, Atanh)
-SPVJIT_VECTOR_FLOAT(erf, Erf)
-SPVJIT_VECTOR_FLOAT(erfc, Erfc)
-SPVJIT_VECTOR_FLOAT(tgamma, Tgamma)
-SPVJIT_VECTOR_FLOAT(lgamma, Lgamma)
-SPVJIT_VECTOR_FLOAT(fabs, Fabs)
-SPVJIT_VECTOR_FLOAT(floor, Floor)
-SPVJIT_VECTOR_FLOAT(ceil, Ceil)
-SPVJIT_VECTOR_FLOAT(round, Round)
-SPVJIT_VECTOR_FLOAT(rint, Rint)
-SPVJIT_VECTOR_FLOAT(trunc, Trunc)
-#undef SPVJIT_VECTOR_FLOAT
-SPVJIT_VECTOR_UNARY(abs, Abs, KernelInteger)
-SPVJIT_VECTOR_UNARY(popcount, Popcount, KernelInteger)
-SPVJIT_VECTOR_UNARY(clz, Clz, KernelInteger)
-SPVJIT_VECTOR_UNARY(ctz, Ctz, KernelInteger)
-#undef SPVJIT_VECTOR_UNARY
-
-#define SPVJIT_VECTOR_TEST(fn, op)              \
+#define SPVJIT_VECTOR_FloatUnary(op, fn) SPVJIT_VECTOR_UNARY(op, fn, KernelFloat)
+#define SPVJIT_VECTOR_IntegerUnary(op, fn) SPVJIT_VECTOR_UNARY(op, fn, KernelInteger)
+#define SPVJIT_VECTOR_FloatTest(op, fn)         \
   template <KernelFloat T, unsigned N>          \
   Vec<bool, N> fn(Vec<T, N> x) {                \
     return Vec<bool, N>(math(MathFn::op, {x})); \
   }
-SPVJIT_VECTOR_TEST(isnan, Isnan)
-SPVJIT_VECTOR_TEST(isinf, Isinf)
-SPVJIT_VECTOR_TEST(isfinite, Isfinite)
-SPVJIT_VECTOR_TEST(isnormal, Isnormal)
-SPVJIT_VECTOR_TEST(signbit, Signbit)
-#undef SPVJIT_VECTOR_TEST
-template <KernelFloat T, unsigned N>
-Vec<std::int32_t, N> ilogb(Vec<T, N> x) {
-  return Vec<std::int32_t, N>(math(MathFn::Ilogb, {x}));
-}
-
-#define SPVJIT_VECTOR_BINARY(fn, op, Concept)   \
+#define SPVJIT_VECTOR_FloatToI32(op, fn)                \
+  template <KernelFloat T, unsigned N>                  \
+  Vec<std::int32_t, N> fn(Vec<T, N> x) {                \
+    return Vec<std::int32_t, N>(math(MathFn::op, {x})); \
+  }
+#define SPVJIT_VECTOR_BINARY(op, fn, Concept)   \
   template <Concept T, unsigned N>              \
   Vec<T, N> fn(Vec<T, N> x, Vec<T, N> y) {      \
     return Vec<T, N>(math(MathFn::op, {x, y})); \
   }
-#define SPVJIT_VECTOR_BINARY_FLOAT(fn, op) SPVJIT_VECTOR_BINARY(fn, op, KernelFloat)
-SPVJIT_VECTOR_BINARY_FLOAT(pow, Pow)
-SPVJIT_VECTOR_BINARY_FLOAT(powr, Powr)
-SPVJIT_VECTOR_BINARY_FLOAT(atan2, Atan2)
-SPVJIT_VECTOR_BINARY_FLOAT(atan2pi, Atan2pi)
-SPVJIT_VECTOR_BINARY_FLOAT(hypot, Hypot)
-SPVJIT_VECTOR_BINARY_FLOAT(fmin, Fmin)
-SPVJIT_VECTOR_BINARY_FLOAT(fmax, Fmax)
-SPVJIT_VECTOR_BINARY_FLOAT(fdim, Fdim)
-SPVJIT_VECTOR_BINARY_FLOAT(fmod, Fmod)
-SPVJIT_VECTOR_BINARY_FLOAT(remainder, Remainder)
-SPVJIT_VECTOR_BINARY_FLOAT(maxmag, Maxmag)
-SPVJIT_VECTOR_BINARY_FLOAT(minmag, Minmag)
-SPVJIT_VECTOR_BINARY_FLOAT(nextafter, Nextafter)
-SPVJIT_VECTOR_BINARY_FLOAT(copysign, Copysign)
-#undef SPVJIT_VECTOR_BINARY_FLOAT
-SPVJIT_VECTOR_BINARY(mul_hi, MulHi, KernelInteger)
-SPVJIT_VECTOR_BINARY(rotate, Rotate, KernelInteger)
-SPVJIT_VECTOR_BINARY(add_sat, AddSat, KernelInteger)
-SPVJIT_VECTOR_BINARY(sub_sat, SubSat, KernelInteger)
-SPVJIT_VECTOR_BINARY(abs_diff, AbsDiff, KernelInteger)
-SPVJIT_VECTOR_BINARY(hadd, Hadd, KernelInteger)
-SPVJIT_VECTOR_BINARY(rhadd, Rhadd, KernelInteger)
-#undef SPVJIT_VECTOR_BINARY
-
-#define SPVJIT_VECTOR_EXPONENT(fn, op)                \
+#define SPVJIT_VECTOR_FloatBinary(op, fn) SPVJIT_VECTOR_BINARY(op, fn, KernelFloat)
+#define SPVJIT_VECTOR_IntegerBinary(op, fn) SPVJIT_VECTOR_BINARY(op, fn, KernelInteger)
+#define SPVJIT_VECTOR_FloatExponent(op, fn)           \
   template <KernelFloat T, unsigned N>                \
   Vec<T, N> fn(Vec<T, N> x, Vec<std::int32_t, N> n) { \
     return Vec<T, N>(math(MathFn::op, {x, n}));       \
   }
-SPVJIT_VECTOR_EXPONENT(ldexp, Ldexp)
-SPVJIT_VECTOR_EXPONENT(pown, Pown)
-SPVJIT_VECTOR_EXPONENT(rootn, Rootn)
-#undef SPVJIT_VECTOR_EXPONENT
-
-/// The two-result functions lane by lane (each lane the scalar function's result).
-std::pair<VecValue, VecValue> math_pair(MathFn fn, std::initializer_list<VecValue> args);
-#define SPVJIT_VECTOR_PAIR(fn, op, Second)               \
+#define SPVJIT_VECTOR_TERNARY(op, fn, Concept)          \
+  template <Concept T, unsigned N>                      \
+  Vec<T, N> fn(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) { \
+    return Vec<T, N>(math(MathFn::op, {a, b, c}));      \
+  }
+#define SPVJIT_VECTOR_FloatTernary(op, fn) SPVJIT_VECTOR_TERNARY(op, fn, KernelFloat)
+#define SPVJIT_VECTOR_IntegerTernary(op, fn) SPVJIT_VECTOR_TERNARY(op, fn, KernelInteger)
+#define SPVJIT_VECTOR_AnyTernary(op, fn) SPVJIT_VECTOR_TERNARY(op, fn, detail::KernelNumber)
+#define SPVJIT_VECTOR_PAIR(op, fn, Second)               \
   template <KernelFloat T, unsigned N>                   \
   std::pair<Vec<T, N>, Vec<Second, N>> fn(Vec<T, N> x) { \
     auto [a, b] = math_pair(MathFn::op, {x});            \
     return {Vec<T, N>(a), Vec<Second, N>(b)};            \
   }
-SPVJIT_VECTOR_PAIR(frexp, Frexp, std::int32_t)
-SPVJIT_VECTOR_PAIR(modf, Modf, T)
-SPVJIT_VECTOR_PAIR(fract, Fract, T)
-SPVJIT_VECTOR_PAIR(sincos, Sincos, T)
-SPVJIT_VECTOR_PAIR(lgamma_r, LgammaR, std::int32_t)
+#define SPVJIT_VECTOR_FloatPairI32(op, fn) SPVJIT_VECTOR_PAIR(op, fn, std::int32_t)
+#define SPVJIT_VECTOR_FloatPairSame(op, fn) SPVJIT_VECTOR_PAIR(op, fn, T)
+#define SPVJIT_VECTOR_FloatSinCos(op, fn) SPVJIT_VECTOR_PAIR(op, fn, T)
+#define SPVJIT_VECTOR_FloatBinaryPairI32(op, fn)                            \
+  template <KernelFloat T, unsigned N>                                      \
+  std::pair<Vec<T, N>, Vec<std::int32_t, N>> fn(Vec<T, N> x, Vec<T, N> y) { \
+    auto [a, b] = math_pair(MathFn::op, {x, y});                            \
+    return {Vec<T, N>(a), Vec<std::int32_t, N>(b)};                         \
+  }
+#define SPVJIT_MATH_FUNCTION(op, fn, shape) SPVJIT_VECTOR_##shape(op, fn)
+#include "spvjit/math_functions.def"
+#undef SPVJIT_MATH_FUNCTION
+#undef SPVJIT_VECTOR_FloatBinaryPairI32
+#undef SPVJIT_VECTOR_FloatSinCos
+#undef SPVJIT_VECTOR_FloatPairSame
+#undef SPVJIT_VECTOR_FloatPairI32
 #undef SPVJIT_VECTOR_PAIR
-template <KernelFloat T, unsigned N>
-std::pair<Vec<T, N>, Vec<std::int32_t, N>> remquo(Vec<T, N> x, Vec<T, N> y) {
-  auto [a, b] = math_pair(MathFn::Remquo, {x, y});
-  return {Vec<T, N>(a), Vec<std::int32_t, N>(b)};
-}
+#undef SPVJIT_VECTOR_AnyTernary
+#undef SPVJIT_VECTOR_IntegerTernary
+#undef SPVJIT_VECTOR_FloatTernary
+#undef SPVJIT_VECTOR_TERNARY
+#undef SPVJIT_VECTOR_FloatExponent
+#undef SPVJIT_VECTOR_IntegerBinary
+#undef SPVJIT_VECTOR_FloatBinary
+#undef SPVJIT_VECTOR_BINARY
+#undef SPVJIT_VECTOR_FloatToI32
+#undef SPVJIT_VECTOR_FloatTest
+#undef SPVJIT_VECTOR_IntegerUnary
+#undef SPVJIT_VECTOR_FloatUnary
+#undef SPVJIT_VECTOR_UNARY
 
-template <KernelFloat T, unsigned N>
-Vec<T, N> fma(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
-  return Vec<T, N>(math(MathFn::Fma, {a, b, c}));
-}
 /// Lane by lane a * b + c, fused or not as the code generator chooses (see the scalar mul_add).
 VecValue mul_add(VecValue a, VecValue b, VecValue c);
 template <KernelFloat T, unsigned N>
@@ -412,19 +355,6 @@ Vec<T, N> mul_add(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
   return Vec<T, N>(
       mul_add(static_cast<VecValue>(a), static_cast<VecValue>(b), static_cast<VecValue>(c)));
 }
-template <KernelScalar T, unsigned N>
-requires(!std::is_same_v<T, bool>) Vec<T, N> clamp(Vec<T, N> x, Vec<T, N> lo, Vec<T, N> hi) {
-  return Vec<T, N>(math(MathFn::Clamp, {x, lo, hi}));
-}
-template <KernelInteger T, unsigned N>
-Vec<T, N> mad_hi(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
-  return Vec<T, N>(math(MathFn::MadHi, {a, b, c}));
-}
-template <KernelInteger T, unsigned N>
-Vec<T, N> mad_sat(Vec<T, N> a, Vec<T, N> b, Vec<T, N> c) {
-  return Vec<T, N>(math(MathFn::MadSat, {a, b, c}));
-}
-
 /// Lanes of `a` (0 .. N-1) and `b` (N .. 2N-1) picked by a constant mask: `shuffle(a, b, {0,
 /// 4, 1, 5})` interleaves the low halves of two Vec<T, 4>.
 template <KernelScalar T, unsigned N, std::size_t M>
