@@ -1,5 +1,8 @@
 // The vector body of a coarsened kernel: varying instructions (jit/coarsen/analysis.hpp) are
-// replaced, in place, by W-wide vector instructions; uniform ones stay scalar.
+// replaced, in place, by W-wide vector instructions; uniform ones stay scalar. In parts, on the
+// values known so far (lane_values.hpp): the instruction rewriting (vector.cpp), the lane-mask
+// algebra (mask_algebra.hpp), memory under masks (masked_memory.hpp) and bounds checks
+// (vector_checks.hpp), each with its FileCheck test (test/passes/coarsen_*.ll).
 #pragma once
 
 #include <span>
