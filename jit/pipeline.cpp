@@ -12,6 +12,8 @@
 #include "common/log.hpp"
 #include "ir/analysis/group_stack.hpp"
 #include "ir/bounds.hpp"
+#include "ir/canonical_form.hpp"
+#include "ir/cse.hpp"
 #include "ir/fast_math.hpp"
 #include "ir/pass_runner.hpp"
 #include "ir/promote_variables.hpp"
@@ -68,6 +70,13 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
   if (target.fast_math != FastMath::none) {
     passes.run(step::fast_math_build_options,
                [&](llvm::Module& m) { add_fast_math_flags(m, to_llvm(target.fast_math)); });
+  }
+  // The form the passes below take a builder kernel in (ir/canonical_form.hpp); a raw module's
+  // kernels come from compilers that leave their own.
+  if (!def.raw) {
+    passes.run(step::canonicalize, [&](llvm::Module& m) {
+      if (auto* kernel = m.getFunction(def.name)) canonicalize(*kernel);
+    });
   }
   passes.run(step::fuse_fmuladd,
              [&](llvm::Module& m) { fuse_fmuladd(m, target.fma_f32, target.fma_f64); });
@@ -165,6 +174,13 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
     }
   }
   passes.run(step::merge_bounds_checks, merge_bounds_checks);
+  // Equal computations the merged checks no longer separate, and those coarsening repeats in
+  // its bodies, made one value each (ir/cse.hpp).
+  passes.run(step::cse, [](llvm::Module& m) {
+    for (auto& f : m) {
+      if (!f.isDeclaration()) promote_and_cse(f);
+    }
+  });
   passes.run(step::lower_bounds_checks,
              [&](llvm::Module& m) { lower_bounds_checks(m, launch.coarsen_dimension); });
   // After the checks are lowered: merging them treats a kernel without barriers as one whose

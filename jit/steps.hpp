@@ -20,6 +20,7 @@ inline constexpr const char* drop_unused_intrinsics = "drop-unused-intrinsics";
 // A kernel's lowering (lower_and_translate), in this order.
 inline constexpr const char* specialize = "specialize";
 inline constexpr const char* fast_math_build_options = "fast-math-build-options";
+inline constexpr const char* canonicalize = "canonicalize";
 inline constexpr const char* fuse_fmuladd = "fuse-fmuladd";
 inline constexpr const char* remove_bounds_checks = "remove-bounds-checks";
 inline constexpr const char* hoist_loop_bounds_checks = "hoist-loop-bounds-checks";
@@ -29,6 +30,7 @@ inline constexpr const char* promote_private_arrays = "promote-private-arrays";
 inline constexpr const char* coarsen = "coarsen";
 inline constexpr const char* coarsen_dimension_1 = "coarsen-dimension-1";
 inline constexpr const char* merge_bounds_checks = "merge-bounds-checks";
+inline constexpr const char* cse = "cse";
 inline constexpr const char* lower_bounds_checks = "lower-bounds-checks";
 inline constexpr const char* group_loops = "group-loops";
 inline constexpr const char* hoist_region_bounds_checks = "hoist-region-bounds-checks";

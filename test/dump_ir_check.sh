@@ -26,7 +26,7 @@ expect_file() {  # <step> <extension>
 for step in close-body enter-body hidden-arguments declarations order-blocks; do
   expect_file "$step" ll
 done
-for step in specialize fuse-fmuladd unroll-private-array-loops promote-private-arrays merge-bounds-checks lower-bounds-checks group-loops \
+for step in specialize canonicalize fuse-fmuladd unroll-private-array-loops promote-private-arrays merge-bounds-checks cse lower-bounds-checks group-loops \
   lower-float-atomics; do
   expect_file "$step" ll
 done
@@ -35,9 +35,9 @@ for line in "kernel 'stream_dot64' definition: pass 1 close-body" \
   "kernel 'stream_dot64' definition: pass 7 verify" \
   "kernel 'stream_dot64' definition: pass 8 check-barriers-uniform" \
   "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 1 specialize" \
-  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 13 device-refusals" \
-  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 14 translate" \
-  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 15 offset-safety"; do
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 15 device-refusals" \
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 16 translate" \
+  "kernel 'stream_dot64' (workgroup (64,), ndrange dynamic): pass 17 offset-safety"; do
   if ! grep -qF -- "$line" <<<"$log"; then
     echo "FAIL: no log line with \"$line\""
     status=1

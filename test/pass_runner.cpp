@@ -37,6 +37,8 @@
 #include "jit/bounds/hoist_bounds.hpp"
 #include "jit/bounds/merge_bounds.hpp"
 #include "jit/bounds/proven_bounds.hpp"
+#include "ir/canonical_form.hpp"
+#include "ir/cse.hpp"
 #include "jit/coarsen/coarsen.hpp"
 #include "jit/coarsen/swap_dimensions.hpp"
 #include "jit/device/float_atomics.hpp"
@@ -303,6 +305,7 @@ const std::map<std::string, Pass>& passes() {
       {step::scalarize_odd_vectors, [](llvm::Module& m) { d::scalarize_odd_vectors(m, {"test"}); }},
       {step::promote_odd_integers, [](llvm::Module& m) { d::promote_odd_integers(m, {"test"}); }},
       {step::legalize_raw_module, [](llvm::Module& m) { d::legalize_raw_module(m, {"test"}); }},
+      {step::canonicalize, [](llvm::Module& m) { d::canonicalize(first_definition(m)); }},
       {step::fuse_fmuladd, [](llvm::Module& m) { d::fuse_fmuladd(m, true, true); }},
       {step::promote_private_arrays,
        [](llvm::Module& m) { (void)d::promote_constant_indexed_arrays(first_definition(m)); }},
@@ -318,6 +321,12 @@ const std::map<std::string, Pass>& passes() {
          d::hoist_loop_bounds_checks(first_definition(m), d::CheckForm::Lowered);
        }},
       {step::merge_bounds_checks, d::merge_bounds_checks},
+      {step::cse,
+       [](llvm::Module& m) {
+         for (auto& f : m) {
+           if (!f.isDeclaration()) d::promote_and_cse(f);
+         }
+       }},
       {step::drop_proven_bounds_checks,
        [](llvm::Module& m) {
          llvm::Function& kernel = first_definition(m);

@@ -23,6 +23,7 @@
 
 #include "ir/bounds.hpp"
 #include "ir/analysis/loop_analyses.hpp"
+#include "ir/canonical_form.hpp"
 #include "ir/promote_variables.hpp"
 #include "ir/kernel_module.hpp"
 #include "jit/bounds/bounds_lowering.hpp"
@@ -243,7 +244,12 @@ unsigned hoist_loop_bounds_checks(llvm::Function& kernel, CheckForm form) {
     for (auto& inst : block) any_check = any_check || is_check(inst, form);
   }
   if (!any_check) return 0;
-  promote_variables(kernel);  // loop counters as SSA values, which ScalarEvolution reads
+  // Loop counters as SSA values, which ScalarEvolution reads.
+  if (form == CheckForm::Markers) {
+    assert_canonical(kernel, "hoist-loop-bounds-checks");
+  } else {
+    promote_variables(kernel);
+  }
   std::set<llvm::BasicBlock*> done;
   unsigned versioned = 0;
   // Analyses are rebuilt after each change; a kernel has few loops.

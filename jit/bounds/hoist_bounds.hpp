@@ -31,8 +31,10 @@ enum class CheckForm {
 };
 
 /// Versions the loops of `kernel` whose bounds checks can be tested once before them; returns
-/// how many. Markers: run after specialize() and before coarsening. Lowered: after
-/// lower_bounds_checks (and the work-group's loops).
+/// how many. Markers: run after the canonicalize step and before coarsening, and takes the
+/// kernel in its form (ir/canonical_form.hpp: loop counters as SSA values, which ScalarEvolution
+/// reads; checked in debug builds). Lowered: after lower_bounds_checks and the work-group's
+/// loops, whose values kept across barriers are back in slots: it promotes what it can first.
 unsigned hoist_loop_bounds_checks(llvm::Function& kernel, CheckForm form = CheckForm::Markers);
 
 }  // namespace spvjit::detail

@@ -195,7 +195,6 @@ void merge_bounds_checks(llvm::Module& m) {
         share_report_paths(f);
       }
     }
-    promote_and_cse(f);
   }
 }
 

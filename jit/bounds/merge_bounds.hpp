@@ -10,8 +10,10 @@
 //   no longer needed), all report paths of one arity share one block, and a check whose
 //   (index, extent) pairs equal those of a check that passed on every path to it is true. Where
 //   barriers are, work-items must still reach them: the paths rejoin as before.
-// - repeated loads and arithmetic the merged checks no longer separate are computed once
-//   (LLVM's EarlyCSE).
+// - equal checks are found after the index computations of such a module are made one value each
+//   (ir/cse.hpp, inside this pass: the check folds need them); elsewhere, and for what the merged
+//   checks no longer separate, the `cse` step after it computes repeated loads and arithmetic
+//   once (jit/pipeline.cpp).
 // The first failure of a launch is reported exactly as before; what a failing launch wrote was
 // and stays unspecified (docs/language.md, "Bounds checks").
 #pragma once

@@ -19,7 +19,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
-#include "ir/promote_variables.hpp"
+#include "ir/canonical_form.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/analysis.hpp"
 #include "jit/coarsen/narrow_index.hpp"
@@ -316,12 +316,9 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   const bool exact = (spec.ndrange && spec.workgroup && spec.workgroup->size[0] != 0 &&
                       spec.ndrange->size[0] % spec.workgroup->size[0] == 0) ||
                      !extent0;
-  // As SSA values (phis) the analysis can tell which variables vary; PoCL promotes them anyway.
-  promote_variables(*kernel);
-  // The builder leaves a block after each return_(): unreachable, but a predecessor to the code
-  // after the if, which would make every early return's region look entered from outside.
-  llvm::removeUnreachableBlocks(*kernel);
-  unify_returns(*kernel);
+  // The canonicalize step's form (ir/canonical_form.hpp): variables as phis, from which the
+  // analysis tells which vary; no unreachable block and one return, for if-conversion.
+  assert_canonical(*kernel, "coarsen");
   // Undone when this returns without coarsening (WidenedIndex's destructor).
   WidenedIndex widened = widen_narrowed_global_ids(
       *kernel, spec.ndrange ? std::optional<std::uint64_t>(spec.ndrange->size[0]) : std::nullopt);

@@ -77,7 +77,9 @@ struct CoarsenResult {
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise, at
 /// `target`'s width; `target.vectors_per_item` > 1 makes each work-item of a kernel without a
 /// static workgroup run that many consecutive vectors. Conservative: anything the analysis does
-/// not understand leaves the kernel untouched.
+/// not understand leaves the kernel untouched. Takes the kernel in the canonicalize step's form
+/// (ir/canonical_form.hpp: variables as phis, no unreachable block, one return; checked in
+/// debug builds).
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                                   const Specialization& spec, const CoarsenTarget& target);
 

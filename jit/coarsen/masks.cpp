@@ -439,20 +439,6 @@ std::vector<llvm::BranchInst*> version_region(const Region& r,
 
 }  // namespace
 
-void unify_returns(llvm::Function& f) {
-  std::vector<llvm::ReturnInst*> returns;
-  for (auto& bb : f) {
-    if (auto* r = llvm::dyn_cast<llvm::ReturnInst>(bb.getTerminator())) returns.push_back(r);
-  }
-  if (returns.size() < 2 || !f.getReturnType()->isVoidTy()) return;
-  auto* exit = llvm::BasicBlock::Create(f.getContext(), "exit", &f);
-  llvm::ReturnInst::Create(f.getContext(), exit);
-  for (auto* r : returns) {
-    llvm::BranchInst::Create(exit, r);
-    r->eraseFromParent();
-  }
-}
-
 std::string divergent_region_problem(llvm::Function& f,
                                      const std::vector<llvm::BranchInst*>& divergent) {
   std::vector<llvm::BranchInst*> branches = divergent, loop_exits;

@@ -32,9 +32,6 @@ class Value;
 
 namespace spvjit::detail {
 
-/// Gives `f` a single `ret void` block, so that every branch has a block where its sides join.
-void unify_returns(llvm::Function& f);
-
 /// Why the regions below `divergent` branches of `f` cannot be if-converted; empty if they can.
 std::string divergent_region_problem(llvm::Function& f,
                                      const std::vector<llvm::BranchInst*>& divergent);

@@ -11,7 +11,7 @@
 ; CHECK: call i1 @__spvjit.bounds.check.1(i64 %0, i64 %__spvjit_extent_z)
 ; CHECK-NOT: call i1 @__spvjit.bounds.check.1(
 ; CHECK: bounds.failed:
-; CHECK-NEXT: phi i32 [ 0, %out.of.bounds ], [ 2, %out.of.bounds7 ], [ 3, %out.of.bounds11 ]
+; CHECK: phi i32 [ 0, %out.of.bounds ], [ 2, %out.of.bounds7 ], [ 3, %out.of.bounds11 ]
 ; CHECK: call void @__spvjit.bounds.report.1(
 ; CHECK-NEXT: ret void
 ; CHECK-NOT: call void @__spvjit.bounds.report.1(
