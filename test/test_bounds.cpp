@@ -12,6 +12,7 @@
 #include "runtime/launch_state.hpp"
 #include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
+#include "test/coarsen_support.hpp"
 #include "test/shared_runtime.hpp"
 
 using namespace spvjit;
@@ -252,10 +253,7 @@ TEST_CASE("bounds: coarsened kernels report the failing lane, in the vector body
   const KernelDef def = kb.finish();
   for (unsigned width : {4u, 16u}) {
     CAPTURE(width);
-    JitOptions options;
-    options.coarsen_width = width;
-    Jit jit(rt, options);
-    Kernel k = jit.compile(def);
+    Kernel k = test::coarse_jit(width).compile(def);
     REQUIRE(detail::KernelAccess::state(k).facts.launch.coarsen == width);
     auto X = rt.upload(std::vector<float>(1000, 1.0f));
     // 1000 = 62 vectors of 16 + a tail of 8: Z of 995 fails in the tail, Z of 900 inside a vector.
@@ -534,10 +532,7 @@ TEST_CASE(
   const KernelDef def = kb.finish();
   for (unsigned width : {4u, 16u}) {
     CAPTURE(width);
-    JitOptions options;
-    options.coarsen_width = width;
-    Jit jit(rt, options);
-    Kernel k = jit.compile(def);
+    Kernel k = test::coarse_jit(width).compile(def);
     REQUIRE(detail::KernelAccess::state(k).facts.launch.coarsen == width);
     const std::size_t n = 2 * width;
     auto inside = rt.zeros<float>(n * 3);
