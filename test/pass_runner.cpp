@@ -330,7 +330,7 @@ const std::map<std::string, Pass>& passes() {
       {step::drop_proven_bounds_checks,
        [](llvm::Module& m) {
          llvm::Function& kernel = first_definition(m);
-         d::drop_proven_bounds_checks(kernel, d::shaped_params_by_name(kernel));
+         d::drop_proven_bounds_checks(kernel, d::shaped_params(kernel, definition_of(m)));
        }},
       {step::lower_bounds_checks, [](llvm::Module& m) { d::lower_bounds_checks(m); }},
       {std::string(step::lower_float_atomics) + "-none",

@@ -331,27 +331,6 @@ std::vector<ShapedParam> shaped_params(llvm::Function& kernel, const KernelInter
   return out;
 }
 
-std::vector<ShapedParam> shaped_params_by_name(llvm::Function& kernel) {
-  const std::string extent_prefix = "__spvjit_extent_", shape_prefix = "__spvjit_shape_";
-  std::vector<ShapedParam> out;
-  for (auto& a : kernel.args()) {
-    const std::string name = a.getName().str();
-    if (name.rfind(extent_prefix, 0) != 0) continue;
-    const std::string param = name.substr(extent_prefix.size());
-    ShapedParam p{&a, {}};
-    for (unsigned d = 0;; ++d) {
-      llvm::Argument* found = nullptr;
-      for (auto& s : kernel.args()) {
-        if (s.getName() == shape_prefix + param + "_" + std::to_string(d)) found = &s;
-      }
-      if (!found) break;
-      p.extents.push_back(found);
-    }
-    if (!p.extents.empty()) out.push_back(std::move(p));
-  }
-  return out;
-}
-
 unsigned drop_proven_bounds_checks(llvm::Function& kernel, std::span<const ShapedParam> shaped) {
   std::vector<llvm::CallInst*> checks;
   for (auto& block : kernel) {

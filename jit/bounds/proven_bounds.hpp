@@ -44,10 +44,6 @@ struct ShapedParam {
 /// its interface; empty when it is not bounds-checked.
 std::vector<ShapedParam> shaped_params(llvm::Function& kernel, const KernelInterface& def);
 
-/// The same from the hidden arguments' names (`__spvjit_extent_<p>`, `__spvjit_shape_<p>_<d>`),
-/// for the pass tests, which have a module and no interface.
-std::vector<ShapedParam> shaped_params_by_name(llvm::Function& kernel);
-
 /// Whether the last pair of the check marker `check` (an array element's offset against the
 /// elements its parameter's launch passed) holds wherever the pairs before it do, the view's
 /// (index, extent) pairs of one of `shaped` (`holds[d]` says which are known to): the offset is
