@@ -14,6 +14,7 @@
 #include "ir/bounds.hpp"
 #include "ir/canonical_form.hpp"
 #include "ir/cse.hpp"
+#include "ir/approximate_math.hpp"
 #include "ir/fast_math.hpp"
 #include "ir/pass_runner.hpp"
 #include "ir/promote_variables.hpp"
@@ -76,6 +77,18 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
   if (!def.raw) {
     passes.run(step::canonicalize, [&](llvm::Module& m) {
       if (auto* kernel = m.getFunction(def.name)) canonicalize(*kernel);
+    });
+  }
+  // Before coarsening, which then vectorizes the arithmetic with the rest of the kernel.
+  if (target.approximate_functions) {
+    passes.run(step::approximate_functions, [&](llvm::Module& m) {
+      unsigned n = 0;
+      for (llvm::Function& f : m) {
+        if (!f.isDeclaration()) n += approximate_math_calls(f);
+      }
+      if (n)
+        SPVJIT_LOG_DEBUG(subject + ": " + std::to_string(n) +
+                         " exp, log and erfc calls approximated inline");
     });
   }
   passes.run(step::fuse_fmuladd,

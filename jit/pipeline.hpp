@@ -67,6 +67,9 @@ struct LoweringTarget {
   /// Fast-math flags for every floating-point operation, from the OpenCL fast-math build
   /// options (jit/fast_math_options.hpp).
   FastMath fast_math = FastMath::none;
+  /// Calls to exp, log and erfc with the approximate-functions flag become inline arithmetic
+  /// (ir/approximate_math.hpp; on unless SPVJIT_APPROXIMATE_FUNCTIONS is off).
+  bool approximate_functions = false;
 };
 
 /// "(workgroup (64,), ndrange dynamic)", for log lines and messages.

@@ -21,6 +21,7 @@ inline constexpr const char* drop_unused_intrinsics = "drop-unused-intrinsics";
 inline constexpr const char* specialize = "specialize";
 inline constexpr const char* fast_math_build_options = "fast-math-build-options";
 inline constexpr const char* canonicalize = "canonicalize";
+inline constexpr const char* approximate_functions = "approximate-functions";
 inline constexpr const char* fuse_fmuladd = "fuse-fmuladd";
 inline constexpr const char* remove_bounds_checks = "remove-bounds-checks";
 inline constexpr const char* hoist_loop_bounds_checks = "hoist-loop-bounds-checks";

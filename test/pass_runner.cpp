@@ -38,6 +38,7 @@
 #include "jit/bounds/merge_bounds.hpp"
 #include "jit/bounds/proven_bounds.hpp"
 #include "ir/canonical_form.hpp"
+#include "ir/approximate_math.hpp"
 #include "ir/cse.hpp"
 #include "jit/coarsen/coarsen.hpp"
 #include "jit/coarsen/swap_dimensions.hpp"
@@ -306,6 +307,12 @@ const std::map<std::string, Pass>& passes() {
       {step::promote_odd_integers, [](llvm::Module& m) { d::promote_odd_integers(m, {"test"}); }},
       {step::legalize_raw_module, [](llvm::Module& m) { d::legalize_raw_module(m, {"test"}); }},
       {step::canonicalize, [](llvm::Module& m) { d::canonicalize(first_definition(m)); }},
+      {step::approximate_functions,
+       [](llvm::Module& m) {
+         for (auto& f : m) {
+           if (!f.isDeclaration()) (void)d::approximate_math_calls(f);
+         }
+       }},
       {step::fuse_fmuladd, [](llvm::Module& m) { d::fuse_fmuladd(m, true, true); }},
       {step::promote_private_arrays,
        [](llvm::Module& m) { (void)d::promote_constant_indexed_arrays(first_definition(m)); }},
