@@ -248,6 +248,14 @@ std::optional<Approximated> approximated(const llvm::CallInst& call) {
 
 }  // namespace
 
+bool has_approximable_math_calls(const llvm::Function& function) {
+  for (const llvm::Instruction& inst : llvm::instructions(function)) {
+    const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+    if (call && approximated(*call)) return true;
+  }
+  return false;
+}
+
 unsigned approximate_math_calls(llvm::Function& function) {
   std::vector<std::pair<llvm::CallInst*, Approximated>> found;
   for (llvm::Instruction& inst : llvm::instructions(function)) {

@@ -34,4 +34,8 @@ namespace spvjit::detail {
 /// other functions, are left as they are. Returns how many calls were replaced.
 unsigned approximate_math_calls(llvm::Function& function);
 
+/// Whether `function` has such a call: the pipeline runs the step only where it changes something
+/// (a kernel without fast math keeps its steps' numbers in SPVJIT_DUMP_IR).
+bool has_approximable_math_calls(const llvm::Function& function);
+
 }  // namespace spvjit::detail

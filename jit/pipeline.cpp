@@ -79,8 +79,14 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
       if (auto* kernel = m.getFunction(def.name)) canonicalize(*kernel);
     });
   }
-  // Before coarsening, which then vectorizes the arithmetic with the rest of the kernel.
-  if (target.approximate_functions) {
+  // Before coarsening, which then vectorizes the arithmetic with the rest of the kernel; only
+  // where a call carries the flag, so that other kernels keep their steps' numbers.
+  const auto approximable = [](const llvm::Module& m) {
+    return std::any_of(m.begin(), m.end(), [](const llvm::Function& f) {
+      return !f.isDeclaration() && has_approximable_math_calls(f);
+    });
+  };
+  if (target.approximate_functions && approximable(module)) {
     passes.run(step::approximate_functions, [&](llvm::Module& m) {
       unsigned n = 0;
       for (llvm::Function& f : m) {

@@ -21,7 +21,7 @@ using namespace spvjit::test;
 namespace {
 
 // What the compiles in this process do (SPVJIT_APPROXIMATE_FUNCTIONS, read once by the Jit).
-bool approximating() { return detail::env_flag("SPVJIT_APPROXIMATE_FUNCTIONS").value_or(false); }
+bool approximating() { return detail::env_flag("SPVJIT_APPROXIMATE_FUNCTIONS").value_or(true); }
 
 // Z[i], Z[n + i], Z[2n + i] = exp, log, erfc of X[i], built with `flags`.
 template <class T>
