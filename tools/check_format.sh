@@ -25,10 +25,12 @@ if [ "${1:-}" = "--fix" ]; then
   echo "format: ${#files[@]} files formatted"
   exit 0
 fi
-bad=()
-for f in "${files[@]}"; do
-  "$CLANG_FORMAT" "$f" | cmp -s - "$f" || bad+=("$f")
-done
+# One clang-format per batch of files on every core, not one per file: 516 processes took 48 s
+# of the test suite's time (issue #70), the batches 2 s. --dry-run -Werror names each file whose
+# formatted text differs ("FILE:LINE:COL: error: code should be clang-formatted").
+mapfile -t bad < <(printf '%s\0' "${files[@]}" |
+  xargs -0 -P "$(nproc)" -n 32 "$CLANG_FORMAT" --dry-run -Werror 2>&1 >/dev/null |
+  sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
 if [ ${#bad[@]} -gt 0 ]; then
   echo "format: ${#bad[@]} of ${#files[@]} files differ from $CLANG_FORMAT's output:"
   printf '  %s\n' "${bad[@]}"
