@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,6 +94,11 @@ class Fd {
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   int get() const { return fd_; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
@@ -120,6 +126,59 @@ int above_standard_streams(int fd, const char* what) {
   return moved;
 }
 
+// Starts `program` with `args` on the given standard streams (each above fd 2); returns a pidfd.
+int spawn_child(const std::string& program, const std::vector<std::string>& args, int in_fd,
+                int out_fd, int err_fd) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(program.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  sigset_t all, previous;
+  sigfillset(&all);
+  ChildSetup setup{program.c_str(), argv.data(), environ, in_fd, out_fd, err_fd, &previous};
+  // The child's stack; the parent is suspended until the child has called execve (CLONE_VFORK).
+  constexpr std::size_t stack_size = 64 * 1024;
+  void* stack = ::mmap(nullptr, stack_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (stack == MAP_FAILED) fail("mmap");
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  int pidfd = -1;
+  const CloneFn start = libc_clone();
+  const pid_t pid = start(child_start, static_cast<char*>(stack) + stack_size,
+                          CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &setup, &pidfd);
+  const int clone_errno = errno;
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  ::munmap(stack, stack_size);
+  if (pid < 0) {
+    errno = clone_errno;
+    fail("cannot start " + program +
+         (clone_errno == EAGAIN ? " (the process is at its pids or "
+                                  "process-count limit?)"
+                                : ""));
+  }
+  return pidfd;
+}
+
+// Waits for the child of `pidfd` and puts how it ended in `result`.
+void wait_child(int pidfd, const std::string& program, ChildResult& result) {
+  siginfo_t info{};
+  int waited;
+  constexpr int wait_on_pidfd = 3;  // P_PIDFD (Linux 5.4); glibc 2.36's headers lack it
+  while ((waited = ::waitid(static_cast<idtype_t>(wait_on_pidfd), static_cast<id_t>(pidfd), &info,
+                            WEXITED | __WALL)) < 0 &&
+         errno == EINTR) {
+  }
+  if (waited < 0) {
+    if (errno != ECHILD) fail("waiting for " + program);
+    result.status_known = false;  // reaped by the host's SIGCHLD handling
+    return;
+  }
+  result.exited = info.si_code == CLD_EXITED;
+  result.exit_code = result.exited ? info.si_status : 0;
+  result.signal = result.exited ? 0 : info.si_status;
+}
+
 }  // namespace
 
 ChildResult run_child(const std::string& program, const std::vector<std::string>& args,
@@ -141,37 +200,7 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) fail("pipe2");
   Fd err_read(err_pipe[0]);
   Fd err_write(above_standard_streams(err_pipe[1], "pipe2"));
-
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(program.c_str()));
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-
-  sigset_t all, previous;
-  sigfillset(&all);
-  ChildSetup setup{program.c_str(), argv.data(),     environ,  in.get(),
-                   out_write.get(), err_write.get(), &previous};
-  // The child's stack; the parent is suspended until the child has called execve (CLONE_VFORK).
-  constexpr std::size_t stack_size = 64 * 1024;
-  void* stack = ::mmap(nullptr, stack_size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-  if (stack == MAP_FAILED) fail("mmap");
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
-  int pidfd = -1;
-  const CloneFn start = libc_clone();
-  const pid_t pid = start(child_start, static_cast<char*>(stack) + stack_size,
-                          CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &setup, &pidfd);
-  const int clone_errno = errno;
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  ::munmap(stack, stack_size);
-  if (pid < 0) {
-    errno = clone_errno;
-    fail("cannot start " + program +
-         (clone_errno == EAGAIN ? " (the process is at its pids or "
-                                  "process-count limit?)"
-                                : ""));
-  }
-  Fd child(pidfd);
+  Fd child(spawn_child(program, args, in.get(), out_write.get(), err_write.get()));
   out_write.reset();
   err_write.reset();
   in.reset();
@@ -205,22 +234,135 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
     }
   }
   if (result.timed_out) ::syscall(SYS_pidfd_send_signal, child.get(), SIGKILL, nullptr, 0);
-  siginfo_t info{};
-  int waited;
-  constexpr int wait_on_pidfd = 3;  // P_PIDFD (Linux 5.4); glibc 2.36's headers lack it
-  while ((waited = ::waitid(static_cast<idtype_t>(wait_on_pidfd), static_cast<id_t>(child.get()),
-                            &info, WEXITED | __WALL)) < 0 &&
-         errno == EINTR) {
-  }
-  if (waited < 0) {
-    if (errno != ECHILD) fail("waiting for " + program);
-    result.status_known = false;  // reaped by the host's SIGCHLD handling
-    return result;
-  }
-  result.exited = info.si_code == CLD_EXITED;
-  result.exit_code = result.exited ? info.si_status : 0;
-  result.signal = result.exited ? 0 : info.si_status;
+  wait_child(child.get(), program, result);
   return result;
+}
+
+ChildServer::ChildServer(std::string program, std::vector<std::string> args)
+    : program_(std::move(program)), args_(std::move(args)) {}
+
+ChildServer::~ChildServer() {
+  std::lock_guard lock(mutex_);
+  if (pidfd_ >= 0 && owner_ == ::getpid()) {
+    ChildResult ignored;
+    try {
+      stop(&ignored, false);
+    } catch (const Error&) {
+    }
+  }
+}
+
+unsigned ChildServer::starts() const {
+  std::lock_guard lock(mutex_);
+  return starts_;
+}
+
+void ChildServer::start() {
+  int pair[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) fail("socketpair");
+  // Ours above fd 2 as well: a host that closed its standard streams must not write into it.
+  Fd ours(above_standard_streams(pair[0], "socketpair"));
+  Fd theirs(above_standard_streams(pair[1], "socketpair"));
+  int err_pipe[2];
+  if (::pipe2(err_pipe, O_CLOEXEC | O_NONBLOCK) != 0) fail("pipe2");
+  Fd err_read(above_standard_streams(err_pipe[0], "pipe2"));
+  Fd err_write(above_standard_streams(err_pipe[1], "pipe2"));
+  // The child's end of the error pipe blocks as a program expects its standard error to.
+  const int flags = ::fcntl(err_write.get(), F_GETFL);
+  if (flags < 0 || ::fcntl(err_write.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) fail("fcntl");
+  pidfd_ = above_standard_streams(
+      spawn_child(program_, args_, theirs.get(), theirs.get(), err_write.get()), "clone");
+  socket_ = ours.release();
+  err_ = err_read.release();
+  owner_ = ::getpid();
+  ++starts_;
+}
+
+void ChildServer::stop(ChildResult* result, bool kill) {
+  if (kill) ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+  ::close(socket_);
+  socket_ = -1;
+  wait_child(pidfd_, program_, *result);
+  ::close(pidfd_);
+  pidfd_ = -1;
+  // What it wrote to standard error before it ended.
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(err_, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    result->err.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(err_);
+  err_ = -1;
+}
+
+ChildResult ChildServer::exchange(std::string_view request,
+                                  const std::function<bool(std::string_view)>& whole,
+                                  std::chrono::milliseconds timeout) {
+  std::lock_guard lock(mutex_);
+  ChildResult result;
+  if (pidfd_ >= 0 && owner_ != ::getpid()) {
+    // A fork's copy of the descriptors: the child belongs to the parent, which may be talking to
+    // it now. Close the copies, untouched, and start one of this process's own.
+    ::close(socket_);
+    ::close(err_);
+    ::close(pidfd_);
+    socket_ = err_ = pidfd_ = -1;
+  }
+  if (pidfd_ >= 0) {
+    // One that ended while idle (killed, or out of memory) is waited for and replaced before
+    // the request: the request was never its.
+    pollfd ended{pidfd_, POLLIN, 0};
+    if (::poll(&ended, 1, 0) > 0) {
+      ChildResult idle_end;
+      stop(&idle_end, false);
+    }
+  }
+  if (pidfd_ < 0) start();
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::size_t sent = 0;
+  // On the heap: the calling thread may be a thread pool's, with a stack of 64 KiB or less.
+  std::vector<char> buffer(65536);
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      stop(&result, true);
+      return result;
+    }
+    pollfd fds[2] = {
+        {socket_, static_cast<short>(POLLIN | (sent < request.size() ? POLLOUT : 0)), 0},
+        {err_, POLLIN, 0}};
+    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) fail("poll");
+    if (ready <= 0) continue;
+    if (fds[1].revents & POLLIN) {
+      const ssize_t n = ::read(err_, buffer.data(), buffer.size());
+      if (n > 0) result.err.append(buffer.data(), static_cast<std::size_t>(n));
+    }
+    if (sent < request.size() && (fds[0].revents & POLLOUT)) {
+      const ssize_t n = ::send(socket_, request.data() + sent, request.size() - sent,
+                               MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0) {
+        sent += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno != EINTR && errno != EAGAIN) {
+        stop(&result, false);  // it ended before reading the whole request
+        return result;
+      }
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      const ssize_t n = ::recv(socket_, buffer.data(), buffer.size(), MSG_DONTWAIT);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) {
+        stop(&result, false);  // it ended (or closed its output) without a whole answer
+        return result;
+      }
+      result.out.append(buffer.data(), static_cast<std::size_t>(n));
+      if (whole(result.out)) return result;
+    }
+  }
 }
 
 }  // namespace spvjit::detail

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,5 +30,42 @@ struct ChildResult {
 /// standard input. Throws Error when the program cannot be started (naming why).
 ChildResult run_child(const std::string& program, const std::vector<std::string>& args,
                       std::string_view input, std::chrono::milliseconds timeout);
+
+/// A program kept running as a child to answer request after request, started as run_child
+/// starts one: its standard input and output are one end of a socket pair (writes to it use
+/// MSG_NOSIGNAL, so a child that died raises no SIGPIPE in the host), its standard error a pipe.
+/// It is started at the first exchange, again after it ended, and again in a process forked from
+/// the one that started it (which never touches its parent's). Destroying the server closes
+/// the socket: the child reads the end of its input and exits. Thread-safe: one exchange at a
+/// time.
+class ChildServer {
+ public:
+  ChildServer(std::string program, std::vector<std::string> args);
+  ~ChildServer();
+  ChildServer(const ChildServer&) = delete;
+  ChildServer& operator=(const ChildServer&) = delete;
+
+  /// Sends `request` and reads the child's output until `whole(output)` is true, the child ends
+  /// (then it is waited for, its status in the result, and the next exchange starts another),
+  /// or `timeout` passes (then it is killed). The result's `out` is this exchange's output,
+  /// `err` what the child wrote to standard error meanwhile. Throws Error when the child cannot
+  /// be started.
+  ChildResult exchange(std::string_view request, const std::function<bool(std::string_view)>& whole,
+                       std::chrono::milliseconds timeout);
+
+  /// How many children this server has started (a test's view of restarts).
+  unsigned starts() const;
+
+ private:
+  void start();
+  void stop(ChildResult* result, bool kill);
+
+  std::string program_;
+  std::vector<std::string> args_;
+  mutable std::mutex mutex_;
+  int socket_ = -1, err_ = -1, pidfd_ = -1;
+  long owner_ = 0;  ///< the process that started the child
+  unsigned starts_ = 0;
+};
 
 }  // namespace spvjit::detail

@@ -5,6 +5,10 @@
 // never meets the host's.
 //
 // Reply on standard output as jit/spirv/translator_reply.hpp encodes it, then exit 0.
+// With --serve it answers request after request (SPVJIT_TRANSLATOR_SERVER: one start of the
+// shared libLLVM, about 65 ms, per process instead of per compile): each request is the
+// bitcode's length as 8 little-endian bytes, then the bitcode; each reply as above. It exits 0
+// at the end of its input between requests, 4 within one.
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
@@ -14,6 +18,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <sstream>
 #include <string>
 
@@ -36,24 +41,15 @@ int reply(bool ok, const std::string& payload) {
   return write_all(spvjit::detail::encode_translator_reply(ok, payload)) ? 0 : 3;
 }
 
-}  // namespace
-
-int main() {
-  std::string bitcode;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return reply(false, "spvjit-translate: cannot read its input");
-    if (n == 0) break;
-    bitcode.append(buffer, static_cast<std::size_t>(n));
-  }
+// The reply to one module's bitcode.
+std::string translate(const std::string& bitcode) {
+  using spvjit::detail::encode_translator_reply;
   llvm::LLVMContext context;
   context.setOpaquePointers(false);  // the v15 translator takes typed pointers only
   auto module = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "kernel"), context);
   if (!module) {
-    return reply(
+    return encode_translator_reply(
         false, "spvjit-translate: cannot read the bitcode: " + llvm::toString(module.takeError()));
   }
   // PoCL 6.0 on LLVM 15 reports "IL version SPIR-V_1.2". Float atomic add (OpAtomicFAddEXT)
@@ -64,6 +60,52 @@ int main() {
                                        {SPIRV::ExtensionID::SPV_INTEL_fp_fast_math_mode, true}});
   std::ostringstream spirv;
   std::string error;
-  if (!llvm::writeSpirv(module->get(), options, spirv, error)) return reply(false, error);
-  return reply(true, spvjit::detail::declare_fast_math_extension(spirv.str()));
+  if (!llvm::writeSpirv(module->get(), options, spirv, error)) {
+    return encode_translator_reply(false, error);
+  }
+  return encode_translator_reply(true, spvjit::detail::declare_fast_math_extension(spirv.str()));
+}
+
+// Reads exactly `size` bytes into `out`; false at the end of the input or on an error.
+bool read_exactly(std::string& out, std::size_t size) {
+  out.resize(size);
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n = ::read(STDIN_FILENO, out.data() + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      out.resize(done);
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+int serve() {
+  std::string header, bitcode;
+  for (;;) {
+    if (!read_exactly(header, 8)) return header.empty() ? 0 : 4;
+    std::uint64_t length = 0;
+    for (int byte = 0; byte < 8; ++byte) {
+      length |= static_cast<std::uint64_t>(static_cast<unsigned char>(header[byte])) << (8 * byte);
+    }
+    if (!read_exactly(bitcode, length)) return 4;
+    if (!write_all(translate(bitcode))) return 3;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--serve") return serve();
+  std::string bitcode;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return reply(false, "spvjit-translate: cannot read its input");
+    if (n == 0) break;
+    bitcode.append(buffer, static_cast<std::size_t>(n));
+  }
+  return write_all(translate(bitcode)) ? 0 : 3;
 }

@@ -20,6 +20,8 @@
 #include "spvjit/error.hpp"
 #include "jit/spirv/translator_reply.hpp"
 #include "common/child_process.hpp"
+#include "common/env.hpp"
+#include "common/log.hpp"
 
 namespace spvjit::detail {
 
@@ -54,6 +56,37 @@ const std::string& translator_program() {
 // A translation takes tens of milliseconds; far past that, the program is stuck.
 constexpr std::chrono::seconds translate_timeout{120};
 
+// SPVJIT_TRANSLATOR_SERVER (off by default, issue #70): one spvjit-translate --serve per
+// process answers every translation, instead of a program started per compile, 65 of whose 70
+// ms go to loading and relocating the shared libLLVM-15 (docs/performance.md).
+bool translator_server_on() {
+  static const bool on = env_flag("SPVJIT_TRANSLATOR_SERVER").value_or(false);
+  return on;
+}
+
+// Never destroyed: a compile may still be translating while the process exits, and the child
+// reads the end of its input when the process's descriptors close.
+ChildServer& translator_server() {
+  static ChildServer* const server = [] {
+    SPVJIT_LOG_DEBUG("SPIR-V translations through one spvjit-translate --serve");
+    return new ChildServer(translator_program(), {"--serve"});
+  }();
+  return *server;
+}
+
+ChildResult run_translator(const std::string& program, const std::string& bitcode) {
+  if (!translator_server_on()) return run_child(program, {}, bitcode, translate_timeout);
+  std::string request;
+  const auto length = static_cast<std::uint64_t>(bitcode.size());
+  for (int byte = 0; byte < 8; ++byte) {
+    request.push_back(static_cast<char>((length >> (8 * byte)) & 0xff));
+  }
+  request += bitcode;
+  return translator_server().exchange(
+      request, [](std::string_view out) { return decode_translator_reply(out).has_value(); },
+      translate_timeout);
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::string& kernel,
@@ -67,7 +100,7 @@ std::vector<std::uint32_t> translate_to_spirv(llvm::Module& module, const std::s
   }
   ChildResult child;
   try {
-    child = run_child(program, {}, bitcode, translate_timeout);
+    child = run_translator(program, bitcode);
   } catch (const SystemError& e) {
     throw SystemError("compile of kernel '" + kernel +
                       "': the SPIR-V translator program could "
