@@ -85,11 +85,7 @@ int serve() {
   std::string header, bitcode;
   for (;;) {
     if (!read_exactly(header, 8)) return header.empty() ? 0 : 4;
-    std::uint64_t length = 0;
-    for (int byte = 0; byte < 8; ++byte) {
-      length |= static_cast<std::uint64_t>(static_cast<unsigned char>(header[byte])) << (8 * byte);
-    }
-    if (!read_exactly(bitcode, length)) return 4;
+    if (!read_exactly(bitcode, spvjit::detail::length_at(header))) return 4;
     if (!write_all(translate(bitcode))) return 3;
   }
 }

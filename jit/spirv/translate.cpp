@@ -76,14 +76,9 @@ ChildServer& translator_server() {
 
 ChildResult run_translator(const std::string& program, const std::string& bitcode) {
   if (!translator_server_on()) return run_child(program, {}, bitcode, translate_timeout);
-  std::string request;
-  const auto length = static_cast<std::uint64_t>(bitcode.size());
-  for (int byte = 0; byte < 8; ++byte) {
-    request.push_back(static_cast<char>((length >> (8 * byte)) & 0xff));
-  }
-  request += bitcode;
   return translator_server().exchange(
-      request, [](std::string_view out) { return decode_translator_reply(out).has_value(); },
+      encode_translator_request(bitcode),
+      [](std::string_view out) { return decode_translator_reply(out).has_value(); },
       translate_timeout);
 }
 
