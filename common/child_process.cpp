@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -246,7 +247,7 @@ ChildServer::~ChildServer() {
   if (pidfd_ >= 0 && owner_ == ::getpid()) {
     ChildResult ignored;
     try {
-      stop(&ignored, false);
+      stop(&ignored, std::chrono::steady_clock::now() + std::chrono::seconds(10));
     } catch (const Error&) {
     }
   }
@@ -278,22 +279,33 @@ void ChildServer::start() {
   ++starts_;
 }
 
-void ChildServer::stop(ChildResult* result, bool kill) {
-  if (kill) ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+void ChildServer::stop(ChildResult* result, std::chrono::steady_clock::time_point kill_at) {
+  // The end of its input first: a server between requests exits on it.
   ::close(socket_);
   socket_ = -1;
+  // Then until kill_at for it to end: one that closed its output but lives on would otherwise
+  // hold the caller in the wait for ever.
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        kill_at - std::chrono::steady_clock::now());
+    pollfd ended{pidfd_, POLLIN, 0};
+    const int ready = ::poll(&ended, 1, static_cast<int>(std::max<long long>(left.count(), 0)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+    break;
+  }
   wait_child(pidfd_, program_, *result);
   ::close(pidfd_);
   pidfd_ = -1;
   // What it wrote to standard error before it ended.
   char buffer[4096];
-  for (;;) {
+  while (err_ >= 0) {
     const ssize_t n = ::read(err_, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     result->err.append(buffer, static_cast<std::size_t>(n));
   }
-  ::close(err_);
+  if (err_ >= 0) ::close(err_);
   err_ = -1;
 }
 
@@ -306,7 +318,7 @@ ChildResult ChildServer::exchange(std::string_view request,
     // A fork's copy of the descriptors: the child belongs to the parent, which may be talking to
     // it now. Close the copies, untouched, and start one of this process's own.
     ::close(socket_);
-    ::close(err_);
+    if (err_ >= 0) ::close(err_);
     ::close(pidfd_);
     socket_ = err_ = pidfd_ = -1;
   }
@@ -316,7 +328,7 @@ ChildResult ChildServer::exchange(std::string_view request,
     pollfd ended{pidfd_, POLLIN, 0};
     if (::poll(&ended, 1, 0) > 0) {
       ChildResult idle_end;
-      stop(&idle_end, false);
+      stop(&idle_end, std::chrono::steady_clock::now());
     }
   }
   if (pidfd_ < 0) start();
@@ -329,7 +341,7 @@ ChildResult ChildServer::exchange(std::string_view request,
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
-      stop(&result, true);
+      stop(&result, std::chrono::steady_clock::now());
       return result;
     }
     pollfd fds[2] = {
@@ -338,9 +350,15 @@ ChildResult ChildServer::exchange(std::string_view request,
     const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
     if (ready < 0 && errno != EINTR) fail("poll");
     if (ready <= 0) continue;
-    if (fds[1].revents & POLLIN) {
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
       const ssize_t n = ::read(err_, buffer.data(), buffer.size());
-      if (n > 0) result.err.append(buffer.data(), static_cast<std::size_t>(n));
+      if (n > 0) {
+        result.err.append(buffer.data(), static_cast<std::size_t>(n));
+      } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+        // It closed its standard error: polling it would only wake this loop again at once.
+        ::close(err_);
+        err_ = -1;
+      }
     }
     if (sent < request.size() && (fds[0].revents & POLLOUT)) {
       const ssize_t n = ::send(socket_, request.data() + sent, request.size() - sent,
@@ -348,7 +366,7 @@ ChildResult ChildServer::exchange(std::string_view request,
       if (n > 0) {
         sent += static_cast<std::size_t>(n);
       } else if (n < 0 && errno != EINTR && errno != EAGAIN) {
-        stop(&result, false);  // it ended before reading the whole request
+        stop(&result, deadline);  // it ended before reading the whole request
         return result;
       }
     }
@@ -356,7 +374,7 @@ ChildResult ChildServer::exchange(std::string_view request,
       const ssize_t n = ::recv(socket_, buffer.data(), buffer.size(), MSG_DONTWAIT);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       if (n <= 0) {
-        stop(&result, false);  // it ended (or closed its output) without a whole answer
+        stop(&result, deadline);  // it ended (or closed its output) without a whole answer
         return result;
       }
       result.out.append(buffer.data(), static_cast<std::size_t>(n));

@@ -58,7 +58,9 @@ class ChildServer {
 
  private:
   void start();
-  void stop(ChildResult* result, bool kill);
+  /// Closes the child's input, waits for it to end until `kill_at` (then kills it), and puts
+  /// how it ended and what is left of its standard error in `result`.
+  void stop(ChildResult* result, std::chrono::steady_clock::time_point kill_at);
 
   std::string program_;
   std::vector<std::string> args_;

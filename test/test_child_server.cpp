@@ -63,6 +63,19 @@ TEST_CASE(
   CHECK(stuck.starts() == 2);
 }
 
+TEST_CASE(
+    "child server: a child that closes its input and output but lives on is killed at the "
+    "timeout") {
+  // Its end of the socket closed, it answers nothing; waiting for it to exit would wait 30 s.
+  ChildServer mute("/bin/sh", {"-c", "exec 0<&- 1>&-; sleep 30"});
+  const auto before = std::chrono::steady_clock::now();
+  const ChildResult r = mute.exchange("x", never, 300ms);
+  CHECK(std::chrono::steady_clock::now() - before < 10s);
+  CHECK(r.out.empty());
+  CHECK_FALSE(r.exited);
+  CHECK(r.signal == SIGKILL);
+}
+
 TEST_CASE("child server: a forked process starts its own child and leaves its parent's alone") {
   ChildServer cat("/bin/cat", {});
   REQUIRE(cat.exchange("parent", bytes(6), 10s).out == "parent");
