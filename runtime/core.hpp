@@ -90,6 +90,8 @@ class RuntimeCore {
   std::atomic<std::size_t> split_threshold{SIZE_MAX};
   /// Launches that inline_pool ran split (for tests and SPVJIT_LOG).
   std::atomic<std::uint64_t> split_launches{0};
+  /// The parts those launches were cut into (runtime/inline_pool.hpp's split_parts), for tests.
+  std::atomic<std::uint64_t> split_parts{0};
   /// Dispatch::Adaptive unless SPVJIT_DIRECT_LAUNCH is off (issue #64): PoCL's kernel
   /// runner (runtime/kernel_runner.hpp), which launches on `basic` and the parts of split ones
   /// call instead of clEnqueueNDRangeKernel. Empty (`create` null) where PoCL lacks it: the

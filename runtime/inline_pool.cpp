@@ -22,6 +22,14 @@ constexpr std::uint32_t generation_of(std::uint64_t claims) {
 
 }  // namespace
 
+unsigned split_parts(std::size_t indices, std::size_t groups, unsigned threads, bool direct) {
+  std::size_t parts = threads;
+  if (direct && indices >= many_parts_indices) parts = std::size_t{8} * threads;
+  // At most the groups there are, and what the claims word counts.
+  return static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min({parts, groups, std::size_t{0xffff}})));
+}
+
 InlinePool::InlinePool(cl_context context, cl_device_id device, unsigned threads,
                        std::chrono::microseconds spin, decltype(KernelRunnerApi::run) run_groups)
     : spin_(spin), run_groups_(run_groups) {

@@ -25,6 +25,22 @@
 
 namespace spvjit::detail {
 
+/// Indices (work-items times the indices each does) from which a split launch through PoCL's
+/// kernel runner is cut into 8 parts per thread.
+inline constexpr std::size_t many_parts_indices = std::size_t{1} << 24;
+
+/// How many parts a launch of `indices` over `groups` work-groups (along the split dimension)
+/// is split into for `threads` threads. Through the kernel runner (`direct`), a part is a call,
+/// so a launch of many_parts_indices or more is cut into 8 parts per thread, which the threads
+/// claim as they finish: a thread that shares its core with another's (an OpenMP runtime's
+/// idle workers spin for milliseconds after each parallel region) then takes fewer of them,
+/// where one half each made the launch wait for it. Measured (issue #64, docs/performance.md):
+/// a copy of 2^25 doubles right after an OpenMP loop 0.65-0.70x -> 0.80-0.87x the loop, and
+/// alone the same as one part per thread at 2^24-2^25; 2 per thread did not help at 2^25, and 8
+/// per thread made copies of 2^20-2^22 doubles 10-15 % slower (no part one long stream). Below
+/// it, and for enqueued parts (each an enqueue), one part per thread.
+unsigned split_parts(std::size_t indices, std::size_t groups, unsigned threads, bool direct);
+
 class InlinePool {
  public:
   /// `threads` counts the calling thread: threads - 1 workers, each with its own queue on

@@ -435,9 +435,9 @@ bool ran_direct(LaunchState& s, RuntimeCore& core, cl_int err) {
 // calling thread and the inline workers together (runtime/inline_pool.hpp). Split along the
 // outermost dimension with two groups or more, so each part covers contiguous rows; one part
 // per thread (two per thread, for a worker that wakes late, measured 8 us slower on saxpy over
-// 2^20 floats: each part is an enqueue and a finish). False when there is nothing to split
-// (one group).
-bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
+// 2^20 floats: each part is an enqueue and a finish), and through the kernel runner more for
+// launches of many `indices` (split_parts). False when there is nothing to split (one group).
+bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g, std::size_t indices) {
   unsigned dim = 3;
   std::size_t groups = 1;
   for (unsigned d = g.dims; d-- > 0;) {
@@ -448,16 +448,19 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
     }
   }
   if (dim == 3) return false;
-  const unsigned parts =
-      static_cast<unsigned>(std::min<std::size_t>(groups, core.inline_pool->threads()));
+  const unsigned threads = core.inline_pool->threads();
+  const unsigned parts = split_parts(indices, groups, threads, /*direct=*/false);
   cl_command_queue queue = core.inline_queue.get();
   PoclKernelRunner runner = direct_runner(s, core, g);
   const auto order = core.enter(queue);
   if (runner) {
     const auto counts = group_counts(s, g);
-    if (ran_direct(s, core,
-                   core.inline_pool->run_direct(runner, g.dims, counts.data(), dim, parts))) {
+    const unsigned direct_parts = split_parts(indices, groups, threads, /*direct=*/true);
+    if (ran_direct(
+            s, core,
+            core.inline_pool->run_direct(runner, g.dims, counts.data(), dim, direct_parts))) {
       core.split_launches.fetch_add(1, std::memory_order_relaxed);
+      core.split_parts.fetch_add(direct_parts, std::memory_order_relaxed);
       return true;
     }
   }
@@ -470,6 +473,7 @@ bool launch_split(LaunchState& s, RuntimeCore& core, const Partition& g) {
     failed(s, "clEnqueueNDRangeKernel", err, SIZE_MAX);
   core.count_launch();
   core.split_launches.fetch_add(1, std::memory_order_relaxed);
+  core.split_parts.fetch_add(parts, std::memory_order_relaxed);
   return true;
 }
 
@@ -573,7 +577,7 @@ void Kernel::launch_packed(const NDRange& nd, const WorkGroup* given, const deta
   if (core.inline_pool && splits && !event && split_threshold != SIZE_MAX) {
     // Split above its threshold, else basic alone: below the split threshold basic beats the
     // split, and the split beats pthread (runtime/inline_pool.hpp).
-    if (work > split_threshold && detail::launch_split(s, core, g)) return;
+    if (work > split_threshold && detail::launch_split(s, core, g, work)) return;
     // A kernel that splits only through the runner, which did not take it, goes where it went
     // before the runner existed.
     queue = s.facts.launch.runs_with_offsets ? core.inline_queue.get() : core.queue_for(work);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "test/accumulate_kernel.hpp"
+#include "runtime/inline_pool.hpp"
 #include "runtime/launch_state.hpp"
 #include "runtime/program.hpp"
 #include "spvjit/builder.hpp"
@@ -565,6 +566,42 @@ void heavy_work_items_split(Runtime& rt, Jit& jit) {
             std::to_string(splits[0]) + ", " + std::to_string(splits[1]) + " splits), same sums");
 }
 
+// A launch of many times runtime/inline_pool.hpp's balanced_part_indices, through PoCL's kernel
+// runner, is cut into up to 8 parts per thread, claimed as the threads finish: every group runs
+// once, in whichever part (each work-item writes a value of its own id; a group left out leaves
+// -1, one run twice on another's slot would show a wrong value). Enqueued, one part per thread.
+void many_parts_split(Runtime& rt, Jit& jit) {
+  KernelBuilder kb("many_parts");
+  constexpr std::size_t per_item = std::size_t{1} << 16;
+  kb.work_per_item(per_item);
+  auto out = kb.param<Global<std::int64_t>>("out");
+  auto i = kb.global_index();
+  out[i] = i * 3 + 1;
+  Kernel k = jit.compile(kb.finish());
+  auto& core = *detail::KernelAccess::state(k).core;
+  constexpr std::size_t items = 4096, group = 16;
+  auto Out = rt.upload(std::vector<std::int64_t>(items, -1));
+  rt.set_inline_threshold(SIZE_MAX);
+  rt.set_split_threshold(8192);
+  const auto launches_before = core.split_launches.load();
+  const auto parts_before = core.split_parts.load();
+  const auto direct_before = core.direct_launches.load();
+  k.launch(NDRange{items}, WorkGroup{group}, Out);
+  rt.synchronize();
+  const auto parts = core.split_parts.load() - parts_before;
+  const bool direct = core.direct_launches.load() > direct_before;
+  const unsigned threads = rt.inline_threads();
+  const std::uint64_t expected_parts =
+      detail::split_parts(items * per_item, items / group, threads, direct);
+  std::vector<std::int64_t> expected(items);
+  for (std::size_t n = 0; n < items; ++n) expected[n] = static_cast<std::int64_t>(n) * 3 + 1;
+  check(core.split_launches.load() - launches_before == 1 && parts == expected_parts &&
+            (!direct || parts == 8u * threads) && Out.to_vector() == expected,
+        "a launch of 2^28 declared indices split into " + std::to_string(parts) + " parts (" +
+            (direct ? "through the kernel runner" : "enqueued") + ", " + std::to_string(threads) +
+            " threads): every group once");
+}
+
 // Issue #46: a KA-style 1D upwind step (a data-dependent branch inside the interior test,
 // allow_padding) coarsened at every width spvjit can choose, whatever the machine's own (an AVX2
 // machine runs the 16-lane body too), 2^20 floats on the adaptive Runtime (split over the inline
@@ -679,6 +716,7 @@ int main(int argc, char** argv) {
       split_threshold_boundary<float>(rt, jit);
       split_threshold_boundary<double>(rt, jit);
       heavy_work_items_split(rt, jit);
+      many_parts_split(rt, jit);
       threads_across_devices(rt, jit, true);
       bounds_errors_on_each_path(rt, jit);
       return g_failures == 0 ? 0 : 1;
@@ -688,6 +726,7 @@ int main(int argc, char** argv) {
     split_threshold_boundary<float>(rt, jit);
     split_threshold_boundary<double>(rt, jit);
     heavy_work_items_split(rt, jit);
+    many_parts_split(rt, jit);
     same_results_on_both_devices<float>(rt, jit);
     same_results_on_both_devices<double>(rt, jit);
     same_results_on_both_devices<half>(rt, jit);

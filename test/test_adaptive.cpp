@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "jit/spirv/offset_safety.hpp"
+#include "runtime/inline_pool.hpp"
 #include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
 #include "test/accumulate_kernel.hpp"
@@ -102,6 +103,9 @@ TEST_SUITE("concurrency") {
     CHECK(out.find("inline threads: 3") != std::string::npos);
     CHECK_MESSAGE(
         out.find("ok: 64 work-items declared work_per_item(2000) split") != std::string::npos, out);
+    CHECK_MESSAGE(out.find("split into 24 parts (through the kernel runner, 3 threads): every "
+                           "group once") != std::string::npos,
+                  out);
   }
 
   // SPVJIT_INLINE_SPIN_US=0: the workers block after every part, so each split launch wakes them
@@ -134,6 +138,24 @@ TEST_SUITE("concurrency") {
                   out);
   }
 }  // TEST_SUITE("concurrency")
+
+TEST_CASE("split launches: more parts than threads only through the runner, for many indices") {
+  using spvjit::detail::many_parts_indices;
+  using spvjit::detail::split_parts;
+  // Enqueued: one part per thread, at most one per group.
+  CHECK(split_parts(std::size_t{1} << 30, 1000, 2, false) == 2);
+  CHECK(split_parts(std::size_t{1} << 30, 1, 2, false) == 1);
+  // Through the runner: one per thread below many_parts_indices...
+  CHECK(split_parts(many_parts_indices - 1, 1000, 2, true) == 2);
+  CHECK(split_parts(65536, 1000, 2, true) == 2);
+  // ... from there 8 per thread, and no more than the groups.
+  CHECK(split_parts(many_parts_indices, 1000, 2, true) == 16);
+  CHECK(split_parts(std::size_t{1} << 40, 1000, 3, true) == 24);
+  CHECK(split_parts(std::size_t{1} << 40, 10, 3, true) == 10);
+  CHECK(split_parts(std::size_t{1} << 40, 0, 3, true) == 1);
+  // What the claims word holds.
+  CHECK(split_parts(std::size_t{1} << 40, 1 << 20, 20000, true) == 0xffff);
+}
 
 TEST_CASE("which kernels may run split with global offsets or through the runner, from SPIR-V") {
   auto bytes_of = [](const KernelDef& def, const Specialization& spec = {}) {
