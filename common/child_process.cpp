@@ -239,8 +239,8 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   return result;
 }
 
-ChildServer::ChildServer(std::string program, std::vector<std::string> args)
-    : program_(std::move(program)), args_(std::move(args)) {}
+ChildServer::ChildServer(std::string program, std::vector<std::string> args, std::string goodbye)
+    : program_(std::move(program)), args_(std::move(args)), goodbye_(std::move(goodbye)) {}
 
 ChildServer::~ChildServer() {
   std::lock_guard lock(mutex_);
@@ -313,6 +313,17 @@ ChildResult ChildServer::exchange(std::string_view request,
                                   const std::function<bool(std::string_view)>& whole,
                                   std::chrono::milliseconds timeout) {
   std::lock_guard lock(mutex_);
+  ChildResult result = exchange_locked(request, whole, timeout);
+  // It left idle as the request came (its goodbye, then its end): it read none of it.
+  if (!goodbye_.empty() && result.out == goodbye_ && !result.timed_out) {
+    result = exchange_locked(request, whole, timeout);
+  }
+  return result;
+}
+
+ChildResult ChildServer::exchange_locked(std::string_view request,
+                                         const std::function<bool(std::string_view)>& whole,
+                                         std::chrono::milliseconds timeout) {
   ChildResult result;
   if (pidfd_ >= 0 && owner_ != ::getpid()) {
     // A fork's copy of the descriptors: the child belongs to the parent, which may be talking to
@@ -323,8 +334,8 @@ ChildResult ChildServer::exchange(std::string_view request,
     socket_ = err_ = pidfd_ = -1;
   }
   if (pidfd_ >= 0) {
-    // One that ended while idle (killed, or out of memory) is waited for and replaced before
-    // the request: the request was never its.
+    // One that ended while idle (of its own accord, killed, or out of memory) is waited for
+    // and replaced before the request: the request was never its.
     pollfd ended{pidfd_, POLLIN, 0};
     if (::poll(&ended, 1, 0) > 0) {
       ChildResult idle_end;

@@ -40,7 +40,11 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
 /// time.
 class ChildServer {
  public:
-  ChildServer(std::string program, std::vector<std::string> args);
+  /// `goodbye`, where not empty: what the child writes, alone, when it leaves between requests
+  /// of its own accord (after a while idle) having read nothing since its last answer. An
+  /// exchange that reads just that and then the child's end sends its request again, once, to a
+  /// new child. No whole answer may be just `goodbye`.
+  ChildServer(std::string program, std::vector<std::string> args, std::string goodbye = {});
   ~ChildServer();
   ChildServer(const ChildServer&) = delete;
   ChildServer& operator=(const ChildServer&) = delete;
@@ -57,6 +61,9 @@ class ChildServer {
   unsigned starts() const;
 
  private:
+  ChildResult exchange_locked(std::string_view request,
+                              const std::function<bool(std::string_view)>& whole,
+                              std::chrono::milliseconds timeout);
   void start();
   /// Closes the child's input, waits for it to end until `kill_at` (then kills it), and puts
   /// how it ended and what is left of its standard error in `result`.
@@ -64,6 +71,7 @@ class ChildServer {
 
   std::string program_;
   std::vector<std::string> args_;
+  std::string goodbye_;
   mutable std::mutex mutex_;
   int socket_ = -1, err_ = -1, pidfd_ = -1;
   long owner_ = 0;  ///< the process that started the child

@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "common/child_process.hpp"
 
@@ -92,4 +94,37 @@ TEST_CASE("child server: a forked process starts its own child and leaves its pa
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(cat.exchange("again", bytes(5), 10s).out == "again");
   CHECK(cat.starts() == 1);
+}
+
+// A server that leaves after a while without a request, saying so (as spvjit-translate --serve
+// <seconds> does): bash echoes lines until none comes for 0.3 s, then writes its goodbye.
+constexpr const char* idle_echo =
+    "while IFS= read -r -t 0.3 line; do echo \"$line\"; done; printf '\\002'";
+
+TEST_CASE("child server: a child that left idle is replaced before the next request") {
+  ChildServer echo("/bin/bash", {"-c", idle_echo}, "\2");
+  CHECK(echo.exchange("abc\n", bytes(4), 10s).out == "abc\n");
+  std::this_thread::sleep_for(1s);  // it has left: its goodbye is never read
+  CHECK(echo.exchange("def\n", bytes(4), 10s).out == "def\n");
+  CHECK(echo.starts() == 2);
+}
+
+TEST_CASE("child server: a request the child left without reading goes to a new child, once") {
+  // The first child writes its goodbye and lingers before it exits, reading nothing, so its
+  // goodbye is read in the exchange; the second (the marker file exists) answers.
+  const std::string marker = "/tmp/spvjit-child-server-goodbye-" + std::to_string(::getpid());
+  std::remove(marker.c_str());
+  ChildServer first_leaves(
+      "/bin/bash",
+      {"-c", "if [ -e \"$0\" ]; then exec cat; fi; : > \"$0\"; printf '\\002'; sleep 0.3", marker},
+      "\2");
+  CHECK(first_leaves.exchange("hello", bytes(5), 10s).out == "hello");
+  CHECK(first_leaves.starts() == 2);
+  std::remove(marker.c_str());
+  // One that always leaves: sent twice, to two children, then its goodbye is the answer.
+  ChildServer leaving("/bin/bash", {"-c", "printf '\\002'; sleep 0.3"}, "\2");
+  const ChildResult r = leaving.exchange("x", never, 10s);
+  CHECK(leaving.starts() == 2);
+  CHECK(r.out == "\2");
+  CHECK_FALSE(r.timed_out);
 }

@@ -8,17 +8,21 @@
 // With --serve it answers request after request (SPVJIT_TRANSLATOR_SERVER: one start of the
 // shared libLLVM, about 65 ms, per process instead of per compile): each request is the
 // bitcode's length as 8 little-endian bytes, then the bitcode; each reply as above. It exits 0
-// at the end of its input between requests, 4 within one.
+// at the end of its input between requests, 4 within one; with `--serve <seconds>`, also when
+// no request starts for that long, writing translator_idle_goodbye first (translator_reply.hpp).
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -81,9 +85,23 @@ bool read_exactly(std::string& out, std::size_t size) {
   return true;
 }
 
-int serve() {
+// Whether a request starts within `idle_ms` (negative: waits for ever); false: none did, and
+// nothing of one was read.
+bool request_within(int idle_ms) {
+  pollfd input{STDIN_FILENO, POLLIN, 0};
+  for (;;) {
+    const int ready = ::poll(&input, 1, idle_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    return ready != 0;  // an error or the end of the input: the read below tells which
+  }
+}
+
+int serve(int idle_ms) {
   std::string header, bitcode;
   for (;;) {
+    if (!request_within(idle_ms)) {
+      return write_all(std::string(spvjit::detail::translator_idle_goodbye)) ? 0 : 3;
+    }
     if (!read_exactly(header, 8)) return header.empty() ? 0 : 4;
     if (!read_exactly(bitcode, spvjit::detail::length_at(header))) return 4;
     if (!write_all(translate(bitcode))) return 3;
@@ -93,7 +111,24 @@ int serve() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 2 && std::string(argv[1]) == "--serve") return serve();
+  if (argc >= 2 && std::string(argv[1]) == "--serve") {
+    // --serve [seconds]: the library passes how long to wait for a request before leaving.
+    int idle_ms = -1;
+    if (argc == 3) {
+      char* end = nullptr;
+      const long seconds = std::strtol(argv[2], &end, 10);
+      if (end == argv[2] || *end != '\0' || seconds <= 0 || seconds > 86400) {
+        std::fprintf(stderr, "spvjit-translate: --serve takes seconds from 1 to 86400, not '%s'\n",
+                     argv[2]);
+        return 2;
+      }
+      idle_ms = static_cast<int>(seconds * 1000);
+    } else if (argc > 3) {
+      std::fprintf(stderr, "spvjit-translate: --serve takes at most one argument\n");
+      return 2;
+    }
+    return serve(idle_ms);
+  }
   std::string bitcode;
   char buffer[65536];
   for (;;) {

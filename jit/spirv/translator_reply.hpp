@@ -35,6 +35,11 @@ inline std::string encode_translator_reply(bool ok, std::string_view payload) {
   return reply;
 }
 
+/// What `spvjit-translate --serve <seconds>` writes, alone, when it leaves after that long
+/// without a request: no reply starts with it, and it has read no byte of a request since its
+/// last reply, so a request sent meanwhile is sent again to a new one (ChildServer's goodbye).
+inline constexpr std::string_view translator_idle_goodbye = "\2";
+
 /// A request of `spvjit-translate --serve`: the bitcode with its length before it.
 inline std::string encode_translator_request(std::string_view bitcode) {
   std::string request;
