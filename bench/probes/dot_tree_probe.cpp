@@ -2,8 +2,9 @@
 // it (findings in docs/performance.md, "Reductions at loop speed"): the kernel as KA writes it
 // against the same reduction written by hand the way the step would lower it, every variant
 // giving the same bits (the same additions in the same order):
-//   ka          each work-item's product into tmp[li]; then levels s = G/2 .. 1, tmp[li] += tmp[li
-//   + s] fused       the first level folded into the first region: work-items li < G/2 store
+//   ka          examples::stream_dot: each work-item's product into tmp[li]; then levels
+//               s = G/2 .. 1, tmp[li] += tmp[li + s]
+//   fused       the first level folded into the first region: work-items li < G/2 store
 //               a[i] * b[i] + a[i + G/2] * b[i + G/2], the others nothing; levels from G/4
 //   fused_regs  fused, and the last three levels (s = 4, 2, 1: 8 doubles, one AVX-512 vector) as
 //               one work-item's additions in registers, in the tree's order
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "spvjit/examples.hpp"
 #include "spvjit/spvjit.hpp"
 
 using namespace spvjit;
@@ -30,10 +32,10 @@ constexpr std::int64_t group = 1024;
 
 enum class Variant { ka, fused, fused_regs };
 
+// KA's dot is examples::stream_dot itself; the others written out as step 2 would lower it.
 KernelDef dot(Variant v) {
-  KernelBuilder kb(v == Variant::ka      ? "dot_ka"
-                   : v == Variant::fused ? "dot_fused"
-                                         : "dot_fused_regs");
+  if (v == Variant::ka) return examples::stream_dot(group);
+  KernelBuilder kb(v == Variant::fused ? "dot_fused" : "dot_fused_regs");
   auto partial = kb.param<Global<double>>("partial");
   auto a = kb.param<Const<double>>("a");
   auto b = kb.param<Const<double>>("b");
@@ -41,16 +43,10 @@ KernelDef dot(Variant v) {
   auto gi = kb.group_index();
   auto i = kb.global_index();
   auto tmp = local_array<double>(kb, {group}, "tmp");
-  std::int64_t first = group / 2;
-  if (v == Variant::ka) {
-    tmp(li) = a[i] * b[i];
-  } else {
-    kb.if_(li < group / 2, [&] { tmp(li) = a[i] * b[i] + a[i + group / 2] * b[i + group / 2]; });
-    first = group / 4;
-  }
+  kb.if_(li < group / 2, [&] { tmp(li) = a[i] * b[i] + a[i + group / 2] * b[i + group / 2]; });
   barrier(kb, Fence::Local);
   const std::int64_t last = v == Variant::fused_regs ? 8 : 1;
-  auto s = kb.var(kb.lit(first));
+  auto s = kb.var(kb.lit(group / 4));
   kb.while_([&] { return s >= last; },
             [&] {
               kb.if_(li < s, [&] { tmp(li) += tmp(li + s); });
