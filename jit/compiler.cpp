@@ -138,6 +138,7 @@ class JitCore {
     t.coarsening.vectors_per_item = options.coarsen_vectors;
     t.coarsen_dimension_1 = coarsen_dimension_1();
     t.coarsening.work_item_checks = work_item_checks();
+    t.coarsening.grid_stride_loops = coarsen_grid_stride();
     t.group_loops = group_looping();
     t.group_uniform_loops = group_uniform_loops();
     t.group_grid_stride = group_grid_stride();
@@ -201,6 +202,13 @@ class JitCore {
   bool work_item_checks() const {
     static const bool on = env_flag("SPVJIT_WORK_ITEM_CHECKS").value_or(true);
     return coarsening() && bounds_checks() && on;
+  }
+  // Issue #66: grid-stride loops coarsened, their counters consecutive across the lanes
+  // (jit/coarsen/analysis.hpp) and for_'s overflow exit folded into the loop's test
+  // (jit/coarsen/masked_loops.hpp). Off until measured: SPVJIT_COARSEN_GRID_STRIDE=on.
+  bool coarsen_grid_stride() const {
+    static const bool on = env_flag("SPVJIT_COARSEN_GRID_STRIDE").value_or(false);
+    return coarsening() && on;
   }
   // On since it won (issue #63: Black-Scholes under fast math 2.3-2.4x faster): calls to exp,
   // log and erfc that carry fast math's approximate-functions flag become inline arithmetic
@@ -538,7 +546,8 @@ class JitCore {
                ? " x " + std::to_string(options.coarsen_vectors) + " vectors"
                : std::string()) +
           (coarsen_dimension_1() ? ", dimension 1 where 0 cannot be" : "") +
-          (work_item_checks() ? ", global ids checked once per work-item" : "") + "]";
+          (work_item_checks() ? ", global ids checked once per work-item" : "") +
+          (coarsen_grid_stride() ? ", grid-stride loops" : "") + "]";
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +

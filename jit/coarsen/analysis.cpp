@@ -1,6 +1,7 @@
 #include "jit/coarsen/analysis.hpp"
 
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
@@ -31,8 +32,8 @@ bool vectorizable_element(llvm::Type* t) {
 
 class Analysis {
  public:
-  Analysis(llvm::Function& f, llvm::Value* extent0, VectorMath math)
-      : f_(f), extent0_(extent0), math_(math) {}
+  Analysis(llvm::Function& f, llvm::Value* extent0, VectorMath math, bool counters)
+      : f_(f), extent0_(extent0), math_(math), counters_(counters) {}
 
   CoarsenPlan run(bool exact_without_check) {
     if (!scan()) return std::move(plan_);
@@ -194,6 +195,10 @@ class Analysis {
         consecutive(v) && uniform(sub->getOperand(1))) {
       return mark(u, Role::Offset);  // a neighbour to the left, col - 1
     }
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(u);
+        phi && counters_ && consecutive_counter(phi)) {
+      return mark(u, Role::Offset);  // a grid-stride loop's counter: gid + r * (uniform step)
+    }
     if (llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::FCmpInst, llvm::SelectInst,
                   llvm::PHINode>(u)) {
       return mark(u, Role::Vector);
@@ -203,6 +208,29 @@ class Analysis {
       return mark(u, Role::Vector);
     }
     fail(std::string("uses a varying value in a ") + u->getOpcodeName() + " instruction");
+  }
+
+  // Whether each value `phi` takes is consecutive, or `phi` itself stepped by a value not (yet)
+  // known to vary: then every lane's counter is lane 0's plus the lane, pass after pass
+  // (`for (i = get_global_id(0); i < n; i += s)`). check_uniform_operands confirms the steps once
+  // every varying value is known.
+  bool consecutive_counter(llvm::PHINode* phi) {
+    if (!phi->getType()->isIntegerTy(64)) return false;
+    for (llvm::Value* in : phi->incoming_values()) {
+      if (consecutive(in) || steps(in, phi)) continue;
+      return false;
+    }
+    return true;
+  }
+  // `v` is `phi + x`, `x + phi` or `phi - x` with x uniform so far.
+  bool steps(llvm::Value* v, llvm::PHINode* phi) {
+    auto* op = llvm::dyn_cast<llvm::BinaryOperator>(v);
+    if (!op) return false;
+    llvm::Value* a = op->getOperand(0);
+    llvm::Value* b = op->getOperand(1);
+    if (op->getOpcode() == llvm::Instruction::Sub) return a == phi && b != phi && uniform(b);
+    if (op->getOpcode() != llvm::Instruction::Add) return false;
+    return (a == phi && b != phi && uniform(b)) || (b == phi && a != phi && uniform(a));
   }
 
   void classify_call(llvm::CallInst* call) {
@@ -267,6 +295,13 @@ class Analysis {
       if (r == Role::Address || r == Role::Gather) {
         if (!uniform(llvm::cast<llvm::GetElementPtrInst>(inst)->getPointerOperand())) {
           return fail("indexes memory through a pointer that differs between work-items");
+        }
+      } else if (auto* phi = llvm::dyn_cast<llvm::PHINode>(inst); phi && r == Role::Offset) {
+        if (!llvm::all_of(phi->incoming_values(),
+                          [&](llvm::Value* in) { return consecutive(in); })) {
+          return fail(
+              "steps a loop counter that starts at get_global_id(0) by a value that differs "
+              "between work-items and indexes memory by it");
         }
       } else if (r == Role::Offset) {
         auto* op = llvm::cast<llvm::BinaryOperator>(inst);
@@ -359,6 +394,7 @@ class Analysis {
   llvm::Function& f_;
   llvm::Value* extent0_;
   VectorMath math_;
+  bool counters_;  ///< loop counters stepping consecutive lanes are consecutive
   CoarsenPlan plan_;
   std::vector<llvm::Instruction*> roots_;
   std::vector<llvm::Instruction*> side_effects_;
@@ -372,8 +408,8 @@ bool is_global_id0(const llvm::Value* v) {
 }
 
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
-                                bool exact_without_check, VectorMath math) {
-  return Analysis(kernel, extent0, math).run(exact_without_check);
+                                bool exact_without_check, VectorMath math, bool counters) {
+  return Analysis(kernel, extent0, math, counters).run(exact_without_check);
 }
 
 }  // namespace spvjit::detail

@@ -52,8 +52,11 @@ struct CoarsenPlan {
 /// workgroup dividing a static ndrange); otherwise every side effect must sit behind
 /// `get_global_id(0) < extent0`, so that indices past the end do nothing and the tail may skip
 /// them.
+/// `counters`: a loop counter that starts at a consecutive value and steps by a uniform one
+/// (`for (i = get_global_id(0); i < n; i += ndrange(0))`) is consecutive too, its lanes' elements
+/// one W-element access each pass (CoarsenTarget::grid_stride_loops); else it varies.
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
-                                bool exact_without_check, VectorMath math);
+                                bool exact_without_check, VectorMath math, bool counters);
 
 /// Whether `v` is a call of get_global_id(0) (an i64): the value coarsening widens to W lanes,
 /// as its analysis and the 32-bit index pass (narrow_index.hpp) both recognise it.

@@ -119,26 +119,27 @@ struct VectorBody {
   LaneMasks masks;
 
   VectorMath math;
+  bool grid_stride;  ///< CoarsenTarget::grid_stride_loops
 
   VectorBody(llvm::Function& kernel, const CoarsenPlan& kernel_plan, llvm::Value* extent0,
-             const std::string& suffix, VectorMath vector_math)
-      : math(vector_math) {
+             const std::string& suffix, const CoarsenTarget& target)
+      : math(target.math), grid_stride(target.grid_stride_loops) {
     llvm::ValueToValueMapTy map;
     function = clone_with_index(kernel, suffix, map);
     std::vector<llvm::BranchInst*> divergent;
     for (auto* br : kernel_plan.divergent_branches) {
       divergent.push_back(llvm::cast<llvm::BranchInst>(map[br]));
     }
-    masks = if_convert(*function, divergent);
+    masks = if_convert(*function, divergent, grid_stride);
     llvm::Value* extent =
         extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
     // Stores were checked to be guarded on the kernel itself.
-    plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math);
+    plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math, grid_stride);
     // A loop run under masks leaves each lane with its own values (a counter the same for every
     // lane inside the loop, each lane's count after it): branches on those differ between lanes
     // only now, and are if-converted in turn.
     for (unsigned round = 0; plan.ok() && !plan.divergent_branches.empty(); ++round) {
-      std::string why = divergent_region_problem(*function, plan.divergent_branches);
+      std::string why = divergent_region_problem(*function, plan.divergent_branches, grid_stride);
       if (why.empty() && round == max_if_conversion_rounds) {
         why = "branches on a value that differs between lanes only after if-conversion";
       }
@@ -146,8 +147,9 @@ struct VectorBody {
         plan.reason = why;
         break;
       }
-      masks.merge(if_convert(*function, plan.divergent_branches));
-      plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math);
+      masks.merge(if_convert(*function, plan.divergent_branches, grid_stride));
+      plan =
+          analyse_elementwise(*function, extent, /*exact_without_check=*/true, math, grid_stride);
     }
     if (!plan.ok()) {  // plan.reason says why
       function->eraseFromParent();
@@ -322,7 +324,8 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // Undone when this returns without coarsening (WidenedIndex's destructor).
   WidenedIndex widened = widen_narrowed_global_ids(
       *kernel, spec.ndrange ? std::optional<std::uint64_t>(spec.ndrange->size[0]) : std::nullopt);
-  CoarsenPlan plan = analyse_elementwise(*kernel, extent0, exact, target.math);
+  CoarsenPlan plan =
+      analyse_elementwise(*kernel, extent0, exact, target.math, target.grid_stride_loops);
   if (!plan.ok()) return {1, plan.reason};
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
   // What runs lane by lane, for the log (counted here: the dispatcher replaces the kernel's body).
@@ -340,7 +343,9 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     auto* call = llvm::dyn_cast<llvm::CallInst>(inst);
     if (role == Role::Vector && call && called_per_lane(*call, target.math)) ++lane_calls;
   }
-  if (auto why = divergent_region_problem(*kernel, plan.divergent_branches); !why.empty()) {
+  if (auto why =
+          divergent_region_problem(*kernel, plan.divergent_branches, target.grid_stride_loops);
+      !why.empty()) {
     return {1, why};
   }
   // One element per lane costs what the scalar kernel's access does, and PoCL's own vectorizer
@@ -376,7 +381,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   // work-items the dispatcher finds inside.
   const bool has_fast_end = def.bounds_checked();
   // The name carries the width, for people reading the SPIR-V (`spvjit dump <kernel>`).
-  VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width), target.math);
+  VectorBody vector_body(*kernel, plan, extent0, ".vector.w" + std::to_string(width), target);
   if (!vector_body.ok()) {
     erase_unused_lane_tests(m);
     return {1, vector_body.plan.reason};
@@ -401,7 +406,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   llvm::Value* fast_end = nullptr;
   if (entry.leaves_checks_out) {
     fast_end = kernel->getArg(def.hidden.fast_end);
-    VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width), target.math);
+    VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width), target);
     fast_shaped = shaped_params(*fast.function, def);
     checks.shaped = fast_shaped;
     entry = fast.vectorize(width, checks, /*index_fits=*/true, param_extents);

@@ -48,6 +48,11 @@ struct CoarsenTarget {
   /// them (jit/coarsen/vector.hpp, FastChecks); else only get_global_id(0)'s against the
   /// buffers' extents, which fast_end covers.
   bool work_item_checks = false;
+  /// Grid-stride loops (`for (i = get_global_id(0); i < n; i += ndrange(0))`) are coarsened:
+  /// their counter is consecutive across the lanes, and the exit `for_` adds before a counter
+  /// stepped by a run-time value would overflow is folded into the loop's test
+  /// (jit/coarsen/masked_loops.hpp). Else such a loop keeps the kernel scalar.
+  bool grid_stride_loops = false;
 };
 
 /// What coarsening did to one kernel.

@@ -2,6 +2,8 @@
 #include "jit/coarsen/masked_loops.hpp"
 
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
@@ -15,14 +17,104 @@ namespace spvjit::detail {
 
 namespace {
 
+// The header's exit branch of `loop`, if it leaves to `to` on a condition.
+llvm::BranchInst* header_exit(const llvm::Loop& loop, const llvm::BasicBlock* to) {
+  auto* br = llvm::dyn_cast<llvm::BranchInst>(loop.getHeader()->getTerminator());
+  if (!br || !br->isConditional()) return nullptr;
+  if (br->getSuccessor(0) != to && br->getSuccessor(1) != to) return nullptr;
+  return br;
+}
+
+}  // namespace
+
+llvm::BranchInst* foldable_overflow_exit(const llvm::Loop& loop) {
+  llvm::SmallVector<llvm::BasicBlock*, 2> exiting;
+  loop.getExitingBlocks(exiting);
+  llvm::BasicBlock* header = loop.getHeader();
+  llvm::BasicBlock* latch = loop.getLoopLatch();
+  if (exiting.size() != 2 || !latch || !loop.getLoopPreheader()) return nullptr;
+  llvm::BasicBlock* test = exiting[0] == header ? exiting[1] : exiting[0];
+  if (test == header || test == latch || (exiting[0] != header && exiting[1] != header)) {
+    return nullptr;
+  }
+  auto* br = llvm::dyn_cast<llvm::BranchInst>(test->getTerminator());
+  if (!br || !br->isConditional()) return nullptr;
+  const bool leave_on_true = !loop.contains(br->getSuccessor(0));
+  llvm::BasicBlock* exit = br->getSuccessor(leave_on_true ? 0 : 1);
+  if (br->getSuccessor(leave_on_true ? 1 : 0) != latch || latch->getSinglePredecessor() != test ||
+      !header_exit(loop, exit)) {
+    return nullptr;
+  }
+  // Both run once more for a lane that took the exit: neither may do anything but compute.
+  for (llvm::BasicBlock* b : {header, latch}) {
+    for (llvm::Instruction& i : *b) {
+      if (!llvm::isa<llvm::PHINode>(i) && !i.isTerminator() &&
+          !llvm::isSafeToSpeculativelyExecute(&i)) {
+        return nullptr;
+      }
+    }
+  }
+  // After the loop, its values are read only through the exit block's phis.
+  for (llvm::BasicBlock* b : loop.blocks()) {
+    for (llvm::Instruction& i : *b) {
+      for (const llvm::Use& use : i.uses()) {
+        auto* user = llvm::cast<llvm::Instruction>(use.getUser());
+        if (loop.contains(user->getParent())) continue;
+        if (user->getParent() != exit || !llvm::isa<llvm::PHINode>(user)) return nullptr;
+      }
+    }
+  }
+  return br;
+}
+
+void fold_overflow_exit(llvm::Loop& loop, llvm::BranchInst* test) {
+  llvm::BasicBlock* header = loop.getHeader();
+  llvm::BasicBlock* preheader = loop.getLoopPreheader();
+  llvm::BasicBlock* latch = loop.getLoopLatch();
+  llvm::BasicBlock* from = test->getParent();
+  const bool leave_on_true = !loop.contains(test->getSuccessor(0));
+  llvm::BasicBlock* exit = test->getSuccessor(leave_on_true ? 0 : 1);
+  llvm::BranchInst* header_branch = header_exit(loop, exit);
+
+  llvm::IRBuilder<> phis(&header->front());
+  auto* took = phis.CreatePHI(phis.getInt1Ty(), 2, "overflow.exit.taken");
+  took->addIncoming(phis.getFalse(), preheader);
+  llvm::IRBuilder<> at(header_branch);
+  llvm::Value* leave = test->getCondition();
+  if (!leave_on_true) {
+    leave = llvm::BinaryOperator::CreateNot(leave, "overflow.exit", test);
+  }
+  took->addIncoming(leave, latch);
+  // Each exit phi's value on the folded edge, carried round to the header.
+  for (llvm::PHINode& after : exit->phis()) {
+    auto* carried = phis.CreatePHI(after.getType(), 2, after.getName() + ".at.overflow");
+    carried->addIncoming(llvm::PoisonValue::get(after.getType()), preheader);
+    carried->addIncoming(after.getIncomingValueForBlock(from), latch);
+    after.setIncomingValueForBlock(
+        header, at.CreateSelect(took, carried, after.getIncomingValueForBlock(header)));
+    after.removeIncomingValue(from, /*DeletePHIIfEmpty=*/false);
+  }
+  // `select`, not `or`: the header's own test of a wrapped counter may be poison.
+  llvm::Value* test_value = header_branch->getCondition();
+  const bool header_stays_on_true = loop.contains(header_branch->getSuccessor(0));
+  header_branch->setCondition(header_stays_on_true
+                                  ? at.CreateSelect(took, at.getFalse(), test_value)
+                                  : at.CreateSelect(took, at.getTrue(), test_value));
+  llvm::BranchInst::Create(latch, test);
+  test->eraseFromParent();
+}
+
+namespace {
+
 // Why `loop`, which `exit` leaves on a varying condition, cannot run under lane masks; empty if
-// it can. `divergent`: the blocks ending with a branch on a varying condition.
+// it can. `divergent`: the blocks ending with a branch on a varying condition. `folded`: a
+// second exit fold_overflow_exit takes away first, or null.
 std::string masked_loop_problem(const llvm::Loop& loop, const llvm::BranchInst& exit,
-                                const llvm::DominatorTree& dt,
+                                const llvm::BranchInst* folded, const llvm::DominatorTree& dt,
                                 const llvm::DenseSet<const llvm::BasicBlock*>& divergent) {
   if (!loop.isInnermost()) return "leaves a loop holding other loops on a varying condition";
   const llvm::BasicBlock* exiting = exit.getParent();
-  if (loop.getExitingBlock() != exiting) {
+  if (!folded && loop.getExitingBlock() != exiting) {
     return "leaves a loop at more than one place, one of them on a varying condition";
   }
   const llvm::BasicBlock* latch = loop.getLoopLatch();
@@ -32,7 +124,7 @@ std::string masked_loop_problem(const llvm::Loop& loop, const llvm::BranchInst& 
            "(several entries or latches, or a way around its exit test)";
   }
   for (const llvm::BasicBlock* b : loop.blocks()) {
-    if (b != exiting && divergent.contains(b)) {
+    if (b != exiting && (!folded || b != folded->getParent()) && divergent.contains(b)) {
       return "branches on a varying condition inside a loop whose exit also differs between "
              "lanes";
     }
@@ -113,21 +205,30 @@ void mask_loop(llvm::Loop& loop, llvm::BranchInst* exit_branch, llvm::Function* 
 }  // namespace
 
 std::string take_masked_loop_exits(llvm::Function& f, std::vector<llvm::BranchInst*>& divergent,
-                                   std::vector<llvm::BranchInst*>& loop_exits) {
+                                   std::vector<llvm::BranchInst*>& loop_exits,
+                                   bool fold_overflow_exits) {
   if (divergent.empty()) return {};
   llvm::DominatorTree dt(f);
   llvm::LoopInfo loops(dt);
   llvm::DenseSet<const llvm::BasicBlock*> blocks;
   for (llvm::BranchInst* br : divergent) blocks.insert(br->getParent());
   std::vector<llvm::BranchInst*> rest;
+  llvm::DenseSet<llvm::BranchInst*> taken;
   for (llvm::BranchInst* br : divergent) {
     llvm::Loop* loop = loops.getLoopFor(br->getParent());
     if (!loop || !loop->isLoopExiting(br->getParent())) {
       rest.push_back(br);
       continue;
     }
-    if (auto why = masked_loop_problem(*loop, *br, dt, blocks); !why.empty()) return why;
-    loop_exits.push_back(br);
+    // A loop that also leaves before its counter would overflow is masked at its header's exit
+    // once that exit is folded in (whichever of the two varies).
+    llvm::BranchInst* exit = br;
+    llvm::BranchInst* folded = fold_overflow_exits ? foldable_overflow_exit(*loop) : nullptr;
+    if (folded)
+      exit =
+          header_exit(*loop, folded->getSuccessor(loop->contains(folded->getSuccessor(0)) ? 1 : 0));
+    if (auto why = masked_loop_problem(*loop, *exit, folded, dt, blocks); !why.empty()) return why;
+    if (taken.insert(exit).second) loop_exits.push_back(exit);
   }
   divergent = std::move(rest);
   return {};
@@ -136,7 +237,18 @@ std::string take_masked_loop_exits(llvm::Function& f, std::vector<llvm::BranchIn
 void mask_loops(llvm::Function& f, const std::vector<llvm::BranchInst*>& loop_exits,
                 LaneMasks& masks) {
   if (loop_exits.empty()) return;
-  // The rewrite changes no edge: one analysis serves every loop.
+  {
+    // Folding removes an exit edge of a block the header dominates: the dominator tree and the
+    // loops stay as they were, but are built again for clarity's sake.
+    llvm::DominatorTree dt(f);
+    llvm::LoopInfo loops(dt);
+    for (llvm::BranchInst* br : loop_exits) {
+      llvm::Loop* loop = loops.getLoopFor(br->getParent());
+      if (llvm::BranchInst* folded = foldable_overflow_exit(*loop))
+        fold_overflow_exit(*loop, folded);
+    }
+  }
+  // The masking rewrite changes no edge: one analysis serves every loop.
   llvm::DominatorTree dt(f);
   llvm::LoopInfo loops(dt);
   llvm::Function* no_lane = lane_test(*f.getParent(), no_lane_marker);

@@ -21,6 +21,21 @@
 // the latch, no other branch on a varying condition inside (the loops `for_` and `while_` make,
 // with bounds checks). Anything else is left to the scalar kernel, as before. (A varying branch
 // inside a loop every lane leaves alike is if-converted as any other: jit/coarsen/masks.hpp.)
+//
+// One second exit is folded into the header's first: the one `for_` adds before `i + step`
+// would overflow when the step is known only at run time (a grid-stride loop's `i += ndrange`),
+// a test just before the latch. The lane that takes it goes round once more, the header's test
+// then failing for it:
+//
+//   header:  taken = phi [false, preheader], [leave, latch]
+//            x.at  = phi [poison, preheader], [x's value on the folded edge, latch]
+//            ...
+//            br select(taken, false, <the header's test>), body, exit    (x: the exit's phis,
+//   test:    br latch                                                     now select(taken, x.at,
+//   latch:   ...  br header                                               x's header value))
+//
+// which needs the header and the latch to compute only (isSafeToSpeculativelyExecute: the
+// counter may have wrapped) and the loop's values read after it only through the exit's phis.
 #pragma once
 
 #include <string>
@@ -31,15 +46,27 @@
 namespace llvm {
 class BranchInst;
 class Function;
+class Loop;
 }  // namespace llvm
 
 namespace spvjit::detail {
 
+/// The branch of `loop` that leaves it on a test just before its latch, which
+/// fold_overflow_exit can move into the header's exit test (see above); null if there is none
+/// or the loop is not in that form.
+llvm::BranchInst* foldable_overflow_exit(const llvm::Loop& loop);
+
+/// Folds `test` (foldable_overflow_exit's answer for `loop`) into the header's exit. The
+/// dominator tree and the loop's blocks stay valid.
+void fold_overflow_exit(llvm::Loop& loop, llvm::BranchInst* test);
+
 /// Moves from `divergent` to `loop_exits` the branches that leave a loop on a varying condition
 /// and can run under lane masks; the others stay (for if-conversion, which refuses those inside
-/// loops). Returns why such a loop cannot be masked, or empty.
+/// loops). Returns why such a loop cannot be masked, or empty. `fold_overflow_exits`: a loop
+/// with a foldable second exit is taken (its header's exit recorded), else refused.
 std::string take_masked_loop_exits(llvm::Function& f, std::vector<llvm::BranchInst*>& divergent,
-                                   std::vector<llvm::BranchInst*>& loop_exits);
+                                   std::vector<llvm::BranchInst*>& loop_exits,
+                                   bool fold_overflow_exits);
 
 /// Rewrites the loops `loop_exits` leave (take_masked_loop_exits accepted them) to run under
 /// lane masks, recording what is masked in `masks`.

@@ -440,21 +440,23 @@ std::vector<llvm::BranchInst*> version_region(const Region& r,
 }  // namespace
 
 std::string divergent_region_problem(llvm::Function& f,
-                                     const std::vector<llvm::BranchInst*>& divergent) {
+                                     const std::vector<llvm::BranchInst*>& divergent,
+                                     bool fold_overflow_exits) {
   std::vector<llvm::BranchInst*> branches = divergent, loop_exits;
-  std::string why = take_masked_loop_exits(f, branches, loop_exits);
+  std::string why = take_masked_loop_exits(f, branches, loop_exits, fold_overflow_exits);
   if (!why.empty() || branches.empty()) return why;
   RegionFinder(f).find(branches, why);
   return why;
 }
 
-LaneMasks if_convert(llvm::Function& f, const std::vector<llvm::BranchInst*>& divergent) {
+LaneMasks if_convert(llvm::Function& f, const std::vector<llvm::BranchInst*>& divergent,
+                     bool fold_overflow_exits) {
   LaneMasks masks;
   if (divergent.empty()) return masks;
   // Loops left on a varying condition run under masks (jit/coarsen/masked_loops.hpp); the
   // regions below the other branches hold no loop, so neither rewrite touches the other's.
   std::vector<llvm::BranchInst*> branches = divergent, loop_exits;
-  std::string why = take_masked_loop_exits(f, branches, loop_exits);
+  std::string why = take_masked_loop_exits(f, branches, loop_exits, fold_overflow_exits);
   std::vector<llvm::BranchInst*> left;
   {
     RegionFinder finder(f);

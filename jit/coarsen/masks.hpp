@@ -33,8 +33,12 @@ class Value;
 namespace spvjit::detail {
 
 /// Why the regions below `divergent` branches of `f` cannot be if-converted; empty if they can.
+/// `fold_overflow_exits`: a loop's second exit before its counter would overflow is folded into
+/// its header's (jit/coarsen/masked_loops.hpp); else such a loop, left on a varying condition,
+/// is refused.
 std::string divergent_region_problem(llvm::Function& f,
-                                     const std::vector<llvm::BranchInst*>& divergent);
+                                     const std::vector<llvm::BranchInst*>& divergent,
+                                     bool fold_overflow_exits);
 
 /// The mask an instruction of an if-converted function acts under (its block's), and for an
 /// access behind a bounds check, the check: where it shows the whole vector inside the buffer,
@@ -61,6 +65,7 @@ llvm::Function* lane_test(llvm::Module& m, const char* name);
 
 /// If-converts the regions below `divergent` (which divergent_region_problem accepted). Each
 /// region is first copied, unmasked, for the work-items whose lanes all take the same side.
-LaneMasks if_convert(llvm::Function& f, const std::vector<llvm::BranchInst*>& divergent);
+LaneMasks if_convert(llvm::Function& f, const std::vector<llvm::BranchInst*>& divergent,
+                     bool fold_overflow_exits);
 
 }  // namespace spvjit::detail

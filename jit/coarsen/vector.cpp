@@ -65,6 +65,11 @@ class Vectorizer {
         vector_phi->addIncoming(v_.vector_of(b, phi->getIncomingValue(k)), from);
       }
     }
+    for (auto [phi, first_phi] : first_phis_) {
+      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
+        first_phi->addIncoming(v_.first_of(phi->getIncomingValue(k)), phi->getIncomingBlock(k));
+      }
+    }
     for (auto* d : dead_) d->replaceAllUsesWith(llvm::PoisonValue::get(d->getType()));
     for (auto* d : dead_) d->eraseFromParent();
     sink_lane_masks();
@@ -150,6 +155,15 @@ class Vectorizer {
       }
       case Role::Offset: {
         // Index + uniform: the vector for arithmetic, and lane 0's value for addresses.
+        if (auto* phi = llvm::dyn_cast<llvm::PHINode>(inst)) {
+          // A counter stepping consecutive lanes: lane 0's counter runs beside the vector's.
+          v_.vectors[inst] = vector_value(b, inst);
+          auto* first =
+              b.CreatePHI(phi->getType(), phi->getNumIncomingValues(), phi->getName() + ".first");
+          first_phis_.emplace_back(phi, first);
+          v_.firsts[inst] = first;
+          return;
+        }
         auto* op = llvm::cast<llvm::BinaryOperator>(inst);
         v_.vectors[inst] = vector_value(b, inst);
         v_.firsts[inst] = b.CreateBinOp(op->getOpcode(), v_.first_of(op->getOperand(0)),
@@ -375,6 +389,7 @@ class Vectorizer {
   llvm::Value* base_ = nullptr;
   llvm::DenseMap<llvm::Value*, llvm::Value*> addresses_;
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
+  std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> first_phis_;  ///< consecutive counters
   std::vector<llvm::Instruction*> dead_;
 };
 
