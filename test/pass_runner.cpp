@@ -9,8 +9,8 @@
 // kernel is the module's first spir_kernel, its parameters the arguments before the first hidden
 // one (named __spvjit_..., in HiddenArgs' order, which is checked), and the options say the rest:
 // workgroup=8 or 8x2, ndrange=64 or 64x4 (absent: dynamic), width=4 (coarsen's lanes),
-// vectors=2, pads_safely=1, vector_math=1, work_item_checks=1, grid_stride=1 (coarsening's
-// options).
+// vectors=2, pads_safely=1, vector_math=1, work_item_checks=1, grid_stride_loops=1
+// (coarsening's options).
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
@@ -127,7 +127,7 @@ void parse_option(const std::string& arg) {
     options.vector_math = number(value, key) != 0;
   } else if (key == "work_item_checks") {
     options.work_item_checks = number(value, key) != 0;
-  } else if (key == "grid_stride") {
+  } else if (key == "grid_stride_loops") {
     options.grid_stride = number(value, key) != 0;
   } else {
     throw std::invalid_argument("unknown option " + key);

@@ -310,11 +310,11 @@ class Vectorizer {
       return v;
     }
     if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(inst)) {
-      auto* cond = sel->getCondition();
-      auto found = v_.vectors.find(cond);
-      auto* v = b.CreateSelect(found != v_.vectors.end() ? found->second : cond,
-                               v_.vector_of(b, sel->getTrueValue()),
-                               v_.vector_of(b, sel->getFalseValue()));
+      // A uniform condition broadcast too: SPIR-V before 1.4 selects vectors only by vectors
+      // (a grid-stride loop's test picks its comparison by the run-time step's sign).
+      auto* v =
+          b.CreateSelect(v_.vector_of(b, sel->getCondition()), v_.vector_of(b, sel->getTrueValue()),
+                         v_.vector_of(b, sel->getFalseValue()));
       if (auto* i = llvm::dyn_cast<llvm::Instruction>(v)) i->copyIRFlags(sel);
       return v;
     }
