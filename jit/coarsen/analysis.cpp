@@ -40,13 +40,23 @@ class Analysis {
     if (roots_.empty()) fail("does not read get_global_id(0)");
     if (!plan_.ok()) return std::move(plan_);
     for (auto* r : roots_) mark(r, Role::Index);
-    while (!work_.empty() && plan_.ok()) {
-      auto* v = work_.back();
-      work_.pop_back();
-      for (auto* user : v->users()) {
-        if (!plan_.ok()) break;
-        classify(llvm::cast<llvm::Instruction>(user), v);
+    for (bool more = true; more && plan_.ok();) {
+      while (!work_.empty() && plan_.ok()) {
+        auto* v = work_.back();
+        work_.pop_back();
+        for (auto* user : v->users()) {
+          if (!plan_.ok()) break;
+          classify(llvm::cast<llvm::Instruction>(user), v);
+        }
       }
+      // Counters waiting on a value that never varied: they vary, but not consecutively.
+      more = false;
+      for (llvm::PHINode* phi : waiting_) {
+        if (plan_.roles.count(phi)) continue;
+        mark(phi, consecutive_counter(phi) ? Role::Offset : Role::Vector);
+        more = true;
+      }
+      waiting_.clear();
     }
     if (!plan_.ok()) return std::move(plan_);
     check_uniform_operands();
@@ -195,9 +205,13 @@ class Analysis {
         consecutive(v) && uniform(sub->getOperand(1))) {
       return mark(u, Role::Offset);  // a neighbour to the left, col - 1
     }
-    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(u);
-        phi && counters_ && consecutive_counter(phi)) {
-      return mark(u, Role::Offset);  // a grid-stride loop's counter: gid + r * (uniform step)
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(u); phi && counters_) {
+      if (consecutive_counter(phi)) {
+        return mark(u, Role::Offset);  // a grid-stride loop's counter: gid + r * (uniform step)
+      }
+      // A value it takes is not classified yet (a counter entering a loop from another, the
+      // other's step): the phi is visited again as that value's user once it is.
+      if (may_become_counter(phi)) return waiting_.push_back(phi);
     }
     if (llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::FCmpInst, llvm::SelectInst,
                   llvm::PHINode>(u)) {
@@ -221,6 +235,14 @@ class Analysis {
       return false;
     }
     return true;
+  }
+  // Whether `phi` could still be a counter: each value it takes consecutive, a step of it, or an
+  // instruction not classified yet.
+  bool may_become_counter(llvm::PHINode* phi) {
+    if (!phi->getType()->isIntegerTy(64)) return false;
+    return llvm::all_of(phi->incoming_values(), [&](llvm::Value* in) {
+      return consecutive(in) || steps(in, phi) || (llvm::isa<llvm::Instruction>(in) && !role(in));
+    });
   }
   // `v` is `phi + x`, `x + phi` or `phi - x` with x uniform so far.
   bool steps(llvm::Value* v, llvm::PHINode* phi) {
@@ -395,6 +417,7 @@ class Analysis {
   llvm::Value* extent0_;
   VectorMath math_;
   bool counters_;  ///< loop counters stepping consecutive lanes are consecutive
+  std::vector<llvm::PHINode*> waiting_;  ///< possible counters waiting on a value they take
   CoarsenPlan plan_;
   std::vector<llvm::Instruction*> roots_;
   std::vector<llvm::Instruction*> side_effects_;

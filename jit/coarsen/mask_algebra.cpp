@@ -52,10 +52,30 @@ llvm::Value* MaskAlgebra::every_lane_of(llvm::IRBuilder<>& b, llvm::Value* mask)
   return all_of(b, vector);
 }
 
+llvm::Value* MaskAlgebra::no_lane_of(llvm::IRBuilder<>& b, llvm::Value* mask) {
+  llvm::Value* vector = v_.vector_of(b, mask);
+  if (llvm::Value* sure = sure_none(mask)) {
+    return or_else(b, sure, [&](llvm::IRBuilder<>& t) { return t.CreateNot(any_of(t, vector)); });
+  }
+  return b.CreateNot(any_of(b, vector));
+}
+
 llvm::Value* MaskAlgebra::sure_all(llvm::Value* v) const {
   if (!v_.vectors.count(v)) return v->getType()->isIntegerTy(1) ? v : nullptr;  // uniform
   auto it = sure_all_.find(v);
   return it != sure_all_.end() ? it->second : nullptr;
+}
+
+llvm::Value* MaskAlgebra::sure_none(llvm::Value* v) const {
+  if (!v_.vectors.count(v)) {
+    if (!v->getType()->isIntegerTy(1)) return nullptr;
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
+      return llvm::ConstantInt::getBool(v->getContext(), c->isZero());
+    }
+    return nullptr;  // uniform but not a constant: no instruction to put its negation after
+  }
+  auto it = sure_none_.find(v);
+  return it != sure_none_.end() ? it->second : nullptr;
 }
 
 void MaskAlgebra::note_sure_all(llvm::IRBuilder<>& b, llvm::Instruction* inst) {
@@ -74,16 +94,51 @@ void MaskAlgebra::note_sure_all(llvm::IRBuilder<>& b, llvm::Instruction* inst) {
         cmp->isSigned() ? b.CreateICmpSLE(first, last) : b.CreateICmpULE(first, last);
     sure_all_[inst] = b.CreateAnd(no_wrap, b.CreateAnd(b.CreateICmp(predicate, first, bound),
                                                        b.CreateICmp(predicate, last, bound)));
+    // No lane: every lane satisfies the inverse comparison.
+    const auto inverse = llvm::CmpInst::getInversePredicate(predicate);
+    sure_none_[inst] = b.CreateAnd(no_wrap, b.CreateAnd(b.CreateICmp(inverse, first, bound),
+                                                        b.CreateICmp(inverse, last, bound)));
+    return;
+  }
+  if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(inst)) {
+    // A uniform choice between two tests known to pass (or fail) for every lane.
+    llvm::Value* which = sel->getCondition();
+    if (v_.vectors.count(which) || !sel->getType()->isIntegerTy(1)) return;
+    if (llvm::Value* yes = sure_all(sel->getTrueValue()), *no = sure_all(sel->getFalseValue());
+        yes && no) {
+      sure_all_[inst] = b.CreateSelect(which, yes, no);
+    }
+    if (llvm::Value* yes = sure_none(sel->getTrueValue()), *no = sure_none(sel->getFalseValue());
+        yes && no) {
+      sure_none_[inst] = b.CreateSelect(which, yes, no);
+    }
     return;
   }
   auto* op = llvm::dyn_cast<llvm::BinaryOperator>(inst);
   if (!op || !op->getType()->isIntegerTy(1)) return;
   llvm::Value* left = sure_all(op->getOperand(0));
   llvm::Value* right = sure_all(op->getOperand(1));
-  if (op->getOpcode() == llvm::Instruction::And && left && right) {
-    sure_all_[inst] = b.CreateAnd(left, right);
-  } else if (op->getOpcode() == llvm::Instruction::Or && (left || right)) {
-    sure_all_[inst] = left && right ? b.CreateOr(left, right) : (left ? left : right);
+  llvm::Value* left_none = sure_none(op->getOperand(0));
+  llvm::Value* right_none = sure_none(op->getOperand(1));
+  // A lane is in `x & y` only where it is in both, in `x | y` where it is in either.
+  auto both = [&](llvm::Value* l, llvm::Value* r) -> llvm::Value* {
+    return l && r ? b.CreateAnd(l, r) : nullptr;
+  };
+  auto either = [&](llvm::Value* l, llvm::Value* r) -> llvm::Value* {
+    return l && r ? b.CreateOr(l, r) : (l ? l : r);
+  };
+  if (op->getOpcode() == llvm::Instruction::And) {
+    if (auto* s = both(left, right)) sure_all_[inst] = s;
+    if (auto* s = either(left_none, right_none)) sure_none_[inst] = s;
+  } else if (op->getOpcode() == llvm::Instruction::Or) {
+    if (auto* s = either(left, right)) sure_all_[inst] = s;
+    if (auto* s = both(left_none, right_none)) sure_none_[inst] = s;
+  } else if (op->getOpcode() == llvm::Instruction::Xor) {
+    // `not x`: every lane where x has none, none where x has every lane.
+    auto* ones = llvm::dyn_cast<llvm::Constant>(op->getOperand(1));
+    if (!ones || !ones->isAllOnesValue()) return;
+    if (left_none) sure_all_[inst] = left_none;
+    if (left) sure_none_[inst] = left;
   }
 }
 

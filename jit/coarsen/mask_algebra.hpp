@@ -47,10 +47,14 @@ class MaskAlgebra {
 
   llvm::Value* every_lane_of(llvm::IRBuilder<>& b, llvm::Value* mask);
 
-  // Records sure_all for a comparison of a consecutive index with a uniform value, and for and/or
-  // of values that have one. Lanes first .. first+W-1 satisfy an order comparison with a uniform
-  // bound when the first and last do (the values between them lie between them) and the lanes
-  // do not wrap around.
+  // Whether no lane of the i1 value `mask` is set: the scalar test where one is known, then the
+  // lanes.
+  llvm::Value* no_lane_of(llvm::IRBuilder<>& b, llvm::Value* mask);
+
+  // Records sure_all and sure_none for a comparison of a consecutive index with a uniform value,
+  // and for and/or/not of values that have them and a uniform choice between two. Lanes first ..
+  // first+W-1 satisfy an order comparison with a uniform bound when the first and last do (the
+  // values between them lie between them) and the lanes do not wrap around.
   void note_sure_all(llvm::IRBuilder<>& b, llvm::Instruction* inst);
 
   // A loop over the lanes before `end` (a block's last instruction), running `body` for the
@@ -79,9 +83,12 @@ class MaskAlgebra {
 
   // A scalar that, when true, shows every lane of the i1 value `v` true (null: none known).
   llvm::Value* sure_all(llvm::Value* v) const;
+  // A scalar that, when true, shows every lane of `v` false (null: none known).
+  llvm::Value* sure_none(llvm::Value* v) const;
 
   LaneValues& v_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> sure_all_;
+  llvm::DenseMap<llvm::Value*, llvm::Value*> sure_none_;
 };
 
 }  // namespace spvjit::detail

@@ -10,6 +10,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <utility>
 
@@ -67,7 +69,7 @@ llvm::BranchInst* foldable_overflow_exit(const llvm::Loop& loop) {
   return br;
 }
 
-void fold_overflow_exit(llvm::Loop& loop, llvm::BranchInst* test) {
+FoldedExit fold_overflow_exit(llvm::Loop& loop, llvm::BranchInst* test) {
   llvm::BasicBlock* header = loop.getHeader();
   llvm::BasicBlock* preheader = loop.getLoopPreheader();
   llvm::BasicBlock* latch = loop.getLoopLatch();
@@ -102,6 +104,69 @@ void fold_overflow_exit(llvm::Loop& loop, llvm::BranchInst* test) {
                                   : at.CreateSelect(took, at.getTrue(), test_value));
   llvm::BranchInst::Create(latch, test);
   test->eraseFromParent();
+  return {test_value, header_stays_on_true, leave, took};
+}
+
+void add_unmasked_run(llvm::Loop& loop, const FoldedExit& folded) {
+  llvm::BasicBlock* header = loop.getHeader();
+  llvm::BasicBlock* preheader = loop.getLoopPreheader();
+  llvm::BasicBlock* latch = loop.getLoopLatch();
+  llvm::Function& f = *header->getParent();
+  auto& m = *f.getParent();
+  llvm::BranchInst* header_branch = llvm::cast<llvm::BranchInst>(header->getTerminator());
+  llvm::BasicBlock* inside = header_branch->getSuccessor(folded.stays_on_true ? 0 : 1);
+
+  // The copy: the same blocks, values and phis (their preheader edge kept, their latch edge
+  // from the copy's latch).
+  llvm::ValueToValueMapTy map;
+  llvm::SmallVector<llvm::BasicBlock*, 16> copies;
+  for (llvm::BasicBlock* b : loop.blocks()) {
+    llvm::BasicBlock* copy = llvm::CloneBasicBlock(b, map, ".unmasked", &f);
+    map[b] = copy;
+    copies.push_back(copy);
+  }
+  llvm::remapInstructionsInBlocks(copies, map);
+  auto copy_of = [&](llvm::Value* v) -> llvm::Value* {
+    auto found = map.find(v);
+    return found != map.end() ? static_cast<llvm::Value*>(found->second) : v;
+  };
+  auto* run_header = llvm::cast<llvm::BasicBlock>(copy_of(header));
+  auto* run_latch = llvm::cast<llvm::BasicBlock>(copy_of(latch));
+
+  // The masked loop's entry: the state the run stopped in.
+  auto* entry = llvm::BasicBlock::Create(f.getContext(), "masked.entry", &f, header);
+  llvm::IRBuilder<> at_entry(entry);
+  for (llvm::PHINode& phi : header->phis()) {
+    auto* state = at_entry.CreatePHI(phi.getType(), 2, phi.getName() + ".entry");
+    state->addIncoming(copy_of(&phi), run_header);
+    state->addIncoming(copy_of(phi.getIncomingValueForBlock(latch)), run_latch);
+    phi.setIncomingBlock(phi.getBasicBlockIndex(preheader), entry);
+    phi.setIncomingValue(phi.getBasicBlockIndex(entry), state);
+  }
+  at_entry.CreateBr(header);
+  // No lane took the overflow exit inside the run: its latch leaves for the masked loop first.
+  copy_of(folded.taken)->replaceAllUsesWith(at_entry.getFalse());
+
+  // The run's header: on while every lane stays.
+  auto* run_branch = llvm::cast<llvm::BranchInst>(run_header->getTerminator());
+  llvm::IRBuilder<> at_header(run_branch);
+  llvm::Value* stays = copy_of(folded.header_test);
+  if (!folded.stays_on_true) stays = at_header.CreateNot(stays);
+  llvm::Value* every = at_header.CreateCall(lane_test(m, every_lane_marker), {stays}, "lanes.all");
+  llvm::BranchInst::Create(llvm::cast<llvm::BasicBlock>(copy_of(inside)), entry, every, run_branch);
+  run_branch->eraseFromParent();
+  // The run's latch: round again while no lane takes the overflow exit.
+  auto* latch_branch = run_latch->getTerminator();
+  llvm::IRBuilder<> at_latch(latch_branch);
+  llvm::Value* none =
+      at_latch.CreateCall(lane_test(m, no_lane_marker), {copy_of(folded.leave)}, "lanes.none");
+  llvm::BranchInst::Create(run_header, entry, none, latch_branch);
+  latch_branch->eraseFromParent();
+
+  auto* enter = preheader->getTerminator();
+  for (unsigned s = 0; s < enter->getNumSuccessors(); ++s) {
+    if (enter->getSuccessor(s) == header) enter->setSuccessor(s, run_header);
+  }
 }
 
 namespace {
@@ -237,15 +302,13 @@ std::string take_masked_loop_exits(llvm::Function& f, std::vector<llvm::BranchIn
 void mask_loops(llvm::Function& f, const std::vector<llvm::BranchInst*>& loop_exits,
                 LaneMasks& masks) {
   if (loop_exits.empty()) return;
-  {
-    // Folding removes an exit edge of a block the header dominates: the dominator tree and the
-    // loops stay as they were, but are built again for clarity's sake.
+  for (llvm::BranchInst* br : loop_exits) {
+    // Each fold and run changes the loops: the analyses are built again for each.
     llvm::DominatorTree dt(f);
     llvm::LoopInfo loops(dt);
-    for (llvm::BranchInst* br : loop_exits) {
-      llvm::Loop* loop = loops.getLoopFor(br->getParent());
-      if (llvm::BranchInst* folded = foldable_overflow_exit(*loop))
-        fold_overflow_exit(*loop, folded);
+    llvm::Loop* loop = loops.getLoopFor(br->getParent());
+    if (llvm::BranchInst* test = foldable_overflow_exit(*loop)) {
+      add_unmasked_run(*loop, fold_overflow_exit(*loop, test));
     }
   }
   // The masking rewrite changes no edge: one analysis serves every loop.

@@ -36,6 +36,16 @@
 //
 // which needs the header and the latch to compute only (isSafeToSpeculativelyExecute: the
 // counter may have wrapped) and the loop's values read after it only through the exit's phis.
+//
+// Such a loop (a grid-stride loop: its lanes' counters consecutive, so that every lane stays in
+// it on all passes but the last) first runs as an unmasked copy, while every lane stays:
+//
+//   run:         br every_lane(<the header's test>), <the body, copied>, masked.entry
+//   run latch:   br no_lane(leave), run, masked.entry
+//   masked.entry: the loop's phis as the run left them; br header     (the masked loop)
+//
+// Its tests are scalar where the lanes' counters are consecutive (mask_algebra.hpp's sure_all,
+// sure_none): the first and last lane's counters against n, against the overflow bound.
 #pragma once
 
 #include <string>
@@ -47,6 +57,8 @@ namespace llvm {
 class BranchInst;
 class Function;
 class Loop;
+class PHINode;
+class Value;
 }  // namespace llvm
 
 namespace spvjit::detail {
@@ -56,9 +68,22 @@ namespace spvjit::detail {
 /// or the loop is not in that form.
 llvm::BranchInst* foldable_overflow_exit(const llvm::Loop& loop);
 
+/// What fold_overflow_exit made of a loop's exits.
+struct FoldedExit {
+  llvm::Value* header_test;  ///< the header's own test, before the fold
+  bool stays_on_true;        ///< the header's test is true for a lane that stays
+  llvm::Value* leave;        ///< true for a lane that takes the folded exit (before the latch)
+  llvm::PHINode* taken;      ///< the header's flag: the lane took it the pass before
+};
+
 /// Folds `test` (foldable_overflow_exit's answer for `loop`) into the header's exit. The
 /// dominator tree and the loop's blocks stay valid.
-void fold_overflow_exit(llvm::Loop& loop, llvm::BranchInst* test);
+FoldedExit fold_overflow_exit(llvm::Loop& loop, llvm::BranchInst* test);
+
+/// Puts before a folded loop a copy of it that runs unmasked while every lane stays (see above)
+/// and leaves for the loop itself, in the state it stopped in, at the first pass where a lane
+/// would leave.
+void add_unmasked_run(llvm::Loop& loop, const FoldedExit& folded);
 
 /// Moves from `divergent` to `loop_exits` the branches that leave a loop on a varying condition
 /// and can run under lane masks; the others stay (for if-conversion, which refuses those inside

@@ -72,6 +72,7 @@ class Vectorizer {
     }
     for (auto* d : dead_) d->replaceAllUsesWith(llvm::PoisonValue::get(d->getType()));
     for (auto* d : dead_) d->eraseFromParent();
+    answer_uniform_lane_tests();
     sink_lane_masks();
   }
 
@@ -125,6 +126,30 @@ class Vectorizer {
   }
 
  private:
+  // Lane tests of a uniform value (a loop's unmasked run tests a counter every lane shares
+  // alike): the value itself, or its negation.
+  void answer_uniform_lane_tests() {
+    std::vector<llvm::CallInst*> tests;
+    for (auto& block : v_.f) {
+      for (auto& i : block) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+        auto* callee = call ? call->getCalledFunction() : nullptr;
+        if (callee &&
+            (callee->getName() == every_lane_marker || callee->getName() == no_lane_marker)) {
+          tests.push_back(call);
+        }
+      }
+    }
+    for (llvm::CallInst* call : tests) {
+      llvm::Value* x = call->getArgOperand(0);
+      if (call->getCalledFunction()->getName() == no_lane_marker) {
+        x = llvm::BinaryOperator::CreateNot(x, "", call);
+      }
+      call->replaceAllUsesWith(x);
+      call->eraseFromParent();
+    }
+  }
+
   llvm::Function* declare(llvm::Function* scalar, const std::string& name, llvm::Type* ret,
                           llvm::ArrayRef<llvm::Type*> params) {
     auto* type = llvm::FunctionType::get(ret, params, false);
@@ -205,9 +230,8 @@ class Vectorizer {
         llvm::Value* condition = llvm::cast<llvm::CallInst>(inst)->getArgOperand(0);
         const bool every =
             llvm::cast<llvm::CallInst>(inst)->getCalledFunction()->getName() == every_lane_marker;
-        inst->replaceAllUsesWith(every
-                                     ? algebra_.every_lane_of(b, condition)
-                                     : b.CreateNot(algebra_.any_of(b, v_.vector_of(b, condition))));
+        inst->replaceAllUsesWith(every ? algebra_.every_lane_of(b, condition)
+                                       : algebra_.no_lane_of(b, condition));
         return;
       }
       case Role::Vector:

@@ -4,27 +4,44 @@
 ; consecutive across the lanes: lane 0's counter runs beside the vector's and addresses one
 ; 4-element load per pass. The overflow exit is folded into the header's test: a vector flag
 ; phi, set by the lanes' own test before the latch, ends a lane's loop at the next pass, and the
-; sum a lane leaves with is the one that exit carried round.
+; sum a lane leaves with is the one that exit carried round. Before that masked loop, an
+; unmasked copy runs while every lane stays, its tests scalar.
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
 target triple = "spir64-unknown-unknown"
 
 declare spir_func i64 @_Z13get_global_idj(i32) nounwind readnone
 
 ; CHECK-LABEL: define internal spir_func void @strided_sum.vector.w4(
+; The unmasked run: the first and last lane's counters tested, whole vectors loaded.
+; CHECK: loop.unmasked:
+; CHECK: %j.unmasked.first = phi i64 [ %coarse.base, %start ], [ %[[RUN_NEXT:[0-9]+]], %{{[0-9]+}} ]
+; CHECK: %[[LAST:[0-9]+]] = add i64 %j.unmasked.first, 3
+; CHECK: icmp slt i64 %[[LAST]], %2
+; CHECK: icmp slt i64 %j.unmasked.first, %2
+; CHECK: br i1 %{{[0-9]+}}, label %body.unmasked, label %masked.entry
+; CHECK: body.unmasked:
+; CHECK-NOT: lane.active
+; CHECK: load <4 x double>
+; CHECK: step.unmasked:
+; CHECK: %[[RUN_NEXT]] = add i64 %j.unmasked.first, %3
+; CHECK: br i1 %{{[0-9]+}}, label %loop.unmasked, label %masked.entry
+; The masked loop, entered in the state the run left, the lanes that took the overflow exit
+; flagged.
+; CHECK: masked.entry:
+; CHECK-NEXT: %[[TAKEN_IN:[0-9]+]] = phi <4 x i1> [ zeroinitializer, %{{[0-9]+}} ], [ %{{[0-9]+}}, %{{[0-9]+}} ]
+; CHECK: %j.entry.first = phi i64 [ %j.unmasked.first, %{{[0-9]+}} ], [ %[[RUN_NEXT]], %{{[0-9]+}} ]
 ; CHECK: loop:
-; CHECK-NEXT: %[[ACTIVE:[0-9a-z.]+]] = phi <4 x i1> [ <i1 true, i1 true, i1 true, i1 true>, %start ]
-; CHECK-NEXT: phi <4 x double> [ poison, %start ]
-; CHECK-NEXT: %[[TAKEN:[0-9a-z.]+]] = phi <4 x i1> [ zeroinitializer, %start ], [ %[[WRAPS:[0-9a-z.]+]], %step ]
-; CHECK-NEXT: %[[CARRIED:[0-9a-z.]+]] = phi <4 x double> [ poison, %start ], [ %[[NEXT_SUM:[0-9a-z.]+]], %step ]
-; CHECK-NEXT: phi <4 x i64> [ %coarse.lanes, %start ]
-; CHECK-NEXT: %j.first = phi i64 [ %coarse.base, %start ], [ %[[NEXT:[0-9a-z.]+]], %step ]
-; CHECK-NEXT: %[[SUM:[0-9a-z.]+]] = phi <4 x double> [ zeroinitializer, %start ], [ %[[NEXT_SUM]], %step ]
+; CHECK-NEXT: phi <4 x i1> [ <i1 true, i1 true, i1 true, i1 true>, %masked.entry ]
+; CHECK-NEXT: phi <4 x double> [ poison, %masked.entry ]
+; CHECK-NEXT: %[[TAKEN:[0-9]+]] = phi <4 x i1> [ %[[TAKEN_IN]], %masked.entry ], [ %[[WRAPS:[0-9]+]], %step ]
+; CHECK-NEXT: %[[CARRIED:[0-9]+]] = phi <4 x double>
+; CHECK-NEXT: phi <4 x i64>
+; CHECK-NEXT: %j.first = phi i64 [ %j.entry.first, %masked.entry ], [ %[[NEXT:[0-9]+]], %step ]
+; CHECK-NEXT: %[[SUM:[0-9]+]] = phi <4 x double>
 ; CHECK: select <4 x i1> %[[TAKEN]], <4 x double> %[[CARRIED]], <4 x double> %[[SUM]]
 ; CHECK: select <4 x i1> %[[TAKEN]], <4 x i1> zeroinitializer, <4 x i1>
 ; CHECK: body:
-; CHECK: getelementptr inbounds double, double addrspace(1)* %1, i64 %j.first
-; CHECK: load <4 x double>
-; CHECK: %[[NEXT_SUM]] = fadd <4 x double> %[[SUM]],
+; CHECK: lane.active:
 ; CHECK: step:
 ; CHECK: %[[NEXT]] = add i64 %j.first, %3
 ; CHECK: %[[WRAPS]] = icmp sgt <4 x i64>
