@@ -203,11 +203,12 @@ class JitCore {
     static const bool on = env_flag("SPVJIT_WORK_ITEM_CHECKS").value_or(true);
     return coarsening() && bounds_checks() && on;
   }
-  // Issue #66: grid-stride loops coarsened, their counters consecutive across the lanes
+  // On since it won (issue #66: triad_grid_stride 2.1-2.8x faster at 2^18, 5.2-5.4x at 2^25):
+  // grid-stride loops coarsened, their counters consecutive across the lanes
   // (jit/coarsen/analysis.hpp) and for_'s overflow exit folded into the loop's test
-  // (jit/coarsen/masked_loops.hpp). Off until measured: SPVJIT_COARSEN_GRID_STRIDE=on.
+  // (jit/coarsen/masked_loops.hpp). SPVJIT_COARSEN_GRID_STRIDE=off leaves such kernels scalar.
   bool coarsen_grid_stride() const {
-    static const bool on = env_flag("SPVJIT_COARSEN_GRID_STRIDE").value_or(false);
+    static const bool on = env_flag("SPVJIT_COARSEN_GRID_STRIDE").value_or(true);
     return coarsening() && on;
   }
   // On since it won (issue #63: Black-Scholes under fast math 2.3-2.4x faster): calls to exp,

@@ -5,9 +5,9 @@
 // kernel bit for bit, and against the host, over launches of 1 to 1029 work-items and n below, at
 // and past 5x the work-items, at several widths: the triad written grid-stride, a private sum per
 // work-item written after its loop, a uniform counter with each lane's own end, and counters
-// that reach the type's limit and leave by the overflow exit. With SPVJIT_COARSEN_GRID_STRIDE=on
-// (the CTest test coarsen/grid_stride) each case also checks that its kernels were coarsened;
-// without, that they were left as they were.
+// that reach the type's limit and leave by the overflow exit. Each case also checks that its
+// kernels were coarsened (on by default), or with SPVJIT_COARSEN_GRID_STRIDE=off (the CTest test
+// coarsen/grid_stride_off) that they were left as they were.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -23,7 +23,7 @@ using namespace spvjit::test;
 
 namespace {
 
-bool grid_stride_on() { return detail::env_flag("SPVJIT_COARSEN_GRID_STRIDE").value_or(false); }
+bool grid_stride_on() { return detail::env_flag("SPVJIT_COARSEN_GRID_STRIDE").value_or(true); }
 
 void check_coarsened(Jit& jit, const KernelDef& def) {
   CAPTURE(def.name());
