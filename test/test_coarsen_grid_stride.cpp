@@ -10,9 +10,11 @@
 // coarsen/grid_stride_off) that they were left as they were.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/env.hpp"
@@ -131,6 +133,13 @@ std::vector<T> values(std::size_t n, std::size_t seed) {
   return out;
 }
 
+// What `run(jit)` returns (a launch's output) from the scalar Jit and from the coarsening one at
+// `width`.
+template <class Run>
+auto scalar_and_coarse(unsigned width, Run run) {
+  return std::array{run(scalar_jit()), run(coarse_jit(width))};
+}
+
 template <class T>
 void check_triad() {
   const KernelDef def = triad<T>();
@@ -145,15 +154,13 @@ void check_triad() {
         CAPTURE(n);
         const std::size_t size = std::max<std::size_t>(n, 1);
         const auto b = values<T>(size, 1), c = values<T>(size, 2);
-        std::vector<T> out[2];
-        Jit* jits[2] = {&scalar_jit(), &coarse_jit(width)};
-        for (int k = 0; k < 2; ++k) {
+        const auto out = scalar_and_coarse(width, [&](Jit& jit) {
           auto a = rt.upload(test::random_data<T>(size, 5));  // past n: untouched
-          jits[k]->compile(def).launch(NDRange{items}, a, rt.upload(b), rt.upload(c), s,
-                                       static_cast<std::int64_t>(n));
+          jit.compile(def).launch(NDRange{items}, a, rt.upload(b), rt.upload(c), s,
+                                  static_cast<std::int64_t>(n));
           rt.synchronize();
-          out[k] = a.to_vector();
-        }
+          return a.to_vector();
+        });
         check_same_bits(out[0], out[1], b, c);
         if constexpr (!std::is_floating_point_v<T>) {
           std::vector<T> expected = test::random_data<T>(size, 5);
@@ -182,15 +189,12 @@ void check_sum() {
           for (std::size_t j = g; j < n; j += items)
             expected[g] = static_cast<T>(expected[g] + x[j]);
         }
-        std::vector<T> out[2];
-        Jit* jits[2] = {&scalar_jit(), &coarse_jit(width)};
-        for (int k = 0; k < 2; ++k) {
+        const auto out = scalar_and_coarse(width, [&](Jit& jit) {
           auto o = rt.upload(test::random_data<T>(items, 6));
-          jits[k]->compile(def).launch(NDRange{items}, o, rt.upload(x),
-                                       static_cast<std::int64_t>(n));
+          jit.compile(def).launch(NDRange{items}, o, rt.upload(x), static_cast<std::int64_t>(n));
           rt.synchronize();
-          out[k] = o.to_vector();
-        }
+          return o.to_vector();
+        });
         check_same_bits(out[0], out[1]);
         CHECK(out[1] == expected);
       }
@@ -222,14 +226,12 @@ void check_own_ends() {
           }
           expected[g] = sum;
         }
-        std::vector<T> out[2];
-        Jit* jits[2] = {&scalar_jit(), &coarse_jit(width)};
-        for (int k = 0; k < 2; ++k) {
+        const auto out = scalar_and_coarse(width, [&](Jit& jit) {
           auto o = rt.upload(test::random_data<T>(items, 6));
-          jits[k]->compile(def).launch(NDRange{items}, o, rt.upload(x), rt.upload(ends), step);
+          jit.compile(def).launch(NDRange{items}, o, rt.upload(x), rt.upload(ends), step);
           rt.synchronize();
-          out[k] = o.to_vector();
-        }
+          return o.to_vector();
+        });
         check_same_bits(out[0], out[1]);
         if constexpr (!std::is_floating_point_v<T>) CHECK(out[1] == expected);
       }
@@ -280,20 +282,17 @@ TEST_CASE("coarsen grid-stride: counters that reach the largest int64 leave befo
           expected_count[g] = passes;
           expected_last[g] = seen;
         }
-        std::vector<std::int64_t> counts[2], lasts[2];
-        Jit* jits[2] = {&scalar_jit(), &coarse_jit(width)};
-        for (int k = 0; k < 2; ++k) {
+        const auto out = scalar_and_coarse(width, [&](Jit& jit) {
           auto c = rt.zeros<std::int64_t>(items);
           auto l = rt.zeros<std::int64_t>(items);
-          jits[k]->compile(def).launch(NDRange{items}, c, l, first, step);
+          jit.compile(def).launch(NDRange{items}, c, l, first, step);
           rt.synchronize();
-          counts[k] = c.to_vector();
-          lasts[k] = l.to_vector();
+          return std::pair{c.to_vector(), l.to_vector()};
+        });
+        for (const auto& [counts, lasts] : out) {
+          CHECK(counts == expected_count);
+          CHECK(lasts == expected_last);
         }
-        CHECK(counts[0] == expected_count);
-        CHECK(lasts[0] == expected_last);
-        CHECK(counts[1] == expected_count);
-        CHECK(lasts[1] == expected_last);
       }
     }
   }
