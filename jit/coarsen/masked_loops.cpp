@@ -302,18 +302,19 @@ std::string take_masked_loop_exits(llvm::Function& f, std::vector<llvm::BranchIn
 void mask_loops(llvm::Function& f, const std::vector<llvm::BranchInst*>& loop_exits,
                 LaneMasks& masks) {
   if (loop_exits.empty()) return;
+  llvm::DominatorTree dt(f);
+  llvm::LoopInfo loops(dt);
   for (llvm::BranchInst* br : loop_exits) {
-    // Each fold and run changes the loops: the analyses are built again for each.
-    llvm::DominatorTree dt(f);
-    llvm::LoopInfo loops(dt);
     llvm::Loop* loop = loops.getLoopFor(br->getParent());
     if (llvm::BranchInst* test = foldable_overflow_exit(*loop)) {
       add_unmasked_run(*loop, fold_overflow_exit(*loop, test));
+      // The run adds blocks and a preheader: the analyses are built again, only after a change.
+      dt.recalculate(f);
+      loops.releaseMemory();
+      loops.analyze(dt);
     }
   }
   // The masking rewrite changes no edge: one analysis serves every loop.
-  llvm::DominatorTree dt(f);
-  llvm::LoopInfo loops(dt);
   llvm::Function* no_lane = lane_test(*f.getParent(), no_lane_marker);
   for (llvm::BranchInst* br : loop_exits) {
     mask_loop(*loops.getLoopFor(br->getParent()), br, no_lane, masks);
