@@ -13,6 +13,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <optional>
 #include <utility>
 
 namespace spvjit::detail {
@@ -303,21 +304,23 @@ void mask_loops(llvm::Function& f, const std::vector<llvm::BranchInst*>& loop_ex
                 LaneMasks& masks) {
   if (loop_exits.empty()) return;
   llvm::DominatorTree dt(f);
-  llvm::LoopInfo loops(dt);
+  std::optional<llvm::LoopInfo> loops(std::in_place, dt);
   for (llvm::BranchInst* br : loop_exits) {
-    llvm::Loop* loop = loops.getLoopFor(br->getParent());
+    llvm::Loop* loop = loops->getLoopFor(br->getParent());
     if (llvm::BranchInst* test = foldable_overflow_exit(*loop)) {
       add_unmasked_run(*loop, fold_overflow_exit(*loop, test));
       // The run adds blocks and a preheader: the analyses are built again, only after a change.
+      // A new LoopInfo rather than releaseMemory() and analyze(): releaseMemory, inlined here,
+      // poisons its allocator's slab under ASan, and analyze, compiled into libLLVM, allocates
+      // the new loops there without unpoisoning them (use-after-poison in a101033's CI run).
       dt.recalculate(f);
-      loops.releaseMemory();
-      loops.analyze(dt);
+      loops.emplace(dt);
     }
   }
   // The masking rewrite changes no edge: one analysis serves every loop.
   llvm::Function* no_lane = lane_test(*f.getParent(), no_lane_marker);
   for (llvm::BranchInst* br : loop_exits) {
-    mask_loop(*loops.getLoopFor(br->getParent()), br, no_lane, masks);
+    mask_loop(*loops->getLoopFor(br->getParent()), br, no_lane, masks);
   }
 }
 
