@@ -20,6 +20,7 @@
 #include "spvjit/runtime.hpp"
 #include "test/child_case.hpp"
 #include "test/skip.hpp"
+#include "test/spvjit_platform.hpp"
 #ifdef SPVJIT_HAVE_ALLOC_COUNTER
 #include "test/alloc_counter.hpp"
 #endif
@@ -70,16 +71,9 @@ struct Basic {
     static Runtime adaptive({.dispatch = Dispatch::Adaptive,
                              .inline_threshold = SIZE_MAX,
                              .split_threshold = SIZE_MAX});
-    // spvjit's PoCL among the ICD's platforms (Debian's PoCL 3.1 may be installed beside it).
-    cl_platform_id platforms[8];
-    cl_uint platform_count = 0;
-    check(clGetPlatformIDs(8, platforms, &platform_count), "clGetPlatformIDs");
-    for (cl_uint p = 0; p < platform_count && p < 8; ++p) {
-      char version[512] = {};
-      clGetPlatformInfo(platforms[p], CL_PLATFORM_VERSION, sizeof version, version, nullptr);
-      if (!platform || std::strstr(version, "+spvjit")) platform = platforms[p];
-      if (std::strstr(version, "+spvjit")) break;
-    }
+    // spvjit's PoCL, else the first platform (where the cases then fail: no kernel runner).
+    platform = test::find_spvjit_platform().id;
+    REQUIRE_MESSAGE(platform, "clGetPlatformIDs found no OpenCL platform");
     cl_device_id devices[8];
     cl_uint count = 0;
     check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 8, devices, &count), "clGetDeviceIDs");

@@ -21,6 +21,7 @@
 #include "spvjit/runtime.hpp"
 #include "test/run_command.hpp"
 #include "test/shared_runtime.hpp"
+#include "test/spvjit_platform.hpp"
 #include "test/temp_dir.hpp"
 
 namespace {
@@ -143,17 +144,9 @@ struct Pocl {
 
   Pocl() {
     spvjit::test::runtime();  // the ICD's vendors as spvjit's tests set them up
-    cl_platform_id platforms[8];
-    cl_uint count = 0;
-    check(clGetPlatformIDs(8, platforms, &count), "clGetPlatformIDs");
-    cl_platform_id platform = nullptr;
-    for (cl_uint p = 0; p < count && p < 8; ++p) {
-      char version[512] = {};
-      clGetPlatformInfo(platforms[p], CL_PLATFORM_VERSION, sizeof version, version, nullptr);
-      if (std::strstr(version, "+spvjit")) platform = platforms[p];
-    }
-    REQUIRE_MESSAGE(platform, "no OpenCL platform is spvjit's PoCL");
-    check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
+    const spvjit::test::FoundPlatform platform = spvjit::test::find_spvjit_platform();
+    REQUIRE_MESSAGE(platform.spvjit, "no OpenCL platform is spvjit's PoCL");
+    check(clGetDeviceIDs(platform.id, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
     cl_int err = CL_SUCCESS;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     check(err, "clCreateContext");
