@@ -4,7 +4,8 @@
 #
 #   asan  AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer): the whole doctest
 #         suite in one process per core (each a range of its cases), in build-asan/ (CMake
-#         preset asan, CMakePresets.json): a few processes, each with the runtime's start-up
+#         preset asan, CMakePresets.json; only spvjit_tests and the programs it starts are
+#         built, its test files at -O0: test/CMakeLists.txt): a few processes, each with the runtime's start-up
 #         once, instead of one per case as CTest runs it. sanitizers/asan_env.sh has the options
 #         every ASan run shares and why (LeakSanitizer's tracer crash at exit). With GCC:
 #         clang-15, which the fuzz targets need (fuzz/run.sh, build-fuzz/), cannot capture
@@ -32,7 +33,7 @@ case "$kind" in
     # unable to unmap" in AsanThread::Destroy, 1 run in 2 of the adaptive probe.
     source sanitizers/asan_env.sh "$root"
     export ASAN_OPTIONS="$ASAN_OPTIONS:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:use_sigaltstack=0"
-    build=(cmake --build --preset asan)
+    build=(cmake --build --preset asan --target spvjit_tests)
     run=(test/spvjit_tests)
     ;;
   tsan)
