@@ -139,6 +139,7 @@ class JitCore {
     t.coarsen_dimension_1 = coarsen_dimension_1();
     t.coarsening.work_item_checks = work_item_checks();
     t.coarsening.grid_stride_loops = coarsen_grid_stride();
+    t.coarsening.strip_vectors = coarsen_strips();
     t.group_loops = group_looping();
     t.group_uniform_loops = group_uniform_loops();
     t.group_grid_stride = group_grid_stride();
@@ -210,6 +211,17 @@ class JitCore {
   bool coarsen_grid_stride() const {
     static const bool on = env_flag("SPVJIT_COARSEN_GRID_STRIDE").value_or(true);
     return coarsening() && on;
+  }
+  // Issue #65, step 1 (off until measured): a kernel guarded by an interior test runs strips of
+  // U vectors per work-item from the test's first index (jit/coarsen/strips.hpp).
+  // SPVJIT_COARSEN_STRIPS=on is 8 vectors; 2, 4, 8 or 16 say how many; off: none.
+  unsigned coarsen_strips() const {
+    static const unsigned vectors = [] {
+      const auto choice = env_choice("SPVJIT_COARSEN_STRIPS", {"off", "on", "2", "4", "8", "16"});
+      if (!choice || *choice == 0) return 0u;
+      return *choice == 1 ? 8u : 1u << (*choice - 1);
+    }();
+    return coarsening() ? vectors : 0;
   }
   // On since it won (issue #63: Black-Scholes under fast math 2.3-2.4x faster): calls to exp,
   // log and erfc that carry fast math's approximate-functions flag become inline arithmetic
@@ -548,7 +560,10 @@ class JitCore {
                : std::string()) +
           (coarsen_dimension_1() ? ", dimension 1 where 0 cannot be" : "") +
           (work_item_checks() ? ", global ids checked once per work-item" : "") +
-          (coarsen_grid_stride() ? ", grid-stride loops" : "") + "]";
+          (coarsen_grid_stride() ? ", grid-stride loops" : "") +
+          (coarsen_strips() ? ", strips of " + std::to_string(coarsen_strips()) + " vectors"
+                            : std::string()) +
+          "]";
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +

@@ -162,23 +162,25 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
     launch.coarsen_dimension = r.dimension;
     launch.index_bits = r.index_bits;
     if (r.width > 1) {
-      SPVJIT_LOG_DEBUG(subject + ": coarsened" +
-                       (r.dimension ? " in dimension " + std::to_string(r.dimension) : "") + ", " +
-                       std::to_string(r.width * r.vectors) + " indices per work-item (" +
-                       std::to_string(r.vectors) + " x " + std::to_string(r.width) + " lanes)" +
-                       (r.lane_accesses ? ", " + std::to_string(r.lane_accesses) +
-                                              " loads and stores of one element per lane"
-                                        : std::string()) +
-                       (r.lane_calls
-                            ? ", " + std::to_string(r.lane_calls) + " math calls once per lane"
-                            : std::string()) +
-                       (r.work_item_tests ? ", " + std::to_string(r.work_item_tests) +
-                                                " global-id checks tested once per work-item"
-                                          : std::string()) +
-                       (r.index_bits ? "; its 32-bit narrowing of the coarsened dimension's "
-                                       "global id taken for the id: its ndrange at most 2^" +
-                                           std::to_string(r.index_bits)
-                                     : std::string()));
+      SPVJIT_LOG_DEBUG(
+          subject + ": coarsened" +
+          (r.dimension ? " in dimension " + std::to_string(r.dimension) : "") + ", " +
+          std::to_string(r.width * r.vectors) + " indices per work-item (" +
+          std::to_string(r.vectors) + " x " + std::to_string(r.width) + " lanes)" +
+          (r.lane_accesses ? ", " + std::to_string(r.lane_accesses) +
+                                 " loads and stores of one element per lane"
+                           : std::string()) +
+          (r.lane_calls ? ", " + std::to_string(r.lane_calls) + " math calls once per lane"
+                        : std::string()) +
+          (r.work_item_tests ? ", " + std::to_string(r.work_item_tests) +
+                                   " global-id checks tested once per work-item"
+                             : std::string()) +
+          (r.strips ? ", strips from the interior test's first index" : std::string()) +
+          (!r.strips_refused.empty() ? ", no strips: it " + r.strips_refused : std::string()) +
+          (r.index_bits ? "; its 32-bit narrowing of the coarsened dimension's "
+                          "global id taken for the id: its ndrange at most 2^" +
+                              std::to_string(r.index_bits)
+                        : std::string()));
     } else if (def.declared_elementwise && !r.device_limited) {
       // The user's declaration against what the pass found: a decision of the compile, not a
       // step of the list, so it is taken after the step (logged and dumped as it ran).

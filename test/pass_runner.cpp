@@ -9,7 +9,7 @@
 // kernel is the module's first spir_kernel, its parameters the arguments before the first hidden
 // one (named __spvjit_..., in HiddenArgs' order, which is checked), and the options say the rest:
 // workgroup=8 or 8x2, ndrange=64 or 64x4 (absent: dynamic), width=4 (coarsen's lanes),
-// vectors=2, pads_safely=1, vector_math=1, work_item_checks=1, grid_stride_loops=1
+// vectors=2, pads_safely=1, vector_math=1, work_item_checks=1, grid_stride_loops=1, strips=8
 // (coarsening's options).
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -81,6 +81,7 @@ struct RunOptions {
   bool vector_math = false;  ///< coarsening calls every math builtin's vector form (patch 0014)
   bool work_item_checks = false;  ///< CoarsenTarget::work_item_checks
   bool grid_stride = false;       ///< CoarsenTarget::grid_stride_loops
+  unsigned strips = 0;            ///< CoarsenTarget::strip_vectors
 };
 RunOptions options;
 
@@ -129,6 +130,8 @@ void parse_option(const std::string& arg) {
     options.work_item_checks = number(value, key) != 0;
   } else if (key == "grid_stride_loops") {
     options.grid_stride = number(value, key) != 0;
+  } else if (key == "strips") {
+    options.strips = static_cast<unsigned>(number(value, key));
   } else {
     throw std::invalid_argument("unknown option " + key);
   }
@@ -292,6 +295,7 @@ spvjit::detail::CoarsenTarget coarsen_target() {
   target.math = options.vector_math ? d::VectorMath::every_function : d::VectorMath::exact_only;
   target.work_item_checks = options.work_item_checks;
   target.grid_stride_loops = options.grid_stride;
+  target.strip_vectors = options.strips;
   return target;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
 #include <utility>
 
 #include <llvm/ADT/STLExtras.h>
@@ -23,6 +24,7 @@
 #include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/analysis.hpp"
 #include "jit/coarsen/narrow_index.hpp"
+#include "jit/coarsen/strips.hpp"
 #include "jit/coarsen/swap_dimensions.hpp"
 #include "jit/coarsen/masks.hpp"
 #include "jit/device/split_vector_calls.hpp"
@@ -202,15 +204,36 @@ void call_for_each_vector(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Fu
 // work-item left out, vector.hpp), a work-item whose U*W indices lie below `fast_end` (the least
 // of ndrange(0) and every extent, from the launch) and that passes the `fast_entry` tests runs it
 // instead: the few compares per work-item an unchecked kernel makes.
+// Strips (jit/coarsen/strips.hpp): the guard's bounds, and the bodies a strip runs.
+struct Strips {
+  GuardRange guard;
+  llvm::Function* vector_body = nullptr;  ///< index_first_lane's form
+  llvm::Function* scalar_body = nullptr;
+};
+
 void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
                      llvm::Function* fast_body, llvm::Value* fast_end, const FastEntry& fast_entry,
-                     llvm::Function* scalar_body, unsigned width, unsigned vectors) {
+                     llvm::Function* scalar_body, unsigned width, unsigned vectors,
+                     const Strips* strips) {
   auto& ctx = kernel.getContext();
   llvm::Function* gid = kernel.getParent()->getFunction(builtin::global_id);
+  // The guard's bounds, computed again from the arguments before the kernel's blocks go.
+  std::vector<llvm::Value*> lows, highs;
+  llvm::BasicBlock* bounds = nullptr;
+  if (strips) {
+    bounds = llvm::BasicBlock::Create(ctx, "strip.bounds");
+    llvm::IRBuilder<> at(bounds);
+    for (const GuardBound& low : strips->guard.lows) lows.push_back(emit_bound(at, low, false));
+    for (const GuardBound& high : strips->guard.highs) highs.push_back(emit_bound(at, high, true));
+  }
   // The kernel's blocks go; extent0 (an argument or constant) survives them.
   kernel.dropAllReferences();
   while (!kernel.empty()) kernel.begin()->eraseFromParent();
   auto* entry = llvm::BasicBlock::Create(ctx, "entry", &kernel);
+  if (bounds) {
+    entry->getInstList().splice(entry->end(), bounds->getInstList());
+    delete bounds;
+  }
   auto* done = llvm::BasicBlock::Create(ctx, "done");  // inserted last: SPIR-V wants blocks
                                                        // in dominance order
   llvm::IRBuilder<> b(entry);
@@ -219,7 +242,61 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
   const unsigned per_item = width * vectors;
   auto* base = b.CreateMul(g, b.getInt64(per_item), "base", /*HasNUW=*/true);
   auto* end = b.CreateAdd(base, b.getInt64(per_item), "end", /*HasNUW=*/true);
-  if (fast_body) {
+  if (strips) {
+    // Whole vectors below `limit` (every bound the strip body's left-out checks stand for),
+    // the indices from there to the strip's end one by one, with their checks.
+    auto* strip = llvm::BasicBlock::Create(ctx, "strip", &kernel);
+    auto* checked = fast_body ? llvm::BasicBlock::Create(ctx, "checked", &kernel) : nullptr;
+    llvm::Value* limit = fast_body ? fast_end : (extent0 ? extent0 : end);
+    llvm::Value* ids_fit = b.getTrue();
+    if (fast_body) {
+      for (unsigned a : fast_entry.index_below) {
+        limit = b.CreateSelect(b.CreateICmpULT(kernel.getArg(a), limit), kernel.getArg(a), limit);
+      }
+      for (auto [d, a] : fast_entry.id_below) {
+        auto* id = b.CreateCall(gid, {b.getInt32(d)});
+        id->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        ids_fit = b.CreateAnd(ids_fit, b.CreateICmpULT(id, kernel.getArg(a)));
+      }
+      b.CreateCondBr(ids_fit, strip, checked,
+                     llvm::MDBuilder(ctx).createBranchWeights(1u << 20, 1));
+    } else {
+      b.CreateBr(strip);
+    }
+    b.SetInsertPoint(strip);
+    llvm::Value* stop = b.CreateSelect(b.CreateICmpULT(limit, end), limit, end);
+    stop = b.CreateSelect(b.CreateICmpULT(stop, base), base, stop, "strip.stop");
+    const auto call = [&](llvm::IRBuilderBase& at, llvm::Function* body, llvm::Value* index) {
+      std::vector<llvm::Value*> args;
+      for (auto& a : kernel.args()) args.push_back(&a);
+      args.push_back(index);
+      at.CreateCall(body, args)->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    };
+    emit_strip(b, base, stop, lows, highs, strips->vector_body, strips->scalar_body, width, call);
+    // Past the limit: indices beyond a buffer's extent (checked and reported by the scalar
+    // body), or past the ndrange (none run but a padding kernel's).
+    llvm::Value* rest_end =
+        extent0 ? b.CreateSelect(b.CreateICmpULT(extent0, end), extent0, end) : end;
+    llvm::BasicBlock* from_block = b.GetInsertBlock();
+    auto* rest = llvm::BasicBlock::Create(ctx, "strip.rest", &kernel);
+    auto* rest_body = llvm::BasicBlock::Create(ctx, "strip.rest.body", &kernel);
+    b.CreateBr(rest);
+    b.SetInsertPoint(rest);
+    auto* i = b.CreatePHI(b.getInt64Ty(), 2, "i");
+    i->addIncoming(stop, from_block);
+    b.CreateCondBr(b.CreateICmpULT(i, rest_end), rest_body, done);
+    b.SetInsertPoint(rest_body);
+    call(b, strips->scalar_body, i);
+    i->addIncoming(b.CreateAdd(i, b.getInt64(1), "", true), rest_body);
+    b.CreateBr(rest);
+    if (!fast_body) {
+      done->insertInto(&kernel);
+      b.SetInsertPoint(done);
+      b.CreateRetVoid();
+      return;
+    }
+    b.SetInsertPoint(checked);
+  } else if (fast_body) {
     auto* fast = llvm::BasicBlock::Create(ctx, "fast", &kernel);
     auto* checked = llvm::BasicBlock::Create(ctx, "checked", &kernel);
     llvm::Value* fits = b.CreateICmpULE(end, fast_end);
@@ -412,15 +489,36 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     entry = fast.vectorize(width, checks, /*index_fits=*/true, param_extents);
     fast_body = fast.function;
   }
-  auto* scalar_body = extent0 ? make_scalar_body(*kernel, plan) : nullptr;
+  // Strips for a kernel guarded by an interior test (jit/coarsen/strips.hpp): like U vectors,
+  // only without a static workgroup, whose work-items are the kernel's own.
+  std::optional<Strips> strips;
+  std::string strips_refused;
+  if (target.strip_vectors > 1 && !spec.workgroup) {
+    GuardRange guard = find_guard_range(*kernel, extent0);
+    if (guard.interior) {
+      strips_refused = lanes_rerun_problem(*kernel);
+      llvm::Function* body = fast_body ? fast_body : vector_body.function;
+      if (strips_refused.empty() && !index_first_lane(*body, width)) {
+        strips_refused =
+            "its vector body uses the work-item's index otherwise than as its first lane";
+      }
+      if (strips_refused.empty()) strips = Strips{std::move(guard), body, nullptr};
+    }
+  }
+  auto* scalar_body = extent0 || strips ? make_scalar_body(*kernel, plan) : nullptr;
+  if (strips) strips->scalar_body = scalar_body;
   erase_unused_lane_tests(m);
   // U vectors per work-item divide a dynamic workgroup's work-items; a static workgroup's are
   // the kernel's own (and its ndrange may be exact for W alone).
-  const unsigned vectors = spec.workgroup ? 1u : std::max(target.vectors_per_item, 1u);
+  const unsigned vectors = strips           ? target.strip_vectors
+                           : spec.workgroup ? 1u
+                                            : std::max(target.vectors_per_item, 1u);
   make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, entry, scalar_body,
-                  width, vectors);
+                  width, vectors, strips ? &*strips : nullptr);
   widened.keep();
   CoarsenResult result{width, {}, false, vectors, widened.bits(), lane_accesses, lane_calls};
+  result.strips = strips.has_value();
+  result.strips_refused = std::move(strips_refused);
   if (fast_body) {
     result.work_item_tests =
         static_cast<unsigned>(entry.index_below.size() + entry.id_below.size());

@@ -53,6 +53,10 @@ struct CoarsenTarget {
   /// stepped by a run-time value would overflow is folded into the loop's test
   /// (jit/coarsen/masked_loops.hpp). Else such a loop keeps the kernel scalar.
   bool grid_stride_loops = false;
+  /// > 1: a kernel without a static workgroup whose body is guarded by an interior test on
+  /// get_global_id(0) runs strips of that many vectors per work-item, the test split off
+  /// (jit/coarsen/strips.hpp); 0 or 1: one vector (or vectors_per_item) per work-item.
+  unsigned strip_vectors = 0;
 };
 
 /// What coarsening did to one kernel.
@@ -77,6 +81,11 @@ struct CoarsenResult {
   /// The tests of global ids against arguments the dispatcher makes once per work-item beside
   /// fast_end, for a fast body without them (CoarsenTarget::work_item_checks).
   unsigned work_item_tests = 0;
+  /// Each work-item runs a strip of `vectors` vectors as one loop from the interior test's
+  /// first index (CoarsenTarget::strip_vectors).
+  bool strips = false;
+  /// Why an interior-tested kernel runs no strips (CoarsenTarget::strip_vectors set); else empty.
+  std::string strips_refused{};
 };
 
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise, at

@@ -1,0 +1,81 @@
+// Strips of a row per coarsened work-item, the interior test split off (issue #65, step 1).
+//
+// A stencil guards its body with an interior test, `0 < i && i < n - 1 && ...`. Coarsened one
+// vector per work-item, the vectors at each row's two ends hold lanes on both sides of it and
+// run the partial-mask path: lane masks as <W x i64> compares, stores in pieces through a lane
+// buffer (docs/performance.md, "Where heat3d/128's kernel time goes"). The loop a C++ compiler
+// makes of the same formula starts its vectors at the interior's first index instead, and ends
+// with one vector (or a scalar remainder) at its last.
+//
+// With strips, a work-item runs U*W consecutive indices [s, e) (the launch divides dimension 0
+// by U*W, as for U vectors per work-item) as one loop of whole vectors over the part of them the
+// interior test accepts, [max(s, lo), min(e, hi)) where the test's range conjuncts on
+// get_global_id(0) give lo and hi. The vectors start at that part's first index and step by W;
+// the last one ends at the part's last index, overlapping the one before it: its lanes that the
+// one before already ran run again. That is safe only for a kernel whose lanes compute the same
+// stores when run twice (lanes_rerun_problem): nothing it stores is read back, no atomics.
+// A part narrower than W runs index by index through the scalar body.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <llvm/ADT/STLFunctionalExtras.h>
+
+namespace llvm {
+class Function;
+class IRBuilderBase;
+class Value;
+}  // namespace llvm
+
+namespace spvjit::detail {
+
+/// The range conjuncts on get_global_id(0) of the test that guards a kernel's whole body: the
+/// branch on an `and` of conditions that ends the entry block (or a chain of blocks from it)
+/// with no effect before it, and whose other side does nothing. The bounds
+/// are values of the kernel made of its arguments and constants only (so that the dispatcher can
+/// compute them again): get_global_id(0) >= each of `lows` and < each of `highs`, signed.
+struct GuardBound {
+  llvm::Value* value;
+  bool plus_one;  ///< the bound is value + 1 (from `>` and `<=`)
+};
+struct GuardRange {
+  std::vector<GuardBound> lows;   ///< get_global_id(0) >= each
+  std::vector<GuardBound> highs;  ///< get_global_id(0) < each
+  /// A test that bounds the index otherwise than by the ndrange: what strips are for.
+  bool interior = false;
+};
+
+/// The guard's range conjuncts of `kernel` (canonical form, before coarsening); `extent0` is
+/// the ndrange's dimension 0 in the kernel (a bound that is only it makes no interior test).
+GuardRange find_guard_range(llvm::Function& kernel, const llvm::Value* extent0);
+
+/// Why running a lane of `kernel` twice could store other values than running it once; empty
+/// when it cannot: every load reads a `noalias readonly` argument, private memory or a
+/// constant, and nothing else but stores and bounds reports has an effect (no atomics, fences
+/// or calls that write memory).
+std::string lanes_rerun_problem(llvm::Function& kernel);
+
+/// `bound` (of the kernel find_guard_range read it from) computed again at the builder's point
+/// from the same arguments and constants. An upper bound's `+ 1` saturates at the largest i64.
+llvm::Value* emit_bound(llvm::IRBuilderBase& b, const GuardBound& bound, bool upper);
+
+/// Makes a vectorized body (jit/coarsen/vector.hpp) take its first lane's index as its last
+/// argument instead of the coarsened work-item index g (lanes W*g ..): a vector may then start
+/// at any index. False (and `body` unchanged) where the body uses g otherwise.
+bool index_first_lane(llvm::Function& body, unsigned width);
+
+/// Calls a body (vector or scalar) with the index its last argument takes, at b's point.
+using CallBody = llvm::function_ref<void(llvm::IRBuilderBase&, llvm::Function*, llvm::Value*)>;
+
+/// Emits at b's point a work-item's strip: the indices of [first, stop) (i64, first <= stop)
+/// the guard's bounds `lows` and `highs` (emit_bound's values) accept, run as whole vectors of
+/// `vector_body` (index_first_lane's form) from the first of them, the last one ending at the
+/// last (overlapping the one before), or index by index through `scalar_body` when they are
+/// fewer than `width`. Leaves b in a new block after them.
+void emit_strip(llvm::IRBuilderBase& b, llvm::Value* first, llvm::Value* stop,
+                const std::vector<llvm::Value*>& lows, const std::vector<llvm::Value*>& highs,
+                llvm::Function* vector_body, llvm::Function* scalar_body, unsigned width,
+                CallBody call);
+
+}  // namespace spvjit::detail
