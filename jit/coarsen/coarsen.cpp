@@ -272,23 +272,15 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
       args.push_back(index);
       at.CreateCall(body, args)->setCallingConv(llvm::CallingConv::SPIR_FUNC);
     };
-    emit_strip(b, base, stop, lows, highs, strips->vector_body, strips->scalar_body, width, call);
-    // Past the limit: indices beyond a buffer's extent (checked and reported by the scalar
-    // body), or past the ndrange (none run but a padding kernel's).
+    auto [from, to] = accepted_part(b, base, stop, lows, highs);
+    emit_strip(b, from, to, strips->vector_body, strips->scalar_body, width, call);
+    // Past the limit, the indices the guard accepts one by one: beyond a buffer's extent
+    // (checked and reported by the scalar body); past the ndrange, none but a padding kernel's
+    // (whose guard turns its padding away: the bounds leave most of it out).
     llvm::Value* rest_end =
         extent0 ? b.CreateSelect(b.CreateICmpULT(extent0, end), extent0, end) : end;
-    llvm::BasicBlock* from_block = b.GetInsertBlock();
-    auto* rest = llvm::BasicBlock::Create(ctx, "strip.rest", &kernel);
-    auto* rest_body = llvm::BasicBlock::Create(ctx, "strip.rest.body", &kernel);
-    b.CreateBr(rest);
-    b.SetInsertPoint(rest);
-    auto* i = b.CreatePHI(b.getInt64Ty(), 2, "i");
-    i->addIncoming(stop, from_block);
-    b.CreateCondBr(b.CreateICmpULT(i, rest_end), rest_body, done);
-    b.SetInsertPoint(rest_body);
-    call(b, strips->scalar_body, i);
-    i->addIncoming(b.CreateAdd(i, b.getInt64(1), "", true), rest_body);
-    b.CreateBr(rest);
+    auto [rest_from, rest_to] = accepted_part(b, stop, rest_end, lows, highs);
+    emit_index_loop(b, rest_from, rest_to, strips->scalar_body, call, done);
     if (!fast_body) {
       done->insertInto(&kernel);
       b.SetInsertPoint(done);

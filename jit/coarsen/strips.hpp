@@ -18,11 +18,13 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 
 namespace llvm {
+class BasicBlock;
 class Function;
 class IRBuilderBase;
 class Value;
@@ -68,14 +70,25 @@ bool index_first_lane(llvm::Function& body, unsigned width);
 /// Calls a body (vector or scalar) with the index its last argument takes, at b's point.
 using CallBody = llvm::function_ref<void(llvm::IRBuilderBase&, llvm::Function*, llvm::Value*)>;
 
-/// Emits at b's point a work-item's strip: the indices of [first, stop) (i64, first <= stop)
-/// the guard's bounds `lows` and `highs` (emit_bound's values) accept, run as whole vectors of
-/// `vector_body` (index_first_lane's form) from the first of them, the last one ending at the
-/// last (overlapping the one before), or index by index through `scalar_body` when they are
-/// fewer than `width`. Leaves b in a new block after them.
-void emit_strip(llvm::IRBuilderBase& b, llvm::Value* first, llvm::Value* stop,
-                const std::vector<llvm::Value*>& lows, const std::vector<llvm::Value*>& highs,
+/// The part of [first, stop) (i64 indices) the guard's bounds `lows` and `highs` (emit_bound's
+/// values) accept, as [from, to) (signed; empty when to <= from).
+std::pair<llvm::Value*, llvm::Value*> accepted_part(llvm::IRBuilderBase& b, llvm::Value* first,
+                                                    llvm::Value* stop,
+                                                    const std::vector<llvm::Value*>& lows,
+                                                    const std::vector<llvm::Value*>& highs);
+
+/// Emits at b's point a work-item's strip over [from, to) (accepted_part's): whole vectors of
+/// `vector_body` (index_first_lane's form), the first at `from`, the next ones at multiples of
+/// `width` and the last ending at `to` (each of those two overlapping its neighbour), or index
+/// by index through `scalar_body` when fewer than `width` indices are left. Leaves b in a new
+/// block after them.
+void emit_strip(llvm::IRBuilderBase& b, llvm::Value* from, llvm::Value* to,
                 llvm::Function* vector_body, llvm::Function* scalar_body, unsigned width,
                 CallBody call);
+
+/// A loop at b's point calling `scalar_body` on each index of [from, to) (signed), then going to
+/// `after`; b is left in the loop's body block (terminated).
+void emit_index_loop(llvm::IRBuilderBase& b, llvm::Value* from, llvm::Value* to,
+                     llvm::Function* scalar_body, CallBody call, llvm::BasicBlock* after);
 
 }  // namespace spvjit::detail

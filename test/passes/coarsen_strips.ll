@@ -1,11 +1,12 @@
 ; PASS: coarsen width=4 work_item_checks=1 strips=4
 ; Strips (jit/coarsen/strips.hpp, issue #65 step 1): the kernel's body is guarded by an interior
 ; test, 0 < i < size(u, 0) - 1 (and 0 < j), and reads only a noalias read-only argument, so a
-; work-item runs a strip of 4 vectors of 4 lanes as one loop. The loop's first vector starts at
-; the test's first index, max(base, 1); the vectors step by 4 while they fit below the test's
-; end, min(stop, size(u, 0) - 1); the last one ends at that end, overlapping the one before. A
-; part narrower than 4 runs index by index through the scalar body, and so do the indices past
-; the bounds the fast body leaves out (here unew's extent 0 and fast_end).
+; work-item runs a strip of 4 vectors of 4 lanes as one loop. Its first vector starts at the
+; test's first index, max(base, 1); the next ones at multiples of 4 while they fit below the
+; test's end, min(stop, size(u, 0) - 1); the last one ends at that end. The first and the last
+; overlap their neighbours. A part narrower than 4 runs index by index through the scalar body,
+; and so do the accepted indices past the bounds the fast body leaves out (here unew's extent 0
+; and fast_end).
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
 target triple = "spir64-unknown-unknown"
 
@@ -15,6 +16,7 @@ declare void @__spvjit.bounds.report.3(i64, i32, i64, i64, i64, i64, i64, i64, i
 
 ; CHECK-LABEL: define spir_kernel void @step(
 ; CHECK-NEXT: entry:
+; CHECK-NEXT: %strip.slot = alloca i64
 ; CHECK-NEXT: %[[LAST:[a-z0-9.]+]] = sub i64 %__spvjit_shape_u_0, 1
 ; CHECK-NEXT: %[[ID:[0-9]+]] = call spir_func i64 @_Z13get_global_idj(i32 0)
 ; CHECK-NEXT: %base = mul nuw i64 %[[ID]], 16
@@ -33,26 +35,47 @@ declare void @__spvjit.bounds.report.3(i64, i32, i64, i64, i64, i64, i64, i64, i
 ; CHECK-NEXT: %[[TO:[0-9]+]] = select i1 %[[BEFORE]], i64 %[[LAST]], i64 %strip.stop
 ; CHECK-NEXT: %[[WIDE:[0-9]+]] = sub i64 %[[TO]], %[[FROM]]
 ; CHECK-NEXT: %[[ENOUGH:[0-9]+]] = icmp sge i64 %[[WIDE]], 4
-; CHECK-NEXT: br i1 %[[ENOUGH]], label %strip.vectors, label %strip.narrow
-; CHECK: strip.vectors:
-; CHECK-NEXT: %strip.x = phi i64 [ %[[FROM]], %strip ], [ %[[NEXT:[0-9]+]], %strip.vectors ]
-; CHECK-NEXT: call spir_func void @step.fast.w4({{.*}}, i64 %strip.x)
-; CHECK-NEXT: %[[NEXT]] = add nuw nsw i64 %strip.x, 4
-; CHECK-NEXT: %[[NEXT_END:[0-9]+]] = add nuw nsw i64 %[[NEXT]], 4
-; CHECK-NEXT: %[[FIT:[0-9]+]] = icmp sle i64 %[[NEXT_END]], %[[TO]]
+; CHECK-NEXT: br i1 %[[ENOUGH]], label %strip.head, label %strip.narrow
+; The first vector at the interior's first index, then vectors at multiples of 4.
+; CHECK: strip.head:
+; CHECK-NEXT: call spir_func void @step.fast.w4({{.*}}, i64 %[[FROM]])
+; CHECK-NEXT: %[[PAST:[0-9]+]] = add nuw nsw i64 %[[FROM]], 4
+; CHECK-NEXT: %[[ALIGNED:[0-9]+]] = and i64 %[[PAST]], -4
+; CHECK: strip.test:
+; CHECK-NEXT: %strip.x = phi i64 [ %[[ALIGNED]], %strip.head ], [ %[[NEXT:[0-9]+]], %strip.vectors ]
+; CHECK-NEXT: %[[X_END:[0-9]+]] = add nuw nsw i64 %strip.x, 4
+; CHECK-NEXT: %[[FIT:[0-9]+]] = icmp sle i64 %[[X_END]], %[[TO]]
 ; CHECK-NEXT: br i1 %[[FIT]], label %strip.vectors, label %strip.last
+; The index goes through a volatile slot: no induction variable for loop strength reduction.
+; CHECK: strip.vectors:
+; CHECK-NEXT: store volatile i64 %strip.x, i64* %strip.slot
+; CHECK-NEXT: %strip.at = load volatile i64, i64* %strip.slot
+; CHECK-NEXT: call spir_func void @step.fast.w4({{.*}}, i64 %strip.at)
+; CHECK-NEXT: %[[NEXT]] = add nuw nsw i64 %strip.at, 4
 ; CHECK: strip.last:
-; CHECK-NEXT: %[[SHORT:[0-9]+]] = icmp slt i64 %[[NEXT]], %[[TO]]
+; CHECK-NEXT: %[[SHORT:[0-9]+]] = icmp slt i64 %strip.x, %[[TO]]
 ; CHECK-NEXT: br i1 %[[SHORT]], label %strip.overlap, label %strip.done
 ; CHECK: strip.overlap:
 ; CHECK-NEXT: %[[LAST_VECTOR:[0-9]+]] = sub i64 %[[TO]], 4
 ; CHECK-NEXT: call spir_func void @step.fast.w4({{.*}}, i64 %[[LAST_VECTOR]])
-; CHECK: strip.narrow.body:
-; CHECK-NEXT: call spir_func void @step.scalar({{.*}}, i64 %strip.i)
-; CHECK: strip.rest:
-; CHECK-NEXT: %i = phi i64 [ %strip.stop, %strip.done ]
-; CHECK: strip.rest.body:
+; Fewer than 4 accepted indices: one by one.
+; CHECK: strip.narrow:
+; CHECK-NEXT: br label %indices
+; Past the fast body's bounds, the accepted indices one by one, checked.
+; CHECK: strip.done:
+; CHECK-NEXT: %[[REST_AFTER:[0-9]+]] = icmp sgt i64 1, %strip.stop
+; CHECK-NEXT: %[[REST_FROM:[0-9]+]] = select i1 %[[REST_AFTER]], i64 1, i64 %strip.stop
+; CHECK-NEXT: %[[REST_BEFORE:[0-9]+]] = icmp slt i64 %[[LAST]], %end
+; CHECK-NEXT: %[[REST_TO:[0-9]+]] = select i1 %[[REST_BEFORE]], i64 %[[LAST]], i64 %end
+; CHECK: indices:
+; CHECK-NEXT: %i = phi i64 [ %[[FROM]], %strip.narrow ]
+; CHECK: indices.body:
 ; CHECK-NEXT: call spir_func void @step.scalar({{.*}}, i64 %i)
+; CHECK: indices1:
+; CHECK-NEXT: %i3 = phi i64 [ %[[REST_FROM]], %strip.done ]
+; CHECK-NEXT: icmp slt i64 %i3, %[[REST_TO]]
+; CHECK: indices.body2:
+; CHECK-NEXT: call spir_func void @step.scalar({{.*}}, i64 %i3)
 ; A work-item whose row fails the test of get_global_id(1) runs the checked vectors.
 ; CHECK: full:
 ; CHECK: call spir_func void @step.vector.w4(
