@@ -70,11 +70,11 @@ inline std::vector<T> random_data(std::size_t n, unsigned seed) {
 
 inline bool is_coarsened(Jit& jit, const KernelDef& def, const Specialization& spec = {}) {
   // The vector bodies are functions of their own, named after the kernel: the checked one, or
-  // only the fast one where strips (jit/coarsen/strips.hpp) leave the checked one unreachable
-  // (no global-id test that could fail).
+  // only a strip's (jit/coarsen/strips.hpp) where strips leave the checked one unreachable (no
+  // global-id test that could fail) or unused (no checks).
   const std::string text = spirv_text(jit, def, spec);
   return text.find(def.name() + ".vector.w") != std::string::npos ||
-         text.find(def.name() + ".fast.w") != std::string::npos;
+         text.find(def.name() + ".interior.strip.w") != std::string::npos;
 }
 
 // Fails the check at the first element whose bytes differ between the scalar kernel's output

@@ -471,16 +471,6 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     checks.shaped = vector_shaped;
   }
   FastEntry entry = vector_body.vectorize(width, checks, /*index_fits=*/false, param_extents);
-  llvm::Function* fast_body = nullptr;
-  llvm::Value* fast_end = nullptr;
-  if (entry.leaves_checks_out) {
-    fast_end = kernel->getArg(def.hidden.fast_end);
-    VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width), target);
-    fast_shaped = shaped_params(*fast.function, def);
-    checks.shaped = fast_shaped;
-    entry = fast.vectorize(width, checks, /*index_fits=*/true, param_extents);
-    fast_body = fast.function;
-  }
   // Strips for a kernel guarded by an interior test (jit/coarsen/strips.hpp): like U vectors,
   // only without a static workgroup, whose work-items are the kernel's own.
   std::optional<Strips> strips;
@@ -489,13 +479,58 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     GuardRange guard = find_guard_range(*kernel, extent0);
     if (guard.interior) {
       strips_refused = lanes_rerun_problem(*kernel);
-      llvm::Function* body = fast_body ? fast_body : vector_body.function;
-      if (strips_refused.empty() && !index_first_lane(*body, width)) {
+      if (strips_refused.empty()) strips = Strips{std::move(guard), nullptr, nullptr};
+    }
+  }
+  llvm::Function* fast_body = nullptr;
+  llvm::Value* fast_end = nullptr;
+  if (entry.leaves_checks_out) fast_end = kernel->getArg(def.hidden.fast_end);
+  if (strips) {
+    // The strip's body: the kernel with the guard's range conjuncts true (its vectors lie inside
+    // the bounds), vectorized as the fast body where there is one, else as the vector body.
+    llvm::ValueToValueMapTy map;
+    llvm::Function* interior = interior_copy(*kernel, strips->guard, map);
+    llvm::Value* interior_extent =
+        extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
+    const CoarsenPlan interior_plan = analyse_elementwise(*interior, interior_extent, exact,
+                                                          target.math, target.grid_stride_loops);
+    std::optional<VectorBody> body;
+    if (interior_plan.ok()) {
+      body.emplace(*interior, interior_plan, interior_extent, ".strip.w" + std::to_string(width),
+                   target);
+    }
+    interior->eraseFromParent();
+    if (!body || !body->ok()) {
+      strips_refused = "cannot be vectorized with its interior test taken as passed";
+      strips.reset();
+    } else {
+      std::vector<ShapedParam> strip_shaped;
+      if (has_fast_end) {
+        strip_shaped = shaped_params(*body->function, def);
+        checks.shaped = strip_shaped;
+      }
+      FastEntry strip_entry =
+          body->vectorize(width, checks, /*index_fits=*/fast_end != nullptr, param_extents);
+      if (!index_first_lane(*body->function, width)) {
+        body->function->eraseFromParent();
         strips_refused =
             "its vector body uses the work-item's index otherwise than as its first lane";
+        strips.reset();
+      } else {
+        strips->vector_body = body->function;
+        if (fast_end) {
+          fast_body = body->function;
+          entry = std::move(strip_entry);
+        }
       }
-      if (strips_refused.empty()) strips = Strips{std::move(guard), body, nullptr};
     }
+  }
+  if (!strips && entry.leaves_checks_out) {
+    VectorBody fast(*kernel, plan, extent0, ".fast.w" + std::to_string(width), target);
+    fast_shaped = shaped_params(*fast.function, def);
+    checks.shaped = fast_shaped;
+    entry = fast.vectorize(width, checks, /*index_fits=*/true, param_extents);
+    fast_body = fast.function;
   }
   auto* scalar_body = extent0 || strips ? make_scalar_body(*kernel, plan) : nullptr;
   if (strips) strips->scalar_body = scalar_body;
@@ -507,6 +542,8 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                                             : std::max(target.vectors_per_item, 1u);
   make_dispatcher(*kernel, extent0, vector_body.function, fast_body, fast_end, entry, scalar_body,
                   width, vectors, strips ? &*strips : nullptr);
+  // Without a fast body, strips run every vector of the kernel: the checked one goes unused.
+  if (strips && !fast_body) vector_body.function->eraseFromParent();
   widened.keep();
   CoarsenResult result{width, {}, false, vectors, widened.bits(), lane_accesses, lane_calls};
   result.strips = strips.has_value();

@@ -8,6 +8,7 @@
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include <cstdint>
 #include <utility>
@@ -126,11 +127,13 @@ GuardRange find_guard_range(llvm::Function& kernel, const llvm::Value* extent0) 
       case llvm::CmpInst::ICMP_SGE:
       case llvm::CmpInst::ICMP_SGT:
         range.lows.push_back({bound, pred == llvm::CmpInst::ICMP_SGT});
+        range.conjuncts.push_back(cmp);
         range.interior = true;
         break;
       case llvm::CmpInst::ICMP_SLT:
       case llvm::CmpInst::ICMP_SLE:
         range.highs.push_back({bound, pred == llvm::CmpInst::ICMP_SLE});
+        range.conjuncts.push_back(cmp);
         if (bound != extent0) range.interior = true;
         break;
       default:
@@ -138,6 +141,18 @@ GuardRange find_guard_range(llvm::Function& kernel, const llvm::Value* extent0) 
     }
   }
   return range;
+}
+
+llvm::Function* interior_copy(llvm::Function& kernel, const GuardRange& guard,
+                              llvm::ValueToValueMapTy& map) {
+  llvm::Function* copy = llvm::CloneFunction(&kernel, map);
+  copy->setName(kernel.getName() + ".interior");
+  for (llvm::Instruction* conjunct : guard.conjuncts) {
+    auto* in_copy = llvm::cast<llvm::Instruction>(map[conjunct]);
+    in_copy->replaceAllUsesWith(llvm::ConstantInt::getTrue(kernel.getContext()));
+    in_copy->eraseFromParent();
+  }
+  return copy;
 }
 
 std::string lanes_rerun_problem(llvm::Function& kernel) {

@@ -22,10 +22,12 @@
 #include <vector>
 
 #include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 namespace llvm {
 class BasicBlock;
 class Function;
+class Instruction;
 class IRBuilderBase;
 class Value;
 }  // namespace llvm
@@ -44,6 +46,9 @@ struct GuardBound {
 struct GuardRange {
   std::vector<GuardBound> lows;   ///< get_global_id(0) >= each
   std::vector<GuardBound> highs;  ///< get_global_id(0) < each
+  /// The comparisons they come from: true for every index of a strip's vectors, which lie
+  /// inside all the bounds (interior_copy).
+  std::vector<llvm::Instruction*> conjuncts;
   /// A test that bounds the index otherwise than by the ndrange: what strips are for.
   bool interior = false;
 };
@@ -51,6 +56,12 @@ struct GuardRange {
 /// The guard's range conjuncts of `kernel` (canonical form, before coarsening); `extent0` is
 /// the ndrange's dimension 0 in the kernel (a bound that is only it makes no interior test).
 GuardRange find_guard_range(llvm::Function& kernel, const llvm::Value* extent0);
+
+/// A copy of `kernel` (in its module, named `name`) whose guard's range conjuncts are `true`:
+/// the kernel as a strip's vectors run it, every lane inside the bounds. `map` maps the kernel's
+/// values to the copy's. The caller erases the copy.
+llvm::Function* interior_copy(llvm::Function& kernel, const GuardRange& guard,
+                              llvm::ValueToValueMapTy& map);
 
 /// Why running a lane of `kernel` twice could store other values than running it once; empty
 /// when it cannot: every load reads a `noalias readonly` argument, private memory or a

@@ -38,7 +38,7 @@ declare void @__spvjit.bounds.report.3(i64, i32, i64, i64, i64, i64, i64, i64, i
 ; CHECK-NEXT: br i1 %[[ENOUGH]], label %strip.head, label %strip.narrow
 ; The first vector at the interior's first index, then vectors at multiples of 4.
 ; CHECK: strip.head:
-; CHECK-NEXT: call spir_func void @step.fast.w4({{.*}}, i64 %[[FROM]])
+; CHECK-NEXT: call spir_func void @step.interior.strip.w4({{.*}}, i64 %[[FROM]])
 ; CHECK-NEXT: %[[PAST:[0-9]+]] = add nuw nsw i64 %[[FROM]], 4
 ; CHECK-NEXT: %[[ALIGNED:[0-9]+]] = and i64 %[[PAST]], -4
 ; CHECK: strip.test:
@@ -50,14 +50,14 @@ declare void @__spvjit.bounds.report.3(i64, i32, i64, i64, i64, i64, i64, i64, i
 ; CHECK: strip.vectors:
 ; CHECK-NEXT: store volatile i64 %strip.x, i64* %strip.slot
 ; CHECK-NEXT: %strip.at = load volatile i64, i64* %strip.slot
-; CHECK-NEXT: call spir_func void @step.fast.w4({{.*}}, i64 %strip.at)
+; CHECK-NEXT: call spir_func void @step.interior.strip.w4({{.*}}, i64 %strip.at)
 ; CHECK-NEXT: %[[NEXT]] = add nuw nsw i64 %strip.at, 4
 ; CHECK: strip.last:
 ; CHECK-NEXT: %[[SHORT:[0-9]+]] = icmp slt i64 %strip.x, %[[TO]]
 ; CHECK-NEXT: br i1 %[[SHORT]], label %strip.overlap, label %strip.done
 ; CHECK: strip.overlap:
 ; CHECK-NEXT: %[[LAST_VECTOR:[0-9]+]] = sub i64 %[[TO]], 4
-; CHECK-NEXT: call spir_func void @step.fast.w4({{.*}}, i64 %[[LAST_VECTOR]])
+; CHECK-NEXT: call spir_func void @step.interior.strip.w4({{.*}}, i64 %[[LAST_VECTOR]])
 ; Fewer than 4 accepted indices: one by one.
 ; CHECK: strip.narrow:
 ; CHECK-NEXT: br label %indices
@@ -79,10 +79,18 @@ declare void @__spvjit.bounds.report.3(i64, i32, i64, i64, i64, i64, i64, i64, i
 ; A work-item whose row fails the test of get_global_id(1) runs the checked vectors.
 ; CHECK: full:
 ; CHECK: call spir_func void @step.vector.w4(
-; The strip's body takes its first lane's index as it is: no multiple of 4.
-; CHECK-LABEL: define internal spir_func void @step.fast.w4(
+; CHECK-NOT: call spir_func void @step.fast.w4(
+; The strip's body: the kernel with the interior test's conjuncts on get_global_id(0) true (its
+; vectors lie inside them), vectorized as the fast body. It takes its first lane's index as it
+; is (no multiple of 4), and tests only the row, with no lane masks.
+; CHECK-LABEL: define internal spir_func void @step.interior.strip.w4(
 ; CHECK-NOT: mul nuw i64 %first.lane
 ; CHECK: insertelement <4 x i64> poison, i64 %first.lane, i32 0
+; CHECK: %inside.i = and i1 true, true
+; CHECK-NEXT: %row.inside = icmp slt i64 0, %j
+; CHECK-NOT: lanes.differ
+; CHECK: store <4 x float>
+; CHECK-LABEL: define internal spir_func void @step.scalar(
 define spir_kernel void @step(float addrspace(1)* %unew, float addrspace(1)* noalias readonly %u, i64 %__spvjit_extent_unew, i64 %__spvjit_extent_u, i64 %__spvjit_bounds, i64 %__spvjit_fast_end, i64 %__spvjit_shape_unew_0, i64 %__spvjit_shape_unew_1, i64 %__spvjit_shape_u_0, i64 %__spvjit_shape_u_1) {
 entry:
   %i = call spir_func i64 @_Z13get_global_idj(i32 0)
