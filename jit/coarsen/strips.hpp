@@ -10,11 +10,13 @@
 // With strips, a work-item runs U*W consecutive indices [s, e) (the launch divides dimension 0
 // by U*W, as for U vectors per work-item) as one loop of whole vectors over the part of them the
 // interior test accepts, [max(s, lo), min(e, hi)) where the test's range conjuncts on
-// get_global_id(0) give lo and hi. The vectors start at that part's first index and step by W;
-// the last one ends at the part's last index, overlapping the one before it: its lanes that the
-// one before already ran run again. That is safe only for a kernel whose lanes compute the same
-// stores when run twice (lanes_rerun_problem): nothing it stores is read back, no atomics.
-// A part narrower than W runs index by index through the scalar body.
+// get_global_id(0) give lo and hi. The first vector starts at that part's first index, the next
+// ones at multiples of W, and the last one ends at the part's last index; the first and the last
+// overlap their neighbours, whose shared lanes run again. That is safe only for a kernel whose
+// lanes compute the same stores when run twice (lanes_rerun_problem): nothing it stores is read
+// back, no atomics. The vectors run a copy of the kernel whose range conjuncts are true
+// (interior_copy): inside the part they hold, so the body needs no lane masks for them. A part
+// narrower than W runs index by index through the scalar body.
 #pragma once
 
 #include <string>
