@@ -71,7 +71,7 @@ llvm::Function* clone_with_index(llvm::Function& kernel, const std::string& suff
   return f;
 }
 
-llvm::CallInst* call_helper(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Function* helper,
+llvm::CallInst* call_helper(llvm::IRBuilderBase& b, llvm::Function& kernel, llvm::Function* helper,
                             llvm::Value* index) {
   std::vector<llvm::Value*> args;
   for (auto& a : kernel.args()) args.push_back(&a);
@@ -196,14 +196,6 @@ void call_for_each_vector(llvm::IRBuilder<>& b, llvm::Function& kernel, llvm::Fu
   b.SetInsertPoint(after);
 }
 
-// The kernel becomes (in dimension 0, or in the transposed frame of coarsen_dimension_1):
-// g = get_global_id(0); base = U*W*g (U vectors of W indices per work-item); all U*W inside -> the
-// vector body on coarse indices U*g .. U*g+U-1, else (the row's end) the vector body on each of
-// them whose W indices are all inside and the scalar body on the indices of the one that straddles
-// the extent. With a `fast_body` (the bounds checks the dispatcher can make for a whole
-// work-item left out, vector.hpp), a work-item whose U*W indices lie below `fast_end` (the least
-// of ndrange(0) and every extent, from the launch) and that passes the `fast_entry` tests runs it
-// instead: the few compares per work-item an unchecked kernel makes.
 // Strips (jit/coarsen/strips.hpp): the guard's bounds, and the bodies a strip runs.
 struct Strips {
   GuardRange guard;
@@ -211,6 +203,15 @@ struct Strips {
   llvm::Function* scalar_body = nullptr;
 };
 
+// The kernel becomes (in dimension 0, or in the transposed frame of coarsen_dimension_1):
+// g = get_global_id(0); base = U*W*g (U vectors of W indices per work-item); all U*W inside -> the
+// vector body on coarse indices U*g .. U*g+U-1, else (the row's end) the vector body on each of
+// them whose W indices are all inside and the scalar body on the indices of the one that straddles
+// the extent. With a `fast_body` (the bounds checks the dispatcher can make for a whole
+// work-item left out, vector.hpp), a work-item whose U*W indices lie below `fast_end` (the least
+// of ndrange(0) and every extent, from the launch) and that passes the `fast_entry` tests runs it
+// instead: the few compares per work-item an unchecked kernel makes. With `strips`, such a
+// work-item runs a strip instead (emit_strip, jit/coarsen/strips.hpp).
 void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Function* vector_body,
                      llvm::Function* fast_body, llvm::Value* fast_end, const FastEntry& fast_entry,
                      llvm::Function* scalar_body, unsigned width, unsigned vectors,
@@ -267,10 +268,7 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
     llvm::Value* stop = b.CreateSelect(b.CreateICmpULT(limit, end), limit, end);
     stop = b.CreateSelect(b.CreateICmpULT(stop, base), base, stop, "strip.stop");
     const auto call = [&](llvm::IRBuilderBase& at, llvm::Function* body, llvm::Value* index) {
-      std::vector<llvm::Value*> args;
-      for (auto& a : kernel.args()) args.push_back(&a);
-      args.push_back(index);
-      at.CreateCall(body, args)->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+      call_helper(at, kernel, body, index);
     };
     auto [from, to] = accepted_part(b, base, stop, lows, highs);
     emit_strip(b, from, to, strips->vector_body, strips->scalar_body, width, call);
