@@ -179,6 +179,28 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "SPVJIT_COARSEN_STRIPS: off, on, 2, 4, 8 or 16 in any case, and anything else stops "
+    "the Jit") {
+  for (const char* good : {"off", "ON", "16"}) {
+    CAPTURE(good);
+    TempDir dir;  // a fresh cache: the compile reads the variable
+    std::string out;
+    CHECK(cache_probe_with(std::string("SPVJIT_COARSEN_STRIPS=") + good, dir.path(), out) == 0);
+    CHECK_MESSAGE(out.find("wrong=0") != std::string::npos, out);
+  }
+  for (const char* bad : {"1", "32", "auto", "yes"}) {
+    CAPTURE(bad);
+    TempDir dir;
+    std::string out;
+    CHECK(cache_probe_with(std::string("SPVJIT_COARSEN_STRIPS=") + bad, dir.path(), out) == 2);
+    CHECK_MESSAGE(
+        out.find(std::string("error: SPVJIT_COARSEN_STRIPS='") + bad +
+                 "': expected one of off, on, 2, 4, 8, 16 (any case)") != std::string::npos,
+        out);
+  }
+}
+
 TEST_CASE("SPVJIT_LOG: off, info or debug in any case, and anything else stops the Runtime") {
   for (const char* on : {"INFO", "info", "Debug"}) {
     CAPTURE(on);
