@@ -291,6 +291,11 @@ class JitCore {
     // back holds PoCL's lock on the program for as long as PoCL compiles a generic work-group
     // function, and clCreateKernel takes that lock too. Returns the binary's size (0: none).
     std::function<std::uint64_t()> write;
+    // The lead of this signature's build in the process (InFlight), when this build led it:
+    // published once the disk entry is written (share_lead), so that a Jit claiming the
+    // signature between the build's end and the write waits for it and then loads the entry,
+    // instead of compiling it again. Destroyed unpublished (a throw), the waiters build.
+    std::shared_ptr<InFlight::Claim> lead;
   };
 
   // A raw module built once for all its kernels (and every equal module): one program per
@@ -333,6 +338,7 @@ class JitCore {
         built.bytes = estimated_program_bytes(built.spirv ? built.spirv->size() * 4 : 0, binary);
       }
     }
+    share_lead(built);
     // What the table counts: the definition it keeps for comparisons, and the program (a
     // module's program shared out among its kernels).
     const std::uint64_t share = km.raw ? std::max<std::size_t>(km.raw->kernels.size(), 1) : 1;
@@ -371,7 +377,7 @@ class JitCore {
     }
     std::lock_guard<std::mutex> lock(entry->build_mutex);
     if (auto program = entry->program.lock()) {
-      return Built{program, entry->launch, entry->bytes, nullptr, {}};
+      return Built{program, entry->launch, entry->bytes, nullptr, {}, {}};
     }
     Built first = build_program(def, spec);
     entry->program = first.program;  // written by the first kernel, read by the others
@@ -437,18 +443,25 @@ class JitCore {
   // its SPIR-V (and stored once it runs).
   Built build_program(const KernelDef& def, const Specialization& spec) {
     const Subject subject = subject_of(def, spec);
-    InFlight::Claim claim = InFlight::process().claim(subject.key);
-    if (!claim.leads()) {
-      if (auto shared = std::static_pointer_cast<const Shared>(claim.wait())) {
+    // Claimed through new: a Claim is neither copied nor moved, and the lead outlives this call.
+    std::shared_ptr<InFlight::Claim> claim(
+        new InFlight::Claim(InFlight::process().claim(subject.key)));
+    if (!claim->leads()) {
+      if (auto shared = std::static_pointer_cast<const Shared>(claim->wait())) {
         if (auto built = adopt(def, subject, *shared)) return std::move(*built);
       }
     }
     Built built = build_program_here(def, spec, subject);
-    if (claim.leads()) {
-      claim.publish(std::make_shared<const Shared>(
-          Shared{runtime, Built{built.program, built.launch, built.bytes, built.spirv, {}}}));
-    }
+    if (claim->leads()) built.lead = std::move(claim);
     return built;
+  }
+
+  // The build handed to the Jits that waited for it (build() runs it after the disk write).
+  void share_lead(Built& built) {
+    if (!built.lead) return;
+    built.lead->publish(std::make_shared<const Shared>(
+        Shared{runtime, Built{built.program, built.launch, built.bytes, built.spirv, {}, {}}}));
+    built.lead.reset();
   }
 
   // Another Jit's build of the same signature: its program where it shares this Jit's Runtime
@@ -460,8 +473,12 @@ class JitCore {
                       ": built by another Jit at the same time; its program "
                       "shared after " +
                       subject.elapsed_ms() + " ms");
-      return Built{
-          shared.built.program, shared.built.launch, shared.built.bytes, shared.built.spirv, {}};
+      return Built{shared.built.program,
+                   shared.built.launch,
+                   shared.built.bytes,
+                   shared.built.spirv,
+                   {},
+                   {}};
     }
     if (!shared.built.spirv) return std::nullopt;
     return from_spirv(def, subject, shared.built.spirv, shared.built.launch, false);
@@ -500,6 +517,7 @@ class JitCore {
                    hit.entry.launch,
                    estimated_program_bytes(hit.entry.spirv.size(), hit.entry.binary.size()),
                    nullptr,
+                   {},
                    {}};
     } catch (const OpenCLError& e) {
       warn_once("rejected:" + disk.path_for(subject.key),
@@ -521,7 +539,7 @@ class JitCore {
                     (!disk.enabled() ? ", disk cache off"
                      : to_store      ? ", disk cache miss"
                                      : ", SPIR-V from another Jit"));
-    Built built{program, launch, estimated_program_bytes(words->size() * 4, 0), words, {}};
+    Built built{program, launch, estimated_program_bytes(words->size() * 4, 0), words, {}, {}};
     if (disk.enabled() && to_store) {
       built.write = [this, key = subject.key, words, program, launch] {
         return store(key, *words, program->get(), launch);

@@ -2,7 +2,8 @@
 // The first thread to claim a signature leads: it builds and publishes what it built; the
 // threads that claim it while the build runs wait and take that result instead of building it
 // again (eight Jits compiling one kernel at the same instant build it once). A leader that
-// publishes nothing (its build threw) leaves each waiter to build for itself.
+// publishes nothing (its build threw) leaves each waiter to build for itself. The Jit publishes
+// only once the build's disk entry is written: a claim after the publish finds the entry.
 #pragma once
 
 #include <condition_variable>
