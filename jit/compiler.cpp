@@ -137,6 +137,13 @@ class JitCore {
     t.coarsening.forced_width = options.coarsen_width;
     t.coarsening.vectors_per_item = options.coarsen_vectors;
     t.coarsen_dimension_1 = coarsen_dimension_1();
+    t.plan_by_cost = plan_by_cost();
+    if (plan_mode() >= 2) {
+      constexpr PlanKind wanted[] = {PlanKind::device, PlanKind::vectors, PlanKind::strips,
+                                     PlanKind::vectors, PlanKind::strips};
+      t.wanted_plan = wanted[plan_mode() - 2];
+      t.wanted_plan_dimension = plan_mode() >= 5 ? 1 : 0;
+    }
     t.coarsening.work_item_checks = work_item_checks();
     t.coarsening.grid_stride_loops = coarsen_grid_stride();
     t.coarsening.strip_vectors = coarsen_strips();
@@ -196,6 +203,18 @@ class JitCore {
     static const bool on = env_flag("SPVJIT_COARSEN_DIMENSION_1").value_or(true);
     return coarsening() && on;
   }
+  // Issue #65, step 2: SPVJIT_PLAN=cost prices every plan the coarsener can make for a kernel
+  // and makes the cheapest (jit/coarsen/plans.hpp); `order` (the default) makes the first of
+  // strips, vectors, dimension 1 and the device's work-items that is legal.
+  // device, vectors, strips, vectors-1, strips-1: that plan where the coarsener can make it,
+  // whatever its price (for measuring plans against each other), else the cheapest.
+  static unsigned plan_mode() {
+    static const unsigned mode = env_choice("SPVJIT_PLAN", {"order", "cost", "device", "vectors",
+                                                            "strips", "vectors-1", "strips-1"})
+                                     .value_or(0);
+    return mode;
+  }
+  bool plan_by_cost() const { return coarsening() && plan_mode() >= 1; }
   // On since it won (issue #65, step 4: every stencil faster, geomean 0.92 of the time): a
   // coarsened kernel's dispatcher tests a work-item's global ids against any argument once, so
   // that its fast body leaves out those checks and the array offsets that follow from them
@@ -583,7 +602,7 @@ class JitCore {
           (coarsen_grid_stride() ? ", grid-stride loops" : "") +
           (coarsen_strips() ? ", strips of " + std::to_string(coarsen_strips()) + " vectors"
                             : std::string()) +
-          "]";
+          (plan_by_cost() ? ", the plan by cost (" + std::to_string(plan_mode()) + ")" : "") + "]";
     }
     return options.build_options +
            (options.native_float_atomics ? "" : "\n[float atomics as compare-exchange loops]") +

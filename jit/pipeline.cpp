@@ -61,6 +61,50 @@ void legalize_raw_module(llvm::Module& m, Where where) {
 
 namespace {
 
+// The coarsening steps with the plan chosen by cost (jit/coarsen/plans.hpp): every plan the
+// coarsener can make priced on copies, the cheapest made on `module` (in the coarsen step, or
+// the dimension-1 step for a plan there). What the steps made, as the order's steps report it.
+CoarsenResult coarsen_by_cost(PassRunner& passes, const std::string& subject,
+                              const KernelModule& def, const Specialization& spec,
+                              const LoweringTarget& target) {
+  PlanChoice choice;
+  CoarsenResult r;
+  passes.run(step::coarsen, [&](llvm::Module& m) {
+    PlanRequest request;
+    request.dimension_1 = target.coarsen_dimension_1 && queries_dimension(m, 1);
+    request.declared_elementwise = def.declared_elementwise;
+    request.wanted = target.wanted_plan;
+    request.wanted_dimension = target.wanted_plan_dimension;
+    choice = price_plans(m, def, spec, target.coarsening, request);
+    SPVJIT_LOG_DEBUG(subject + ": plans by cost: " + describe(choice));
+    const PricedPlan& best = choice.chosen();
+    if (best.kind != PlanKind::device && best.dimension == 0) {
+      r = coarsen_elementwise(m, def, spec, target_for(best, target.coarsening));
+    }
+  });
+  const PricedPlan& best = choice.chosen();
+  if (best.kind != PlanKind::device && best.dimension == 1) {
+    passes.run(step::coarsen_dimension_1, [&](llvm::Module& m) {
+      r = coarsen_dimension_1(m, def, spec, target_for(best, target.coarsening));
+    });
+  }
+  if (best.kind != PlanKind::device) return r;
+  // Left to the device: the coarsener's reasons where it made nothing, as the order says them.
+  if (choice.plans.size() > 1) {
+    r = {1,
+         target.wanted_plan ? "was asked to run as the device's work-items (SPVJIT_PLAN)"
+                            : "costs less per index left to the device's work-items than coarsened",
+         true};
+    return r;
+  }
+  r = choice.dimension_0;
+  if (choice.tried_dimension_1) {
+    r.reason += "; nor in dimension 1, where (dimensions 0 and 1 exchanged) it " +
+                choice.dimension_1.reason;
+  }
+  return r;
+}
+
 // Stage 2 after specialize: the passes on `module`, run by `passes`; what they decided for the
 // launch (all but runs_with_offsets, which the SPIR-V tells).
 EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& subject,
@@ -141,11 +185,17 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
       }
     });
     CoarsenResult r;
-    passes.run(step::coarsen,
-               [&](llvm::Module& m) { r = coarsen_elementwise(m, def, spec, target.coarsening); });
+    if (target.plan_by_cost) {
+      r = coarsen_by_cost(passes, subject, def, spec, target);
+    } else {
+      passes.run(step::coarsen, [&](llvm::Module& m) {
+        r = coarsen_elementwise(m, def, spec, target.coarsening);
+      });
+    }
     // OpenCL C's row-major habit: dimension 0 walks the rows and get_global_id(1) is the
     // contiguous index, so dimension 0 would load one element per lane (issue #65, step 3).
-    if (r.width == 1 && target.coarsen_dimension_1 && queries_dimension(module, 1)) {
+    if (!target.plan_by_cost && r.width == 1 && target.coarsen_dimension_1 &&
+        queries_dimension(module, 1)) {
       CoarsenResult along_1;
       passes.run(step::coarsen_dimension_1, [&](llvm::Module& m) {
         along_1 = coarsen_dimension_1(m, def, spec, target.coarsening);

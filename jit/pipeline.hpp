@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "ir/kernel_module.hpp"
 #include "jit/cache/cache_entry.hpp"
 #include "jit/coarsen/coarsen.hpp"
+#include "jit/coarsen/plans.hpp"
 #include "runtime/float_atomics.hpp"
 #include "spvjit/fast_math.hpp"
 #include "spvjit/kernel.hpp"
@@ -53,6 +55,14 @@ struct LoweringTarget {
   /// 0 is tried in dimension 1 (jit/coarsen/swap_dimensions.hpp; on unless
   /// SPVJIT_COARSEN_DIMENSION_1 is off).
   bool coarsen_dimension_1 = false;
+  /// With coarsening, the plan (the device's work-items, vectors or strips, dimension 0 or 1)
+  /// is the cheapest by jit/coarsen/plans.hpp's prices rather than the first the coarsener
+  /// makes in that order (SPVJIT_PLAN=cost; issue #65, step 2).
+  bool plan_by_cost = false;
+  /// With plan_by_cost, a plan taken where legal whatever its price (SPVJIT_PLAN=device,
+  /// vectors, strips, vectors-1, strips-1: for measuring plans against each other).
+  std::optional<PlanKind> wanted_plan;
+  unsigned wanted_plan_dimension = 0;
   FloatAtomicAdd float_atomics;  ///< what the device adds natively
   /// A CPU device and JitOptions::group_loops: a work-group per work-item where it applies.
   bool group_loops = false;

@@ -42,6 +42,8 @@
 #include "ir/approximate_math.hpp"
 #include "ir/cse.hpp"
 #include "jit/coarsen/coarsen.hpp"
+#include "jit/coarsen/path_cost.hpp"
+#include "jit/coarsen/plans.hpp"
 #include "jit/coarsen/swap_dimensions.hpp"
 #include "jit/device/float_atomics.hpp"
 #include "jit/device/fuse_fmuladd.hpp"
@@ -365,6 +367,28 @@ const std::map<std::string, Pass>& passes() {
          const auto r =
              d::coarsen_elementwise(m, definition_of(m), specialization(), coarsen_target());
          if (r.width == 1) llvm::outs() << "left alone: " << r.reason << "\n";
+       }},
+      // Each defined function's two path prices (jit/coarsen/path_cost.hpp), then the module.
+      {"path-cost",
+       [](llvm::Module& m) {
+         for (const llvm::Function& f : m) {
+           if (f.isDeclaration()) continue;
+           const d::PathCost cost = d::path_cost(f);
+           char text[64];
+           std::snprintf(text, sizeof text, ": working %g dearest %g\n", cost.working,
+                         cost.dearest);
+           llvm::outs() << "path-cost @" << f.getName() << text;
+         }
+       }},
+      // The kernel's plans priced (jit/coarsen/plans.hpp), dimension 1 too where it reads
+      // get_global_id(1); the module is left as it was.
+      {"price-plans",
+       [](llvm::Module& m) {
+         d::PlanRequest request;
+         request.dimension_1 = d::queries_dimension(m, 1);
+         const auto choice =
+             d::price_plans(m, definition_of(m), specialization(), coarsen_target(), request);
+         llvm::outs() << "plans: " << d::describe(choice) << "\n";
        }},
       // The same in dimension 1 (jit/coarsen/swap_dimensions.hpp).
       {step::coarsen_dimension_1,
