@@ -1,14 +1,16 @@
-// apps/stencil9/<N>, apps/stencil27/<N>, apps/upwind1d/<N> and apps/heat2d_rows/<N>, each
-// {spvjit,openmp} (issue #65): the stencil shapes beside heat2d/heat3d, examples::
-// stencil9_2d_step (N x N), stencil27_3d_step (N^3), upwind1d_step (N cells, a branch on the
-// data) and heat2d_row_major_step (N x N, dimension 0 of the launch the rows, as OpenCL C codes
-// write it), launched once per step with the two grids swapped, against the same step as an
-// OpenMP loop (bench/openmp_stencils.hpp). The counters are bench_heat.cpp's: allocs and bytes
-// (per iteration), `steps`, `us_per_step` and bytes_per_second (one read and one write of every
-// cell per step, and upwind's velocity read, over wall time). After timing, each spvjit case
+// apps/stencil9/<N>, apps/stencil27/<N>, apps/upwind1d/<N>, apps/heat2d_rows/<N> and
+// apps/rows_damping/<N>, each {spvjit,openmp} (issue #65): the stencil shapes beside
+// heat2d/heat3d, examples::stencil9_2d_step (N x N), stencil27_3d_step (N^3), upwind1d_step (N
+// cells, a branch on the data), heat2d_row_major_step (N x N, dimension 0 of the launch the rows,
+// as OpenCL C codes write it) and rows_damping_step (N x N row-major, a loop per cell: legal to
+// coarsen in both dimensions), launched once per step with the two grids swapped, against the same
+// step as an OpenMP loop (bench/openmp_stencils.hpp). The counters are bench_heat.cpp's: allocs and
+// bytes (per iteration), `steps`, `us_per_step` and bytes_per_second (one read and one write of
+// every cell per step, and upwind's velocity read, over wall time). After timing, each spvjit case
 // compares its grid with the OpenMP loop's after as many steps from the same start, bit for bit,
 // and fails (SkipWithError) naming the first cell that differs.
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -28,8 +30,9 @@ namespace {
 constexpr std::array<float, 4> weight = {0.125f, 0.0625f, 0.03125f, 0.015625f};
 constexpr float heat_alpha = 0.1f;  // stable (<= 1/4)
 constexpr float courant = 0.4f;     // stable (|c v| <= 1)
+constexpr std::int64_t damping_terms = 12;
 
-enum class Shape { stencil9, stencil27, upwind1d, heat2d_rows };
+enum class Shape { stencil9, stencil27, upwind1d, heat2d_rows, rows_damping };
 
 struct StencilCase {
   Shape shape;
@@ -38,10 +41,11 @@ struct StencilCase {
 };
 
 constexpr StencilCase stencil_cases[] = {
-    {Shape::stencil9, 256, 50},     {Shape::stencil9, 1024, 10},    {Shape::stencil9, 4096, 2},
-    {Shape::stencil27, 64, 20},     {Shape::stencil27, 128, 5},     {Shape::stencil27, 256, 2},
-    {Shape::upwind1d, 1 << 16, 50}, {Shape::upwind1d, 1 << 20, 10}, {Shape::upwind1d, 1 << 24, 2},
-    {Shape::heat2d_rows, 256, 50},  {Shape::heat2d_rows, 1024, 10}, {Shape::heat2d_rows, 4096, 2},
+    {Shape::stencil9, 256, 50},     {Shape::stencil9, 1024, 10},     {Shape::stencil9, 4096, 2},
+    {Shape::stencil27, 64, 20},     {Shape::stencil27, 128, 5},      {Shape::stencil27, 256, 2},
+    {Shape::upwind1d, 1 << 16, 50}, {Shape::upwind1d, 1 << 20, 10},  {Shape::upwind1d, 1 << 24, 2},
+    {Shape::heat2d_rows, 256, 50},  {Shape::heat2d_rows, 1024, 10},  {Shape::heat2d_rows, 4096, 2},
+    {Shape::rows_damping, 256, 50}, {Shape::rows_damping, 1024, 10}, {Shape::rows_damping, 4096, 2},
 };
 
 const char* name(Shape s) {
@@ -54,6 +58,8 @@ const char* name(Shape s) {
       return "upwind1d";
     case Shape::heat2d_rows:
       return "heat2d_rows";
+    case Shape::rows_damping:
+      return "rows_damping";
   }
   return "";
 }
@@ -99,6 +105,8 @@ void openmp_step(const StencilCase& c, float* unew, const float* u, const float*
       return openmp::upwind1d_step(unew, u, v, n, courant);
     case Shape::heat2d_rows:
       return openmp::heat2d_rows_step(unew, u, n, n, heat_alpha);
+    case Shape::rows_damping:
+      return openmp::rows_damping_step(unew, u, n, n, damping_terms);
   }
 }
 
@@ -157,6 +165,7 @@ const KernelDef& stencil_kernel(Shape s) {
   static const KernelDef twenty_seven = examples::stencil27_3d_step();
   static const KernelDef upwind = examples::upwind1d_step();
   static const KernelDef rows = examples::heat2d_row_major_step();
+  static const KernelDef damping = examples::rows_damping_step();
   switch (s) {
     case Shape::stencil9:
       return nine;
@@ -166,6 +175,8 @@ const KernelDef& stencil_kernel(Shape s) {
       return upwind;
     case Shape::heat2d_rows:
       break;
+    case Shape::rows_damping:
+      return damping;
   }
   return rows;
 }
@@ -196,6 +207,9 @@ void stencil_spvjit(benchmark::State& state, const StencilCase& c) {
         break;
       case Shape::heat2d_rows:
         kernel.launch(NDRange{n, n}, shaped(*unew, {n, n}), shaped(*u, {n, n}), heat_alpha);
+        break;
+      case Shape::rows_damping:
+        kernel.launch(NDRange{n, n}, shaped(*unew, {n, n}), shaped(*u, {n, n}), damping_terms);
         break;
     }
     std::swap(u, unew);

@@ -69,4 +69,17 @@ void heat2d_rows_step(float* unew, const float* u, std::size_t rows, std::size_t
   heat2d_step(unew, u, cols, rows, alpha);
 }
 
+void rows_damping_step(float* unew, const float* u, std::size_t rows, std::size_t cols,
+                       std::int64_t terms) {
+#pragma omp parallel for schedule(static)
+  for (std::size_t r = 0; r < rows; ++r) {
+#pragma omp simd
+    for (std::size_t c = 0; c < cols; ++c) {
+      float w = 0.5f + 0.001f * static_cast<float>(static_cast<std::int64_t>(r + c));
+      for (std::int64_t k = 0; k < terms; ++k) w = w * 0.75f + 0.03125f;
+      unew[r * cols + c] = u[r * cols + c] * w + 0.0625f;
+    }
+  }
+}
+
 }  // namespace spvjit::bench::openmp

@@ -117,8 +117,8 @@ void register_compile_hit();
 void register_throughput();
 /// apps/heat2d and apps/heat3d: a heat-diffusion step per launch against OpenMP (bench_heat.cpp).
 void register_heat();
-/// apps/stencil9, apps/stencil27, apps/upwind1d and apps/heat2d_rows: more stencil shapes per
-/// launch against OpenMP (bench_stencils.cpp).
+/// apps/stencil9, apps/stencil27, apps/upwind1d, apps/heat2d_rows and apps/rows_damping: more
+/// stencil shapes per launch against OpenMP (bench_stencils.cpp).
 void register_stencils();
 /// apps/waterlily_mult: WaterLily.jl's Poisson product per launch against OpenMP
 /// (bench_waterlily.cpp).

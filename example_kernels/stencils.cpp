@@ -95,4 +95,19 @@ KernelDef heat2d_row_major_step() {
   return kb.finish();
 }
 
+KernelDef rows_damping_step() {
+  KernelBuilder kb("rows_damping_step");
+  auto unew = kb.param<GlobalArray<float, 2, RowMajor>>("unew");
+  auto u = kb.param<ConstArray<float, 2, RowMajor>>("u");
+  auto terms = kb.param<std::int64_t>("terms");
+  auto [row, col] = global_indices<2>(kb);
+  kb.if_(kb.in_ndrange(), [&, row = row, col = col] {
+    auto w = kb.var(0.5f + 0.001f * cast<float>(row + col));
+    kb.for_(kb.lit<std::int64_t>(0), terms, kb.lit<std::int64_t>(1),
+            [&](Val<std::int64_t>) { w = w.get() * 0.75f + 0.03125f; });
+    unew(row, col) = u(row, col) * w.get() + 0.0625f;
+  });
+  return kb.finish();
+}
+
 }  // namespace spvjit::examples

@@ -76,12 +76,26 @@ CoarsenResult coarsen_by_cost(PassRunner& passes, const std::string& subject,
     request.wanted = target.wanted_plan;
     request.wanted_dimension = target.wanted_plan_dimension;
     choice = price_plans(m, def, spec, target.coarsening, request);
+    if (choice.one_plan) {
+      // Priced for the log only: a 1000-statement kernel's prices cost 11-14 ms.
+      const bool logged = log_enabled(LogLevel::Debug);
+      const PricedPlan device = logged ? price_device(m, def) : PricedPlan{};
+      r = coarsen_elementwise(m, def, spec, target.coarsening);
+      if (r.width > 1 && logged) {
+        choice.plans = {price_made(m, def, spec, r), device};
+        choice.by_order = choice.plans.front();
+        SPVJIT_LOG_DEBUG(subject + ": plans by cost: " + describe(choice) +
+                         "; the only plan the coarsener makes, made without a copy");
+      }
+      return;
+    }
     SPVJIT_LOG_DEBUG(subject + ": plans by cost: " + describe(choice));
     const PricedPlan& best = choice.chosen();
     if (best.kind != PlanKind::device && best.dimension == 0) {
       r = coarsen_elementwise(m, def, spec, target_for(best, target.coarsening));
     }
   });
+  if (choice.one_plan) return r;  // made as the order makes it, or left with its reason
   const PricedPlan& best = choice.chosen();
   if (best.kind != PlanKind::device && best.dimension == 1) {
     passes.run(step::coarsen_dimension_1, [&](llvm::Module& m) {

@@ -1,15 +1,16 @@
 // The stencils of examples/stencils (issue #65's bench cases): stencil9_2d_step,
-// stencil27_3d_step, upwind1d_step and heat2d_row_major_step, several steps with the two grids
-// swapped as the benchmark runs them, against a C++ loop of the same arithmetic in the same
-// order, bit for bit: odd sizes (and ones without an interior), coarsening off, on, and at 4 and
-// 16 lanes with several vectors per work-item, bounds checks off, the workgroup chosen at launch
-// and a static one the sizes do not divide (a padded ndrange the kernels guard against
+// stencil27_3d_step, upwind1d_step, heat2d_row_major_step and rows_damping_step, several steps with
+// the two grids swapped as the benchmark runs them, against a C++ loop of the same arithmetic in
+// the same order, bit for bit: odd sizes (and ones without an interior), coarsening off, on, and at
+// 4 and 16 lanes with several vectors per work-item, bounds checks off, the workgroup chosen at
+// launch and a static one the sizes do not divide (a padded ndrange the kernels guard against
 // themselves). Compiled with -ffp-contract=off (test/CMakeLists.txt): two roundings per
 // multiply-add, as the builder's kernels compute.
 #include <doctest/doctest.h>
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -97,6 +98,19 @@ Grid heat_rows_reference(const Grid& u, const Shape& shape) {
       const std::size_t at = r * cols + c;
       unew[at] =
           u[at] + alpha * (u[at - 1] + u[at + 1] + u[at - cols] + u[at + cols] - 4.0f * u[at]);
+    }
+  return unew;
+}
+
+// rows_damping_step's unew: every cell of a row-major rows x cols grid.
+Grid damping_reference(const Grid& u, const Shape& shape) {
+  const std::size_t rows = shape[0], cols = shape[1];
+  Grid unew = u;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) {
+      float w = 0.5f + 0.001f * static_cast<float>(static_cast<std::int64_t>(r + c));
+      for (int k = 0; k < 12; ++k) w = w * 0.75f + 0.03125f;
+      unew[r * cols + c] = u[r * cols + c] * w + 0.0625f;
     }
   return unew;
 }
@@ -212,5 +226,18 @@ TEST_CASE("examples::heat2d_row_major_step: swapped-grid steps equal the C++ loo
           k.launch(NDRange{s[0], s[1]}, shaped(unew, {s[0], s[1]}), shaped(u, {s[0], s[1]}), alpha);
         },
         heat_rows_reference);
+  }
+}
+
+TEST_CASE("examples::rows_damping_step: swapped-grid steps equal the C++ loop bit for bit") {
+  for (const Specialization& spec : specializations(WorkGroup{16, 16})) {
+    CAPTURE(spec.workgroup.has_value());
+    check_steps(
+        examples::rows_damping_step(), spec, {{23, 37}, {50, 3}, {5, 67}, {1, 1}, {6, 131}},
+        [](Kernel& k, Buffer<float>& unew, Buffer<float>& u, const Shape& s) {
+          k.launch(NDRange{s[0], s[1]}, shaped(unew, {s[0], s[1]}), shaped(u, {s[0], s[1]}),
+                   std::int64_t{12});
+        },
+        damping_reference);
   }
 }

@@ -144,6 +144,15 @@ KernelDef upwind1d_step();
 /// shaped(unew, {rows, cols}), shaped(u, {rows, cols}), alpha)`.
 KernelDef heat2d_row_major_step();
 
+/// A row-major step with a loop of arithmetic per cell, dimension 0 of the launch walking the
+/// rows (OpenCL C's habit) as in heat2d_row_major_step: w = 0.5 + 0.001 (r + c), then `terms`
+/// times w = 0.75 w + 0.03125, and unew(r, c) = u(r, c) w + 0.0625 on every cell. Its dimension
+/// 0 can be coarsened (one element per lane, the loop paying for them) and so can dimension 1
+/// (contiguous): the plan chosen by cost takes dimension 1, the order dimension 0 (issue #65,
+/// step 2). Launch over NDRange{rows, cols}. Parameters: unew (GlobalArray<float, 2,
+/// RowMajor>), u (ConstArray<float, 2, RowMajor>), terms (i64).
+KernelDef rows_damping_step();
+
 /// WaterLily.jl's Poisson matrix-vector product, the kernel of `mult!` (src/Poisson.jl), as
 /// WaterLily's `@loop` macro generates it for KernelAbstractions: z(I) = x(I) D(I) + sum over
 /// d of (x(I - e_d) L(I, d) + x(I + e_d) L(I + e_d, d)) in 2D, float, column-major n x m fields

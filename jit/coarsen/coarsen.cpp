@@ -361,7 +361,34 @@ void make_dispatcher(llvm::Function& kernel, llvm::Value* extent0, llvm::Functio
   b.CreateRetVoid();
 }
 
+// The ndrange's dimension 0 inside `kernel`: the static size, or the hidden argument; null for
+// a kernel that knows neither.
+llvm::Value* ndrange_extent_0(llvm::Function& kernel, const KernelModule& def,
+                              const Specialization& spec) {
+  if (spec.ndrange) {
+    return llvm::ConstantInt::get(llvm::Type::getInt64Ty(kernel.getContext()),
+                                  spec.ndrange->size[0]);
+  }
+  if (def.hidden_ndrange() && def.hidden.ndrange < kernel.arg_size()) {
+    return kernel.getArg(def.hidden.ndrange);
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+bool may_run_strips(llvm::Module& m, const KernelModule& def, const Specialization& spec,
+                    const CoarsenTarget& target) {
+  if (target.strip_vectors < 2 || spec.workgroup) return false;
+  llvm::Function* kernel = m.getFunction(def.name);
+  if (!kernel || kernel->isDeclaration()) return false;
+  llvm::Value* extent0 = ndrange_extent_0(*kernel, def, spec);
+  if (!extent0 && !def.pads_safely) return false;
+  // As coarsen_elementwise reads the guard: on the widened index (undone on return).
+  WidenedIndex widened = widen_narrowed_global_ids(
+      *kernel, spec.ndrange ? std::optional<std::uint64_t>(spec.ndrange->size[0]) : std::nullopt);
+  return find_guard_range(*kernel, extent0).interior && lanes_rerun_problem(*kernel).empty();
+}
 
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                                   const Specialization& spec, const CoarsenTarget& target) {
@@ -369,12 +396,8 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   if (!kernel || kernel->isDeclaration() || !kernel->getReturnType()->isVoidTy()) {
     return {1, "has no kernel body"};
   }
-  llvm::Value* extent0 = nullptr;
-  if (spec.ndrange) {
-    extent0 = llvm::ConstantInt::get(llvm::Type::getInt64Ty(m.getContext()), spec.ndrange->size[0]);
-  } else if (def.hidden_ndrange() && def.hidden.ndrange < kernel->arg_size()) {
-    extent0 = kernel->getArg(def.hidden.ndrange);
-  } else if (!def.pads_safely) {
+  llvm::Value* extent0 = ndrange_extent_0(*kernel, def, spec);
+  if (!extent0 && !def.pads_safely) {
     return {1,
             "does not know its ndrange (it never reads in_ndrange() or ndrange()) and did not "
             "declare allow_padding()"};

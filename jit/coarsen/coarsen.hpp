@@ -97,6 +97,13 @@ struct CoarsenResult {
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
                                   const Specialization& spec, const CoarsenTarget& target);
 
+/// Whether coarsen_elementwise could run `def`'s kernel in strips (CoarsenTarget::strip_vectors):
+/// no static workgroup, a body under an interior test of get_global_id(0), lanes that may run
+/// twice. Necessary, not sufficient (the strip's body may still fail to vectorize); reads the
+/// kernel and leaves it as it was. For pricing plans (plans.hpp) without making them.
+bool may_run_strips(llvm::Module& m, const KernelModule& def, const Specialization& spec,
+                    const CoarsenTarget& target);
+
 /// coarsen_elementwise along dimension 1 instead of 0 (jit/coarsen/swap_dimensions.hpp): each
 /// work-item runs consecutive indices of get_global_id(1), and the launch divides dimension 1
 /// of the ndrange. For kernels whose contiguous index is get_global_id(1), where dimension 0

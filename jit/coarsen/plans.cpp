@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <memory>
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/path_cost.hpp"
 
 namespace spvjit::detail {
@@ -80,23 +83,52 @@ const char* kind_name(PlanKind kind) {
   return "?";
 }
 
+// Whether get_global_id(1) reaches anything but a comparison (in_ndrange()'s test of every
+// dimension asks it of a 1-D kernel too): only then may dimension 1 be a plan.
+bool indexes_by_dimension_1(const llvm::Module& m) {
+  for (const llvm::Function& f : m) {
+    for (const llvm::BasicBlock& block : f) {
+      for (const llvm::Instruction& inst : block) {
+        const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+        if (!call || !call->getCalledFunction() ||
+            call->getCalledFunction()->getName() != builtin::global_id) {
+          continue;
+        }
+        const auto* d = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+        if (d && d->getZExtValue() != 1) continue;
+        for (const llvm::User* user : call->users()) {
+          if (!llvm::isa<llvm::ICmpInst>(user)) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+double row_length(const Specialization& spec, unsigned dimension) {
+  return spec.ndrange && spec.ndrange->size[dimension] ? double(spec.ndrange->size[dimension])
+                                                       : nominal_row;
+}
+
 }  // namespace
 
-PlanChoice price_plans(const llvm::Module& m, const KernelModule& def, const Specialization& spec,
+PlanChoice price_plans(llvm::Module& m, const KernelModule& def, const Specialization& spec,
                        const CoarsenTarget& target, const PlanRequest& request) {
-  const bool dimension_1 = request.dimension_1;
+  const bool dimension_1 = request.dimension_1 && indexes_by_dimension_1(m);
   PlanChoice choice;
-  PricedPlan device;
-  if (const llvm::Function* kernel = m.getFunction(def.name); kernel && !kernel->isDeclaration()) {
-    device.cost = path_cost(*kernel).working + device_item_overhead;
+  choice.row = row_length(spec, 0);
+  if (!request.wanted && !dimension_1 && !may_run_strips(m, def, spec, target)) {
+    choice.one_plan = true;
+    choice.plans = {PricedPlan{}};  // the device's, not priced
+    return choice;
   }
+  const PricedPlan device = price_device(m, def);
+  choice.by_order = device;
   std::vector<PricedPlan> coarsened;
   const unsigned dimensions = dimension_1 ? 2 : 1;
   choice.tried_dimension_1 = dimension_1;
   for (unsigned d = 0; d < dimensions; ++d) {
-    const double row =
-        spec.ndrange && spec.ndrange->size[d] ? double(spec.ndrange->size[d]) : nominal_row;
-    if (d == 0) choice.row = row;
+    const double row = row_length(spec, d);
     Trial first = make_on_copy(m, def, spec, target, d);
     if (first.made.width < 2) {
       (d == 0 ? choice.dimension_0 : choice.dimension_1) = first.made;
@@ -139,6 +171,24 @@ PlanChoice price_plans(const llvm::Module& m, const KernelModule& def, const Spe
     std::rotate(choice.plans.begin(), wanted, wanted == choice.plans.end() ? wanted : wanted + 1);
   }
   return choice;
+}
+
+PricedPlan price_device(const llvm::Module& m, const KernelModule& def) {
+  PricedPlan device;
+  if (const llvm::Function* kernel = m.getFunction(def.name); kernel && !kernel->isDeclaration()) {
+    device.cost = path_cost(*kernel).working + device_item_overhead;
+  }
+  return device;
+}
+
+PricedPlan price_made(const llvm::Module& m, const KernelModule& def, const Specialization& spec,
+                      const CoarsenResult& made) {
+  PricedPlan plan;
+  plan.kind = made.strips ? PlanKind::strips : PlanKind::vectors;
+  plan.dimension = made.dimension;
+  plan.made = made;
+  plan.cost = coarsened_cost(m, def.name, made, false, row_length(spec, made.dimension));
+  return plan;
 }
 
 CoarsenTarget target_for(const PricedPlan& plan, CoarsenTarget target) {

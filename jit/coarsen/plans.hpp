@@ -8,7 +8,9 @@
 //
 // Legality is the coarsener's own: each coarsened plan is made on a copy of the module
 // (coarsen_elementwise, coarsen_dimension_1) and priced from the code made (path_cost.hpp), so
-// a plan is offered exactly when the coarsener can make it. The price is per index of the
+// a plan is offered exactly when the coarsener can make it; where it can make one plan at most
+// (no interior test for strips, no get_global_id(1) for dimension 1), nothing is made on a copy
+// and that plan is made as the order makes it. The price is per index of the
 // launch: the body a full vector runs over W, the dispatcher's own work over the indices of a
 // work-item, and for vectors in a kernel with an interior test, the two partial vectors of each
 // row at the checked body's dearest path (a row's length is the static ndrange's, else
@@ -47,6 +49,10 @@ struct PlanChoice {
   CoarsenResult dimension_0, dimension_1;
   bool tried_dimension_1 = false;
   double row = 0;  ///< the row length the partial vectors were priced at
+  /// The coarsener can make one plan at most (vectors in dimension 0: no strips, no dimension 1
+  /// to try): nothing to choose among, so nothing was made on a copy. The caller makes it on the
+  /// module and may price it there (price_made); `plans` holds the device's alone, unpriced.
+  bool one_plan = false;
   /// The plan the order would make: the coarsener's first in dimension 0 (strips where it makes
   /// them), else in dimension 1, else the device's.
   PricedPlan by_order;
@@ -67,8 +73,16 @@ struct PlanRequest {
 
 /// The plans `def`'s kernel in `m` (specialized for `spec`) could run by under `target`, priced.
 /// `m` is left as it was.
-PlanChoice price_plans(const llvm::Module& m, const KernelModule& def, const Specialization& spec,
+PlanChoice price_plans(llvm::Module& m, const KernelModule& def, const Specialization& spec,
                        const CoarsenTarget& target, const PlanRequest& request);
+
+/// The device's plan for `def`'s kernel in `m`, priced (before coarsening).
+PricedPlan price_device(const llvm::Module& m, const KernelModule& def);
+
+/// The plan the coarsener made on `m` (`made`, from coarsen_elementwise in dimension 0), priced
+/// there: for PlanChoice::one_plan.
+PricedPlan price_made(const llvm::Module& m, const KernelModule& def, const Specialization& spec,
+                      const CoarsenResult& made);
 
 /// The coarsener's target that makes `plan` (strips off for vectors).
 CoarsenTarget target_for(const PricedPlan& plan, CoarsenTarget target);
