@@ -57,7 +57,7 @@ struct LoweringTarget {
   bool coarsen_dimension_1 = false;
   /// With coarsening, the plan (the device's work-items, vectors or strips, dimension 0 or 1)
   /// is the cheapest by jit/coarsen/plans.hpp's prices rather than the first the coarsener
-  /// makes in that order (SPVJIT_PLAN=cost; issue #65, step 2).
+  /// makes in that order (on unless SPVJIT_PLAN=order; issue #65, step 2).
   bool plan_by_cost = false;
   /// With plan_by_cost, a plan taken where legal whatever its price (SPVJIT_PLAN=device,
   /// vectors, strips, vectors-1, strips-1: for measuring plans against each other).

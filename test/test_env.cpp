@@ -201,6 +201,27 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "SPVJIT_PLAN: order, cost or one plan's name in any case, and anything else stops the Jit") {
+  for (const char* good : {"order", "COST", "vectors-1", "Device"}) {
+    CAPTURE(good);
+    TempDir dir;  // a fresh cache: the compile reads the variable
+    std::string out;
+    CHECK(cache_probe_with(std::string("SPVJIT_PLAN=") + good, dir.path(), out) == 0);
+    CHECK_MESSAGE(out.find("wrong=0") != std::string::npos, out);
+  }
+  for (const char* bad : {"on", "vectors-2", "auto", "1"}) {
+    CAPTURE(bad);
+    TempDir dir;
+    std::string out;
+    CHECK(cache_probe_with(std::string("SPVJIT_PLAN=") + bad, dir.path(), out) == 2);
+    CHECK_MESSAGE(out.find(std::string("error: SPVJIT_PLAN='") + bad +
+                           "': expected one of order, cost, device, vectors, strips, vectors-1, "
+                           "strips-1 (any case)") != std::string::npos,
+                  out);
+  }
+}
+
 TEST_CASE("SPVJIT_LOG: off, info or debug in any case, and anything else stops the Runtime") {
   for (const char* on : {"INFO", "info", "Debug"}) {
     CAPTURE(on);

@@ -1,8 +1,9 @@
 // The plan chosen by cost (issue #65, step 2; jit/coarsen/plans.hpp). A row-major kernel whose
 // dimension 0 can be coarsened only with one element per lane (paid for by a loop free of such
-// accesses) is coarsened there by the order, which tries dimension 1 only where dimension 0
-// fails; by cost (SPVJIT_PLAN=cost, the CTest test coarsen/plan_by_cost) it is coarsened in
-// dimension 1, whose loads are contiguous. Either way it equals the scalar kernel bit for bit.
+// accesses) is coarsened in dimension 1, whose loads are contiguous, by cost (the default); the
+// order (SPVJIT_PLAN=order, the CTest test coarsen/plan_by_cost_off), which tries dimension 1
+// only where dimension 0 fails, coarsens it in dimension 0. Either way it equals the scalar
+// kernel bit for bit.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -39,13 +40,13 @@ KernelDef rows_polynomial() {
   return kb.finish();
 }
 
-// Which plan the environment asks for: "order" unless SPVJIT_PLAN says otherwise.
+// Which plan the environment asks for: "cost" unless SPVJIT_PLAN says otherwise.
 std::string plan_mode() {
   const auto choice = detail::env_choice(
       "SPVJIT_PLAN", {"order", "cost", "device", "vectors", "strips", "vectors-1", "strips-1"});
   static const char* names[] = {"order",  "cost",      "device",  "vectors",
                                 "strips", "vectors-1", "strips-1"};
-  return names[choice.value_or(0)];
+  return names[choice.value_or(1)];
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The plans a kernel could run by on a CPU device, priced, the cheapest chosen (issue #65, step 2;
+// The plans a kernel could run by on a CPU device, priced, the cheapest made (issue #65, step 2;
 // LoopVectorize's legality / plan / cost / codegen split is the model):
 // - the device's own work-items, one index each (PoCL's work-group loop);
 // - vectors: W lanes per work-item (U vectors in turn without a static workgroup), the partial
@@ -8,14 +8,16 @@
 //
 // Legality is the coarsener's own: each coarsened plan is made on a copy of the module
 // (coarsen_elementwise, coarsen_dimension_1) and priced from the code made (path_cost.hpp), so
-// a plan is offered exactly when the coarsener can make it; where it can make one plan at most
-// (no interior test for strips, no get_global_id(1) for dimension 1), nothing is made on a copy
-// and that plan is made as the order makes it. The price is per index of the
-// launch: the body a full vector runs over W, the dispatcher's own work over the indices of a
-// work-item, and for vectors in a kernel with an interior test, the two partial vectors of each
-// row at the checked body's dearest path (a row's length is the static ndrange's, else
-// `nominal_row`). The chosen plan is then made again on the module itself: the coarsener is
-// deterministic, so it makes the code that was priced.
+// a plan is offered exactly when the coarsener can make it. Where it can make one plan at most
+// (no interior test for strips, no get_global_id(1) beyond a comparison for dimension 1),
+// nothing is made on a copy and that plan is made as the order makes it. The price is per index
+// of the launch: the body a full vector runs over W, the dispatcher's own work over the indices
+// of a work-item, and for vectors in a kernel with an interior test, the two partial vectors of
+// each row at the checked body's dearest path (a row's length is the static ndrange's, else
+// `nominal_row`). The cheapest coarsened plan is chosen; the device's is priced beside them but
+// made only where no coarsened plan is legal (every kernel measured ran faster coarsened). The
+// chosen plan is then made again on the module itself: the coarsener is deterministic, so it
+// makes the code that was priced.
 #pragma once
 
 #include <optional>
@@ -41,8 +43,8 @@ struct PricedPlan {
 };
 
 struct PlanChoice {
-  /// Every plan the kernel may run by, cheapest first (the device's always among them unless
-  /// the kernel is declared elementwise and a coarsened plan exists).
+  /// Every plan the kernel may run by, the chosen first, then by price (the device's always
+  /// among them unless the kernel is declared elementwise and a coarsened plan exists).
   std::vector<PricedPlan> plans;
   /// The coarsener's results in dimension 0 and 1 where it made nothing (their reasons), for
   /// the log and for a kernel declared elementwise.
@@ -53,6 +55,9 @@ struct PlanChoice {
   /// to try): nothing to choose among, so nothing was made on a copy. The caller makes it on the
   /// module and may price it there (price_made); `plans` holds the device's alone, unpriced.
   bool one_plan = false;
+  /// The device's plan priced below every coarsened one; the cheapest coarsened was chosen
+  /// anyway (the device's is made only where nothing else is legal, or asked for).
+  bool device_priced_lower = false;
   /// The plan the order would make: the coarsener's first in dimension 0 (strips where it makes
   /// them), else in dimension 1, else the device's.
   PricedPlan by_order;
