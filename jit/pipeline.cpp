@@ -103,12 +103,10 @@ CoarsenResult coarsen_by_cost(PassRunner& passes, const std::string& subject,
     });
   }
   if (best.kind != PlanKind::device) return r;
-  // Left to the device: the coarsener's reasons where it made nothing, as the order says them.
+  // Left to the device: asked for (a coarsened plan was legal), or the coarsener's reasons where
+  // it made nothing, as the order says them.
   if (choice.plans.size() > 1) {
-    r = {1,
-         target.wanted_plan ? "was asked to run as the device's work-items (SPVJIT_PLAN)"
-                            : "costs less per index left to the device's work-items than coarsened",
-         true};
+    r = {1, "was asked to run as the device's work-items (SPVJIT_PLAN=device)", true};
     return r;
   }
   r = choice.dimension_0;

@@ -71,6 +71,17 @@ double coarsened_cost(const llvm::Module& copy, const std::string& name, const C
   return per_index + per_item;
 }
 
+// The plan the coarsener made in `m` (`made`), priced.
+PricedPlan priced(const llvm::Module& m, const std::string& name, const CoarsenResult& made,
+                  bool interior, double row) {
+  PricedPlan plan;
+  plan.kind = made.strips ? PlanKind::strips : PlanKind::vectors;
+  plan.dimension = made.dimension;
+  plan.made = made;
+  plan.cost = coarsened_cost(m, name, made, interior, row);
+  return plan;
+}
+
 const char* kind_name(PlanKind kind) {
   switch (kind) {
     case PlanKind::device:
@@ -123,7 +134,6 @@ PlanChoice price_plans(llvm::Module& m, const KernelModule& def, const Specializ
     return choice;
   }
   const PricedPlan device = price_device(m, def);
-  choice.by_order = device;
   std::vector<PricedPlan> coarsened;
   const unsigned dimensions = dimension_1 ? 2 : 1;
   choice.tried_dimension_1 = dimension_1;
@@ -137,23 +147,13 @@ PlanChoice price_plans(llvm::Module& m, const KernelModule& def, const Specializ
     // An interior test: strips were made, or refused for the kernel's sake (its lanes may not
     // run twice); either way plain vectors mask each row's first and last.
     const bool interior = first.made.strips || !first.made.strips_refused.empty();
-    PricedPlan plan;
-    plan.dimension = d;
-    plan.made = first.made;
-    plan.kind = first.made.strips ? PlanKind::strips : PlanKind::vectors;
-    plan.cost = coarsened_cost(*first.module, def.name, first.made, interior, row);
-    coarsened.push_back(plan);
+    coarsened.push_back(priced(*first.module, def.name, first.made, interior, row));
     if (first.made.strips) {
       CoarsenTarget plain = target;
       plain.strip_vectors = 0;
       Trial vectors = make_on_copy(m, def, spec, plain, d);
       if (vectors.made.width > 1) {
-        PricedPlan v;
-        v.kind = PlanKind::vectors;
-        v.dimension = d;
-        v.made = vectors.made;
-        v.cost = coarsened_cost(*vectors.module, def.name, vectors.made, interior, row);
-        coarsened.push_back(v);
+        coarsened.push_back(priced(*vectors.module, def.name, vectors.made, interior, row));
       }
     }
   }
@@ -190,12 +190,7 @@ PricedPlan price_device(const llvm::Module& m, const KernelModule& def) {
 
 PricedPlan price_made(const llvm::Module& m, const KernelModule& def, const Specialization& spec,
                       const CoarsenResult& made) {
-  PricedPlan plan;
-  plan.kind = made.strips ? PlanKind::strips : PlanKind::vectors;
-  plan.dimension = made.dimension;
-  plan.made = made;
-  plan.cost = coarsened_cost(m, def.name, made, false, row_length(spec, made.dimension));
-  return plan;
+  return priced(m, def.name, made, false, row_length(spec, made.dimension));
 }
 
 CoarsenTarget target_for(const PricedPlan& plan, CoarsenTarget target) {
