@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "common/env.hpp"
@@ -179,47 +180,44 @@ TEST_CASE(
   }
 }
 
+namespace {
+
+// A Jit's variable of choices: each `good` value compiles and runs right; each `bad` one stops
+// the Jit (exit 2) saying the variable, the value and "expected one of `choices` (any case)".
+void check_jit_choice(const std::string& variable, std::initializer_list<const char*> good,
+                      std::initializer_list<const char*> bad, const std::string& choices) {
+  for (const char* value : good) {
+    CAPTURE(value);
+    TempDir dir;  // a fresh cache: the compile reads the variable
+    std::string out;
+    CHECK(cache_probe_with(variable + "=" + value, dir.path(), out) == 0);
+    CHECK_MESSAGE(out.find("wrong=0") != std::string::npos, out);
+  }
+  for (const char* value : bad) {
+    CAPTURE(value);
+    TempDir dir;
+    std::string out;
+    CHECK(cache_probe_with(variable + "=" + value, dir.path(), out) == 2);
+    CHECK_MESSAGE(out.find("error: " + variable + "='" + value + "': expected one of " + choices +
+                           " (any case)") != std::string::npos,
+                  out);
+  }
+}
+
+}  // namespace
+
 TEST_CASE(
     "SPVJIT_COARSEN_STRIPS: off, on, 2, 4, 8 or 16 in any case, and anything else stops "
     "the Jit") {
-  for (const char* good : {"off", "ON", "16"}) {
-    CAPTURE(good);
-    TempDir dir;  // a fresh cache: the compile reads the variable
-    std::string out;
-    CHECK(cache_probe_with(std::string("SPVJIT_COARSEN_STRIPS=") + good, dir.path(), out) == 0);
-    CHECK_MESSAGE(out.find("wrong=0") != std::string::npos, out);
-  }
-  for (const char* bad : {"1", "32", "auto", "yes"}) {
-    CAPTURE(bad);
-    TempDir dir;
-    std::string out;
-    CHECK(cache_probe_with(std::string("SPVJIT_COARSEN_STRIPS=") + bad, dir.path(), out) == 2);
-    CHECK_MESSAGE(
-        out.find(std::string("error: SPVJIT_COARSEN_STRIPS='") + bad +
-                 "': expected one of off, on, 2, 4, 8, 16 (any case)") != std::string::npos,
-        out);
-  }
+  check_jit_choice("SPVJIT_COARSEN_STRIPS", {"off", "ON", "16"}, {"1", "32", "auto", "yes"},
+                   "off, on, 2, 4, 8, 16");
 }
 
 TEST_CASE(
     "SPVJIT_PLAN: order, cost or one plan's name in any case, and anything else stops the Jit") {
-  for (const char* good : {"order", "COST", "vectors-1", "Device"}) {
-    CAPTURE(good);
-    TempDir dir;  // a fresh cache: the compile reads the variable
-    std::string out;
-    CHECK(cache_probe_with(std::string("SPVJIT_PLAN=") + good, dir.path(), out) == 0);
-    CHECK_MESSAGE(out.find("wrong=0") != std::string::npos, out);
-  }
-  for (const char* bad : {"on", "vectors-2", "auto", "1"}) {
-    CAPTURE(bad);
-    TempDir dir;
-    std::string out;
-    CHECK(cache_probe_with(std::string("SPVJIT_PLAN=") + bad, dir.path(), out) == 2);
-    CHECK_MESSAGE(out.find(std::string("error: SPVJIT_PLAN='") + bad +
-                           "': expected one of order, cost, device, vectors, strips, vectors-1, "
-                           "strips-1 (any case)") != std::string::npos,
-                  out);
-  }
+  check_jit_choice("SPVJIT_PLAN", {"order", "COST", "vectors-1", "Device"},
+                   {"on", "vectors-2", "auto", "1"},
+                   "order, cost, device, vectors, strips, vectors-1, strips-1");
 }
 
 TEST_CASE("SPVJIT_LOG: off, info or debug in any case, and anything else stops the Runtime") {
