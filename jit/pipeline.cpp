@@ -105,7 +105,7 @@ CoarsenResult coarsen_by_cost(PassRunner& passes, const std::string& subject,
   if (best.kind != PlanKind::device) return r;
   // Left to the device: asked for (a coarsened plan was legal), or the coarsener's reasons where
   // it made nothing, as the order says them.
-  if (choice.plans.size() > 1) {
+  if (choice.plans.size() > 1 && target.wanted_plan == PlanKind::device) {
     r = {1, "was asked to run as the device's work-items (SPVJIT_PLAN=device)", true};
     return r;
   }

@@ -163,19 +163,22 @@ PlanChoice price_plans(llvm::Module& m, const KernelModule& def, const Specializ
   // Ties keep the order above: strips before vectors, dimension 0 before 1, the device last.
   std::stable_sort(choice.plans.begin(), choice.plans.end(),
                    [](const PricedPlan& a, const PricedPlan& b) { return a.cost < b.cost; });
-  // The device's plan is made only where no coarsened plan is legal (or asked for): every
-  // measured kernel ran faster coarsened (docs/performance.md, "Step 2"), and where the prices
-  // put the device first (2-lane vectors under lane masks) the times were not measured.
-  if (!request.wanted && choice.plans.front().kind == PlanKind::device && choice.plans.size() > 1) {
-    std::rotate(choice.plans.begin(), choice.plans.begin() + 1, choice.plans.begin() + 2);
-    choice.device_priced_lower = true;
-  }
   if (request.wanted) {
     const auto wanted = std::find_if(choice.plans.begin(), choice.plans.end(), [&](const auto& p) {
       return p.kind == *request.wanted &&
              (p.kind == PlanKind::device || p.dimension == request.wanted_dimension);
     });
-    std::rotate(choice.plans.begin(), wanted, wanted == choice.plans.end() ? wanted : wanted + 1);
+    if (wanted != choice.plans.end()) {
+      std::rotate(choice.plans.begin(), wanted, wanted + 1);
+      return choice;
+    }
+  }
+  // The device's plan is made only where no coarsened plan is legal (or asked for): every
+  // measured kernel ran faster coarsened (docs/performance.md, "Step 2"), and where the prices
+  // put the device first (2-lane vectors under lane masks) the times were not measured.
+  if (choice.plans.front().kind == PlanKind::device && choice.plans.size() > 1) {
+    std::rotate(choice.plans.begin(), choice.plans.begin() + 1, choice.plans.begin() + 2);
+    choice.device_priced_lower = true;
   }
   return choice;
 }
