@@ -208,7 +208,8 @@ class JitCore {
   // the coarsener can make for a kernel is priced and the cheapest made (jit/coarsen/plans.hpp).
   // SPVJIT_PLAN=order makes the first legal of strips, vectors, dimension 1 and the device's
   // work-items, as before; device, vectors, strips, vectors-1, strips-1 take that plan where the
-  // coarsener can make it, whatever its price (for measuring plans against each other).
+  // coarsener can make it, whatever its price, else the cheapest (for measuring plans against
+  // each other).
   static unsigned plan_mode() {
     static const unsigned mode = env_choice("SPVJIT_PLAN", {"order", "cost", "device", "vectors",
                                                             "strips", "vectors-1", "strips-1"})

@@ -59,8 +59,8 @@ struct LoweringTarget {
   /// is the cheapest by jit/coarsen/plans.hpp's prices rather than the first the coarsener
   /// makes in that order (on unless SPVJIT_PLAN=order; issue #65, step 2).
   bool plan_by_cost = false;
-  /// With plan_by_cost, a plan taken where legal whatever its price (SPVJIT_PLAN=device,
-  /// vectors, strips, vectors-1, strips-1: for measuring plans against each other).
+  /// With plan_by_cost, a plan taken where legal whatever its price, else the cheapest
+  /// (SPVJIT_PLAN=device, vectors, strips, vectors-1, strips-1: for measuring plans).
   std::optional<PlanKind> wanted_plan;
   unsigned wanted_plan_dimension = 0;
   FloatAtomicAdd float_atomics;  ///< what the device adds natively

@@ -67,8 +67,9 @@ struct PlanChoice {
 /// Indices per row assumed where the ndrange is dynamic.
 inline constexpr double nominal_row = 1024;
 
-/// What the pricing may offer, and a plan wanted whatever its price (for measuring one plan
-/// against another: SPVJIT_PLAN=device, vectors, strips, vectors-1, strips-1).
+/// What the pricing may offer, and a plan wanted whatever its price where it is legal (for
+/// measuring one plan against another: SPVJIT_PLAN=device, vectors, strips, vectors-1,
+/// strips-1); where it is not, the cheapest is chosen as without it.
 struct PlanRequest {
   bool dimension_1 = false;           ///< dimension 1 priced too
   bool declared_elementwise = false;  ///< the device's plan only where nothing else is legal
