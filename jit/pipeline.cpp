@@ -71,7 +71,7 @@ CoarsenResult coarsen_by_cost(PassRunner& passes, const std::string& subject,
   CoarsenResult r;
   passes.run(step::coarsen, [&](llvm::Module& m) {
     PlanRequest request;
-    request.dimension_1 = target.coarsen_dimension_1 && queries_dimension(m, 1);
+    request.dimension_1 = target.coarsen_dimension_1;
     request.declared_elementwise = def.declared_elementwise;
     request.wanted = target.wanted_plan;
     request.wanted_dimension = target.wanted_plan_dimension;

@@ -375,11 +375,24 @@ llvm::Value* ndrange_extent_0(llvm::Function& kernel, const KernelModule& def,
   return nullptr;
 }
 
+// The interior test a strip would run from (jit/coarsen/strips.hpp), where `kernel` may run
+// strips: like U vectors, only without a static workgroup, whose work-items are the kernel's
+// own; and its lanes may run twice. `refused` says why not for a kernel with such a test.
+std::optional<GuardRange> strip_guard(llvm::Function& kernel, const llvm::Value* extent0,
+                                      const Specialization& spec, const CoarsenTarget& target,
+                                      std::string& refused) {
+  if (target.strip_vectors < 2 || spec.workgroup) return std::nullopt;
+  GuardRange guard = find_guard_range(kernel, extent0);
+  if (!guard.interior) return std::nullopt;
+  refused = lanes_rerun_problem(kernel);
+  if (!refused.empty()) return std::nullopt;
+  return guard;
+}
+
 }  // namespace
 
 bool may_run_strips(llvm::Module& m, const KernelModule& def, const Specialization& spec,
                     const CoarsenTarget& target) {
-  if (target.strip_vectors < 2 || spec.workgroup) return false;
   llvm::Function* kernel = m.getFunction(def.name);
   if (!kernel || kernel->isDeclaration()) return false;
   llvm::Value* extent0 = ndrange_extent_0(*kernel, def, spec);
@@ -387,7 +400,8 @@ bool may_run_strips(llvm::Module& m, const KernelModule& def, const Specializati
   // As coarsen_elementwise reads the guard: on the widened index (undone on return).
   WidenedIndex widened = widen_narrowed_global_ids(
       *kernel, spec.ndrange ? std::optional<std::uint64_t>(spec.ndrange->size[0]) : std::nullopt);
-  return find_guard_range(*kernel, extent0).interior && lanes_rerun_problem(*kernel).empty();
+  std::string refused;
+  return strip_guard(*kernel, extent0, spec, target, refused).has_value();
 }
 
 CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
@@ -492,16 +506,11 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     checks.shaped = vector_shaped;
   }
   FastEntry entry = vector_body.vectorize(width, checks, /*index_fits=*/false, param_extents);
-  // Strips for a kernel guarded by an interior test (jit/coarsen/strips.hpp): like U vectors,
-  // only without a static workgroup, whose work-items are the kernel's own.
+  // Strips for a kernel guarded by an interior test (jit/coarsen/strips.hpp).
   std::optional<Strips> strips;
   std::string strips_refused;
-  if (target.strip_vectors > 1 && !spec.workgroup) {
-    GuardRange guard = find_guard_range(*kernel, extent0);
-    if (guard.interior) {
-      strips_refused = lanes_rerun_problem(*kernel);
-      if (strips_refused.empty()) strips = Strips{std::move(guard), nullptr, nullptr};
-    }
+  if (auto guard = strip_guard(*kernel, extent0, spec, target, strips_refused)) {
+    strips = Strips{std::move(*guard), nullptr, nullptr};
   }
   llvm::Function* fast_body = nullptr;
   llvm::Value* fast_end = nullptr;

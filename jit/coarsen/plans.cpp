@@ -4,14 +4,12 @@
 #include <cstdio>
 #include <memory>
 
-#include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
-#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
-#include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/path_cost.hpp"
+#include "jit/coarsen/swap_dimensions.hpp"
 
 namespace spvjit::detail {
 namespace {
@@ -94,28 +92,6 @@ const char* kind_name(PlanKind kind) {
   return "?";
 }
 
-// Whether get_global_id(1) reaches anything but a comparison (in_ndrange()'s test of every
-// dimension asks it of a 1-D kernel too): only then may dimension 1 be a plan.
-bool indexes_by_dimension_1(const llvm::Module& m) {
-  for (const llvm::Function& f : m) {
-    for (const llvm::BasicBlock& block : f) {
-      for (const llvm::Instruction& inst : block) {
-        const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-        if (!call || !call->getCalledFunction() ||
-            call->getCalledFunction()->getName() != builtin::global_id) {
-          continue;
-        }
-        const auto* d = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
-        if (d && d->getZExtValue() != 1) continue;
-        for (const llvm::User* user : call->users()) {
-          if (!llvm::isa<llvm::ICmpInst>(user)) return true;
-        }
-      }
-    }
-  }
-  return false;
-}
-
 double row_length(const Specialization& spec, unsigned dimension) {
   return spec.ndrange && spec.ndrange->size[dimension] ? double(spec.ndrange->size[dimension])
                                                        : nominal_row;
@@ -125,7 +101,7 @@ double row_length(const Specialization& spec, unsigned dimension) {
 
 PlanChoice price_plans(llvm::Module& m, const KernelModule& def, const Specialization& spec,
                        const CoarsenTarget& target, const PlanRequest& request) {
-  const bool dimension_1 = request.dimension_1 && indexes_by_dimension_1(m);
+  const bool dimension_1 = request.dimension_1 && global_id_reaches_beyond_compares(m, 1);
   PlanChoice choice;
   choice.row = row_length(spec, 0);
   if (!request.wanted && !dimension_1 && !may_run_strips(m, def, spec, target)) {

@@ -71,7 +71,8 @@ inline constexpr double nominal_row = 1024;
 /// measuring one plan against another: SPVJIT_PLAN=device, vectors, strips, vectors-1,
 /// strips-1); where it is not, the cheapest is chosen as without it.
 struct PlanRequest {
-  bool dimension_1 = false;           ///< dimension 1 priced too
+  /// Dimension 1 priced too, where get_global_id(1) reaches more than a comparison.
+  bool dimension_1 = false;
   bool declared_elementwise = false;  ///< the device's plan only where nothing else is legal
   std::optional<PlanKind> wanted;     ///< chosen where legal, before any cheaper plan
   unsigned wanted_dimension = 0;

@@ -69,6 +69,18 @@ bool queries_dimension(const llvm::Module& m, unsigned dim) {
   return false;
 }
 
+bool global_id_reaches_beyond_compares(const llvm::Module& m, unsigned dim) {
+  const auto global_id = [](llvm::StringRef name) { return name == builtin::global_id; };
+  for (llvm::CallInst* call : calls_of(m, global_id)) {
+    const auto* d = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+    if (d && d->getZExtValue() != dim) continue;  // an unknown dimension may be `dim`
+    for (const llvm::User* user : call->users()) {
+      if (!llvm::isa<llvm::ICmpInst>(user)) return true;
+    }
+  }
+  return false;
+}
+
 bool swap_dimensions_0_and_1(llvm::Module& m, llvm::Function& kernel, unsigned ndrange_arg) {
   const std::vector<llvm::CallInst*> calls = query_calls(m);
   for (llvm::CallInst* call : calls) {

@@ -29,4 +29,8 @@ bool retarget_reports(llvm::Module& m, unsigned from, unsigned to);
 /// Whether any function of `m` asks a work-item query about dimension `dim`.
 bool queries_dimension(const llvm::Module& m, unsigned dim);
 
+/// Whether get_global_id(`dim`) reaches anything in `m` but a comparison (in_ndrange()'s test of
+/// every dimension asks it of a 1-D kernel too): only then may `dim` index memory.
+bool global_id_reaches_beyond_compares(const llvm::Module& m, unsigned dim);
+
 }  // namespace spvjit::detail
