@@ -31,6 +31,10 @@ struct EntryLaunch {
   /// The dimension `coarsen` divides: 0, or 1 for a kernel whose contiguous index is
   /// get_global_id(1) (jit/coarsen/swap_dimensions.hpp).
   unsigned coarsen_dimension = 0;
+  /// Coarsened in groups (jit/coarsen/coarsen.hpp, CoarsenTarget::groups): the static
+  /// workgroup's coarsened dimension is divided by `coarsen` too, and the launch pads no more
+  /// than the kernel allows.
+  bool coarsen_groups = false;
   friend bool operator==(const EntryLaunch&, const EntryLaunch&) = default;
 };
 

@@ -33,6 +33,10 @@ struct GeometryRules {
   /// launch enqueues ceil(ndrange / coarsen) work-items there.
   std::size_t coarsen = 1;
   unsigned coarsen_dimension = 0;  ///< 0, or 1 (jit/coarsen/swap_dimensions.hpp)
+  /// Coarsened in groups (EntryLaunch::coarsen_groups): each work-item stands for `coarsen`
+  /// work-items of its group, so a fixed workgroup's coarsened dimension is divided by it too,
+  /// and an ndrange the kernel does not pad must still divide into whole groups of the kernel's.
+  bool coarsen_groups = false;
   /// Indices' work each work-item does for dispatch's thresholds, besides coarsen
   /// (KernelBuilder::work_per_item); the geometry itself ignores it.
   std::size_t work_per_item = 1;
@@ -177,6 +181,10 @@ inline NDRange coarsened(const NDRange& nd, std::size_t coarsen, unsigned dim) n
   bool bounds_check = false;
   // A coarsened kernel runs ceil(n / coarsen) work-items in its coarsened dimension.
   const unsigned coarse_dim = rules.coarsen_dimension;
+  // In groups, the kernel's groups as the coarsened work-items run them (the size the compile
+  // divided: 0 < coarsen divides it); errors show the kernel's own.
+  const WorkGroup shown = wg;
+  if (rules.coarsen_groups && fixed) wg.size[coarse_dim] /= rules.coarsen;
   const std::size_t run_coarse = rules.coarsen > 1
                                      ? coarsened(nd, rules.coarsen, coarse_dim).size[coarse_dim]
                                      : nd.size[coarse_dim];
@@ -186,12 +194,14 @@ inline NDRange coarsened(const NDRange& nd, std::size_t coarsen, unsigned dim) n
     const std::size_t w = wg.size[d];
     // Whole groups; a 64-bit division takes tens of cycles: only for groups wider than 1.
     blocks[d] = n;
-    if (w != 1) {
+    // In groups, indices past a whole coarsened work-item pad too (n = 63 of groups of 64).
+    const bool part_item = rules.coarsen_groups && d == coarse_dim && nd.size[d] % rules.coarsen;
+    if (w != 1 || part_item) {
       const std::size_t rem = n % w;
       blocks[d] = n / w + (rem != 0);
-      if (rem != 0) {
+      if (rem != 0 || part_item) {
         if (!rules.pads && !empty) [[unlikely]] {
-          geometry_error::padding(rules, ndrange, workgroup, asker, nd, wg);
+          geometry_error::padding(rules, ndrange, workgroup, asker, nd, shown);
         }
         bounds_check = true;
       }

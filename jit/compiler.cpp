@@ -147,6 +147,7 @@ class JitCore {
     t.coarsening.work_item_checks = work_item_checks();
     t.coarsening.grid_stride_loops = coarsen_grid_stride();
     t.coarsening.strip_vectors = coarsen_strips();
+    t.coarsening.groups = coarsen_groups();
     t.group_loops = group_looping();
     t.group_uniform_loops = group_uniform_loops();
     t.group_grid_stride = group_grid_stride();
@@ -245,6 +246,13 @@ class JitCore {
       return *choice == 0 ? 0u : 1u << (*choice - 1);
     }();
     return coarsening() ? vectors : 0;
+  }
+  // Issue #63, off until it is measured: kernels with barriers and a static workgroup coarsened
+  // in groups, each work-item standing for W consecutive work-items of its group
+  // (jit/coarsen/coarsen.hpp, CoarsenTarget::groups); SPVJIT_COARSEN_GROUPS=on turns it on.
+  bool coarsen_groups() const {
+    static const bool on = env_flag("SPVJIT_COARSEN_GROUPS").value_or(false);
+    return coarsening() && on;
   }
   // On since it won (issue #63: Black-Scholes under fast math 2.3-2.4x faster): calls to exp,
   // log and erfc that carry fast math's approximate-functions flag become inline arithmetic
@@ -604,6 +612,7 @@ class JitCore {
           (coarsen_grid_stride() ? ", grid-stride loops" : "") +
           (coarsen_strips() ? ", strips of " + std::to_string(coarsen_strips()) + " vectors"
                             : std::string()) +
+          (coarsen_groups() ? ", in groups" : "") +
           (plan_by_cost() ? ", the plan by cost (" + std::to_string(plan_mode()) + ")" : "") + "]";
     }
     return options.build_options +

@@ -222,6 +222,7 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
     }
     launch.coarsen = r.width * r.vectors;
     launch.coarsen_dimension = r.dimension;
+    launch.coarsen_groups = r.groups;
     launch.index_bits = r.index_bits;
     if (r.width > 1) {
       SPVJIT_LOG_DEBUG(
@@ -238,6 +239,9 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
                                    " global-id checks tested once per work-item"
                              : std::string()) +
           (r.strips ? ", strips from the interior test's first index" : std::string()) +
+          (r.groups ? ", in groups: each work-item stands for " + std::to_string(r.width) +
+                          " of its group, whose dimension 0 is divided by as many"
+                    : std::string()) +
           (!r.strips_refused.empty() ? ", no strips: it " + r.strips_refused : std::string()) +
           (r.index_bits ? "; its 32-bit narrowing of the coarsened dimension's "
                           "global id taken for the id: its ndrange at most 2^" +
@@ -268,14 +272,19 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
              [&](llvm::Module& m) { lower_bounds_checks(m, launch.coarsen_dimension); });
   // After the checks are lowered: merging them treats a kernel without barriers as one whose
   // work-items may stop at a failing access, which the group's loop must not.
-  if (target.group_loops && !def.raw && launch.coarsen == 1 && spec.workgroup) {
+  // A kernel coarsened in groups runs its groups of coarsened work-items so (its dimension 0
+  // divided by the coarsening).
+  if (target.group_loops && !def.raw && (launch.coarsen == 1 || launch.coarsen_groups) &&
+      spec.workgroup) {
+    WorkGroup group = *spec.workgroup;
+    if (launch.coarsen_groups) group.size[0] /= launch.coarsen;
     passes.run(step::group_loops, [&](llvm::Module& m) {
       llvm::Function* kernel = m.getFunction(def.name);
       if (!kernel) return;
       GroupLoopOptions options;
       options.cut_uniform_loops = target.group_uniform_loops;
       options.grid_stride = target.group_grid_stride;
-      const GroupLoopsResult r = run_group_in_one_item(*kernel, *spec.workgroup, options);
+      const GroupLoopsResult r = run_group_in_one_item(*kernel, group, options);
       launch.group_per_item = r.applied;
       for (const std::string& refusal : r.grid_stride_refusals) {
         SPVJIT_LOG_DEBUG(subject + ": grid-stride " + refusal + "; left to each work-item");

@@ -71,9 +71,11 @@ GeometryRules geometry_rules(const RuntimeCore& core, cl_kernel kernel, const Ke
     limits.min_groups = std::max<std::size_t>(core.info.compute_units, 1);
   rules.stack = facts.stack;
   // A coarsened kernel checks each index against the ndrange itself (jit/coarsen/coarsen.hpp).
-  rules.pads = facts.pads_safely || facts.launch.coarsen > 1;
+  // In groups it pads only where the kernel does: its barriers' groups are the kernel's own.
+  rules.pads = facts.pads_safely || (facts.launch.coarsen > 1 && !facts.launch.coarsen_groups);
   rules.coarsen = std::max<std::size_t>(facts.launch.coarsen, 1);
   rules.coarsen_dimension = facts.launch.coarsen_dimension;
+  rules.coarsen_groups = facts.launch.coarsen_groups;
   rules.work_per_item = std::max<std::size_t>(facts.work_per_item, 1);
   return rules;
 }

@@ -9,8 +9,8 @@
 // kernel is the module's first spir_kernel, its parameters the arguments before the first hidden
 // one (named __spvjit_..., in HiddenArgs' order, which is checked), and the options say the rest:
 // workgroup=8 or 8x2, ndrange=64 or 64x4 (absent: dynamic), width=4 (coarsen's lanes),
-// vectors=2, pads_safely=1, vector_math=1, work_item_checks=1, grid_stride_loops=1, strips=8
-// (coarsening's options).
+// vectors=2, pads_safely=1, vector_math=1, work_item_checks=1, grid_stride_loops=1, strips=8,
+// groups=1 (coarsening's options).
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
@@ -84,6 +84,7 @@ struct RunOptions {
   bool work_item_checks = false;  ///< CoarsenTarget::work_item_checks
   bool grid_stride = false;       ///< CoarsenTarget::grid_stride_loops
   unsigned strips = 0;            ///< CoarsenTarget::strip_vectors
+  bool groups = false;            ///< CoarsenTarget::groups
 };
 RunOptions options;
 
@@ -134,6 +135,8 @@ void parse_option(const std::string& arg) {
     options.grid_stride = number(value, key) != 0;
   } else if (key == "strips") {
     options.strips = static_cast<unsigned>(number(value, key));
+  } else if (key == "groups") {
+    options.groups = number(value, key) != 0;
   } else {
     throw std::invalid_argument("unknown option " + key);
   }
@@ -298,6 +301,7 @@ spvjit::detail::CoarsenTarget coarsen_target() {
   target.work_item_checks = options.work_item_checks;
   target.grid_stride_loops = options.grid_stride;
   target.strip_vectors = options.strips;
+  target.groups = options.groups;
   return target;
 }
 

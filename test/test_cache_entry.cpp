@@ -33,7 +33,7 @@ TEST_CASE("a cache entry decodes to what was encoded") {
 
 TEST_CASE(
     "a cache entry carries what a launch needs: coarsening, offset safety, group loops, "
-    "stack per work-item, atomics, the coarsened dimension") {
+    "stack per work-item, atomics, the coarsened dimension, groups") {
   for (const EntryLaunch launch :
        {EntryLaunch{1, false}, EntryLaunch{16, true}, EntryLaunch{8, false},
         EntryLaunch{entry_max_coarsen, true}, EntryLaunch{1, false, true},
@@ -41,7 +41,8 @@ TEST_CASE(
         EntryLaunch{8, false, false, entry_max_stack_bytes}, EntryLaunch{16, true, false, 0, 31},
         EntryLaunch{8, false, false, 16, 32}, EntryLaunch{1, false, true, 0, 0, true},
         EntryLaunch{16, true, false, 32, 31, true}, EntryLaunch{16, false, false, 0, 0, true, 1},
-        EntryLaunch{8, true, false, 64, 32, false, 1}}) {
+        EntryLaunch{8, true, false, 64, 32, false, 1},
+        EntryLaunch{8, false, true, 48, 0, true, 0, true}}) {
     CAPTURE(launch.coarsen);
     const DecodedEntry d = decode_entry(encode_entry("k", spirv, binary, launch));
     REQUIRE_MESSAGE(d.ok(), d.error);
@@ -51,10 +52,10 @@ TEST_CASE(
   CHECK(std::string(decode_entry(bad).error) == "coarsening width out of range");
   bad = encode_entry("k", spirv, binary, {entry_max_coarsen + 1, false});
   CHECK(std::string(decode_entry(bad).error) == "coarsening width out of range");
-  // A flag this version does not know (bit 6), or both index widths at once, is refused, not
+  // A flag this version does not know (bit 7), or both index widths at once, is refused, not
   // ignored.
   bad = encode_entry("k", spirv, binary, {1, false, false});
-  bad[13] = 64;
+  bad[13] = 128;
   CHECK(std::string(decode_entry(bad).error) == "unknown launch flags");
   bad[13] = 12;
   CHECK(std::string(decode_entry(bad).error) == "unknown launch flags");

@@ -46,7 +46,8 @@ std::vector<std::uint8_t> encode_entry(std::string_view key, std::span<const std
   put(out, 13,
       (launch.runs_with_offsets ? 1 : 0) | (launch.group_per_item ? 2 : 0) |
           (launch.index_bits == 31 ? 4 : 0) | (launch.index_bits == 32 ? 8 : 0) |
-          (launch.free_of_atomics ? 16 : 0) | (launch.coarsen_dimension == 1 ? 32 : 0),
+          (launch.free_of_atomics ? 16 : 0) | (launch.coarsen_dimension == 1 ? 32 : 0) |
+          (launch.coarsen_groups ? 64 : 0),
       1);
   put(out, 14, launch.stack_bytes_per_item / 16, 2);
   put(out, 16, key.size(), 8);
@@ -71,7 +72,7 @@ DecodedEntry decode_entry(std::span<const std::uint8_t> bytes) noexcept {
   const std::uint64_t coarsen = get(bytes, 12, 1), flags = get(bytes, 13, 1);
   if (coarsen < 1 || coarsen > entry_max_coarsen)
     return d.error = "coarsening width out of range", d;
-  if (flags > 63 || (flags & 12) == 12) return d.error = "unknown launch flags", d;
+  if (flags > 127 || (flags & 12) == 12) return d.error = "unknown launch flags", d;
   const std::uint64_t key = get(bytes, 16, 8);
   const std::uint64_t spirv = get(bytes, 24, 8);
   const std::uint64_t binary = get(bytes, 32, 8);
@@ -98,7 +99,8 @@ DecodedEntry decode_entry(std::span<const std::uint8_t> bytes) noexcept {
                     : (flags & 8) != 0 ? 32u
                                        : 0u,
                     (flags & 16) != 0,
-                    (flags & 32) != 0 ? 1u : 0u};
+                    (flags & 32) != 0 ? 1u : 0u,
+                    (flags & 64) != 0};
   d.entry.key = std::string_view(reinterpret_cast<const char*>(base), key);
   d.entry.spirv = std::span<const std::uint8_t>(base + key, spirv);
   d.entry.binary = std::span<const std::uint8_t>(base + key + spirv, binary);

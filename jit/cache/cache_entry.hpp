@@ -10,7 +10,8 @@
 //                 the coarsened kernel's index is 31 or 32 bits wide (EntryLaunch::index_bits),
 //                 bit 4 = the kernel uses no atomics (EntryLaunch::free_of_atomics; an entry
 //                 written before the bit existed reads as using them, the safe answer), bit 5 =
-//                 the coarsened dimension is 1, not 0 (EntryLaunch::coarsen_dimension)
+//                 the coarsened dimension is 1, not 0 (EntryLaunch::coarsen_dimension), bit 6 =
+//                 coarsened in groups (EntryLaunch::coarsen_groups)
 //       14     2  launch: the lowered kernel's stack per work-item, in 16-byte units
 //                 (EntryLaunch::stack_bytes_per_item)
 //       16     8  key length K      (the full cache key text, cache_key.hpp)

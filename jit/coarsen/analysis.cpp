@@ -32,14 +32,15 @@ bool vectorizable_element(llvm::Type* t) {
 
 class Analysis {
  public:
-  Analysis(llvm::Function& f, llvm::Value* extent0, VectorMath math, bool counters)
-      : f_(f), extent0_(extent0), math_(math), counters_(counters) {}
+  Analysis(llvm::Function& f, llvm::Value* extent0, VectorMath math, bool counters, bool groups)
+      : f_(f), extent0_(extent0), math_(math), counters_(counters), groups_(groups) {}
 
   CoarsenPlan run(bool exact_without_check) {
     if (!scan()) return std::move(plan_);
-    if (roots_.empty()) fail("does not read get_global_id(0)");
+    if (roots_.empty() && local_roots_.empty()) fail("does not read get_global_id(0)");
     if (!plan_.ok()) return std::move(plan_);
     for (auto* r : roots_) mark(r, Role::Index);
+    for (auto* r : local_roots_) mark(r, Role::LocalIndex);
     for (bool more = true; more && plan_.ok();) {
       while (!work_.empty() && plan_.ok()) {
         auto* v = work_.back();
@@ -85,7 +86,9 @@ class Analysis {
     return found && *found == r;
   }
   bool uniform(llvm::Value* v) { return role(v) == nullptr; }
-  bool consecutive(llvm::Value* v) { return is(v, Role::Index) || is(v, Role::Offset); }
+  bool consecutive(llvm::Value* v) {
+    return is(v, Role::Index) || is(v, Role::LocalIndex) || is(v, Role::Offset);
+  }
   void mark(llvm::Instruction* i, Role r) {
     if (plan_.roles.emplace(i, r).second && r != Role::InBounds && r != Role::Store &&
         r != Role::Check && r != Role::Report && r != Role::LaneTest) {
@@ -140,16 +143,24 @@ class Analysis {
             return false;
           }
           if (dim->isZero()) {
-            if (!is_global_id0(call)) {
+            if (is_global_id0(call)) {
+              roots_.push_back(call);
+            } else if (groups_ && name == builtin::local_id && call->getType()->isIntegerTy(64)) {
+              local_roots_.push_back(call);
+            } else if (!groups_ || name != builtin::group_id) {
+              // In groups the W lanes share their group: get_group_id(0) stays uniform.
               fail("reads " + name.str() + "(0)");
               return false;
             }
-            roots_.push_back(call);
           }
         } else if (name.startswith(vstore_half_prefix)) {
           side_effects_.push_back(call);
         } else if (name.startswith(marker_report)) {
           // A failed bounds check's report (ir/bounds.hpp): rewritten for the failing lane.
+        } else if (groups_ && builtin::is_group_barrier(name)) {
+          // Every work-item of the group reaches it (ir/analysis/barriers_uniform.hpp), so the
+          // W lanes do together: the coarsened work-item waits once for them all.
+          has_barrier_ = true;
         } else if (!name.startswith(vload_half_prefix) && !callee->doesNotAccessMemory()) {
           fail("calls " + name.str());
           return false;
@@ -411,15 +422,23 @@ class Analysis {
         return;
       }
     }
+    // Lanes under masks would carry the barrier into if-converted code, where the work-items
+    // it stands for no longer wait at one barrier.
+    if (has_barrier_ && !plan_.divergent_branches.empty()) {
+      fail("waits at a barrier and branches on a value that differs between work-items");
+    }
   }
 
   llvm::Function& f_;
   llvm::Value* extent0_;
   VectorMath math_;
   bool counters_;  ///< loop counters stepping consecutive lanes are consecutive
+  bool groups_;    ///< lanes are consecutive work-items of one group (CoarsenTarget::groups)
+  bool has_barrier_ = false;
   std::vector<llvm::PHINode*> waiting_;  ///< possible counters waiting on a value they take
   CoarsenPlan plan_;
   std::vector<llvm::Instruction*> roots_;
+  std::vector<llvm::Instruction*> local_roots_;  ///< get_local_id(0), in groups
   std::vector<llvm::Instruction*> side_effects_;
   std::vector<llvm::Instruction*> work_;
 };
@@ -431,8 +450,9 @@ bool is_global_id0(const llvm::Value* v) {
 }
 
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
-                                bool exact_without_check, VectorMath math, bool counters) {
-  return Analysis(kernel, extent0, math, counters).run(exact_without_check);
+                                bool exact_without_check, VectorMath math, bool counters,
+                                bool groups) {
+  return Analysis(kernel, extent0, math, counters, groups).run(exact_without_check);
 }
 
 }  // namespace spvjit::detail

@@ -22,7 +22,10 @@ class Value;
 namespace spvjit::detail {
 
 enum class Role {
-  Index,     ///< get_global_id(0) itself
+  Index,  ///< get_global_id(0) itself
+  /// get_local_id(0) itself, in a kernel coarsened in groups (CoarsenTarget::groups): the
+  /// lanes are W consecutive work-items of one group, consecutive like Index
+  LocalIndex,
   Offset,    ///< get_global_id(0) + uniform: consecutive across the lanes, like Index
   InBounds,  ///< get_global_id(0) < ndrange(0): true for every lane of a full vector
   Address,   ///< &p[Index or Offset] with p uniform: W consecutive elements
@@ -55,8 +58,12 @@ struct CoarsenPlan {
 /// `counters`: a loop counter that starts at a consecutive value and steps by a uniform one
 /// (`for (i = get_global_id(0); i < n; i += ndrange(0))`) is consecutive too, its lanes' elements
 /// one W-element access each pass (CoarsenTarget::grid_stride_loops); else it varies.
+/// `groups`: the kernel has barriers and a static workgroup whose dimension 0 W divides, and its
+/// lanes will be W consecutive work-items of one group (CoarsenTarget::groups): get_local_id(0)
+/// is consecutive, get_group_id(0) uniform, barriers allowed where the lanes cannot branch apart.
 CoarsenPlan analyse_elementwise(llvm::Function& kernel, llvm::Value* extent0,
-                                bool exact_without_check, VectorMath math, bool counters);
+                                bool exact_without_check, VectorMath math, bool counters,
+                                bool groups = false);
 
 /// Whether `v` is a call of get_global_id(0) (an i64): the value coarsening widens to W lanes,
 /// as its analysis and the 32-bit index pass (narrow_index.hpp) both recognise it.

@@ -20,6 +20,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include "common/error_report.hpp"
 #include "ir/canonical_form.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/analysis.hpp"
@@ -109,6 +110,43 @@ bool has_loop_without(llvm::Function& kernel,
   return false;
 }
 
+// What a plan runs lane by lane: loads and stores of one element per lane (gathers and
+// scatters) and math calls once per lane, with the blocks of the former.
+struct LaneWork {
+  unsigned accesses = 0, calls = 0;
+  llvm::SmallPtrSet<llvm::BasicBlock*, 8> access_blocks;
+
+  LaneWork(const CoarsenPlan& plan, VectorMath math) {
+    for (auto& [inst, role] : plan.roles) {
+      if (role == Role::Gather) {
+        for (auto* user : inst->users()) {
+          if (llvm::isa<llvm::LoadInst>(user) || llvm::isa<llvm::StoreInst>(user)) {
+            ++accesses;
+            access_blocks.insert(llvm::cast<llvm::Instruction>(user)->getParent());
+          }
+        }
+      }
+      auto* call = llvm::dyn_cast<llvm::CallInst>(inst);
+      if (role == Role::Vector && call && called_per_lane(*call, math)) ++calls;
+    }
+  }
+  // One element per lane costs what the scalar kernel's access does, and PoCL's own vectorizer
+  // may do better (a structure's fields as interleaved vector accesses): worth it only where a
+  // loop free of them holds the kernel's time (n-body's, a docking score's loop over atoms).
+  // Measured: a packing kernel of strided stores and no loop ran 1.2x slower coarsened.
+  bool pays(llvm::Function& kernel) const {
+    return accesses == 0 || has_loop_without(kernel, access_blocks);
+  }
+  // The kernel qualifies; coarsening it would not pay: left alone as for the device's sake, so
+  // that a kernel declared elementwise() still compiles.
+  static CoarsenResult would_not_pay() {
+    return {1,
+            "reads or writes memory one element per lane (an index other than get_global_id(0) "
+            "plus a uniform value) and has no loop free of such accesses to pay for them",
+            true};
+  }
+};
+
 // Each round of if-conversion after the first is for branches the one before made varying (a
 // masked loop's exit values); more rounds than this would be for branches on those, and so on.
 constexpr unsigned max_if_conversion_rounds = 4;
@@ -122,10 +160,11 @@ struct VectorBody {
 
   VectorMath math;
   bool grid_stride;  ///< CoarsenTarget::grid_stride_loops
+  bool groups;       ///< lanes are consecutive work-items of one group (coarsen_groups)
 
   VectorBody(llvm::Function& kernel, const CoarsenPlan& kernel_plan, llvm::Value* extent0,
-             const std::string& suffix, const CoarsenTarget& target)
-      : math(target.math), grid_stride(target.grid_stride_loops) {
+             const std::string& suffix, const CoarsenTarget& target, bool in_groups = false)
+      : math(target.math), grid_stride(target.grid_stride_loops), groups(in_groups) {
     llvm::ValueToValueMapTy map;
     function = clone_with_index(kernel, suffix, map);
     std::vector<llvm::BranchInst*> divergent;
@@ -136,7 +175,8 @@ struct VectorBody {
     llvm::Value* extent =
         extent0 && map.count(extent0) ? static_cast<llvm::Value*>(map[extent0]) : extent0;
     // Stores were checked to be guarded on the kernel itself.
-    plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math, grid_stride);
+    plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math, grid_stride,
+                               groups);
     // A loop run under masks leaves each lane with its own values (a counter the same for every
     // lane inside the loop, each lane's count after it): branches on those differ between lanes
     // only now, and are if-converted in turn.
@@ -150,8 +190,8 @@ struct VectorBody {
         break;
       }
       masks.merge(if_convert(*function, plan.divergent_branches, grid_stride));
-      plan =
-          analyse_elementwise(*function, extent, /*exact_without_check=*/true, math, grid_stride);
+      plan = analyse_elementwise(*function, extent, /*exact_without_check=*/true, math, grid_stride,
+                                 groups);
     }
     if (!plan.ok()) {  // plan.reason says why
       function->eraseFromParent();
@@ -389,6 +429,92 @@ std::optional<GuardRange> strip_guard(llvm::Function& kernel, const llvm::Value*
   return guard;
 }
 
+bool waits_at_group_barrier(const llvm::Function& kernel) {
+  for (const auto& bb : kernel) {
+    for (const auto& i : bb) {
+      const auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+      const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
+      if (callee && builtin::is_group_barrier(callee->getName())) return true;
+    }
+  }
+  return false;
+}
+
+// The widest of 16, 8, 4, 2 at most `width` that divides `size`; 1 when none does.
+unsigned width_dividing(unsigned width, std::uint64_t size) {
+  while (width > 1 && size % width != 0) width /= 2;
+  return width;
+}
+
+// A kernel with barriers and a static workgroup G, coarsened in groups (CoarsenTarget::groups):
+// its body becomes the vector body on the coarsened work-item's global id, inlined (the group
+// loops and PoCL find its barriers in the kernel), each work-item standing for W consecutive
+// work-items of its group: get_global_id(0) and get_local_id(0) W lanes from W times the
+// coarsened one's, get_group_id(0) the same. Every work-item of a group reaches each barrier
+// (the builder checks it), so the W lanes do together, and the coarsened work-item waits there
+// once for them. The group is G(0)/W coarsened work-items (reqd_work_group_size, and the launch:
+// EntryLaunch::coarsen_groups); the launch pads no more than the kernel's own groups did, so
+// every lane is one of the kernel's work-items and there is no tail.
+CoarsenResult coarsen_in_groups(llvm::Function& kernel, const WorkGroup& group,
+                                const CoarsenTarget& target) {
+  CoarsenPlan plan = analyse_elementwise(kernel, nullptr, /*exact_without_check=*/true, target.math,
+                                         target.grid_stride_loops, /*groups=*/true);
+  if (!plan.ok()) return {1, plan.reason};
+  if (!plan.widest) {
+    return {1, "reads and writes no memory by get_global_id(0) or get_local_id(0)"};
+  }
+  const LaneWork lane_work(plan, target.math);
+  if (!lane_work.pays(kernel)) return lane_work.would_not_pay();
+  unsigned width =
+      target.forced_width > 1 ? target.forced_width : preferred_width(target.widths, plan.widest);
+  if (plan.widest_call_bits > 0) {  // as coarsen_elementwise says
+    width = std::min(width, std::max(2u, max_builtin_vector_bits / plan.widest_call_bits));
+  }
+  if (width < 2) return {1, "the device prefers scalars for this element type", true};
+  width = width_dividing(width, group.size[0]);
+  if (width < 2) {
+    return {1,
+            "has barriers and a static workgroup whose dimension 0 (" +
+                std::to_string(group.size[0]) + ") is odd: no group of work-items divides",
+            true};
+  }
+  VectorBody body(kernel, plan, nullptr, ".group.w" + std::to_string(width), target,
+                  /*in_groups=*/true);
+  if (!body.ok()) {
+    erase_unused_lane_tests(*kernel.getParent());
+    return {1, body.plan.reason};
+  }
+  const std::vector<unsigned> no_extents(kernel.arg_size(), HiddenArgs::none);
+  body.vectorize(width, FastChecks{}, /*index_fits=*/false, no_extents);
+  erase_unused_lane_tests(*kernel.getParent());
+  // The kernel's blocks go; its body is the vector body's, inlined: without the kernel's noalias
+  // on the body's parameters, which inlining would turn into scope declarations and metadata
+  // the translator does not know (the kernel keeps them).
+  for (auto& argument : body.function->args()) argument.removeAttr(llvm::Attribute::NoAlias);
+  auto& ctx = kernel.getContext();
+  kernel.dropAllReferences();
+  while (!kernel.empty()) kernel.begin()->eraseFromParent();
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", &kernel));
+  llvm::Value* g = builtin_call(b, *kernel.getParent(), builtin::global_id, 0);
+  llvm::CallInst* call = call_helper(b, kernel, body.function, g);
+  b.CreateRetVoid();
+  llvm::InlineFunctionInfo inlined;
+  internal_assert(llvm::InlineFunction(*call, inlined).isSuccess())
+      << "coarsening kernel '" << kernel.getName().str() << "' in groups: its body did not inline";
+  body.function->eraseFromParent();
+  // The coarsened work-items' group.
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  std::vector<llvm::Metadata*> sizes;
+  for (unsigned d = 0; d < 3; ++d) {
+    const std::uint64_t size = d == 0 ? group.size[0] / width : group.size[d];
+    sizes.push_back(llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, size)));
+  }
+  kernel.setMetadata("reqd_work_group_size", llvm::MDNode::get(ctx, sizes));
+  CoarsenResult result{width, {}, false, 1, 0, lane_work.accesses, lane_work.calls};
+  result.groups = true;
+  return result;
+}
+
 }  // namespace
 
 bool may_run_strips(llvm::Module& m, const KernelModule& def, const Specialization& spec,
@@ -409,6 +535,10 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   llvm::Function* kernel = m.getFunction(def.name);
   if (!kernel || kernel->isDeclaration() || !kernel->getReturnType()->isVoidTy()) {
     return {1, "has no kernel body"};
+  }
+  if (target.groups && spec.workgroup && waits_at_group_barrier(*kernel)) {
+    assert_canonical(*kernel, "coarsen");
+    return coarsen_in_groups(*kernel, *spec.workgroup, target);
   }
   llvm::Value* extent0 = ndrange_extent_0(*kernel, def, spec);
   if (!extent0 && !def.pads_safely) {
@@ -433,37 +563,14 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   if (!plan.ok()) return {1, plan.reason};
   if (!plan.widest) return {1, "reads and writes no global memory by get_global_id(0)"};
   // What runs lane by lane, for the log (counted here: the dispatcher replaces the kernel's body).
-  unsigned lane_accesses = 0, lane_calls = 0;
-  llvm::SmallPtrSet<llvm::BasicBlock*, 8> lane_access_blocks;
-  for (auto& [inst, role] : plan.roles) {
-    if (role == Role::Gather) {
-      for (auto* user : inst->users()) {
-        if (llvm::isa<llvm::LoadInst>(user) || llvm::isa<llvm::StoreInst>(user)) {
-          ++lane_accesses;
-          lane_access_blocks.insert(llvm::cast<llvm::Instruction>(user)->getParent());
-        }
-      }
-    }
-    auto* call = llvm::dyn_cast<llvm::CallInst>(inst);
-    if (role == Role::Vector && call && called_per_lane(*call, target.math)) ++lane_calls;
-  }
+  const LaneWork lane_work(plan, target.math);
+  const unsigned lane_accesses = lane_work.accesses, lane_calls = lane_work.calls;
   if (auto why =
           divergent_region_problem(*kernel, plan.divergent_branches, target.grid_stride_loops);
       !why.empty()) {
     return {1, why};
   }
-  // One element per lane costs what the scalar kernel's access does, and PoCL's own vectorizer
-  // may do better (a structure's fields as interleaved vector accesses): worth it only where a
-  // loop free of them holds the kernel's time (n-body's, a docking score's loop over atoms).
-  // Measured: a packing kernel of strided stores and no loop ran 1.2x slower coarsened.
-  // The kernel qualifies; coarsening it would not pay: left alone as for the device's sake, so
-  // that a kernel declared elementwise() still compiles.
-  if (lane_accesses > 0 && !has_loop_without(*kernel, lane_access_blocks)) {
-    return {1,
-            "reads or writes memory one element per lane (an index other than get_global_id(0) "
-            "plus a uniform value) and has no loop free of such accesses to pay for them",
-            true};
-  }
+  if (!lane_work.pays(*kernel)) return lane_work.would_not_pay();
   unsigned width =
       target.forced_width > 1 ? target.forced_width : preferred_width(target.widths, plan.widest);
   if (width < 2) return {1, "the device prefers scalars for this element type", true};
@@ -609,7 +716,10 @@ CoarsenResult coarsen_dimension_1(llvm::Module& m, const KernelModule& def,
     std::swap(transposed.workgroup->size[0], transposed.workgroup->size[1]);
     transposed.workgroup->dims = std::max(transposed.workgroup->dims, 2u);
   }
-  CoarsenResult r = coarsen_elementwise(m, def, transposed, target);
+  // In groups only along dimension 0 (the launch divides that of the static workgroup).
+  CoarsenTarget along_1 = target;
+  along_1.groups = false;
+  CoarsenResult r = coarsen_elementwise(m, def, transposed, along_1);
   // Back, the dispatcher and the bodies included: get_global_id(1) is the coarse index now.
   swap_dimensions_0_and_1(m, *kernel, ndrange_arg);
   if (r.width > 1) {

@@ -57,6 +57,10 @@ struct CoarsenTarget {
   /// get_global_id(0) runs strips of that many vectors per work-item, the test split off
   /// (jit/coarsen/strips.hpp); 0 or 1: one vector (or vectors_per_item) per work-item.
   unsigned strip_vectors = 0;
+  /// A kernel with barriers and a static workgroup is coarsened in groups (coarsen_groups.hpp):
+  /// each work-item stands for W consecutive work-items of its group, the group's dimension 0
+  /// divided by W; else such a kernel stays scalar ("reads get_local_id(0)", "calls barrier").
+  bool groups = false;
 };
 
 /// What coarsening did to one kernel.
@@ -86,6 +90,9 @@ struct CoarsenResult {
   bool strips = false;
   /// Why an interior-tested kernel runs no strips (CoarsenTarget::strip_vectors set); else empty.
   std::string strips_refused{};
+  /// Coarsened in groups (CoarsenTarget::groups): the launch divides the static workgroup's
+  /// dimension 0 by `width` too, and pads nothing.
+  bool groups = false;
 };
 
 /// Rewrites `def`'s kernel in `m` (already specialized for `spec`) when it is element-wise, at

@@ -178,6 +178,20 @@ class Vectorizer {
         v_.firsts[inst] = base_;
         return;
       }
+      case Role::LocalIndex: {
+        // The coarsened work-item's own local id l stands for local ids W*l .. W*l+W-1 of the
+        // same group (its group's size is the kernel's over W in dimension 0).
+        auto* coarse = inst->clone();
+        coarse->insertBefore(inst);
+        coarse->setName("coarse.local.id");
+        auto* first = b.CreateMul(coarse, b.getInt64(v_.width), "coarse.local.base", true);
+        std::vector<llvm::Constant*> lanes;
+        for (unsigned l = 0; l < v_.width; ++l) lanes.push_back(b.getInt64(l));
+        v_.vectors[inst] = b.CreateAdd(b.CreateVectorSplat(v_.width, first),
+                                       llvm::ConstantVector::get(lanes), "coarse.local.lanes");
+        v_.firsts[inst] = first;
+        return;
+      }
       case Role::Offset: {
         // Index + uniform: the vector for arithmetic, and lane 0's value for addresses.
         if (auto* phi = llvm::dyn_cast<llvm::PHINode>(inst)) {
