@@ -166,18 +166,22 @@ class Vectorizer {
     return c;
   }
 
+  // `inst`'s lanes are first, first + 1, ..., first + W - 1.
+  void consecutive_from(llvm::IRBuilder<>& b, llvm::Instruction* inst, llvm::Value* first,
+                        const char* name) {
+    std::vector<llvm::Constant*> lanes;
+    for (unsigned l = 0; l < v_.width; ++l) lanes.push_back(b.getInt64(l));
+    v_.vectors[inst] =
+        b.CreateAdd(b.CreateVectorSplat(v_.width, first), llvm::ConstantVector::get(lanes), name);
+    v_.firsts[inst] = first;
+  }
+
   void rewrite(llvm::Instruction* inst, Role role) {
     llvm::IRBuilder<> b(inst);
     switch (role) {
-      case Role::Index: {
+      case Role::Index:
         v_.index_values.insert(inst);
-        std::vector<llvm::Constant*> lanes;
-        for (unsigned l = 0; l < v_.width; ++l) lanes.push_back(b.getInt64(l));
-        v_.vectors[inst] = b.CreateAdd(b.CreateVectorSplat(v_.width, base_),
-                                       llvm::ConstantVector::get(lanes), "coarse.lanes");
-        v_.firsts[inst] = base_;
-        return;
-      }
+        return consecutive_from(b, inst, base_, "coarse.lanes");
       case Role::LocalIndex: {
         // The coarsened work-item's own local id l stands for local ids W*l .. W*l+W-1 of the
         // same group (its group's size is the kernel's over W in dimension 0).
@@ -185,12 +189,7 @@ class Vectorizer {
         coarse->insertBefore(inst);
         coarse->setName("coarse.local.id");
         auto* first = b.CreateMul(coarse, b.getInt64(v_.width), "coarse.local.base", true);
-        std::vector<llvm::Constant*> lanes;
-        for (unsigned l = 0; l < v_.width; ++l) lanes.push_back(b.getInt64(l));
-        v_.vectors[inst] = b.CreateAdd(b.CreateVectorSplat(v_.width, first),
-                                       llvm::ConstantVector::get(lanes), "coarse.local.lanes");
-        v_.firsts[inst] = first;
-        return;
+        return consecutive_from(b, inst, first, "coarse.local.lanes");
       }
       case Role::Offset: {
         // Index + uniform: the vector for arithmetic, and lane 0's value for addresses.
