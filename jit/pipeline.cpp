@@ -328,7 +328,15 @@ EntryLaunch lower(llvm::Module& module, PassRunner& passes, const std::string& s
   // scalars: the group's size must fit what PoCL will keep per work-item of the lowered kernel,
   // not the builder's (issue #46: 8.9 MB groups on an 8 MiB stack).
   if (launch.coarsen > 1) {
-    const std::uint64_t bytes = stack_bytes_per_work_item(module, def.name);
+    std::uint64_t bytes = stack_bytes_per_work_item(module, def.name);
+    // In groups, a lowered work-item stands for W of the kernel's, or for its whole group once
+    // the group loops run it (their slots for every work-item on its stack), and the geometry
+    // counts the kernel's own work-items: per one of those (G = 512 at 8 lanes would otherwise
+    // count a group's 14 KiB of slots 512 times, past an 8 MiB stack's budget).
+    if (launch.coarsen_groups) {
+      const std::uint64_t items = launch.group_per_item ? spec.workgroup->total() : launch.coarsen;
+      bytes = (bytes + items - 1) / items;
+    }
     launch.stack_bytes_per_item = static_cast<std::uint32_t>(
         std::min<std::uint64_t>((bytes + 15) / 16 * 16, entry_max_stack_bytes));
   }

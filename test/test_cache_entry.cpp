@@ -59,6 +59,13 @@ TEST_CASE(
   CHECK(std::string(decode_entry(bad).error) == "unknown launch flags");
   bad[13] = 12;
   CHECK(std::string(decode_entry(bad).error) == "unknown launch flags");
+  // Groups in dimension 1, or for a kernel not coarsened: no compile writes them.
+  bad = encode_entry("k", spirv, binary, {8, false, false});
+  bad[13] = 96;
+  CHECK(std::string(decode_entry(bad).error) == "unknown launch flags");
+  bad = encode_entry("k", spirv, binary, {1, false, false});
+  bad[13] = 64;
+  CHECK(std::string(decode_entry(bad).error) == "unknown launch flags");
 }
 
 TEST_CASE("the entry reader rejects every truncation and every flipped byte") {

@@ -118,10 +118,12 @@ std::vector<T> run_neighbours(Jit& jit, const KernelDef& def, const std::vector<
 }  // namespace
 
 TEST_CASE("coarsened in groups: a tiled n-body step gives the scalar kernel's bits") {
-  const std::size_t n = 512;
+  // Groups of 512: their slots once per group, not once per work-item, on the group's stack
+  // (counted per work-item, a group of 512 lanes' slots would not fit an 8 MiB stack).
+  const std::size_t n = 1024;
   std::vector<float> pos = moderate_floats(4 * n, 11);
   for (std::size_t b = 0; b < n; ++b) pos[4 * b + 3] = std::fabs(pos[4 * b + 3]) + 0.5f;
-  for (std::size_t group : {16u, 64u}) {
+  for (std::size_t group : {16u, 64u, 512u}) {
     for (unsigned width : {0u, 4u, 8u}) {
       CAPTURE(group);
       CAPTURE(width);

@@ -72,7 +72,9 @@ DecodedEntry decode_entry(std::span<const std::uint8_t> bytes) noexcept {
   const std::uint64_t coarsen = get(bytes, 12, 1), flags = get(bytes, 13, 1);
   if (coarsen < 1 || coarsen > entry_max_coarsen)
     return d.error = "coarsening width out of range", d;
-  if (flags > 127 || (flags & 12) == 12) return d.error = "unknown launch flags", d;
+  // Groups (bit 6) only in dimension 0 (not with bit 5) and only for a coarsened kernel.
+  if (flags > 127 || (flags & 12) == 12 || (flags & 96) == 96 || ((flags & 64) && coarsen < 2))
+    return d.error = "unknown launch flags", d;
   const std::uint64_t key = get(bytes, 16, 8);
   const std::uint64_t spirv = get(bytes, 24, 8);
   const std::uint64_t binary = get(bytes, 32, 8);
