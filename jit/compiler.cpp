@@ -247,8 +247,9 @@ class JitCore {
     }();
     return coarsening() ? vectors : 0;
   }
-  // Issue #63, off until it is measured: kernels with barriers and a static workgroup coarsened
-  // in groups, each work-item standing for W consecutive work-items of its group
+  // Off since it lost (issue #63: n-body local 6-23 % slower than PoCL's vectorizer on the group
+  // loops, docs/performance.md): kernels with barriers and a static workgroup coarsened in
+  // groups, each work-item standing for W consecutive work-items of its group
   // (jit/coarsen/coarsen.hpp, CoarsenTarget::groups); SPVJIT_COARSEN_GROUPS=on turns it on.
   bool coarsen_groups() const {
     static const bool on = env_flag("SPVJIT_COARSEN_GROUPS").value_or(false);

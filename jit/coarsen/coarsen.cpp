@@ -21,6 +21,7 @@
 #include <llvm/Transforms/Utils/Local.h>
 
 #include "common/error_report.hpp"
+#include "ir/analysis/synchronizing.hpp"
 #include "ir/canonical_form.hpp"
 #include "ir/work_item_builtins.hpp"
 #include "jit/coarsen/analysis.hpp"
@@ -160,7 +161,7 @@ struct VectorBody {
 
   VectorMath math;
   bool grid_stride;  ///< CoarsenTarget::grid_stride_loops
-  bool groups;       ///< lanes are consecutive work-items of one group (coarsen_groups)
+  bool groups;       ///< lanes are consecutive work-items of one group (coarsen_in_groups)
 
   VectorBody(llvm::Function& kernel, const CoarsenPlan& kernel_plan, llvm::Value* extent0,
              const std::string& suffix, const CoarsenTarget& target, bool in_groups = false)
@@ -429,15 +430,19 @@ std::optional<GuardRange> strip_guard(llvm::Function& kernel, const llvm::Value*
   return guard;
 }
 
-bool waits_at_group_barrier(const llvm::Function& kernel) {
-  for (const auto& bb : kernel) {
-    for (const auto& i : bb) {
-      const auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
-      const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
-      if (callee && builtin::is_group_barrier(callee->getName())) return true;
-    }
+// The lanes `plan` runs at: the forced width, else the device's for its widest element; 1 when
+// the device prefers scalars. Builtins taking vectors wider than the kernel library's registers
+// (256 bits for PoCL built for x86-64-v3) return garbage from SPIR-V input: PoCL's SPIR wrapper
+// passes them through a stack slot with a `tail call` lacking `byval`, so LLVM deletes the store
+// (see jit/device/split_vector_calls.hpp). 256 bits are exact, and plain loads, arithmetic and
+// stores are exact at any width. (Calls in Vec<T, N> code are split instead.)
+unsigned plan_width(const CoarsenTarget& target, const CoarsenPlan& plan) {
+  unsigned width =
+      target.forced_width > 1 ? target.forced_width : preferred_width(target.widths, plan.widest);
+  if (width >= 2 && plan.widest_call_bits > 0) {
+    width = std::min(width, std::max(2u, max_builtin_vector_bits / plan.widest_call_bits));
   }
-  return false;
+  return width;
 }
 
 // The widest of 16, 8, 4, 2 at most `width` that divides `size`; 1 when none does.
@@ -465,11 +470,7 @@ CoarsenResult coarsen_in_groups(llvm::Function& kernel, const WorkGroup& group,
   }
   const LaneWork lane_work(plan, target.math);
   if (!lane_work.pays(kernel)) return lane_work.would_not_pay();
-  unsigned width =
-      target.forced_width > 1 ? target.forced_width : preferred_width(target.widths, plan.widest);
-  if (plan.widest_call_bits > 0) {  // as coarsen_elementwise says
-    width = std::min(width, std::max(2u, max_builtin_vector_bits / plan.widest_call_bits));
-  }
+  unsigned width = plan_width(target, plan);
   if (width < 2) return {1, "the device prefers scalars for this element type", true};
   width = width_dividing(width, group.size[0]);
   if (width < 2) {
@@ -536,7 +537,7 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
   if (!kernel || kernel->isDeclaration() || !kernel->getReturnType()->isVoidTy()) {
     return {1, "has no kernel body"};
   }
-  if (target.groups && spec.workgroup && waits_at_group_barrier(*kernel)) {
+  if (target.groups && spec.workgroup && contains(*kernel, Waiting::GroupBarrier)) {
     assert_canonical(*kernel, "coarsen");
     return coarsen_in_groups(*kernel, *spec.workgroup, target);
   }
@@ -571,17 +572,8 @@ CoarsenResult coarsen_elementwise(llvm::Module& m, const KernelModule& def,
     return {1, why};
   }
   if (!lane_work.pays(*kernel)) return lane_work.would_not_pay();
-  unsigned width =
-      target.forced_width > 1 ? target.forced_width : preferred_width(target.widths, plan.widest);
+  const unsigned width = plan_width(target, plan);
   if (width < 2) return {1, "the device prefers scalars for this element type", true};
-  // Builtins taking vectors wider than the kernel library's registers (256 bits for PoCL built
-  // for x86-64-v3) return garbage from SPIR-V input: PoCL's SPIR wrapper passes them through a
-  // stack slot with a `tail call` lacking `byval`, so LLVM deletes the store (see
-  // jit/device/split_vector_calls.hpp). 256 bits are exact, and plain loads, arithmetic and stores
-  // are exact at any width. (Calls in Vec<T, N> code are split instead.)
-  if (plan.widest_call_bits > 0) {
-    width = std::min(width, std::max(2u, max_builtin_vector_bits / plan.widest_call_bits));
-  }
   // 3 is left out: a float3 occupies 16 bytes in OpenCL, so its loads do not tile an array.
   if (width != 2 && width != 4 && width != 8 && width != 16) {
     return {1, "width " + std::to_string(width) + " is not 2, 4, 8 or 16", true};

@@ -57,9 +57,10 @@ struct CoarsenTarget {
   /// get_global_id(0) runs strips of that many vectors per work-item, the test split off
   /// (jit/coarsen/strips.hpp); 0 or 1: one vector (or vectors_per_item) per work-item.
   unsigned strip_vectors = 0;
-  /// A kernel with barriers and a static workgroup is coarsened in groups (coarsen_groups.hpp):
-  /// each work-item stands for W consecutive work-items of its group, the group's dimension 0
-  /// divided by W; else such a kernel stays scalar ("reads get_local_id(0)", "calls barrier").
+  /// A kernel with barriers and a static workgroup is coarsened in groups (coarsen.cpp,
+  /// coarsen_in_groups): each work-item stands for W consecutive work-items of its group, the
+  /// group's dimension 0 divided by W; else such a kernel stays scalar ("reads get_local_id(0)",
+  /// "calls barrier").
   bool groups = false;
 };
 
